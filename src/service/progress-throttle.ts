@@ -1,0 +1,127 @@
+/**
+ * Rate limiting for progress edits on a deferred reply. Every edit is a Discord API call on the interaction's
+ * webhook, which shares a rate limit with the final delivery, so progress is coalesced: only the latest state
+ * matters, and it is sent no more than once per interval.
+ */
+
+/** The timer functions the throttle needs; injected so tests can drive time by hand. */
+export interface ThrottleTimers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Options for {@link createProgressThrottle}. */
+export interface ProgressThrottleOptions {
+  /** Minimum time between the starts of two sends, in milliseconds. */
+  intervalMs: number;
+  /** @default the global timers and `Date.now` */
+  timers?: ThrottleTimers | undefined;
+  /**
+   * Receives errors from `send`. Progress is best effort: a failed edit is reported here and the next state is
+   * still sent. Without it, errors are ignored.
+   */
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** A coalescing, rate-limited sender of progress states. */
+export interface ProgressThrottle<S> {
+  /**
+   * Records the latest state. The first update is sent at once; later ones no sooner than `intervalMs` after
+   * the previous send started, and never while a send is in flight. States superseded before they are sent are
+   * dropped.
+   */
+  update(state: S): void;
+  /** Resolves when no send is in flight (a pending, not yet due state stays pending). */
+  flush(): Promise<void>;
+  /** Drops any pending state, waits for the in-flight send; later updates are ignored. */
+  stop(): Promise<void>;
+}
+
+const systemTimers: ThrottleTimers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => {
+    clearTimeout(handle as Parameters<typeof clearTimeout>[0]);
+  },
+};
+
+/** A state waiting to be sent; boxed so that `undefined` is a valid state. */
+interface Pending<S> {
+  state: S;
+}
+
+/**
+ * Creates a throttle around `send`, typically an `editReply` with the rendered progress.
+ *
+ * @example
+ * const progress = createProgressThrottle((s) => responder.progress(s), { intervalMs: 3000 });
+ * progress.update({ kind: 'queued', position: 2 });
+ */
+export function createProgressThrottle<S>(
+  send: (state: S) => Promise<void>,
+  options: ProgressThrottleOptions,
+): ProgressThrottle<S> {
+  const timers = options.timers ?? systemTimers;
+  let pending: Pending<S> | undefined;
+  let inFlight: Promise<void> | undefined;
+  let timer: unknown;
+  let timerSet = false;
+  let lastStart: number | undefined;
+  let stopped = false;
+
+  const schedule = (): void => {
+    if (stopped || pending === undefined || inFlight !== undefined || timerSet) return;
+    const wait = lastStart === undefined ? 0 : lastStart + options.intervalMs - timers.now();
+    if (wait <= 0) {
+      start(pending.state);
+      return;
+    }
+    timerSet = true;
+    timer = timers.setTimeout(() => {
+      timerSet = false;
+      schedule();
+    }, wait);
+  };
+
+  const start = (state: S): void => {
+    pending = undefined;
+    lastStart = timers.now();
+    inFlight = invoke(send, state)
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        inFlight = undefined;
+        schedule();
+      });
+  };
+
+  const flush = async (): Promise<void> => {
+    // A finished send may start the next one at once when its interval has already passed.
+    while (inFlight !== undefined) await inFlight;
+  };
+
+  return {
+    update(state) {
+      if (stopped) return;
+      pending = { state };
+      schedule();
+    },
+    flush,
+    async stop() {
+      stopped = true;
+      pending = undefined;
+      if (timerSet) timers.clearTimeout(timer);
+      timerSet = false;
+      await flush();
+    },
+  };
+}
+
+/** Calls `send`, turning a synchronous throw into a rejection so one error path handles both. */
+function invoke<S>(send: (state: S) => Promise<void>, state: S): Promise<void> {
+  try {
+    return send(state);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
