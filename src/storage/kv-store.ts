@@ -1,0 +1,106 @@
+import type { Deserialize, Keyv } from 'keyv';
+import { StorageUnavailableError } from './errors.js';
+
+/** What a value that is not valid JSON (or not a keyv entry) reads as: `{ unreadable: true }`, which fails every record schema. */
+const UNREADABLE_ENTRY = JSON.stringify({ value: { unreadable: true } });
+
+/** A value and its time to live, for {@link KvStore.setMany}. */
+export interface KvEntry {
+  key: string;
+  value: unknown;
+  /** Milliseconds to keep the value; undefined keeps it until deleted. */
+  ttlMs: number | undefined;
+}
+
+/**
+ * The only door to keyv: one namespaced `Keyv` with `throwOnErrors`, whose every failure becomes a
+ * {@link StorageUnavailableError} carrying the driver error as `cause` (fail closed). Values come back as
+ * `unknown` for the caller to validate.
+ */
+export class KvStore {
+  readonly #keyv: Keyv<unknown>;
+  readonly #where: string;
+
+  /** @param where scheme and host for error messages, e.g. `redis://cache:6379`. */
+  constructor(keyv: Keyv<unknown>, where: string) {
+    this.#keyv = keyv;
+    this.#where = where;
+  }
+
+  /** The value, `{ unreadable: true }` when the stored text cannot be decoded, or undefined when missing. */
+  async get(key: string): Promise<unknown> {
+    return this.#guard('read', () => this.#keyv.get(key));
+  }
+
+  /** Several values in one round trip where the backend allows it, in the order of `keys`. */
+  async getMany(keys: readonly string[]): Promise<unknown[]> {
+    if (keys.length === 0) return [];
+    return this.#guard('read', () => this.#keyv.get([...keys]));
+  }
+
+  /**
+   * Stores `value` for `ttlMs` milliseconds of real time, or until deleted when undefined. The backend's expiry
+   * only cleans up; logical expiry (with the injected clock) is the caller's job.
+   */
+  async set(key: string, value: unknown, ttlMs: number | undefined): Promise<void> {
+    await this.#guard('write', () => this.#keyv.set(key, value, toTtl(ttlMs)));
+  }
+
+  /** Stores several values; one round trip on Redis and PostgreSQL, concurrent writes elsewhere. */
+  async setMany(entries: readonly KvEntry[]): Promise<void> {
+    const batch = entries.map(({ key, value, ttlMs }) => {
+      const ttl = toTtl(ttlMs);
+      return ttl === undefined ? { key, value } : { key, value, ttl };
+    });
+    await this.#guard('write', () => this.#keyv.setMany(batch));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#guard('delete', () => this.#keyv.delete(key));
+  }
+
+  /** Deletes every key of this namespace (tests and tear-down only: it scans). */
+  async clear(): Promise<void> {
+    await this.#guard('clear', () => this.#keyv.clear());
+  }
+
+  /** Writes raw text under `key`, bypassing encoding: lets tests and repair tools simulate or fix corruption. */
+  async writeRaw(key: string, raw: string): Promise<void> {
+    const store = this.#keyv.store;
+    const fullKey = this.#keyv.useKeyPrefix && this.#keyv.namespace ? `${this.#keyv.namespace}:${key}` : key;
+    await this.#guard('write', async () => store.set(fullKey, raw));
+  }
+
+  async #guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw new StorageUnavailableError(`Storage ${operation} failed at ${this.#where}`, { cause: error });
+    }
+  }
+}
+
+/** keyv TTLs are whole positive milliseconds; 0 or undefined would mean "forever". */
+function toTtl(ttlMs: number | undefined): number | undefined {
+  return ttlMs === undefined ? undefined : Math.max(1, Math.ceil(ttlMs));
+}
+
+/** keyv's serializer for our values: plain JSON (they hold no Buffers or Dates). */
+export function serializeEntry(data: unknown): string {
+  return JSON.stringify(data);
+}
+
+/**
+ * keyv's deserializer: text that is not a JSON keyv entry reads as an `{ unreadable: true }` value instead of
+ * throwing, so a garbled value is reported as corrupt by the record's schema rather than as a storage outage.
+ */
+export const deserializeEntry: Deserialize = (data) => {
+  try {
+    // JSON.parse is typed `any`, which is what keyv's generic signature needs; callers validate with zod.
+    const parsed = JSON.parse(data);
+    if (typeof parsed === 'object' && parsed !== null && 'value' in parsed) return parsed;
+  } catch {
+    // Not JSON: fall through.
+  }
+  return JSON.parse(UNREADABLE_ENTRY);
+};

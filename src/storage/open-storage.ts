@@ -1,0 +1,70 @@
+import type pino from 'pino';
+import type { z } from 'zod';
+import { type Clock, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
+import { type Backend, openBackend } from './open-backend.js';
+import { KeyvQuotaStore } from './quota-store.js';
+import { KeyvRecordStore } from './record-store.js';
+import { parseStorageUrl } from './storage-url.js';
+
+/** Everything the bot keeps: quotas and small expiring records. */
+export interface Storage {
+  quotas: QuotaLedger;
+  /** A store of `namespace` records validated with `schema` on read (button state, pending jobs). */
+  records<T>(namespace: string, schema: z.ZodType<T>): RecordStore<T>;
+  /** Disconnects from the backend; later operations throw StorageUnavailableError. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openStorage}. */
+export interface OpenStorageOptions {
+  /**
+   * STORAGE_URL: `sqlite://PATH` (relative to the working directory, or `sqlite:///absolute`; parent folders are
+   * created), `redis://…`, `rediss://…`, `postgres://…`, `postgresql://…`, or `memory://` (tests).
+   */
+  url: string;
+  /** Limit for DMs, user-installed contexts and servers without limits. */
+  defaults: QuotaLimit;
+  /** How long an unsettled reservation holds quota: the gateway deadline plus a margin. */
+  reservationTtlMs: number;
+  /** @default systemClock */
+  clock?: Clock | undefined;
+  logger: pino.Logger;
+  /** keyv namespace that prefixes every key; tests use a unique one per run. @default 'imagine-bot' */
+  namespace?: string | undefined;
+  /** How long connecting may take before open fails. @default 5000 */
+  connectTimeoutMs?: number | undefined;
+}
+
+/**
+ * Opens the storage named by `url`, checks the connection with a write and a read, and returns the quota
+ * ledger and record stores over it. Throws `StorageUnavailableError` (naming scheme and host, never the
+ * password) when the store cannot be reached within `connectTimeoutMs`, and an `Error` for an unknown scheme.
+ */
+export async function openStorage(options: OpenStorageOptions): Promise<Storage> {
+  const location = parseStorageUrl(options.url);
+  const logger = options.logger.child({ module: 'storage' });
+  const backend = await openBackend(location, {
+    namespace: options.namespace ?? 'imagine-bot',
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    logger,
+  });
+  logger.info({ storage: location.display }, 'storage opened');
+  return createStorage(backend, { ...options, logger });
+}
+
+/** Builds the stores over an open backend (tests use it to reach the backend underneath). */
+export function createStorage(backend: Backend, options: OpenStorageOptions): Storage {
+  const clock = options.clock ?? systemClock;
+  const quotas = new KeyvQuotaStore({
+    kv: backend.kv,
+    defaults: options.defaults,
+    reservationTtlMs: options.reservationTtlMs,
+    clock,
+    logger: options.logger,
+  });
+  return {
+    quotas,
+    records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),
+    close: () => backend.close(),
+  };
+}

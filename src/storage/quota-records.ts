@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { QuotaTarget } from '../service/ports.js';
+import type { PeriodWindow } from './periods.js';
+
+/*
+ * Stored shapes and key layout of the quota ledger, private to src/storage. Every record carries `v` so a
+ * later shape can be told apart; anything that fails its schema is treated as corrupt (see quota-store.ts).
+ *
+ *   usage:{guildId|dm}:{userId}:{day|week|month}:{start}   UsageRecord, expires after its period + slack
+ *   limit:{guildId}:server | :role:{roleId} | :member:{userId}   LimitRecord, no expiry
+ *   job:{jobId}                                             JobRecord, expires with the reservation
+ */
+
+const Count = z.number().int().nonnegative();
+
+/** An open reservation inside a usage record. */
+export const Reservation = z.object({ count: Count.positive(), expiresAt: z.number() });
+export type Reservation = z.infer<typeof Reservation>;
+
+/** A member's usage in one period: committed images and open reservations by job id. */
+export const UsageRecord = z.object({
+  v: z.literal(1),
+  used: Count,
+  reservations: z.record(z.string(), Reservation),
+});
+export type UsageRecord = z.infer<typeof UsageRecord>;
+
+/** A limit set by an admin on a server, role or member. */
+export const LimitRecord = z.object({
+  v: z.literal(1),
+  limit: Count,
+  period: z.enum(['day', 'week', 'month']),
+});
+export type LimitRecord = z.infer<typeof LimitRecord>;
+
+/** Where a job's reservation lives, so commit and refund find it from the job id alone. */
+export const JobRecord = z.object({
+  v: z.literal(1),
+  usageKey: z.string().min(1),
+  /** End of the usage record's period, to keep its TTL when rewriting it. */
+  periodEnd: z.number(),
+});
+export type JobRecord = z.infer<typeof JobRecord>;
+
+/** The key scope of a subject: its server, or `dm` outside servers. */
+export function scopeOf(guildId: string | null): string {
+  return guildId ?? 'dm';
+}
+
+export function usageKey(scope: string, userId: string, window: PeriodWindow): string {
+  return `usage:${scope}:${userId}:${window.label}`;
+}
+
+export function limitKey(target: QuotaTarget): string {
+  switch (target.kind) {
+    case 'server':
+      return `limit:${target.guildId}:server`;
+    case 'role':
+      return `limit:${target.guildId}:role:${target.roleId}`;
+    case 'member':
+      return `limit:${target.guildId}:member:${target.userId}`;
+  }
+}
+
+export function jobKey(jobId: string): string {
+  return `job:${jobId}`;
+}

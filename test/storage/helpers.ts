@@ -1,0 +1,54 @@
+import pino from 'pino';
+import type { Clock } from '../../src/service/ports.js';
+
+/** A clock the test moves by hand. */
+export class ManualClock implements Clock {
+  #now: number;
+
+  constructor(start: number | string) {
+    this.#now = typeof start === 'string' ? Date.parse(start) : start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  set(at: number | string): void {
+    this.#now = typeof at === 'string' ? Date.parse(at) : at;
+  }
+
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}
+
+/** A pino logger that keeps its lines in memory, so tests can assert on them. */
+export function memoryLogger(): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = {
+    write(line: string): void {
+      const parsed: unknown = JSON.parse(line);
+      if (typeof parsed === 'object' && parsed !== null) lines.push({ ...parsed });
+    },
+  };
+  return { logger: pino({ level: 'debug' }, stream), lines };
+}
+
+export const silentLogger = pino({ level: 'silent' });
+
+/** Deterministic PRNG (mulberry32): the same seed gives the same interleaving. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Lets other pending promises run `turns` times, to shuffle concurrent operations. */
+export async function yieldTurns(turns: number): Promise<void> {
+  for (let i = 0; i < turns; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
