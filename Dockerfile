@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# imagine-bot: multi-stage build on Debian slim (sqlite3 compiles from source; alpine makes that harder).
+
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# Production dependencies only, compiled natively (sqlite3) with the toolchain that stays in this stage.
+FROM ${NODE_IMAGE} AS deps
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+# The TypeScript build.
+FROM deps AS build
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# The runtime: no compiler, no dev dependencies, no secrets, not root.
+FROM ${NODE_IMAGE} AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    NODE_OPTIONS=--enable-source-maps
+WORKDIR /app
+COPY --from=deps --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --chown=node:node package.json ./
+# SQLite lives here by default (STORAGE_URL=sqlite://data/bot.sqlite); mount a volume to keep it.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
+USER node
+# tini is PID 1 so SIGTERM reaches Node and the bot shuts down gracefully.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/main.js"]

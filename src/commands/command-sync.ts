@@ -1,0 +1,71 @@
+/**
+ * Keeps Discord's registered commands equal to our definitions. At start the bot compares first and overwrites
+ * only when they differ (command creation is rate limited per day); `npm run commands:deploy` forces it.
+ */
+import { Routes, type REST, type RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
+import type { Logger } from 'pino';
+import { isDeepStrictEqual } from 'node:util';
+
+/** Options for {@link syncCommands}. */
+export interface SyncOptions {
+  rest: Pick<REST, 'get' | 'put'>;
+  applicationId: string;
+  /** Register in one server (instant, for development) instead of globally. */
+  guildId?: string | undefined;
+  definitions: readonly RESTPostAPIApplicationCommandsJSONBody[];
+  logger: Logger;
+  /** Overwrite even when nothing differs. @default false */
+  force?: boolean | undefined;
+}
+
+/** Compares and, when needed, bulk-overwrites; returns what it did. */
+export async function syncCommands(options: SyncOptions): Promise<'unchanged' | 'updated'> {
+  const route = options.guildId
+    ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
+    : Routes.applicationCommands(options.applicationId);
+  const wanted = options.definitions.map((d) => (options.guildId ? forGuild(d) : d));
+  if (!options.force) {
+    const registered = (await options.rest.get(route)) as unknown[];
+    if (sameCommands(registered, wanted)) {
+      options.logger.info({ count: wanted.length, guildId: options.guildId }, 'commands unchanged');
+      return 'unchanged';
+    }
+  }
+  await options.rest.put(route, { body: wanted });
+  options.logger.info({ count: wanted.length, guildId: options.guildId }, 'commands registered');
+  return 'updated';
+}
+
+/** Guild commands cannot carry the global-only installation fields. */
+function forGuild(definition: RESTPostAPIApplicationCommandsJSONBody): RESTPostAPIApplicationCommandsJSONBody {
+  const { contexts: _contexts, integration_types: _types, ...rest } = definition;
+  return rest;
+}
+
+/** Order-insensitive comparison of what matters, with Discord's defaults filled in on both sides. */
+export function sameCommands(registered: readonly unknown[], wanted: readonly unknown[]): boolean {
+  if (registered.length !== wanted.length) return false;
+  const key = (c: unknown) => `${String(field(c, 'type') ?? 1)}:${String(field(c, 'name'))}`;
+  const left = new Map(registered.map((c) => [key(c), normalise(c)]));
+  return wanted.every((c) => isDeepStrictEqual(left.get(key(c)), normalise(c)));
+}
+
+const COMMAND_FIELDS = ['type', 'name', 'description', 'default_member_permissions', 'nsfw', 'contexts', 'integration_types', 'options'];
+const OPTION_FIELDS = ['type', 'name', 'description', 'required', 'choices', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete', 'channel_types', 'options'];
+const DEFAULTS: Record<string, unknown> = { type: 1, description: '', default_member_permissions: null, nsfw: false, contexts: null, integration_types: null, options: [], required: false, autocomplete: false, choices: [] };
+
+function normalise(value: unknown, fields = COMMAND_FIELDS): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of fields) {
+    let v = field(value, name) ?? DEFAULTS[name];
+    if (name === 'options' && Array.isArray(v)) v = v.map((o) => normalise(o, OPTION_FIELDS));
+    if (name === 'choices' && Array.isArray(v)) v = v.map((c) => ({ name: field(c, 'name'), value: field(c, 'value') }));
+    if (name === 'integration_types' && Array.isArray(v) && v.length === 0) v = null;
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] ?? undefined : undefined;
+}

@@ -1,0 +1,123 @@
+/**
+ * The service's Responder over a deferred Discord interaction: progress edits on the reply, delivery as
+ * attachments (10 per message, more in follow-ups), and a hand-off to the channel — or the member's DMs — when
+ * the 15-minute interaction token can no longer be used.
+ */
+import { AttachmentBuilder, DiscordAPIError, type Client, type MessageCreateOptions, type RepliableInteraction } from 'discord.js';
+import type { Logger } from 'pino';
+import { imageFileName, shortenForDiscord } from '../service/file-names.js';
+import type { Delivery, DeliveryFile, JobProgress, Responder } from '../service/jobs.js';
+import type { Clock } from '../service/ports.js';
+import { renderCaption, renderProgress, resultButtons } from './render.js';
+
+/** Discord allows 10 attachments per message. */
+export const MAX_FILES_PER_MESSAGE = 10;
+/** Interaction tokens live 15 minutes; stop using one a little before that. */
+export const TOKEN_SAFE_LIFETIME_MS = 14 * 60_000;
+/** Used when an interaction does not say (Discord's documented default). */
+const DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024;
+/** Error codes that mean the interaction token is gone. */
+const TOKEN_GONE_CODES = new Set([50027, 10015, 10062]);
+
+/** Options for {@link DiscordResponder}. */
+export interface DiscordResponderOptions {
+  interaction: RepliableInteraction;
+  client: Client;
+  logger: Logger;
+  clock: Clock;
+}
+
+/** See the module comment. */
+export class DiscordResponder implements Responder {
+  private readonly interaction: RepliableInteraction;
+  private readonly client: Client;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private tokenGone = false;
+
+  constructor(options: DiscordResponderOptions) {
+    this.interaction = options.interaction;
+    this.client = options.client;
+    this.log = options.logger;
+    this.clock = options.clock;
+  }
+
+  get maxFileBytes(): number {
+    return this.interaction.attachmentSizeLimit ?? DEFAULT_ATTACHMENT_LIMIT;
+  }
+
+  async progress(update: JobProgress): Promise<void> {
+    if (!this.tokenUsable()) return;
+    const content = renderProgress(update);
+    await this.viaToken(() =>
+      update.stage === 'preview'
+        ? this.interaction.editReply({ content, files: [new AttachmentBuilder(update.image.bytes, { name: `preview.${update.image.format}` })], attachments: [] })
+        : this.interaction.editReply({ content }),
+    );
+  }
+
+  async deliver(delivery: Delivery): Promise<{ messageIds: string[] }> {
+    const chunks = chunk(delivery.files, MAX_FILES_PER_MESSAGE);
+    const messageIds: string[] = [];
+    for (const [i, files] of chunks.entries()) {
+      const payload = {
+        content: renderCaption(delivery, { index: i + 1, total: chunks.length }),
+        files: files.map((f, j) => toAttachment(delivery, f, i * MAX_FILES_PER_MESSAGE + j)),
+        components: resultButtons(delivery.job.id),
+        allowedMentions: { parse: [] },
+      };
+      const sent = this.tokenUsable()
+        ? await this.viaToken(() => (i === 0 ? this.interaction.editReply({ ...payload, attachments: [] }) : this.interaction.followUp(payload)))
+        : undefined;
+      messageIds.push(sent ? sent.id : await this.handOff(delivery, payload));
+    }
+    return { messageIds };
+  }
+
+  /** Posts in the channel, mentioning the member; when the bot cannot post there, sends a direct message. */
+  private async handOff(delivery: Delivery, payload: MessageCreateOptions & { content: string }): Promise<string> {
+    const requesterId = delivery.job.origin.requesterId;
+    const content = shortenForDiscord(`<@${requesterId}> your images are ready.\n${payload.content}`, 2000);
+    const message = { ...payload, content, allowedMentions: { users: [requesterId] } };
+    const channelId = delivery.job.origin.channelId;
+    if (channelId && delivery.job.origin.guildId) {
+      try {
+        const channel = await this.client.channels.fetch(channelId);
+        if (channel?.isSendable()) return (await channel.send(message)).id;
+      } catch (err) {
+        this.log.warn({ err, channelId }, 'channel hand-off failed; trying a direct message');
+      }
+    }
+    const user = await this.client.users.fetch(requesterId);
+    return (await user.send(message)).id;
+  }
+
+  private tokenUsable(): boolean {
+    return !this.tokenGone && this.clock.now() - this.interaction.createdTimestamp < TOKEN_SAFE_LIFETIME_MS;
+  }
+
+  /** Runs a token-bound call; when Discord says the token is gone, remembers it and returns undefined. */
+  private async viaToken<T>(call: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof DiscordAPIError && TOKEN_GONE_CODES.has(Number(err.code))) {
+        this.tokenGone = true;
+        this.log.warn({ code: err.code }, 'interaction token expired; handing off to the channel');
+        return undefined;
+      }
+      throw err;
+    }
+  }
+}
+
+function toAttachment(delivery: Delivery, file: DeliveryFile, index: number): AttachmentBuilder {
+  const name = imageFileName(delivery.job.request.prompt, index, delivery.files.length, file.format);
+  return new AttachmentBuilder(file.bytes, { name, description: shortenForDiscord(delivery.job.request.prompt, 1024) });
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

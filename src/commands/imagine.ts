@@ -1,0 +1,34 @@
+/**
+ * /imagine: parse the options, acknowledge, hand the job to the service.
+ */
+import { ApplicationCommandType, InteractionContextType, ApplicationIntegrationType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { ChatCommand } from './command.js';
+import { IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
+import type { ImageCommandDeps } from './image-command-deps.js';
+import { buildJob, checkModerationAllowed } from './job-from-interaction.js';
+
+export const IMAGINE_DATA = {
+  type: ApplicationCommandType.ChatInput,
+  name: 'imagine',
+  description: 'Turn a prompt into images',
+  options: [PROMPT_OPTION, ...IMAGE_OPTIONS],
+  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+  integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** Creates /imagine. */
+export function createImagineCommand(deps: ImageCommandDeps): ChatCommand {
+  return {
+    kind: 'chat',
+    data: IMAGINE_DATA,
+    async execute(interaction, ctx) {
+      const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
+      checkModerationAllowed(interaction, request);
+      await interaction.deferReply();
+      const job = buildJob(interaction, 'imagine', request);
+      ctx.logger.info({ jobId: job.id, n: request.n ?? 1, model: request.model }, 'imagine accepted');
+      await deps.images.run(job, deps.createResponder(interaction, ctx));
+    },
+    autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),
+  };
+}

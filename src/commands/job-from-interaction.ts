@@ -1,0 +1,50 @@
+/**
+ * Turns an interaction and its parsed request into a service job: who is charged, where it came from.
+ */
+import { ChannelType, PermissionFlagsBits, type BaseInteraction, type GuildMember } from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import { newJobId, type ImageJob } from '../service/jobs.js';
+import type { GenerateRequest, QuotaSubject } from '../service/ports.js';
+
+/**
+ * The quota subject: the server the command ran in, or null for DMs and user-installed contexts
+ * (where the bot is not a member of the server, so configuration defaults apply).
+ */
+export function subjectOf(interaction: BaseInteraction): QuotaSubject {
+  const guildInstalled = interaction.inGuild() && interaction.authorizingIntegrationOwners.guild !== null
+    && interaction.authorizingIntegrationOwners.guild !== undefined;
+  if (!interaction.inGuild() || !guildInstalled) return { guildId: null, userId: interaction.user.id, roleIds: [] };
+  return { guildId: interaction.guildId, userId: interaction.user.id, roleIds: memberRoleIds(interaction.member) };
+}
+
+function memberRoleIds(member: BaseInteraction['member']): string[] {
+  if (!member) return [];
+  if (Array.isArray(member.roles)) return [...member.roles];
+  return [...(member as GuildMember).roles.cache.keys()];
+}
+
+/** Builds a job for the service. */
+export function buildJob(interaction: BaseInteraction, kind: ImageJob['kind'], request: GenerateRequest, edit?: ImageJob['edit']): ImageJob {
+  return {
+    id: newJobId(),
+    kind,
+    subject: subjectOf(interaction),
+    origin: { guildId: interaction.guildId, channelId: interaction.channelId, requesterId: interaction.user.id },
+    request,
+    edit,
+  };
+}
+
+/** Whether the member holds a permission in this interaction (false outside servers). */
+export function memberCan(interaction: BaseInteraction, permission: bigint): boolean {
+  return interaction.inGuild() && (interaction.memberPermissions?.has(permission) ?? false);
+}
+
+/** moderation:low is for age-restricted channels, or members who manage the server. */
+export function checkModerationAllowed(interaction: BaseInteraction, request: GenerateRequest): void {
+  if (request.moderation !== 'low') return;
+  const channel = interaction.channel;
+  const ageRestricted = channel !== null && channel.type !== ChannelType.DM && 'nsfw' in channel && channel.nsfw === true;
+  if (ageRestricted || memberCan(interaction, PermissionFlagsBits.ManageGuild)) return;
+  throw new UserFacingError('input.moderationNotAllowed');
+}

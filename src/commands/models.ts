@@ -1,0 +1,28 @@
+/**
+ * /models: the image models the gateway offers, for the member's eyes only.
+ */
+import { ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { ImageGateway } from '../service/ports.js';
+import { shortenForDiscord } from '../service/file-names.js';
+import type { ChatCommand } from './command.js';
+
+export const MODELS_DATA = {
+  type: ApplicationCommandType.ChatInput,
+  name: 'models',
+  description: 'List the image models you can use',
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** Creates /models. */
+export function createModelsCommand(deps: { models: Pick<ImageGateway, 'listModels'>; defaultModel: string }): ChatCommand {
+  return {
+    kind: 'chat',
+    data: MODELS_DATA,
+    async execute(interaction) {
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      const models = (await deps.models.listModels()).filter((m) => m.image);
+      const lines = models.map((m) => `• \`${m.id}\`${m.id === deps.defaultModel ? ' (default)' : ''}`);
+      const body = lines.length > 0 ? lines.join('\n') : `• \`${deps.defaultModel}\` (default)`;
+      await interaction.editReply({ content: shortenForDiscord(`**Image models**\n${body}\n-# Pick one with the \`model\` option of /imagine or /edit.`, 2000) });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Message text and components for progress and results. Pure: easy to test, no Discord calls.
+ */
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
+import { shortenForDiscord } from '../service/file-names.js';
+import type { Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
+
+/** Discord's limit on message content. */
+export const MAX_CONTENT_LENGTH = 2000;
+
+/** Custom-id prefixes of the result buttons. */
+export const BUTTON_PREFIX = { reroll: 'reroll', edit: 'editres', delete: 'delres' } as const;
+
+/** Progress text for the deferred reply. */
+export function renderProgress(progress: JobProgress): string {
+  switch (progress.stage) {
+    case 'queued':
+      return progress.position <= 1 ? '⏳ Queued: you are next.' : `⏳ Queued: position ${progress.position}.`;
+    case 'generating':
+      return `🎨 Generating… ${Math.round(progress.elapsedMs / 1000)}s`;
+    case 'preview':
+      return `🎨 Generating… ${Math.round(progress.elapsedMs / 1000)}s (preview)`;
+  }
+}
+
+/** The caption under the delivered images: prompt, model, size and quality, plus any notices. */
+export function renderCaption(delivery: Delivery, part?: { index: number; total: number }): string {
+  const { job } = delivery;
+  const details = [delivery.model, job.request.size ?? 'auto', job.request.quality ? `${job.request.quality} quality` : undefined]
+    .filter((d): d is string => d !== undefined)
+    .join(' · ');
+  const verb = job.kind === 'edit' ? 'Edited' : 'Imagined';
+  const partText = part && part.total > 1 ? ` (${part.index}/${part.total})` : '';
+  const footer = `-# ${verb} for <@${job.origin.requesterId}> · ${details}${partText}`;
+  const notes = delivery.notices.map(renderNotice).map((n) => `-# ${n}`);
+  const fixed = [footer, ...notes].join('\n');
+  const room = MAX_CONTENT_LENGTH - fixed.length - 6;
+  return `**${shortenForDiscord(job.request.prompt.replace(/\*/g, '∗'), Math.max(room, 20))}**\n${fixed}`;
+}
+
+function renderNotice(notice: DeliveryNotice): string {
+  switch (notice.kind) {
+    case 'sizeFallback':
+      return `The service didn't accept ${notice.requested}, so I used ${notice.used}.`;
+    case 'droppedParams':
+      return `This model ignored: ${notice.params.join(', ')}.`;
+    case 'reencoded':
+      return `${notice.count === 1 ? 'One image was' : `${notice.count} images were`} re-encoded as ${notice.format.toUpperCase()} to fit Discord's upload limit.`;
+    case 'dropped':
+      return `${notice.count === 1 ? 'One image was' : `${notice.count} images were`} too large to post even after re-encoding, and ${notice.count === 1 ? "wasn't" : "weren't"} charged.`;
+  }
+}
+
+/** Re-roll, Edit and Delete under a result. */
+export function resultButtons(jobId: string): APIActionRowComponent<APIButtonComponent>[] {
+  return [
+    {
+      type: ComponentType.ActionRow,
+      components: [
+        { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`, label: 'Re-roll', emoji: { name: '🔁' } },
+        { type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: `${BUTTON_PREFIX.edit}:${jobId}`, label: 'Edit', emoji: { name: '✏️' } },
+        { type: ComponentType.Button, style: ButtonStyle.Danger, custom_id: `${BUTTON_PREFIX.delete}:${jobId}`, label: 'Delete', emoji: { name: '🗑️' } },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,115 @@
+/**
+ * The one interaction router and its single error boundary: a member-facing error becomes a clear ephemeral
+ * message; anything unexpected becomes a short apology with a reference id, logged with the error.
+ */
+import { MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
+import type { Logger } from 'pino';
+import { describeUnexpectedError, describeUserError, UserFacingError } from '../errors.js';
+import type { Command, ComponentHandler, InteractionContext } from './command.js';
+
+/** Options for {@link createInteractionRouter}. */
+export interface RouterOptions {
+  commands: readonly Command[];
+  components: readonly ComponentHandler[];
+  logger: Logger;
+}
+
+/** Builds the router; throws at boot on duplicate command names or component prefixes. */
+export function createInteractionRouter(options: RouterOptions): (interaction: Interaction) => Promise<void> {
+  const commands = indexBy(options.commands, (c) => c.data.name, 'command');
+  const components = indexBy(options.components, (c) => c.prefix, 'component prefix');
+  const log = options.logger.child({ module: 'router' });
+
+  return async (interaction) => {
+    const name = commandNameOf(interaction);
+    const ctx: InteractionContext = {
+      referenceId: interaction.id,
+      logger: log.child({ interactionId: interaction.id, command: name, userId: interaction.user.id, guildId: interaction.guildId }),
+    };
+    const started = performance.now();
+    try {
+      await dispatch(interaction, commands, components, ctx);
+      ctx.logger.debug({ durationMs: Math.round(performance.now() - started) }, 'interaction handled');
+    } catch (err) {
+      await answerError(interaction, err, ctx);
+    }
+  };
+}
+
+async function dispatch(
+  interaction: Interaction,
+  commands: ReadonlyMap<string, Command>,
+  components: ReadonlyMap<string, ComponentHandler>,
+  ctx: InteractionContext,
+): Promise<void> {
+  if (interaction.isAutocomplete()) {
+    const command = commands.get(interaction.commandName);
+    if (command?.kind === 'chat' && command.autocomplete) await command.autocomplete(interaction, ctx);
+    else await interaction.respond([]);
+    return;
+  }
+  if (interaction.isChatInputCommand() || interaction.isMessageContextMenuCommand()) {
+    const command = commands.get(interaction.commandName);
+    if (command?.kind === 'chat' && interaction.isChatInputCommand()) return command.execute(interaction, ctx);
+    if (command?.kind === 'message' && interaction.isMessageContextMenuCommand()) return command.execute(interaction, ctx);
+    ctx.logger.warn('unknown command');
+    throw new UserFacingError('button.expired');
+  }
+  if (interaction.isButton() || interaction.isModalSubmit()) {
+    const [prefix = '', arg = ''] = splitCustomId(interaction.customId);
+    const handler = components.get(prefix);
+    if (interaction.isButton() && handler?.button) return handler.button(interaction, arg, ctx);
+    if (interaction.isModalSubmit() && handler?.modal) return handler.modal(interaction, arg, ctx);
+    ctx.logger.warn({ customId: interaction.customId }, 'unknown component');
+    throw new UserFacingError('button.expired');
+  }
+}
+
+/** Answers an error on whatever response state the interaction is in; a failure here is only logged. */
+async function answerError(interaction: Interaction, err: unknown, ctx: InteractionContext): Promise<void> {
+  const userFacing = err instanceof UserFacingError;
+  if (userFacing) ctx.logger.warn({ identifier: err.identifier, context: err.context }, 'user-facing error');
+  else ctx.logger.error({ err }, 'interaction failed');
+  if (!interaction.isRepliable()) return;
+  const content = userFacing ? describeUserError(err, ctx.referenceId) : describeUnexpectedError(ctx.referenceId);
+  try {
+    await replyEphemeral(interaction, content);
+  } catch (replyErr) {
+    ctx.logger.error({ err: replyErr }, 'could not deliver error message');
+  }
+}
+
+/** Sends an ephemeral message whether or not the interaction was already acknowledged. */
+export async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
+  const allowedMentions = { parse: [] };
+  if (!interaction.deferred && !interaction.replied) {
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions });
+  } else if (interaction.deferred && !interaction.replied && interaction.ephemeral) {
+    await interaction.editReply({ content, allowedMentions });
+  } else {
+    // A public "thinking…" placeholder would show the error to everyone: remove it and answer privately.
+    if (interaction.deferred && !interaction.replied) await interaction.deleteReply().catch(() => undefined);
+    await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions });
+  }
+}
+
+function commandNameOf(interaction: Interaction): string {
+  if (interaction.isCommand() || interaction.isAutocomplete()) return interaction.commandName;
+  if (interaction.isButton() || interaction.isModalSubmit()) return `component:${splitCustomId(interaction.customId)[0] ?? ''}`;
+  return 'unknown';
+}
+
+function splitCustomId(customId: string): [string, string] {
+  const at = customId.indexOf(':');
+  return at < 0 ? [customId, ''] : [customId.slice(0, at), customId.slice(at + 1)];
+}
+
+function indexBy<T>(items: readonly T[], key: (item: T) => string, what: string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items) {
+    const k = key(item);
+    if (map.has(k)) throw new Error(`duplicate ${what}: ${k}`);
+    map.set(k, item);
+  }
+  return map;
+}

@@ -1,0 +1,117 @@
+/**
+ * Configuration: the only module that reads the environment (and a `.env` file in the working directory).
+ * The real environment wins over `.env`. Invalid or missing values are all reported at once, naming each
+ * variable and what it expects; secret values are never echoed.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+
+const MIB = 1024 * 1024;
+
+const positiveInt = (what: string) => z.coerce.number({ error: `expects ${what}` }).int({ error: `expects ${what}` }).positive({ error: `expects ${what}` });
+const nonNegativeInt = (what: string) => z.coerce.number({ error: `expects ${what}` }).int({ error: `expects ${what}` }).min(0, { error: `expects ${what}` });
+const httpUrl = (what: string) =>
+  z.url({ protocol: /^https?$/, error: `expects ${what}` }).transform((u) => u.replace(/\/+$/, ''));
+const hostList = z
+  .string()
+  .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0))
+  .refine((hosts) => hosts.length > 0 && hosts.every((h) => /^[a-z0-9.-]+(:\d+)?$/.test(h)), {
+    error: 'expects a comma-separated list of host names (optionally host:port)',
+  });
+const flag = z.stringbool({ error: 'expects true or false' });
+
+/** Every configuration key, its parser and its default; README.md documents each one (a test checks it). */
+export const ConfigSchema = z.object({
+  DISCORD_TOKEN: z.string({ error: 'is required: the bot token from the Discord developer portal' }).min(1, { error: 'is required: the bot token from the Discord developer portal' }),
+  DISCORD_API_URL: httpUrl('an http(s) URL such as https://discord.com/api (REST base without version)').default('https://discord.com/api'),
+  DISCORD_CDN_HOSTS: hostList.default(['cdn.discordapp.com', 'media.discordapp.net']),
+  COMMANDS_GUILD_ID: z.string().regex(/^\d{17,20}$/, { error: 'expects a server (guild) id' }).optional(),
+  GATEWAY_BASE_URL: httpUrl('an http(s) URL including /v1, such as https://gateway.example.com/v1'),
+  GATEWAY_API_KEY: z.string({ error: 'is required: the bearer key for the image gateway' }).min(1, { error: 'is required: the bearer key for the image gateway' }),
+  DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).default('gpt-image-1'),
+  GATEWAY_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(180_000),
+  GATEWAY_CONNECT_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(10_000),
+  GATEWAY_MAX_RETRIES: nonNegativeInt('a whole number from 0 to 5').max(5, { error: 'expects a whole number from 0 to 5' }).default(2),
+  GATEWAY_MAX_RESPONSE_BYTES: positiveInt('a number of bytes').default(64 * MIB),
+  GATEWAY_PARTIAL_IMAGES: nonNegativeInt('a whole number from 0 to 3').max(3, { error: 'expects a whole number from 0 to 3' }).default(1),
+  STORAGE_URL: z
+    .string()
+    .regex(/^(sqlite:\/\/.+|redis:\/\/.+|rediss:\/\/.+|postgres:\/\/.+|postgresql:\/\/.+|memory:\/\/.*)$/, {
+      error: 'expects sqlite://PATH, redis://…, postgres://… or memory://',
+    })
+    .default('sqlite://data/bot.sqlite'),
+  QUOTA_DEFAULT_LIMIT: nonNegativeInt('a whole number of images (0 or more)').default(20),
+  QUOTA_DEFAULT_PERIOD: z.enum(['day', 'week', 'month'], { error: 'expects day, week or month' }).default('day'),
+  MAX_CONCURRENT_JOBS: positiveInt('a positive whole number').default(4),
+  MAX_RUNNING_PER_MEMBER: positiveInt('a positive whole number').default(2),
+  MAX_QUEUED_PER_MEMBER: positiveInt('a positive whole number').default(10),
+  ATTACHMENT_MAX_BYTES: positiveInt('a number of bytes').default(50 * MIB - 1),
+  PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
+  BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),
+  SHUTDOWN_GRACE_MS: nonNegativeInt('a whole number of milliseconds').default(30_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expects fatal, error, warn, info, debug, trace or silent' }).default('info'),
+  LOG_PRETTY: flag.default(false),
+});
+
+/** Names of the variables whose values must never be printed. */
+export const SECRET_KEYS: ReadonlySet<string> = new Set(['DISCORD_TOKEN', 'GATEWAY_API_KEY']);
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Thrown when the configuration is invalid; the message lists every bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+/**
+ * Parses configuration from plain key/value sources. Pure: pass `process.env` (and `.env` contents) in.
+ * Empty strings count as unset, so `FOO=` in a .env file falls back to the default.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}): Config {
+  return parseWith(ConfigSchema, env, dotenv);
+}
+
+function parseWith<S extends z.ZodObject>(schema: S, env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>>): z.infer<S> {
+  const merged: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key] ?? dotenv[key];
+    if (value !== undefined && value.trim() !== '') merged[key] = value.trim();
+  }
+  const result = schema.safeParse(merged);
+  if (result.success) return result.data;
+  const problems = new Map<string, string>();
+  for (const issue of result.error.issues) {
+    const key = String(issue.path[0] ?? 'configuration');
+    if (!problems.has(key)) problems.set(key, `${key} ${issue.message}`);
+  }
+  throw new ConfigError([...problems.values()]);
+}
+
+/** The subset `npm run commands:deploy` needs: it talks to Discord only. */
+export const DeployConfigSchema = ConfigSchema.pick({ DISCORD_TOKEN: true, DISCORD_API_URL: true, COMMANDS_GUILD_ID: true, LOG_LEVEL: true });
+export type DeployConfig = z.infer<typeof DeployConfigSchema>;
+
+/** Like {@link loadConfig}, for the deploy command. */
+export function loadDeployConfig(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}): DeployConfig {
+  return parseWith(DeployConfigSchema, env, dotenv);
+}
+
+/** Reads `.env` from a directory if present (never required). */
+export function readDotenv(directory: string): Record<string, string> {
+  const file = resolve(directory, '.env');
+  if (!existsSync(file)) return {};
+  return parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
+}
+
+/** The composition root's entry: the process environment plus `.env` in the working directory. */
+export function loadConfigFromProcess(): Config {
+  return loadConfig(process.env, readDotenv(process.cwd()));
+}

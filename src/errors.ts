@@ -1,0 +1,100 @@
+/**
+ * Errors a member can act on. Each has a stable identifier and context; the copy table turns it into the
+ * message the member sees. Everything else is a bug or an outage and gets a generic apology with a reference id.
+ */
+
+/** Stable identifiers of member-facing errors. */
+export type UserErrorIdentifier =
+  | 'input.invalid'
+  | 'input.attachmentInvalid'
+  | 'input.noImages'
+  | 'input.moderationNotAllowed'
+  | 'quota.exceeded'
+  | 'quota.blocked'
+  | 'queue.full'
+  | 'permission.manageServer'
+  | 'permission.deleteResult'
+  | 'gateway.contentRejected'
+  | 'gateway.unknownModel'
+  | 'gateway.badParameter'
+  | 'gateway.busy'
+  | 'gateway.timedOut'
+  | 'gateway.unavailable'
+  | 'gateway.failure'
+  | 'gateway.endpointMissing'
+  | 'storage.unavailable'
+  | 'job.cancelled'
+  | 'button.expired'
+  | 'delivery.failed';
+
+/** Values the copy may use. */
+export interface UserErrorContext {
+  /** Which option or parameter was wrong. */
+  param?: string | undefined;
+  /** What is allowed, in words. */
+  allowed?: string | undefined;
+  /** Free detail written for members (never internal text). */
+  detail?: string | undefined;
+  /** When a quota resets (ms since epoch). */
+  resetsAt?: number | undefined;
+  limit?: number | undefined;
+  remaining?: number | undefined;
+  requested?: number | undefined;
+  /** Models that exist, for the unknown-model message. */
+  models?: readonly string[] | undefined;
+}
+
+/** An error whose message is written for the member; the router answers it ephemerally and logs it at warn. */
+export class UserFacingError extends Error {
+  override readonly name = 'UserFacingError';
+  readonly identifier: UserErrorIdentifier;
+  readonly context: UserErrorContext;
+
+  constructor(identifier: UserErrorIdentifier, context: UserErrorContext = {}, options?: ErrorOptions) {
+    super(identifier, options);
+    this.identifier = identifier;
+    this.context = context;
+  }
+}
+
+const relative = (ms: number | undefined): string => (ms === undefined ? 'soon' : `<t:${Math.ceil(ms / 1000)}:R>`);
+
+const COPY: Record<UserErrorIdentifier, (c: UserErrorContext) => string> = {
+  'input.invalid': (c) => `That ${c.param ?? 'input'} doesn't work: ${c.detail ?? 'it is not valid'}.${c.allowed ? ` Allowed: ${c.allowed}.` : ''}`,
+  'input.attachmentInvalid': (c) => `I couldn't use ${c.param ?? 'that attachment'}: ${c.detail ?? 'it is not a PNG, JPEG or WebP image'}.`,
+  'input.noImages': () => 'That message has no PNG, JPEG or WebP images to edit. Attach an image, or use `/edit`.',
+  'input.moderationNotAllowed': () =>
+    '`moderation:low` is only available in age-restricted channels or to members with Manage Server. Leave it out to use the default filter.',
+  'quota.exceeded': (c) =>
+    `You've used your images for now: ${c.remaining ?? 0} of ${c.limit ?? 0} left${c.requested !== undefined ? `, and this needs ${c.requested}` : ''}. Your quota resets ${relative(c.resetsAt)}.`,
+  'quota.blocked': () => "Image generation isn't enabled for you on this server. Ask a server admin if you think that's a mistake.",
+  'queue.full': (c) => `You already have ${c.limit ?? 'too many'} images waiting. Let some finish, then try again.`,
+  'permission.manageServer': () => 'Only members with the **Manage Server** permission can do that.',
+  'permission.deleteResult': () => 'Only the member who asked for these images (or someone with Manage Messages) can delete them.',
+  'gateway.contentRejected': () =>
+    "The image service's safety system declined this request. Try rewording the prompt or using different images.",
+  'gateway.unknownModel': (c) =>
+    `That model isn't available.${c.models && c.models.length > 0 ? ` Try one of: ${c.models.slice(0, 10).map((m) => `\`${m}\``).join(', ')}.` : ''}`,
+  'gateway.badParameter': (c) =>
+    `The image service didn't accept ${c.param ? `\`${c.param}\`` : 'one of the options'}.${c.allowed ? ` Allowed: ${c.allowed}.` : ' Try the default for it.'}`,
+  'gateway.busy': () => 'The image service is busy right now. Please try again in a minute.',
+  'gateway.timedOut': () =>
+    'The image took too long to make. Try a smaller size, a lower quality or fewer images. You were not charged.',
+  'gateway.unavailable': () => "Image generation isn't available right now. The bot's operator has been notified.",
+  'gateway.failure': () => 'The image service ran into a problem. Please try again shortly. You were not charged.',
+  'gateway.endpointMissing': () => "This image service doesn't offer that feature (for example editing). Try `/imagine` instead.",
+  'storage.unavailable': () => "I can't check quotas right now, so I can't take new requests. Please try again shortly.",
+  'job.cancelled': () => 'The bot restarted before your images were ready. You were not charged; please try again.',
+  'button.expired': () => 'This button has expired. Run the command again.',
+  'delivery.failed': () => "I made your images but couldn't post them here. You were not charged.",
+};
+
+/** The member-facing text for an error, with its reference id. */
+export function describeUserError(error: UserFacingError, referenceId: string): string {
+  return `${COPY[error.identifier](error.context)}\n-# Reference: \`${referenceId}\``;
+}
+
+/** The generic apology for anything unexpected. */
+export function describeUnexpectedError(referenceId: string): string {
+  return `Sorry, something went wrong on my side. Please try again.\n-# Reference: \`${referenceId}\``;
+}

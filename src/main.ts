@@ -1,0 +1,165 @@
+/**
+ * The composition root: configuration → logger → storage → gateway → service → commands → router → Discord.
+ * `npm start` runs this file; tests call {@link startBot} with their own configuration.
+ */
+import { pathToFileURL } from 'node:url';
+import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
+import type { DestinationStream, Logger } from 'pino';
+import { createComponents, createCommands, COMMAND_DEFINITIONS } from './commands/index.js';
+import { syncCommands } from './commands/command-sync.js';
+import { DiscordResponder } from './commands/discord-responder.js';
+import { createImageAutocomplete } from './commands/image-autocomplete.js';
+import { createInteractionRouter } from './commands/router.js';
+import { ConfigError, loadConfigFromProcess, type Config } from './config.js';
+import { createLogger } from './logger.js';
+import { downloadAttachment } from './service/attachment-download.js';
+import { FairQueue } from './service/fair-queue.js';
+import { createGatewayAgent } from './service/gateway/agent.js';
+import { GatewayClient } from './service/gateway/gateway-client.js';
+import { ImageService } from './service/image-service.js';
+import { systemClock, type Clock } from './service/ports.js';
+import { openStorage } from './storage/open-storage.js';
+
+/** Time a reservation outlives the gateway deadline before it expires on its own (queueing, uploads). */
+const RESERVATION_MARGIN_MS = 10 * 60_000;
+
+/** Test seams; production passes nothing. */
+export interface BotOverrides {
+  clock?: Clock | undefined;
+  logDestination?: DestinationStream | undefined;
+}
+
+/** A running bot. */
+export interface RunningBot {
+  client: Client;
+  logger: Logger;
+  /** Stops taking work, lets in-flight jobs finish (up to the grace period), closes everything. */
+  stop(): Promise<void>;
+}
+
+/** Starts the bot and resolves once it is logged in and its commands are in sync. */
+export async function startBot(config: Config, overrides: BotOverrides = {}): Promise<RunningBot> {
+  const clock = overrides.clock ?? systemClock;
+  const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.LOG_PRETTY, destination: overrides.logDestination });
+  const storage = await openStorage({
+    url: config.STORAGE_URL,
+    defaults: { limit: config.QUOTA_DEFAULT_LIMIT, period: config.QUOTA_DEFAULT_PERIOD },
+    reservationTtlMs: config.GATEWAY_TIMEOUT_MS + RESERVATION_MARGIN_MS,
+    clock,
+    logger,
+  });
+  const agent = createGatewayAgent({
+    connectTimeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: config.GATEWAY_TIMEOUT_MS,
+    bodyTimeoutMs: config.GATEWAY_TIMEOUT_MS,
+  });
+  const gateway = new GatewayClient({
+    baseUrl: config.GATEWAY_BASE_URL,
+    apiKey: config.GATEWAY_API_KEY,
+    dispatcher: agent,
+    defaultModel: config.DEFAULT_IMAGE_MODEL,
+    deadlineMs: config.GATEWAY_TIMEOUT_MS,
+    maxRetries: config.GATEWAY_MAX_RETRIES,
+    maxResponseBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
+    logger,
+    clock,
+  });
+  const queue = new FairQueue({
+    concurrency: config.MAX_CONCURRENT_JOBS,
+    perMemberRunning: config.MAX_RUNNING_PER_MEMBER,
+    perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
+  });
+  const images = new ImageService({
+    gateway,
+    quotas: storage.quotas,
+    queue,
+    download: (ref, signal) =>
+      downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes: config.ATTACHMENT_MAX_BYTES, timeoutMs: 60_000, dispatcher: agent, signal }),
+    logger,
+    progressIntervalMs: config.PROGRESS_INTERVAL_MS,
+    partialImages: config.GATEWAY_PARTIAL_IMAGES,
+    perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
+    clock,
+  });
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: config.DISCORD_API_URL } });
+  const deps = {
+    images,
+    models: gateway,
+    defaultModel: config.DEFAULT_IMAGE_MODEL,
+    autocomplete: createImageAutocomplete(gateway),
+    createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger }) =>
+      new DiscordResponder({ interaction, client, logger: ctx.logger, clock }),
+  };
+  const route = createInteractionRouter({ commands: createCommands(deps), components: createComponents(deps), logger });
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  client.on(Events.InteractionCreate, (interaction) => {
+    const work = stopping ? refuseWhileStopping(interaction) : route(interaction);
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  });
+
+  try {
+    await login(client, config.DISCORD_TOKEN);
+    await syncCommands({ rest: client.rest, applicationId: client.application!.id, guildId: config.COMMANDS_GUILD_ID, definitions: COMMAND_DEFINITIONS, logger });
+  } catch (err) {
+    await Promise.allSettled([client.destroy(), agent.close(), storage.close()]);
+    throw err;
+  }
+  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
+
+  return {
+    client,
+    logger,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ inFlight: inFlight.size }, 'shutting down');
+      await queue.close(config.SHUTDOWN_GRACE_MS);
+      await Promise.allSettled([...inFlight]);
+      await client.destroy();
+      await Promise.allSettled([agent.close(), storage.close()]);
+      logger.info('shut down');
+    },
+  };
+}
+
+async function login(client: Client, token: string): Promise<void> {
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(token);
+  await ready;
+}
+
+async function refuseWhileStopping(interaction: Interaction): Promise<void> {
+  if (!interaction.isRepliable()) return;
+  await interaction
+    .reply({ content: 'The bot is restarting. Please try again in a minute.', flags: MessageFlags.Ephemeral })
+    .catch(() => undefined);
+}
+
+/** `npm start`: configuration errors exit 1 before any network call; SIGTERM/SIGINT shut down gracefully. */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfigFromProcess();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\nSee README.md#configuration.\n`);
+    process.exit(1);
+  }
+  let bot: RunningBot;
+  try {
+    bot = await startBot(config);
+  } catch (err) {
+    process.stderr.write(`imagine-bot could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  const shutdown = (signal: string) => {
+    bot.logger.info({ signal }, 'signal received');
+    void bot.stop().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

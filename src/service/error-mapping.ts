@@ -1,0 +1,62 @@
+/**
+ * Turns failures from the gateway, storage, queue and downloads into errors a member can act on.
+ * Anything not recognised is rethrown unchanged, so the router treats it as unexpected.
+ */
+import { UserFacingError } from '../errors.js';
+import { AttachmentDownloadError } from './attachment-download.js';
+import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
+import { GatewayError } from './gateway/errors.js';
+import { ImageInputError } from './image-rules.js';
+
+/** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */
+export function toUserFacingError(err: unknown, models: () => readonly string[]): unknown {
+  if (err instanceof UserFacingError) return err;
+  if (err instanceof ImageInputError) {
+    return new UserFacingError('input.invalid', { param: err.param, allowed: err.allowed, detail: lowerFirst(err.message) }, { cause: err });
+  }
+  if (err instanceof AttachmentDownloadError) {
+    return new UserFacingError('input.attachmentInvalid', { detail: DOWNLOAD_COPY[err.reason] }, { cause: err });
+  }
+  if (err instanceof QueueClosedError || err instanceof QueueCancelledError) return new UserFacingError('job.cancelled', {}, { cause: err });
+  if (err instanceof GatewayError) return fromGateway(err, models);
+  if (err instanceof Error && err.name === 'StorageUnavailableError') return new UserFacingError('storage.unavailable', {}, { cause: err });
+  return err;
+}
+
+function fromGateway(err: GatewayError, models: () => readonly string[]): UserFacingError {
+  const cause = { cause: err };
+  switch (err.category) {
+    case 'invalid_key':
+    case 'balance_exhausted':
+      return new UserFacingError('gateway.unavailable', {}, cause);
+    case 'unknown_model':
+      return new UserFacingError('gateway.unknownModel', { models: models() }, cause);
+    case 'bad_parameter':
+      return new UserFacingError('gateway.badParameter', { param: err.param }, cause);
+    case 'content_rejected':
+      return new UserFacingError('gateway.contentRejected', {}, cause);
+    case 'busy':
+      return new UserFacingError('gateway.busy', {}, cause);
+    case 'timed_out':
+      return new UserFacingError('gateway.timedOut', {}, cause);
+    case 'endpoint_missing':
+      return new UserFacingError('gateway.endpointMissing', {}, cause);
+    case 'cancelled':
+      return new UserFacingError('job.cancelled', {}, cause);
+    default:
+      return new UserFacingError('gateway.failure', {}, cause);
+  }
+}
+
+const DOWNLOAD_COPY: Record<AttachmentDownloadError['reason'], string> = {
+  host_not_allowed: "it isn't hosted on Discord",
+  too_large: 'it is larger than 50 MB',
+  http_status: 'Discord no longer serves it (the link may have expired); upload it again',
+  timeout: 'downloading it took too long',
+  network: 'downloading it failed',
+  cancelled: 'the download was cancelled',
+};
+
+function lowerFirst(text: string): string {
+  return text.length > 0 ? text[0]!.toLowerCase() + text.slice(1) : text;
+}

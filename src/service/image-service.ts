@@ -1,0 +1,188 @@
+/**
+ * The use case: one member's image job from acceptance to delivery.
+ * download references → validate → reserve quota → queue fairly → call the gateway → fit files → deliver → commit;
+ * any failure before the commit refunds the reservation, exactly once.
+ */
+import type { Logger } from 'pino';
+import { UserFacingError } from '../errors.js';
+import { toUserFacingError } from './error-mapping.js';
+import type { FairQueue } from './fair-queue.js';
+import { fitToLimit } from './fit-attachment.js';
+import { validateEditRequest, validateGenerateRequest } from './image-rules.js';
+import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, JobProgress, Responder } from './jobs.js';
+import type { Clock, EditRequest, GenerateRequest, ImageGateway, ImageResult, PartialImage, QuotaLedger, QuotaStatus } from './ports.js';
+import { systemClock } from './ports.js';
+import { createProgressThrottle } from './progress-throttle.js';
+
+/** Options for {@link ImageService}. */
+export interface ImageServiceOptions {
+  gateway: ImageGateway;
+  quotas: QuotaLedger;
+  queue: FairQueue;
+  /** Downloads one member attachment (host allow-list and size cap applied). */
+  download: (ref: AttachmentRef, signal?: AbortSignal) => Promise<Buffer>;
+  logger: Logger;
+  /** Minimum time between two progress edits. @default 3000 */
+  progressIntervalMs?: number | undefined;
+  /** Partial images to ask for when streaming; 0 turns streaming off. @default 1 */
+  partialImages?: number | undefined;
+  /** Per-member waiting limit, named in the queue-full message. @default 10 */
+  perMemberQueued?: number | undefined;
+  clock?: Clock | undefined;
+}
+
+/** Runs image jobs; see the module comment for the flow. */
+export class ImageService {
+  private readonly options: ImageServiceOptions;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+
+  constructor(options: ImageServiceOptions) {
+    this.options = options;
+    this.log = options.logger.child({ module: 'image-service' });
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /**
+   * Runs a job to the end. Member-facing failures are thrown as {@link UserFacingError} after the quota was
+   * refunded; the caller (the router's error boundary) answers them.
+   */
+  async run(job: ImageJob, responder: Responder): Promise<void> {
+    const log = this.log.child({ jobId: job.id, kind: job.kind });
+    try {
+      const prepared = await this.prepare(job);
+      await this.reserve(job, prepared.n ?? 1);
+      await this.runReserved(job, prepared, responder, log);
+    } catch (err) {
+      throw toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
+    }
+  }
+
+  /** Downloads references (their URLs expire) and applies the pre-flight rules; nothing is charged yet. */
+  private async prepare(job: ImageJob): Promise<GenerateRequest | EditRequest> {
+    if (!job.edit) return validateGenerateRequest(job.request);
+    const { images, mask, inputFidelity } = job.edit;
+    const [imageBytes, maskBytes] = await Promise.all([
+      Promise.all(images.map((ref) => this.options.download(ref))),
+      mask ? this.options.download(mask) : Promise.resolve(undefined),
+    ]);
+    return validateEditRequest({
+      ...job.request,
+      images: imageBytes.map((bytes, i) => ({ bytes, filename: images[i]?.filename })),
+      mask: maskBytes && mask ? { bytes: maskBytes, filename: mask.filename } : undefined,
+      inputFidelity,
+    });
+  }
+
+  private async reserve(job: ImageJob, count: number): Promise<void> {
+    const outcome = await this.options.quotas.reserve(job.subject, job.id, count);
+    if (!outcome.ok) throw quotaError(outcome.status, count);
+  }
+
+  private async runReserved(job: ImageJob, request: GenerateRequest | EditRequest, responder: Responder, log: Logger): Promise<void> {
+    let committed = false;
+    try {
+      const result = await this.queueAndGenerate(job, request, responder, log);
+      const { files, notices } = await fitAll(result, responder.maxFileBytes);
+      await responder.deliver({ job, model: result.model, files, notices });
+      committed = true;
+      await this.commit(job, files.length, log);
+      log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
+    } finally {
+      if (!committed) await this.refund(job, log);
+    }
+  }
+
+  private async queueAndGenerate(job: ImageJob, request: GenerateRequest | EditRequest, responder: Responder, log: Logger): Promise<ImageResult> {
+    const progress = createProgressThrottle<JobProgress>((p) => responder.progress(p), {
+      intervalMs: this.options.progressIntervalMs ?? 3_000,
+      onError: (err) => log.warn({ err }, 'progress update failed'),
+    });
+    let ticker: NodeJS.Timeout | undefined;
+    let startedAt = 0;
+    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, signal, progress.update, () => startedAt), {
+      onPosition: (position) => progress.update({ stage: 'queued', position }),
+      onStart: () => {
+        startedAt = this.clock.now();
+        progress.update({ stage: 'generating', elapsedMs: 0 });
+        ticker = setInterval(() => progress.update({ stage: 'generating', elapsedMs: this.clock.now() - startedAt }), this.options.progressIntervalMs ?? 3_000);
+        ticker.unref();
+      },
+    });
+    if (!ticket.accepted) {
+      throw ticket.reason === 'closed' ? new UserFacingError('job.cancelled') : new UserFacingError('queue.full', { limit: this.options.perMemberQueued ?? 10 });
+    }
+    try {
+      return await ticket.result;
+    } finally {
+      clearInterval(ticker);
+      await progress.stop();
+    }
+  }
+
+  private callGateway(
+    request: GenerateRequest | EditRequest,
+    signal: AbortSignal,
+    report: (p: JobProgress) => void,
+    startedAt: () => number,
+  ): Promise<ImageResult> {
+    const partialImages = this.options.partialImages ?? 1;
+    const options = {
+      signal,
+      stream: partialImages > 0,
+      partialImages: partialImages > 0 ? partialImages : undefined,
+      onPartial: (image: PartialImage) =>
+        report({ stage: 'preview', elapsedMs: this.clock.now() - startedAt(), image }),
+    };
+    return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);
+  }
+
+  private async commit(job: ImageJob, delivered: number, log: Logger): Promise<void> {
+    try {
+      await this.options.quotas.commit(job.id, delivered);
+    } catch (err) {
+      // The images are posted; an unsettled reservation expires on its own, so the member is at worst not charged.
+      log.error({ err }, 'quota commit failed');
+    }
+  }
+
+  private async refund(job: ImageJob, log: Logger): Promise<void> {
+    try {
+      await this.options.quotas.refund(job.id);
+    } catch (err) {
+      log.error({ err }, 'quota refund failed; the reservation will expire on its own');
+    }
+  }
+}
+
+function quotaError(status: QuotaStatus, requested: number): UserFacingError {
+  if (status.limit === 0) return new UserFacingError('quota.blocked');
+  return new UserFacingError('quota.exceeded', { limit: status.limit, remaining: status.remaining, resetsAt: status.resetsAt, requested });
+}
+
+/** Fits every image to the destination's per-file limit; dropped images are not delivered (and not charged). */
+async function fitAll(result: ImageResult, maxFileBytes: number): Promise<{ files: DeliveryFile[]; notices: DeliveryNotice[] }> {
+  const outcomes = await Promise.all(result.images.map((image) => fitToLimit(image, maxFileBytes)));
+  const files: DeliveryFile[] = [];
+  let reencoded = 0;
+  let dropped = 0;
+  let reencodedFormat: DeliveryFile['format'] = 'webp';
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'dropped') {
+      dropped += 1;
+      continue;
+    }
+    if (outcome.kind === 'reencoded') {
+      reencoded += 1;
+      reencodedFormat = outcome.image.format;
+    }
+    files.push(outcome.image);
+  }
+  const notices: DeliveryNotice[] = [];
+  if (result.sizeFallback) notices.push({ kind: 'sizeFallback', ...result.sizeFallback });
+  if (result.droppedParams.length > 0) notices.push({ kind: 'droppedParams', params: result.droppedParams });
+  if (reencoded > 0) notices.push({ kind: 'reencoded', count: reencoded, format: reencodedFormat });
+  if (dropped > 0) notices.push({ kind: 'dropped', count: dropped });
+  if (files.length === 0) throw new UserFacingError('delivery.failed');
+  return { files, notices };
+}

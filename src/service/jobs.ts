@@ -1,0 +1,77 @@
+/**
+ * A member's image job as the service receives it from a command: what to make, for whom, from which attachments.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { GenerateRequest, ImageFormat, InputFidelity, PartialImage, QuotaSubject } from './ports.js';
+
+/** A Discord attachment the service downloads (signed URLs expire, so at once). */
+export const AttachmentRef = z.object({
+  url: z.string(),
+  filename: z.string(),
+  size: z.number().int().nonnegative(),
+  contentType: z.string().nullable().optional(),
+});
+export type AttachmentRef = z.infer<typeof AttachmentRef>;
+
+/** Where a job came from, for re-rolls and for delivery after the interaction token expires. */
+export interface JobOrigin {
+  guildId: string | null;
+  channelId: string | null;
+  requesterId: string;
+}
+
+/** A job: the request, the member it is charged to, and (for edits) the reference images to download. */
+export interface ImageJob {
+  id: string;
+  kind: 'imagine' | 'edit';
+  subject: QuotaSubject;
+  origin: JobOrigin;
+  request: GenerateRequest;
+  /** Edits only: reference images in order, an optional mask, and the fidelity. */
+  edit?: { images: AttachmentRef[]; mask?: AttachmentRef | undefined; inputFidelity?: InputFidelity | undefined } | undefined;
+}
+
+/** Short, URL-safe, unguessable id: fits in a button's custom id with room to spare. */
+export function newJobId(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+/** Progress the member sees on the deferred reply. */
+export type JobProgress =
+  | { stage: 'queued'; position: number }
+  | { stage: 'generating'; elapsedMs: number }
+  | { stage: 'preview'; elapsedMs: number; image: PartialImage };
+
+/** Something the member should know about the result. */
+export type DeliveryNotice =
+  | { kind: 'sizeFallback'; requested: string; used: string }
+  | { kind: 'droppedParams'; params: string[] }
+  | { kind: 'reencoded'; count: number; format: ImageFormat }
+  | { kind: 'dropped'; count: number };
+
+/** One file ready to post. */
+export interface DeliveryFile {
+  bytes: Buffer;
+  format: ImageFormat;
+  width: number;
+  height: number;
+}
+
+/** What the responder posts. */
+export interface Delivery {
+  job: ImageJob;
+  model: string;
+  files: DeliveryFile[];
+  notices: DeliveryNotice[];
+}
+
+/** The service's view of the place the member asked from (implemented over a Discord interaction). */
+export interface Responder {
+  /** The largest file this destination accepts, in bytes. */
+  readonly maxFileBytes: number;
+  /** Best-effort progress; failures are logged by the caller and ignored. */
+  progress(update: JobProgress): Promise<void>;
+  /** Posts the images; throws when they could not be posted. Returns the ids of the messages that carry them. */
+  deliver(delivery: Delivery): Promise<{ messageIds: string[] }>;
+}
