@@ -1,0 +1,69 @@
+/**
+ * Application-command registry: bulk overwrites per scope ('global' or a guild id), with ids that stay stable for
+ * unchanged names and a version that changes when a definition does.
+ */
+import type { SnowflakeGenerator } from './fixtures.js';
+
+type Command = Record<string, unknown>;
+
+export class CommandRegistry {
+  /** Every bulk overwrite, in order. */
+  readonly puts: { scope: 'global' | string; body: unknown[] }[] = [];
+  private readonly scopes = new Map<string, Map<string, Command>>();
+  private readonly ids: SnowflakeGenerator;
+  private readonly applicationId: string;
+
+  constructor(ids: SnowflakeGenerator, applicationId: string) {
+    this.ids = ids;
+    this.applicationId = applicationId;
+  }
+
+  /** Replaces a scope's commands with `body` and returns them as Discord echoes them. */
+  overwrite(scope: 'global' | string, body: Command[]): Command[] {
+    this.puts.push({ scope, body: structuredClone(body) });
+    const previous = this.scopes.get(scope) ?? new Map<string, Command>();
+    const next = new Map<string, Command>();
+    for (const definition of body) {
+      const type = Number(definition['type'] ?? 1);
+      const key = `${type}:${String(definition['name'])}`;
+      const old = previous.get(key);
+      const normalised = normalise(definition, type);
+      const unchanged = old !== undefined && JSON.stringify(strip(old)) === JSON.stringify(normalised);
+      next.set(key, {
+        ...normalised,
+        id: old?.['id'] ?? this.ids.next(),
+        application_id: this.applicationId,
+        version: unchanged ? old['version'] : this.ids.next(),
+        ...(scope === 'global' ? {} : { guild_id: scope }),
+      });
+    }
+    this.scopes.set(scope, next);
+    return this.list(scope);
+  }
+
+  list(scope: 'global' | string): Command[] {
+    return [...(this.scopes.get(scope)?.values() ?? [])];
+  }
+
+  /** The registered command an interaction would carry (guild scope first, then global). */
+  find(name: string, type: number, guildId: string | undefined): Command | undefined {
+    const key = `${type}:${name}`;
+    return (guildId === undefined ? undefined : this.scopes.get(guildId)?.get(key)) ?? this.scopes.get('global')?.get(key);
+  }
+}
+
+/** Fills the defaults Discord returns (description '' for context menus, default_member_permissions null, …). */
+function normalise(definition: Command, type: number): Command {
+  return {
+    ...definition,
+    type,
+    description: definition['description'] ?? '',
+    default_member_permissions: definition['default_member_permissions'] ?? null,
+    nsfw: definition['nsfw'] ?? false,
+  };
+}
+
+function strip(command: Command): Command {
+  const { id: _id, application_id: _app, version: _version, guild_id: _guild, ...rest } = command;
+  return rest;
+}

@@ -1,0 +1,173 @@
+/**
+ * Snowflakes and the fixture world (two guilds, their roles, channels and members) the emulator serves.
+ */
+import type { APIRole, RoleFlags, UserFlags } from 'discord-api-types/v10';
+import type { ChannelFixture, EmulatorFixtures, GuildFixture, RoleName, UserFixture } from './types.js';
+
+const DISCORD_EPOCH = 1_420_070_400_000n;
+
+/** Issues realistic 18–19 digit snowflakes (timestamp << 22 | counter), unique per generator. */
+export class SnowflakeGenerator {
+  private counter = 0n;
+
+  /** @param baseMs timestamp the ids encode; defaults to now at each call. */
+  next(baseMs: number = Date.now()): string {
+    this.counter = (this.counter + 1n) & 0x3fffffn;
+    return (((BigInt(baseMs) - DISCORD_EPOCH) << 22n) | this.counter).toString();
+  }
+}
+
+/** Permission bits used by the fixtures. */
+export const Permissions = {
+  manageGuild: 0x20n,
+  manageMessages: 0x2000n,
+  /** View, send, embed, attach, read history, use application commands, … */
+  everyone: 0x400n | 0x800n | 0x4000n | 0x8000n | 0x10000n | 0x40000n | 0x80000000n | 0x40n,
+  all: (1n << 50n) - 1n,
+} as const;
+
+const FIXTURE_TIME = Date.UTC(2025, 0, 1);
+
+/** Builds the fixture world with ids drawn from `ids`. */
+export function createFixtures(ids: SnowflakeGenerator): EmulatorFixtures {
+  const user = (username: string, roleNames: RoleName[] = []): UserFixture => ({
+    id: ids.next(FIXTURE_TIME),
+    username,
+    discriminator: '0',
+    global_name: username[0]?.toUpperCase() + username.slice(1),
+    avatar: null,
+    public_flags: 0 as UserFlags,
+    roleNames,
+  });
+  const owner = user('owner');
+  const admin = user('admin', ['admin']);
+  const member = user('member', ['artist']);
+  const vip = user('vip', ['vip']);
+  const members = ['member2', 'member3', 'member4', 'member5', 'member6', 'member7'].map((n) => user(n));
+  const guild = createGuild(ids, 'Emulated Guild', owner.id);
+  const otherGuild = createGuild(ids, 'Other Guild', owner.id);
+  const [member2, member3] = members as [UserFixture, UserFixture];
+  return { guild, otherGuild, users: { owner, admin, member, member2, member3, vip }, admin, member, members };
+}
+
+function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string): GuildFixture {
+  const id = ids.next(FIXTURE_TIME);
+  const role = (roleId: string, roleName: string, permissions: bigint, position: number): APIRole => ({
+    id: roleId,
+    name: roleName,
+    permissions: permissions.toString(),
+    position,
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    managed: false,
+    mentionable: false,
+    flags: 0 as RoleFlags,
+  });
+  const channel = (channelName: string, nsfw: boolean): ChannelFixture => ({ id: ids.next(FIXTURE_TIME), name: channelName, nsfw, guildId: id });
+  return {
+    id,
+    name,
+    ownerId,
+    channels: { general: channel('general', false), nsfw: channel('nsfw-art', true) },
+    roles: {
+      everyone: role(id, '@everyone', Permissions.everyone, 0),
+      artist: role(ids.next(FIXTURE_TIME), 'Artist', 0n, 1),
+      vip: role(ids.next(FIXTURE_TIME), 'VIP', 0n, 2),
+      admin: role(ids.next(FIXTURE_TIME), 'Admin', Permissions.manageGuild | Permissions.manageMessages, 3),
+    },
+  };
+}
+
+/** Every fixture user that is a member of the fixture guilds. */
+export function allUsers(fixtures: EmulatorFixtures): UserFixture[] {
+  const { owner, admin, member, vip } = fixtures.users;
+  return [owner, admin, member, vip, ...fixtures.members];
+}
+
+/** Role ids a user holds in a guild. */
+export function memberRoleIds(guild: GuildFixture, user: UserFixture): string[] {
+  return user.roleNames.map((name) => guild.roles[name].id);
+}
+
+/** Guild-level permissions of a member (owner: all), as Discord's decimal string. */
+export function memberPermissions(guild: GuildFixture, user: UserFixture, roleIds: readonly string[]): string {
+  if (user.id === guild.ownerId) return Permissions.all.toString();
+  let bits = BigInt(guild.roles.everyone.permissions);
+  for (const role of Object.values(guild.roles)) if (roleIds.includes(role.id)) bits |= BigInt(role.permissions);
+  return bits.toString();
+}
+
+/** The channel JSON Discord returns for a fixture text channel. */
+export function channelJson(channel: ChannelFixture, position = 0): Record<string, unknown> {
+  return {
+    id: channel.id,
+    type: 0,
+    guild_id: channel.guildId,
+    name: channel.name,
+    position,
+    permission_overwrites: [],
+    parent_id: null,
+    nsfw: channel.nsfw,
+    topic: null,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    flags: 0,
+  };
+}
+
+/** The member JSON (with user) for a fixture user in a guild. */
+export function memberJson(guild: GuildFixture, user: UserFixture, roleIds = memberRoleIds(guild, user)): Record<string, unknown> {
+  return {
+    user: userJson(user),
+    roles: roleIds,
+    joined_at: '2025-01-01T00:00:00.000000+00:00',
+    premium_since: null,
+    nick: null,
+    pending: false,
+    flags: 0,
+    mute: false,
+    deaf: false,
+    avatar: null,
+    communication_disabled_until: null,
+  };
+}
+
+/** The plain Discord user object of a fixture (without the emulator's roleNames). */
+export function userJson(user: UserFixture): Record<string, unknown> {
+  const { roleNames: _roleNames, ...rest } = user;
+  return rest;
+}
+
+/** The GUILD_CREATE dispatch payload for a guild. */
+export function guildCreatePayload(guild: GuildFixture, members: UserFixture[], botUser: Record<string, unknown>): Record<string, unknown> {
+  const channels = [guild.channels.general, guild.channels.nsfw].map((c, i) => channelJson(c, i));
+  return {
+    id: guild.id,
+    name: guild.name,
+    icon: null,
+    owner_id: guild.ownerId,
+    unavailable: false,
+    joined_at: '2025-01-01T00:00:00.000Z',
+    large: false,
+    member_count: members.length + 1,
+    features: [],
+    preferred_locale: 'en-US',
+    roles: Object.values(guild.roles),
+    channels: channels.map(({ guild_id: _g, ...c }) => c),
+    members: [
+      ...members.map((m) => memberJson(guild, m)),
+      { user: botUser, roles: [], joined_at: '2025-01-01T00:00:00.000000+00:00', deaf: false, mute: false, flags: 0, pending: false },
+    ],
+    threads: [],
+    presences: [],
+    voice_states: [],
+    emojis: [],
+    stickers: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Offline Discord emulator: a loopback REST server (/api/v10), WebSocket gateway and CDN that the real discord.js
+ * client logs in to. See discord-platform.md §7 for the contract it implements.
+ *
+ * @example
+ * const discord = await startDiscordEmulator();
+ * const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: discord.apiUrl } });
+ * await client.login(discord.token);
+ * await discord.whenReady();
+ * const handle = discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a cat' }], { user: discord.fixtures.member });
+ * await handle.waitFor((h) => h.edits.some((e) => e.status === 200));
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { userJson } from './fixtures.js';
+import { Gateway } from './gateway.js';
+import { InteractionDispatcher } from './interactions.js';
+import { interactionRoutes } from './interaction-routes.js';
+import { restRoutes } from './rest-routes.js';
+import { RestServer } from './server.js';
+import { EmulatorState } from './state.js';
+import type {
+  Attachment,
+  DiscordEmulatorOptions,
+  EmulatedMessage,
+  EmulatorFixtures,
+  FailureMatch,
+  FailureResponse,
+  InteractionContext,
+  InteractionHandle,
+  RecordedRequest,
+  SlashOption,
+  UserFixture,
+} from './types.js';
+
+export type * from './types.js';
+
+export interface DiscordEmulator {
+  /** 'http://127.0.0.1:PORT/api': discord.js `rest.api` (the bot's DISCORD_API_URL). */
+  readonly apiUrl: string;
+  /** '127.0.0.1:PORT': the host the CDN serves attachments from. */
+  readonly cdnHost: string;
+  readonly token: string;
+  readonly applicationId: string;
+  readonly botUserId: string;
+  readonly fixtures: EmulatorFixtures;
+  readonly clock: { now(): number; advance(ms: number): void };
+  /** Every message that exists (interaction responses, follow-ups, channel posts, DMs, user messages). */
+  readonly messages: Map<string, EmulatedMessage>;
+  readonly channelPosts: RecordedRequest[];
+  readonly dmPosts: RecordedRequest[];
+  readonly commandPuts: { scope: 'global' | string; body: unknown[] }[];
+  readonly specViolations: string[];
+  /** Every REST request answered (including injected failures), in order. */
+  readonly requests: RecordedRequest[];
+  /** Gateway counters: IDENTIFYs and RESUMEs received. */
+  readonly gatewayStats: { readonly identifies: number; readonly resumes: number };
+  whenReady(): Promise<void>;
+  whenResumed(): Promise<void>;
+  slash(name: string, options: SlashOption[], ctx: InteractionContext): InteractionHandle;
+  autocomplete(name: string, options: SlashOption[], ctx: InteractionContext): InteractionHandle;
+  button(message: EmulatedMessage, customId: string, ctx: InteractionContext): InteractionHandle;
+  select(message: EmulatedMessage, customId: string, values: string[], ctx: InteractionContext): InteractionHandle;
+  modalSubmit(customId: string, fields: Record<string, string>, ctx: InteractionContext & { message?: EmulatedMessage | undefined }): InteractionHandle;
+  messageCommand(name: string, target: EmulatedMessage, ctx: InteractionContext): InteractionHandle;
+  uploadAttachment(bytes: Uint8Array, filename: string, contentType?: string): Attachment;
+  createUserMessage(channelId: string, author: UserFixture, content: string, attachments: Attachment[]): EmulatedMessage;
+  registeredCommands(scope?: 'global' | string): unknown[];
+  failNext(match: FailureMatch, response: FailureResponse, times?: number): void;
+  denyChannelPosts(channelId: string): void;
+  allowChannelPosts(channelId: string): void;
+  disconnectClient(code?: number): void;
+  sendReconnect(): void;
+  close(): Promise<void>;
+}
+
+/** Starts the emulator on an ephemeral loopback port. */
+export async function startDiscordEmulator(options: DiscordEmulatorOptions = {}): Promise<DiscordEmulator> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const state = new EmulatorState(options, `http://127.0.0.1:${port}`);
+  const gateway = new Gateway(state);
+  const rest = new RestServer(state, [...interactionRoutes(state), ...restRoutes(state)]);
+  const interactions = new InteractionDispatcher(state, gateway);
+  server.on('request', rest.listener);
+  server.on('upgrade', gateway.upgrade);
+
+  return {
+    apiUrl: `${state.baseUrl}/api`,
+    cdnHost: `127.0.0.1:${port}`,
+    token: state.options.token,
+    applicationId: state.applicationId,
+    botUserId: String(state.botUser['id']),
+    fixtures: state.fixtures,
+    clock: state.clock,
+    messages: state.messages.messages,
+    channelPosts: state.channelPosts,
+    dmPosts: state.dmPosts,
+    commandPuts: state.commands.puts,
+    specViolations: state.specViolations,
+    requests: state.requests,
+    gatewayStats: gateway,
+    whenReady: () => gateway.whenReady(),
+    whenResumed: () => gateway.whenResumed(),
+    slash: (name, opts, ctx) => interactions.slash(name, opts, ctx),
+    autocomplete: (name, opts, ctx) => interactions.autocomplete(name, opts, ctx),
+    button: (message, customId, ctx) => interactions.button(message, customId, ctx),
+    select: (message, customId, values, ctx) => interactions.select(message, customId, values, ctx),
+    modalSubmit: (customId, fields, ctx) => interactions.modalSubmit(customId, fields, ctx),
+    messageCommand: (name, target, ctx) => interactions.messageCommand(name, target, ctx),
+    uploadAttachment: (bytes, filename, contentType) =>
+      state.cdn.store(state.ids.next(), `ephemeral-attachments/${state.ids.next()}`, bytes, filename, contentType, { ephemeral: true }),
+    createUserMessage: (channelId, author, content, attachments) => createUserMessage(state, channelId, author, content, attachments),
+    registeredCommands: (scope = 'global') => state.commands.list(scope),
+    failNext: (match, response, times) => rest.failNext(match, response, times),
+    denyChannelPosts: (channelId) => void state.deniedChannels.add(channelId),
+    allowChannelPosts: (channelId) => void state.deniedChannels.delete(channelId),
+    disconnectClient: (code) => gateway.disconnectClient(code),
+    sendReconnect: () => gateway.sendReconnect(),
+    close: async () => {
+      await gateway.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A message posted by a member (e.g. the target of a context-menu command); its files are re-hosted as message attachments. */
+function createUserMessage(state: EmulatorState, channelId: string, author: UserFixture, content: string, attachments: Attachment[]): EmulatedMessage {
+  if (!state.channelJson(channelId)) throw new Error(`Discord emulator: unknown channel ${channelId}`);
+  const files = attachments.map((a, index) => {
+    const bytes = state.cdn.bytes(a.id);
+    if (!bytes) throw new Error(`Discord emulator: attachment ${a.id} is not on the emulator CDN; use uploadAttachment()`);
+    return { field: `files[${index}]`, filename: a.filename, contentType: a.content_type ?? 'application/octet-stream', bytes };
+  });
+  const guildId = state.findGuildChannel(channelId)?.guild.id;
+  const created = state.messages.create({
+    channelId,
+    payload: { content },
+    files,
+    author: userJson(author),
+    type: 0,
+    flags: 0,
+    extra: guildId === undefined ? {} : { guild_id: guildId },
+  });
+  if (!('id' in created)) throw new Error(`Discord emulator: could not create message: ${JSON.stringify(created.body)}`);
+  return created;
+}

@@ -1,0 +1,106 @@
+/**
+ * Builds INTERACTION_CREATE payloads with everything discord.js dereferences (doc §1.2, §6.3): entitlements,
+ * authorizing_integration_owners, a `channel` object, member with permissions (or user in DMs), app_permissions,
+ * attachment_size_limit, locale, guild, version and application_id.
+ */
+import { channelJson, memberJson, memberPermissions, memberRoleIds, Permissions, userJson } from './fixtures.js';
+import type { EmulatorState } from './state.js';
+import type { GuildFixture, InteractionContext, SlashOption } from './types.js';
+
+export interface Envelope {
+  payload: Record<string, unknown>;
+  channelId: string;
+  attachmentSizeLimit: number;
+}
+
+/** The fields every interaction carries, for a user acting in a guild channel or in their DM with the bot. */
+export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { id: string; token: string; type: number }, channelOverride?: string): Envelope {
+  const guild = ctx.guild === undefined ? state.fixtures.guild : ctx.guild;
+  const attachmentSizeLimit = ctx.attachmentSizeLimit ?? state.options.attachmentSizeLimit;
+  const appPermissions = Permissions.everyone.toString();
+  const common = {
+    ...ids,
+    application_id: state.applicationId,
+    version: 1,
+    locale: ctx.locale ?? 'en-US',
+    entitlements: [],
+    app_permissions: appPermissions,
+    attachment_size_limit: attachmentSizeLimit,
+  };
+  if (!guild) {
+    const channel = state.dmChannelFor(ctx.user);
+    const channelId = String(channel['id']);
+    const payload = { ...common, channel_id: channelId, channel, user: userJson(ctx.user), context: 1, authorizing_integration_owners: { '0': '0' } };
+    return { payload, channelId, attachmentSizeLimit };
+  }
+  const channelId = channelOverride ?? ctx.channelId ?? guild.channels.general.id;
+  const found = state.findGuildChannel(channelId);
+  if (!found || found.guild.id !== guild.id) throw new Error(`Discord emulator: channel ${channelId} is not a channel of guild ${guild.id}`);
+  const roles = ctx.roles ?? memberRoleIds(guild, ctx.user);
+  const payload = {
+    ...common,
+    guild_id: guild.id,
+    guild: { id: guild.id, locale: 'en-US', features: [] },
+    guild_locale: 'en-US',
+    channel_id: channelId,
+    channel: { ...channelJson(found.channel), permissions: appPermissions },
+    member: { ...memberJson(guild, ctx.user, roles), permissions: ctx.memberPermissions ?? memberPermissions(guild, ctx.user, roles) },
+    context: 0,
+    authorizing_integration_owners: { '0': guild.id },
+  };
+  return { payload, channelId, attachmentSizeLimit };
+}
+
+/**
+ * `data.resolved` for the user (6), channel (7), role (8), mentionable (9) and attachment (11) options among
+ * `options` (walking subcommands); attachments come from ctx.resolvedAttachments or the CDN store.
+ */
+export function resolveOptions(state: EmulatorState, options: readonly SlashOption[], ctx: InteractionContext): Record<string, Record<string, unknown>> | undefined {
+  const resolved: Record<string, Record<string, unknown>> = {};
+  const put = (kind: string, id: string, value: unknown) => ((resolved[kind] ??= {})[id] = value);
+  const guild = ctx.guild === undefined ? state.fixtures.guild : ctx.guild;
+  const walk = (list: readonly SlashOption[]): void => {
+    for (const option of list) {
+      if (option.options) walk(option.options);
+      if (option.value === undefined || option.focused) continue;
+      const id = String(option.value);
+      if (option.type === 11) put('attachments', id, ctx.resolvedAttachments?.find((a) => a.id === id) ?? required(state.cdn.get(id), 'attachment', id));
+      if (option.type === 6 || option.type === 9) resolveUser(state, guild, id, put);
+      if (option.type === 8 || option.type === 9) {
+        const role = state.guilds.flatMap((g) => Object.values(g.roles)).find((r) => r.id === id);
+        if (role) put('roles', id, role);
+        else if (option.type === 8) required(undefined, 'role', id);
+      }
+      if (option.type === 7) {
+        const channel = required(state.channelJson(id), 'channel', id);
+        put('channels', id, { id, name: channel['name'], type: channel['type'], permissions: Permissions.everyone.toString() });
+      }
+    }
+  };
+  walk(options);
+  return Object.keys(resolved).length === 0 ? undefined : resolved;
+}
+
+function resolveUser(state: EmulatorState, guild: GuildFixture | null, id: string, put: (kind: string, id: string, value: unknown) => void): void {
+  const user = state.findUser(id);
+  if (!user) return;
+  put('users', id, userJson(user));
+  if (!guild) return;
+  // Resolved members are partial: no user, deaf or mute (doc §1.2).
+  const { user: _user, deaf: _deaf, mute: _mute, ...member } = memberJson(guild, user);
+  put('members', id, { ...member, permissions: memberPermissions(guild, user, memberRoleIds(guild, user)) });
+}
+
+function required<T>(value: T | undefined, kind: string, id: string): T {
+  if (value === undefined) throw new Error(`Discord emulator: unknown ${kind} ${id} in interaction options`);
+  return value;
+}
+
+/** Modal submit components in the Label (type 18) shape of doc §6.3, one Label per text input. */
+export function modalComponents(fields: Record<string, string>): unknown[] {
+  return Object.entries(fields).map(([customId, value], index) => ({
+    type: 18,
+    id: index * 2 + 1,
+    component: { type: 4, id: index * 2 + 2, custom_id: customId, value },
+  }));
+}

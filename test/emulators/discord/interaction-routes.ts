@@ -1,0 +1,143 @@
+/**
+ * Interaction routes: the initial callback (POST /interactions/{id}/{token}/callback) and the interaction webhook
+ * (follow-ups and @original / {id} edits), with the 3 s / 15 min rules measured on the emulator clock.
+ */
+import type { InteractionRecord } from './handle.js';
+import { type RestRequest, type Route, toRecorded } from './http.js';
+import { checkCallback, checkMessage, EPHEMERAL, Errors, isEmptyMessage, LOADING, type RestResult } from './rules.js';
+import type { EmulatorState } from './state.js';
+
+export function interactionRoutes(state: EmulatorState): Route[] {
+  const webhook = (method: string, pattern: RegExp, handle: (rec: InteractionRecord, req: RestRequest, target?: string) => RestResult, list: 'edits' | 'followUps'): Route => ({
+    method,
+    pattern,
+    auth: 'none',
+    handle: (req, [app = '', token = '', target]) => {
+      const rec = [...state.interactions.values()].find((r) => r.token === token);
+      const refused = app === state.applicationId ? checkToken(state, rec) : Errors.unknownWebhook();
+      return refused ?? handle(rec as InteractionRecord, req, target);
+    },
+    record: (req, [, token], result) => {
+      const rec = [...state.interactions.values()].find((r) => r.token === token);
+      rec?.[list].push(toRecorded(req, result));
+      rec?.notify();
+    },
+  });
+  const message = /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/;
+  return [
+    {
+      method: 'POST',
+      pattern: /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
+      auth: 'none',
+      handle: (req, [id = '', token]) => callback(state, req, state.interactions.get(id), token),
+      record: (req, [id = ''], result) => {
+        const rec = state.interactions.get(id);
+        if (!rec) return;
+        const { status, errorCode, receivedAt, payload, files } = toRecorded(req, result);
+        rec.acks.push({ type: Number(payload?.type), body: payload, flags: payload?.data?.flags, receivedAt, status, errorCode, files });
+        rec.notify();
+      },
+    },
+    webhook('POST', /^\/webhooks\/(\d+)\/([^/]+)$/, (rec, req) => followUp(state, rec, req), 'followUps'),
+    webhook('PATCH', message, (rec, req, target) => editMessage(state, rec, req, target), 'edits'),
+    webhook('GET', message, (rec, _req, target) => withMessage(state, rec, target, (id) => ({ status: 200, body: state.messages.messages.get(id) })), 'edits'),
+    webhook('DELETE', message, (rec, _req, target) => withMessage(state, rec, target, (id) => (state.messages.delete(id), { status: 204 })), 'edits'),
+  ];
+}
+
+function callback(state: EmulatorState, req: RestRequest, rec: InteractionRecord | undefined, token: string | undefined): RestResult {
+  if (!rec || rec.token !== token) return Errors.unknownInteraction();
+  if (rec.ackedType !== undefined) return Errors.alreadyAcknowledged();
+  // Past the deadline Discord invalidates the interaction: the late ack is "unknown" (§1.3).
+  if (state.clock.now() - rec.issuedAt > state.options.ackDeadlineMs) return Errors.unknownInteraction();
+  const body = req.payload ?? {};
+  const type = Number(body.type);
+  const data = body.data as Record<string, any> | undefined;
+  const rejected = checkCallback(rec.kind, rec.fromComponent, body) ?? (type === 4 || type === 7 ? checkMessage(data, req.files, rec.attachmentSizeLimit) : undefined);
+  if (rejected) return rejected;
+  if (type === 4 && isEmptyMessage(data, req.files)) return Errors.emptyMessage();
+  let messageId: string | undefined;
+  if (type === 4 || type === 5) {
+    const flags = type === 5 ? LOADING | (Number(data?.['flags'] ?? 0) & EPHEMERAL) : Number(data?.['flags'] ?? 0);
+    const created = state.messages.create({ ...responseMessage(state, rec), payload: type === 5 ? {} : data, files: req.files, flags });
+    if (!('id' in created)) return created;
+    messageId = created.id;
+  } else if (type === 6 || type === 7) {
+    messageId = rec.sourceMessageId;
+    if (type === 7 && messageId !== undefined) {
+      const edited = state.messages.edit(messageId, data, req.files);
+      if (!('id' in edited)) return edited;
+    }
+  }
+  rec.ackedType = type;
+  rec.originalMessageId = messageId;
+  if (messageId !== undefined) rec.messageIds.add(messageId);
+  if (req.query.get('with_response') !== 'true') return { status: 204 };
+  return { status: 200, body: callbackResponse(state, rec, type, messageId) };
+}
+
+function callbackResponse(state: EmulatorState, rec: InteractionRecord, type: number, messageId: string | undefined): unknown {
+  const message = messageId === undefined ? undefined : state.messages.messages.get(messageId);
+  const flags = message?.flags ?? 0;
+  return {
+    interaction: {
+      id: rec.id,
+      type: rec.kind,
+      ...(message ? { response_message_id: message.id, response_message_loading: (flags & LOADING) !== 0, response_message_ephemeral: (flags & EPHEMERAL) !== 0 } : {}),
+    },
+    resource: { type, ...(message ? { message } : {}) },
+  };
+}
+
+/** The token is usable once acknowledged and for tokenLifetimeMs after dispatch; a missed deadline invalidates it. */
+function checkToken(state: EmulatorState, rec: InteractionRecord | undefined): RestResult | undefined {
+  if (!rec) return Errors.invalidWebhookToken();
+  const age = state.clock.now() - rec.issuedAt;
+  if (age > state.options.tokenLifetimeMs) return Errors.invalidWebhookToken();
+  if (rec.ackedType === undefined) return age > state.options.ackDeadlineMs ? Errors.invalidWebhookToken() : Errors.unknownWebhook();
+  return undefined;
+}
+
+/**
+ * Follow-ups always create a new message. Real Discord has a deprecated quirk where the first follow-up after a
+ * type-5 defer edits the loading message instead (doc §1.5); the emulator deliberately does not imitate it, so a bot
+ * that relies on it (instead of PATCH @original) leaves a visible loading message in tests.
+ */
+function followUp(state: EmulatorState, rec: InteractionRecord, req: RestRequest): RestResult {
+  const rejected = checkMessage(req.payload, req.files, rec.attachmentSizeLimit);
+  if (rejected) return rejected;
+  if (isEmptyMessage(req.payload, req.files)) return Errors.emptyMessage();
+  const created = state.messages.create({ ...responseMessage(state, rec), payload: req.payload, files: req.files, flags: Number(req.payload?.flags ?? 0) & EPHEMERAL });
+  if (!('id' in created)) return created;
+  rec.messageIds.add(created.id);
+  return { status: 200, body: created };
+}
+
+function editMessage(state: EmulatorState, rec: InteractionRecord, req: RestRequest, target: string | undefined): RestResult {
+  return withMessage(state, rec, target, (id) => {
+    const rejected = checkMessage(req.payload, req.files, rec.attachmentSizeLimit);
+    if (rejected) return rejected;
+    const edited = state.messages.edit(id, req.payload, req.files);
+    return 'id' in edited ? { status: 200, body: edited } : edited;
+  });
+}
+
+function withMessage(state: EmulatorState, rec: InteractionRecord, target: string | undefined, act: (id: string) => RestResult): RestResult {
+  const id = target === '@original' ? rec.originalMessageId : target;
+  if (id === undefined || !rec.messageIds.has(id) || !state.messages.messages.has(id)) return Errors.unknownMessage();
+  return act(id);
+}
+
+function responseMessage(state: EmulatorState, rec: InteractionRecord) {
+  const payload = rec.payload as { member?: { user?: unknown }; user?: unknown; authorizing_integration_owners?: unknown };
+  return {
+    channelId: rec.channelId,
+    author: state.botUser,
+    type: rec.responseType,
+    extra: {
+      webhook_id: state.applicationId,
+      application_id: state.applicationId,
+      interaction_metadata: { id: rec.id, type: rec.kind, user: payload.member?.user ?? payload.user, authorizing_integration_owners: payload.authorizing_integration_owners ?? {} },
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The HTTP side: CDN GETs, then /api/v10 requests through failure injection → routing → bot auth → body parsing →
+ * spec validation → route handler → recording.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { type RestRequest, type Route, toRecorded } from './http.js';
+import { BodyParseError, parseBody } from './multipart.js';
+import { Errors, type RestResult } from './rules.js';
+import { checkAgainstSpec } from './spec-check.js';
+import type { EmulatorState } from './state.js';
+import type { FailureMatch, FailureResponse } from './types.js';
+
+const API_PREFIX = '/api/v10';
+
+interface InjectedFailure {
+  match: FailureMatch;
+  response: FailureResponse;
+  remaining: number;
+}
+
+/** Routes REST requests; owns failure injection. */
+export class RestServer {
+  private readonly state: EmulatorState;
+  private readonly routes: readonly Route[];
+  private readonly failures: InjectedFailure[] = [];
+
+  constructor(state: EmulatorState, routes: readonly Route[]) {
+    this.state = state;
+    this.routes = routes;
+  }
+
+  /** Queues a failure for the next `times` requests matching (method, path after /api/v10). */
+  failNext(match: FailureMatch, response: FailureResponse, times = 1): void {
+    this.failures.push({ match, response, remaining: times });
+  }
+
+  /** The node:http request listener. */
+  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+    this.handle(req, res).catch((err: unknown) => {
+      this.state.log(`internal error: ${String(err)}`);
+      if (!res.headersSent) send(res, { status: 500, body: { message: '500: Internal Server Error', code: 0 } });
+    });
+  };
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAt = performance.now();
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (method === 'GET' && this.state.cdn.serve(url.pathname, res)) return;
+    const raw = await readBody(req);
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, Errors.notFound());
+    const path = url.pathname.slice(API_PREFIX.length);
+    const request: RestRequest = { method, path, query: url.searchParams, headers: req.headers, contentType: '', payload: undefined, files: [], receivedAt };
+    const injected = this.takeFailure(method, path);
+    if (injected) {
+      this.state.requests.push(toRecorded(request, injected));
+      return send(res, injected);
+    }
+    const result = await this.route(request, raw);
+    this.state.requests.push(toRecorded(request, result));
+    if (result.status >= 400) this.state.log(`${method} ${path} → ${result.status} ${JSON.stringify(result.body)}`);
+    send(res, result);
+  }
+
+  private async route(request: RestRequest, raw: Buffer): Promise<RestResult> {
+    const decoded = decodeURIComponent(request.path);
+    let found: { route: Route; params: string[] } | undefined;
+    for (const route of this.routes) {
+      const match = route.method === request.method ? route.pattern.exec(decoded) : null;
+      if (match) {
+        found = { route, params: match.slice(1).map((p) => p ?? '') };
+        break;
+      }
+    }
+    if (!found) return Errors.notFound();
+    const { route, params } = found;
+    if (route.auth === 'bot' && request.headers.authorization !== `Bot ${this.state.options.token}`) return Errors.unauthorized();
+    let result = await this.parseAndValidate(request, raw);
+    result ??= await route.handle(request, params);
+    route.record?.(request, params, result);
+    return result;
+  }
+
+  /** Fills payload/files; returns the 400 for an unparsable body or a spec violation. */
+  private async parseAndValidate(request: RestRequest, raw: Buffer): Promise<RestResult | undefined> {
+    try {
+      const parsed = await parseBody(raw, request.headers['content-type']);
+      Object.assign(request, parsed);
+    } catch (err) {
+      if (err instanceof BodyParseError) return Errors.invalidBody(err.code, err.message);
+      throw err;
+    }
+    if (request.payload === undefined || !['POST', 'PUT', 'PATCH'].includes(request.method)) return undefined;
+    const violations = checkAgainstSpec(request.method, request.path, request.contentType, request.payload, request.files);
+    if (violations.length === 0) return undefined;
+    for (const violation of violations) {
+      this.state.specViolations.push(`${request.method} ${request.path}: ${violation}`);
+      this.state.log(`spec violation: ${request.method} ${request.path}: ${violation}`);
+    }
+    return Errors.invalidForm(['_spec'], 'SPEC_VIOLATION', violations.join('; '));
+  }
+
+  private takeFailure(method: string, path: string): RestResult | undefined {
+    const failure = this.failures.find((f) => (f.match.method ?? method).toUpperCase() === method && f.match.path.test(path));
+    if (!failure) return undefined;
+    failure.remaining -= 1;
+    if (failure.remaining <= 0) this.failures.splice(this.failures.indexOf(failure), 1);
+    return failureResult(failure.response);
+  }
+}
+
+/** A 429 gets Discord's rate-limit headers and body (§1.10, §6.6); other statuses a generic error body. */
+function failureResult(response: FailureResponse): RestResult {
+  const headers: Record<string, string> = {};
+  let body = response.body;
+  if (response.status === 429) {
+    const retryAfter = response.retryAfter ?? 0.05;
+    Object.assign(headers, {
+      'retry-after': String(retryAfter),
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Date.now() / 1000 + retryAfter),
+      'x-ratelimit-reset-after': String(retryAfter),
+      'x-ratelimit-bucket': 'emulator-bucket',
+      'x-ratelimit-scope': 'user',
+    });
+    body ??= { message: 'You are being rate limited.', retry_after: retryAfter, global: false };
+  } else if (response.retryAfter !== undefined) {
+    headers['retry-after'] = String(response.retryAfter);
+  }
+  body ??= { message: `${response.status}: Injected failure`, code: 0 };
+  return { status: response.status, body, headers: { ...headers, ...response.headers } };
+}
+
+function send(res: ServerResponse, result: RestResult): void {
+  const headers = { ...result.headers };
+  if (result.status === 204 || result.body === undefined) {
+    res.writeHead(result.status, headers).end();
+    return;
+  }
+  const text = JSON.stringify(result.body);
+  res.writeHead(result.status, { 'content-type': 'application/json', ...headers }).end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

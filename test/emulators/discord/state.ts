@@ -1,0 +1,113 @@
+/**
+ * Shared emulator state: options, clock, ids, fixtures and every store the REST routes, the gateway and the
+ * interaction helpers read and write.
+ */
+import { Cdn } from './cdn.js';
+import { CommandRegistry } from './commands.js';
+import { channelJson, createFixtures, SnowflakeGenerator, userJson } from './fixtures.js';
+import type { InteractionRecord } from './handle.js';
+import { MessageStore } from './messages.js';
+import type { ChannelFixture, DiscordEmulatorOptions, EmulatorFixtures, GuildFixture, RecordedRequest, UserFixture } from './types.js';
+
+export interface ResolvedOptions {
+  token: string;
+  ackDeadlineMs: number;
+  tokenLifetimeMs: number;
+  attachmentSizeLimit: number;
+  heartbeatIntervalMs: number;
+  log: boolean;
+}
+
+export const DEFAULT_TOKEN = 'emulator.bot.token';
+
+/** Emulator time: real time plus whatever tests advanced it by. */
+export class AdjustableClock {
+  private offset = 0;
+  now(): number {
+    return Date.now() + this.offset;
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+export class EmulatorState {
+  readonly options: ResolvedOptions;
+  readonly baseUrl: string;
+  readonly ids = new SnowflakeGenerator();
+  readonly clock = new AdjustableClock();
+  readonly fixtures: EmulatorFixtures;
+  readonly applicationId: string;
+  readonly botUser: Record<string, unknown>;
+  readonly cdn: Cdn;
+  readonly messages: MessageStore;
+  readonly commands: CommandRegistry;
+  readonly interactions = new Map<string, InteractionRecord>();
+  readonly specViolations: string[] = [];
+  readonly channelPosts: RecordedRequest[] = [];
+  readonly dmPosts: RecordedRequest[] = [];
+  /** Every REST request the emulator answered, injected failures included. */
+  readonly requests: RecordedRequest[] = [];
+  readonly deniedChannels = new Set<string>();
+  private readonly dmChannels = new Map<string, Record<string, unknown>>();
+
+  constructor(options: DiscordEmulatorOptions, baseUrl: string) {
+    this.options = {
+      token: options.token ?? DEFAULT_TOKEN,
+      ackDeadlineMs: options.ackDeadlineMs ?? 3000,
+      tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
+      attachmentSizeLimit: options.attachmentSizeLimit ?? 10 * 1024 * 1024,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 45_000,
+      log: options.log ?? true,
+    };
+    this.baseUrl = baseUrl;
+    this.fixtures = createFixtures(this.ids);
+    this.applicationId = this.ids.next(Date.UTC(2024, 5, 1));
+    // Like most bots, the bot user shares the application's id.
+    this.botUser = { id: this.applicationId, username: 'imagine-bot', discriminator: '0', global_name: null, avatar: null, bot: true, flags: 0 };
+    this.cdn = new Cdn(baseUrl);
+    this.messages = new MessageStore(this.cdn, this.ids);
+    this.commands = new CommandRegistry(this.ids, this.applicationId);
+  }
+
+  get guilds(): GuildFixture[] {
+    return [this.fixtures.guild, this.fixtures.otherGuild];
+  }
+
+  findGuildChannel(id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
+    for (const guild of this.guilds) {
+      for (const channel of [guild.channels.general, guild.channels.nsfw]) if (channel.id === id) return { guild, channel };
+    }
+    return undefined;
+  }
+
+  /** The DM channel between the bot and a user (created on first use, like POST /users/@me/channels). */
+  dmChannelFor(user: UserFixture): Record<string, unknown> {
+    let channel = this.dmChannels.get(user.id);
+    if (!channel) {
+      channel = { id: this.ids.next(), type: 1, last_message_id: null, flags: 0, recipients: [userJson(user)] };
+      this.dmChannels.set(user.id, channel);
+    }
+    return channel;
+  }
+
+  isDmChannel(id: string): boolean {
+    return [...this.dmChannels.values()].some((c) => c['id'] === id);
+  }
+
+  /** Channel JSON for GET /channels/{id}, or undefined. */
+  channelJson(id: string): Record<string, unknown> | undefined {
+    const found = this.findGuildChannel(id);
+    if (found) return channelJson(found.channel);
+    return [...this.dmChannels.values()].find((c) => c['id'] === id);
+  }
+
+  findUser(id: string): UserFixture | undefined {
+    const { owner, admin, member, vip } = this.fixtures.users;
+    return [owner, admin, member, vip, ...this.fixtures.members].find((u) => u.id === id);
+  }
+
+  log(message: string): void {
+    if (this.options.log) process.stderr.write(`[discord-emulator] ${message}\n`);
+  }
+}

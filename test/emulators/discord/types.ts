@@ -1,0 +1,153 @@
+/**
+ * Public types of the offline Discord emulator. Payload shapes follow discord-api-types v10; the fixture and
+ * recording types are the emulator's own vocabulary that tests code against.
+ */
+import type { APIAttachment, APIMessage, APIRole, APIUser } from 'discord-api-types/v10';
+
+/** Options for {@link startDiscordEmulator}. */
+export interface DiscordEmulatorOptions {
+  /** Bot token the emulator accepts. @default 'emulator.bot.token' */
+  token?: string | undefined;
+  /** Initial-response deadline measured on the emulator clock. @default 3000 */
+  ackDeadlineMs?: number | undefined;
+  /** Interaction token lifetime measured on the emulator clock. @default 900000 */
+  tokenLifetimeMs?: number | undefined;
+  /** Per-file upload limit in bytes (interactions can override it). @default 10485760 */
+  attachmentSizeLimit?: number | undefined;
+  /** HELLO heartbeat interval sent to clients. @default 45000 */
+  heartbeatIntervalMs?: number | undefined;
+  /** Log spec violations and rejected requests to stderr. @default true */
+  log?: boolean | undefined;
+}
+
+/** A guild member as a fixture: the Discord user plus the names of the roles it holds in every fixture guild. */
+export interface UserFixture extends APIUser {
+  readonly roleNames: readonly RoleName[];
+}
+
+export type RoleName = 'artist' | 'vip' | 'admin';
+
+/** A guild text channel fixture. */
+export interface ChannelFixture {
+  readonly id: string;
+  readonly name: string;
+  readonly nsfw: boolean;
+  readonly guildId: string;
+}
+
+/** A guild fixture with its channels and roles. */
+export interface GuildFixture {
+  readonly id: string;
+  readonly name: string;
+  readonly ownerId: string;
+  readonly channels: { readonly general: ChannelFixture; readonly nsfw: ChannelFixture };
+  readonly roles: { readonly everyone: APIRole; readonly artist: APIRole; readonly vip: APIRole; readonly admin: APIRole };
+}
+
+/** Every fixture the emulator serves in READY / GUILD_CREATE. */
+export interface EmulatorFixtures {
+  readonly guild: GuildFixture;
+  readonly otherGuild: GuildFixture;
+  readonly users: {
+    readonly owner: UserFixture;
+    /** Holds the admin role: Manage Server (0x20) and Manage Messages (0x2000). */
+    readonly admin: UserFixture;
+    /** Plain member with the artist role. */
+    readonly member: UserFixture;
+    readonly member2: UserFixture;
+    readonly member3: UserFixture;
+    /** Member with the vip role. */
+    readonly vip: UserFixture;
+  };
+  /** Alias of users.admin. */
+  readonly admin: UserFixture;
+  /** Alias of users.member. */
+  readonly member: UserFixture;
+  /** Six plain members (no roles, no manage permissions), member2 and member3 first. */
+  readonly members: readonly UserFixture[];
+}
+
+/** An attachment as Discord serves it; the url points at the emulator CDN. */
+export type Attachment = APIAttachment;
+
+/** A message as Discord returns it. */
+export type EmulatedMessage = APIMessage;
+
+export interface InteractionContext {
+  user: UserFixture;
+  /** null = DM with the bot (context 1, `user` instead of `member`). @default fixtures.guild */
+  guild?: GuildFixture | null | undefined;
+  /** @default the guild's general channel (or the user's DM channel) */
+  channelId?: string | undefined;
+  attachmentSizeLimit?: number | undefined;
+  resolvedAttachments?: Attachment[] | undefined;
+  /** Overrides the member permissions computed from roles. */
+  memberPermissions?: string | undefined;
+  /** Overrides the member's role ids. */
+  roles?: string[] | undefined;
+  locale?: string | undefined;
+}
+
+export interface SlashOption {
+  name: string;
+  type: number;
+  value?: string | number | boolean | undefined;
+  options?: SlashOption[] | undefined;
+  focused?: boolean | undefined;
+}
+
+export interface RecordedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  receivedAt: number;
+  status: number;
+  errorCode?: number | undefined;
+  /** JSON body or the parsed payload_json of a multipart body. */
+  payload: any;
+  files: RecordedFile[];
+}
+
+export interface RecordedAck {
+  type: number;
+  body: any;
+  flags?: number | undefined;
+  receivedAt: number;
+  status: number;
+  errorCode?: number | undefined;
+  files: RecordedFile[];
+}
+
+export interface InteractionHandle {
+  readonly id: string;
+  readonly token: string;
+  /** performance.now() when INTERACTION_CREATE was written to the socket (NaN while queued). */
+  readonly dispatchedAt: number;
+  /** The INTERACTION_CREATE payload as dispatched. */
+  readonly payload: Record<string, unknown>;
+  readonly acks: RecordedAck[];
+  readonly edits: RecordedRequest[];
+  readonly followUps: RecordedRequest[];
+  waitForAck(): Promise<RecordedAck>;
+  waitFor(predicate: (h: InteractionHandle) => boolean, timeoutMs?: number): Promise<void>;
+  lastMessage(): EmulatedMessage | undefined;
+}
+
+export interface FailureMatch {
+  method?: string | undefined;
+  path: RegExp;
+}
+
+export interface FailureResponse {
+  status: number;
+  body?: unknown;
+  /** Seconds, sent as Retry-After (429 default 0.05). */
+  retryAfter?: number | undefined;
+  headers?: Record<string, string> | undefined;
+}
