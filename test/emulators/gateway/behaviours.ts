@@ -1,0 +1,102 @@
+/**
+ * Carries out one Behaviour on a response: success (JSON or SSE), a preset error, raw bytes, or a broken
+ * transport (reset, truncated body, non-JSON body, oversized body).
+ */
+import type { ServerResponse } from 'node:http';
+import { renderPreset, type PresetContext } from './error-presets.js';
+import { writeFrames } from './sse.js';
+import type { Behaviour, ErrorPreset, RawBehaviour, SuccessBehaviour } from './types.js';
+
+/** A complete answer: status, headers and the body split into writes. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  frames: (string | Buffer)[];
+}
+
+/** Request-specific inputs of a behaviour. */
+export interface BehaviourContext {
+  preset: PresetContext;
+  /** The success answer; `jsonOnly` forces plain JSON even for stream requests (used by truncate). */
+  success(behaviour: SuccessBehaviour, jsonOnly: boolean): Promise<Answer>;
+  /** Delay before a success answer when the behaviour sets none. */
+  defaultDelayMs: number;
+  /** Abortable sleep; resolves early when the emulator closes. */
+  sleep(ms: number): Promise<void>;
+}
+
+// What an HTML error page from a proxy in front of the gateway looks like (image-gateway.md §6 "non-JSON/HTML bodies").
+const PROXY_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** Runs a behaviour to completion (the response is ended or its socket destroyed). */
+export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ctx: BehaviourContext): Promise<void> {
+  switch (behaviour.type) {
+    case 'success': {
+      const answer = await ctx.success(behaviour, false);
+      await ctx.sleep(behaviour.delayMs ?? ctx.defaultDelayMs);
+      return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...behaviour.headers } });
+    }
+    case 'error':
+      return sendPreset(res, behaviour.preset, behaviour.lang ?? 'en', { ...ctx.preset, ...(behaviour.param === undefined ? {} : { param: behaviour.param }) }, {
+        ...(behaviour.retryAfter === undefined ? {} : { 'retry-after': behaviour.retryAfter }),
+        ...behaviour.headers,
+      });
+    case 'raw':
+      return sendRaw(res, behaviour);
+    case 'reset':
+      res.socket?.destroy();
+      return;
+    case 'truncate': {
+      const answer = await ctx.success({ type: 'success' }, true);
+      const body = Buffer.concat(answer.frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
+      res.writeHead(200, { ...answer.headers, 'content-length': String(body.length) });
+      res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
+      return;
+    }
+    case 'malformed':
+      return sendAnswer(res, { status: 200, headers: { 'content-type': 'application/json' }, frames: [PROXY_PAGE] });
+    case 'oversized':
+      return sendAnswer(res, { status: 200, headers: { 'content-type': 'application/json' }, frames: [oversizedBody(behaviour.bytes)] });
+  }
+}
+
+/** Sends a preset error with the gateway's request-id suffix. */
+export async function sendPreset(res: ServerResponse, preset: ErrorPreset, lang: 'en' | 'zh', ctx: PresetContext, headers: Record<string, string> = {}): Promise<void> {
+  const rendered = renderPreset(preset, lang, ctx);
+  const frames = rendered.text === '' ? [] : [rendered.text];
+  const base: Record<string, string> = rendered.text === '' ? { 'content-length': '0' } : { 'content-type': rendered.contentType };
+  return sendAnswer(res, { status: rendered.status, headers: { ...base, ...headers }, frames });
+}
+
+/** Writes an answer, one frame per write, and ends it. */
+export async function sendAnswer(res: ServerResponse, answer: Answer): Promise<void> {
+  if (res.destroyed) return;
+  const single = answer.frames.length === 1 ? answer.frames[0] : undefined;
+  const headers = single === undefined ? answer.headers : { 'content-length': String(Buffer.byteLength(single)), ...answer.headers };
+  res.writeHead(answer.status, headers);
+  await writeFrames(res, answer.frames);
+}
+
+async function sendRaw(res: ServerResponse, raw: RawBehaviour): Promise<void> {
+  res.writeHead(raw.status, raw.headers ?? {});
+  const parts = [...(raw.body === undefined ? [] : [raw.body]), ...(raw.chunks ?? [])];
+  for (const part of parts) {
+    if (res.destroyed) return;
+    await new Promise<void>((resolve) => res.write(part, () => resolve()));
+  }
+  if (raw.destroyAfter) res.destroy();
+  else res.end();
+}
+
+/** A JSON ImagesResponse of exactly `bytes` bytes: a real tiny PNG in base64, padded out. */
+function oversizedBody(bytes: number): string {
+  const head = `{"created":${Math.floor(Date.now() / 1000)},"data":[{"b64_json":"${TINY_PNG_BASE64}`;
+  const tail = '"}]}';
+  const room = Math.max(0, bytes - head.length - tail.length);
+  // Base64 padding of zero bytes ('A') keeps it decodable; the remainder becomes JSON whitespace.
+  const pad = room - (room % 4);
+  return `${head}${'A'.repeat(pad)}${tail}${' '.repeat(room - pad)}`;
+}
+
+// A 1x1 PNG of 90 bytes: a multiple of 3, so its base64 has no '=' and zero bytes can follow it.
+const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWNwaDgBAAKMAYm4HoCyAAAAAElFTkSuQmCC';

@@ -1,0 +1,113 @@
+/**
+ * POST /v1/images/generations and /v1/images/edits: body parsing and spec validation, the gateway's checks, then
+ * the next queued behaviour (success by default).
+ */
+import type { ServerResponse } from 'node:http';
+import { loadSpecValidator } from '../../support/openapi.js';
+import { runBehaviour, sendAnswer, sendPreset, type Answer } from './behaviours.js';
+import { withRequestId, type PresetContext } from './error-presets.js';
+import { formForValidation, parseMultipart } from './multipart.js';
+import { imagesResponseBody, renderImages, streamEvents, type SuccessContext } from './responses.js';
+import { sseFrames, sseHeaders } from './sse.js';
+import type { EmulatorState } from './state.js';
+import type { RecordedRequest, SuccessBehaviour } from './types.js';
+import { checkImageRequest, type ImageJob, type Rejection } from './validation.js';
+
+/** Parses the body into `record.json` / `record.form` and fills `record.specErrors`. */
+export async function parseImageBody(record: RecordedRequest, body: Buffer): Promise<void> {
+  const contentType = record.headers['content-type'] ?? '';
+  const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  const specPath = (record.path.split('?')[0] ?? '').replace(/^\/v1/, '');
+  const validator = loadSpecValidator('openai');
+  if (mediaType === 'application/json') {
+    const json = parseJsonObject(body);
+    if (!json) {
+      record.specErrors.push(`openai: ${specPath} body is not a JSON object`);
+      return;
+    }
+    record.json = json;
+    record.specErrors.push(...validator.validateRequest('post', specPath, mediaType, json, 'json'));
+    return;
+  }
+  if (mediaType === 'multipart/form-data') {
+    try {
+      record.form = await parseMultipart(body, contentType);
+    } catch {
+      record.specErrors.push(`openai: ${specPath} body is not valid multipart/form-data`);
+      return;
+    }
+    record.specErrors.push(...validator.validateRequest('post', specPath, mediaType, formForValidation(record.form), 'form'));
+    return;
+  }
+  record.specErrors.push(...validator.validateRequest('post', specPath, mediaType || '(none)', {}, 'json'));
+}
+
+/** Answers an authorised image POST. */
+export async function handleImagePost(state: EmulatorState, record: RecordedRequest, res: ServerResponse, presetCtx: PresetContext): Promise<void> {
+  if (record.specErrors.length > 0) return sendInvalid(res, presetCtx.requestId, paramOf(record.specErrors[0] ?? ''), `Invalid request: ${record.specErrors.join('; ')}`);
+  const endpoint = record.path.startsWith('/v1/images/edits') ? 'edits' : record.path.startsWith('/v1/images/generations') ? 'generations' : undefined;
+  if (!endpoint) {
+    const message = `Invalid URL (POST ${record.path})`;
+    return sendAnswer(res, { status: 404, headers: { 'content-type': 'application/json' }, frames: [JSON.stringify({ error: { message, type: 'invalid_request_error', param: '', code: '' } })] });
+  }
+  // The gateway's edit relay reads multipart only (image-gateway.md §4.2.2 "no multipart form data found").
+  if (endpoint === 'edits' && !record.form) return sendInvalid(res, presetCtx.requestId, null, 'no multipart form data found');
+  const params = record.form ? record.form.fields : (record.json ?? {});
+  const checked = await checkImageRequest(endpoint, params, record.form?.files ?? [], state.settings);
+  const ctx: PresetContext = { ...presetCtx, model: typeof params['model'] === 'string' ? params['model'] : '', size: typeof params['size'] === 'string' ? params['size'] : '' };
+  if ('kind' in checked) return sendRejection(res, checked, ctx, state.settings.lang);
+  ctx.param = guessParam(params);
+  const behaviour = state.imageQueue.shift() ?? { type: 'success' };
+  const success: SuccessContext = { images: state.images, files: state, style: state.settings.imageStyle };
+  await runBehaviour(behaviour, res, {
+    preset: ctx,
+    defaultDelayMs: state.settings.delayMs,
+    sleep: (ms) => state.sleep(ms),
+    success: (b, jsonOnly) => successAnswer(checked, b, jsonOnly, success),
+  });
+}
+
+async function successAnswer(job: ImageJob, behaviour: SuccessBehaviour, jsonOnly: boolean, ctx: SuccessContext): Promise<Answer> {
+  const rendered = await renderImages(job, behaviour, ctx);
+  if (job.stream && !jsonOnly && !behaviour.ignoreStream) {
+    const events = await streamEvents(job, behaviour, rendered, ctx);
+    return { status: 200, headers: sseHeaders(), frames: sseFrames(events, behaviour.sseFraming ?? 'event') };
+  }
+  const body = JSON.stringify(imagesResponseBody(job, behaviour, rendered, ctx));
+  return { status: 200, headers: { 'content-type': 'application/json' }, frames: [body] };
+}
+
+function sendRejection(res: ServerResponse, rejection: Rejection, ctx: PresetContext, lang: 'en' | 'zh'): Promise<void> {
+  if (rejection.kind === 'invalid') return sendInvalid(res, ctx.requestId, rejection.param, rejection.message, rejection.code);
+  const presetCtx = { ...ctx, ...(rejection.param === undefined ? {} : { param: rejection.param }), ...(rejection.size === undefined ? {} : { size: rejection.size }), ...(rejection.model === undefined ? {} : { model: rejection.model }) };
+  return sendPreset(res, rejection.preset, lang, presetCtx);
+}
+
+/** 400 invalid_request_error naming the field, with the gateway's request-id suffix. */
+function sendInvalid(res: ServerResponse, requestId: string, param: string | null, message: string, code = 'invalid_value'): Promise<void> {
+  const error = withRequestId({ message, type: 'invalid_request_error', param, code }, requestId);
+  return sendAnswer(res, { status: 400, headers: { 'content-type': 'application/json' }, frames: [JSON.stringify({ error })] });
+}
+
+/** The field a validator message is about: `/n must be …` → `n`, a missing property → its name. */
+function paramOf(specError: string): string | null {
+  const missing = /"missingProperty":"([^"]+)"/.exec(specError)?.[1];
+  if (missing) return missing;
+  return /\s\/([A-Za-z_]+)/.exec(specError)?.[1] ?? null;
+}
+
+// For an enqueued unknown_parameter: the GPT-image-only parameter most likely to be the one a model refuses.
+const OPTIONAL_PARAMS = ['response_format', 'input_fidelity', 'moderation', 'output_compression', 'partial_images', 'background', 'output_format', 'quality'];
+
+function guessParam(params: Record<string, unknown>): string {
+  return OPTIONAL_PARAMS.find((p) => params[p] !== undefined) ?? 'response_format';
+}
+
+function parseJsonObject(body: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

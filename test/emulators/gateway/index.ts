@@ -1,0 +1,54 @@
+/**
+ * Offline emulator of the OpenAI-compatible image gateway (one-api/new-api in front of OpenAI), on 127.0.0.1.
+ *
+ * @example
+ * const gateway = await startGatewayEmulator();
+ * const client = new OpenAI({ apiKey: gateway.apiKey, baseURL: gateway.baseUrl, maxRetries: 0 });
+ * gateway.enqueue({ type: 'error', preset: 'rate_limited', retryAfter: '1' });
+ * @see /work/shared/docs/image-gateway.md
+ */
+import type { AddressInfo } from 'node:net';
+import { createGatewayServer } from './server.js';
+import { EmulatorState } from './state.js';
+import type { GatewayEmulator, GatewayEmulatorOptions } from './types.js';
+
+export { ERROR_PRESETS, renderPreset, type ErrorPresetDefinition, type GatewayErrorObject } from './error-presets.js';
+export { DEFAULT_API_KEY, DEFAULT_MODELS } from './state.js';
+export { detectFormat } from './images.js';
+export type * from './types.js';
+
+/** Starts an emulator on 127.0.0.1 with an ephemeral port. */
+export async function startGatewayEmulator(options: GatewayEmulatorOptions = {}): Promise<GatewayEmulator> {
+  const state = new EmulatorState(options);
+  const server = createGatewayServer(state);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  state.origin = `http://127.0.0.1:${port}`;
+  let closing: Promise<void> | undefined;
+
+  return {
+    baseUrl: `${state.origin}/v1`,
+    apiKey: state.settings.apiKey,
+    requests: state.requests,
+    specViolations: state.specViolations,
+    imageRequests: () => state.imageRequests(),
+    enqueue: (...behaviours) => void state.imageQueue.push(...behaviours),
+    enqueueModels: (...behaviours) => void state.modelsQueue.push(...behaviours),
+    hold: () => state.hold(),
+    waitForRequests: (count) => state.waitForRequests(count),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        state.closing.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * GET /v1/models bodies in the shapes gateways send (image-gateway.md §2.8, §4.1, §4.2.1).
+ */
+
+/** Which list shape to answer with. */
+export type ModelsShape = 'openai' | 'new-api' | 'broken';
+
+// A fixed creation time keeps bodies stable between runs.
+const CREATED = 1_714_000_000;
+
+/** The JSON text of the model list. */
+export function modelsBody(models: readonly string[], shape: ModelsShape): string {
+  switch (shape) {
+    case 'openai':
+      // one-api adds permission/root/parent to OpenAI's {id, object, created, owned_by}.
+      return JSON.stringify({
+        object: 'list',
+        data: models.map((id) => ({ id, object: 'model', created: CREATED, owned_by: ownerOf(id), permission: [], root: id, parent: null })),
+      });
+    case 'new-api':
+      // Older new-api: no "object":"list" next to success.
+      return JSON.stringify({
+        success: true,
+        data: models.map((id) => ({ id, object: 'model', created: CREATED, owned_by: ownerOf(id), supported_endpoint_types: endpointsOf(id) })),
+      });
+    case 'broken':
+      return JSON.stringify({ success: true, message: '', data: Object.fromEntries(models.map((id) => [id, true])) });
+  }
+}
+
+function ownerOf(id: string): string {
+  return id.startsWith('gpt') || id.startsWith('dall-e') || id.startsWith('text-') ? 'openai' : 'custom';
+}
+
+function endpointsOf(id: string): string[] {
+  if (id.startsWith('gpt-image') || id.startsWith('dall-e')) return ['image-generation'];
+  if (id.startsWith('text-embedding')) return ['embeddings'];
+  return ['openai'];
+}

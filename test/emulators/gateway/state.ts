@@ -1,0 +1,137 @@
+/**
+ * Everything the emulator remembers between requests: settings, recordings, behaviour queues, holds, waiters and
+ * the files served for url items.
+ */
+import { ImageFactory } from './images.js';
+import type { ModelsShape } from './models.js';
+import type { FileStore } from './responses.js';
+import type { Behaviour, GatewayEmulatorOptions, HeldRequest, RecordedRequest, RequestIdHeader } from './types.js';
+
+/** The default accepted key. */
+export const DEFAULT_API_KEY = 'sk-emulator-0000000000000000';
+
+/** The default model catalogue. */
+export const DEFAULT_MODELS: readonly string[] = ['gpt-image-1', 'gpt-image-1-mini', 'gpt-image-2', 'dall-e-3', 'gpt-4o-mini', 'text-embedding-3-small'];
+
+/** Options with their defaults applied. */
+export interface Settings {
+  apiKey: string;
+  models: readonly string[];
+  modelsShape: ModelsShape;
+  imageStyle: 'flat' | 'textured';
+  delayMs: number;
+  customSizes: boolean;
+  unsupportedParams: readonly string[];
+  requestIdHeader: RequestIdHeader;
+  lang: 'en' | 'zh';
+  maxBodyBytes: number;
+}
+
+interface Hold extends HeldRequest {
+  resolveArrived(request: RecordedRequest): void;
+  released: Promise<void>;
+}
+
+/** True for POST /v1/images/*. */
+export function isImagePost(request: Pick<RecordedRequest, 'method' | 'path'>): boolean {
+  return request.method === 'POST' && request.path.startsWith('/v1/images/');
+}
+
+/** Mutable emulator state shared by the server and the public handle. */
+export class EmulatorState implements FileStore {
+  readonly settings: Settings;
+  readonly requests: RecordedRequest[] = [];
+  readonly specViolations: string[] = [];
+  readonly imageQueue: Behaviour[] = [];
+  readonly modelsQueue: Behaviour[] = [];
+  readonly files = new Map<string, { bytes: Buffer; contentType: string }>();
+  readonly images = new ImageFactory();
+  readonly closing = new AbortController();
+  origin = '';
+  private readonly holds: Hold[] = [];
+  private readonly waiters: { count: number; resolve: () => void }[] = [];
+  private fileCounter = 0;
+
+  constructor(options: GatewayEmulatorOptions) {
+    this.settings = {
+      apiKey: options.apiKey ?? DEFAULT_API_KEY,
+      models: options.models ?? DEFAULT_MODELS,
+      modelsShape: options.modelsShape ?? 'openai',
+      imageStyle: options.imageStyle ?? 'flat',
+      delayMs: options.delayMs ?? 0,
+      customSizes: options.customSizes ?? true,
+      unsupportedParams: options.unsupportedParams ?? [],
+      requestIdHeader: options.requestIdHeader ?? 'X-Oneapi-Request-Id',
+      lang: options.lang ?? 'en',
+      maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
+    };
+  }
+
+  /** Image POSTs received so far. */
+  imageRequests(): RecordedRequest[] {
+    return this.requests.filter(isImagePost);
+  }
+
+  /** Stores a request and wakes the waiters it satisfies. */
+  record(request: RecordedRequest): void {
+    this.requests.push(request);
+    this.specViolations.push(...request.specErrors);
+    if (!isImagePost(request)) return;
+    const count = this.imageRequests().length;
+    for (const waiter of [...this.waiters]) {
+      if (count < waiter.count) continue;
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  }
+
+  /** Resolves once `count` image POSTs have arrived. */
+  waitForRequests(count: number): Promise<void> {
+    if (this.imageRequests().length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Registers a hold for the next image POST that arrives. */
+  hold(): HeldRequest {
+    let resolveArrived: (request: RecordedRequest) => void = () => undefined;
+    let release: () => void = () => undefined;
+    const arrived = new Promise<RecordedRequest>((resolve) => (resolveArrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const hold: Hold = { arrived, released, resolveArrived, release: () => release() };
+    this.holds.push(hold);
+    return { arrived, release: hold.release };
+  }
+
+  /** Applies the oldest pending hold to a just-arrived image POST; resolves when it is released. */
+  async passHold(request: RecordedRequest): Promise<void> {
+    const hold = this.holds.shift();
+    if (!hold) return;
+    hold.resolveArrived(request);
+    await Promise.race([hold.released, this.closed()]);
+  }
+
+  /** Waits `ms` milliseconds, or less if the emulator closes. */
+  sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      this.closing.signal.addEventListener('abort', done, { once: true });
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
+  /** @inheritdoc */
+  publish(bytes: Buffer, extension: string, broken: boolean): string {
+    const name = `img-${++this.fileCounter}.${extension === 'jpeg' ? 'jpg' : extension}`;
+    if (!broken) this.files.set(name, { bytes, contentType: `image/${extension}` });
+    return `${this.origin}/files/${name}`;
+  }
+
+  private closed(): Promise<void> {
+    if (this.closing.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => this.closing.signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
+}

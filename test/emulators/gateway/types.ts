@@ -1,0 +1,179 @@
+/**
+ * Public types of the offline image-gateway emulator.
+ * @see /work/shared/docs/image-gateway.md (§2 OpenAI contract, §4 one-api/new-api quirks, §6 errors)
+ * @see /work/shared/docs/gateway-interface.md (the gateway's own doc; it wins where it differs from OpenAI)
+ */
+
+/** Which response-header name carries the request id (deployments differ, image-gateway.md §4.2.3). */
+export type RequestIdHeader = 'x-request-id' | 'X-Oneapi-Request-Id' | 'x-api-request-id';
+
+/** Options of {@link startGatewayEmulator}. */
+export interface GatewayEmulatorOptions {
+  /** The only accepted bearer key; anything else gets a 401 invalid-token body. @default 'sk-emulator-0000000000000000' */
+  apiKey?: string | undefined;
+  /** Model catalogue; a model outside it gets the `unknown_model` preset. @default DEFAULT_MODELS */
+  models?: string[] | undefined;
+  /** GET /v1/models body: `{object:'list',data}` | `{success:true,data}` | JSON that is not a list. @default 'openai' */
+  modelsShape?: 'openai' | 'new-api' | 'broken' | undefined;
+  /** 'textured' gives noisy, realistic-weight images (MB-sized PNGs); 'flat' is tiny and fast. @default 'flat' */
+  imageStyle?: 'flat' | 'textured' | undefined;
+  /** Processing delay before a successful image answer. @default 0 */
+  delayMs?: number | undefined;
+  /** Accept gpt-image-2 style custom WIDTHxHEIGHT sizes. @default true */
+  customSizes?: boolean | undefined;
+  /** Parameters the model rejects with 400 unknown_parameter when present. @default [] */
+  unsupportedParams?: string[] | undefined;
+  /** Header that carries the request id on every response. @default 'X-Oneapi-Request-Id' */
+  requestIdHeader?: RequestIdHeader | undefined;
+  /** Language of the automatic errors (auth, unknown model). @default 'en' */
+  lang?: 'en' | 'zh' | undefined;
+  /** Request bodies larger than this get the `body_too_large` preset (413). @default 64 MiB */
+  maxBodyBytes?: number | undefined;
+}
+
+/** A multipart file part as received. */
+export interface RecordedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** A parsed multipart body. */
+export interface RecordedForm {
+  /** Text parts by name (the last one wins when a name repeats). */
+  fields: Record<string, string>;
+  /** File parts in wire order. */
+  files: RecordedFile[];
+  /** Part names in wire order, text and file parts alike. */
+  order: string[];
+}
+
+/** One request the emulator received. */
+export interface RecordedRequest {
+  method: string;
+  /** Path with query, as sent (e.g. `/v1/images/generations`). */
+  path: string;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** `Date.now()` when the request arrived. */
+  receivedAt: number;
+  json?: Record<string, unknown>;
+  form?: RecordedForm;
+  /** Problems found by the OpenAPI request validator (empty when the body conforms). */
+  specErrors: string[];
+}
+
+/** Status and body presets taken from image-gateway.md §2.6, §4 and §6. */
+export type ErrorPreset =
+  | 'invalid_key'
+  | 'balance'
+  | 'openai_quota'
+  | 'unknown_model'
+  | 'model_not_found_404'
+  | 'bad_size'
+  | 'unknown_parameter'
+  | 'prompt_too_long'
+  | 'moderation'
+  | 'content_policy'
+  | 'sensitive_words'
+  | 'rate_limited'
+  | 'rate_limited_empty'
+  | 'saturated'
+  | 'gateway_timeout_504'
+  | 'cloudflare_524'
+  | 'request_timeout_408'
+  | 'do_request_failed'
+  | 'bad_gateway_502'
+  | 'unavailable_503'
+  | 'server_error'
+  | 'not_implemented'
+  | 'body_too_large';
+
+/** A successful answer, optionally with gateway quirks. */
+export interface SuccessBehaviour {
+  type: 'success';
+  /** Overrides the emulator's delayMs for this answer. */
+  delayMs?: number | undefined;
+  /** data[].url items pointing at the emulator's own /files/… route instead of b64_json. */
+  urlItems?: boolean | undefined;
+  /** url items whose download answers 404. */
+  brokenUrl?: boolean | undefined;
+  /** `data: []`. */
+  emptyData?: boolean | undefined;
+  /** No `usage` object. */
+  omitUsage?: boolean | undefined;
+  /** Plain JSON even when the request asked for `stream: true`. */
+  ignoreStream?: boolean | undefined;
+  /** 'event' = `event:` + `data:` lines (OpenAI); 'bare' = new-api `data:` lines, `: PING` and `data: [DONE]`. @default 'event' */
+  sseFraming?: 'event' | 'bare' | undefined;
+  /** Image bytes of another format than requested. */
+  wrongFormat?: boolean | undefined;
+  headers?: Record<string, string> | undefined;
+}
+
+/** A gateway error from {@link ErrorPreset}. */
+export interface ErrorBehaviour {
+  type: 'error';
+  preset: ErrorPreset;
+  /** @default 'en' */
+  lang?: 'en' | 'zh' | undefined;
+  /** Retry-After header value. */
+  retryAfter?: string | undefined;
+  /** The parameter named by `unknown_parameter` (default: guessed from the request). */
+  param?: string | undefined;
+  headers?: Record<string, string> | undefined;
+}
+
+/** Exactly these bytes. */
+export interface RawBehaviour {
+  type: 'raw';
+  status: number;
+  headers?: Record<string, string> | undefined;
+  body?: string | Buffer | undefined;
+  /** Written one after another (after `body`, if both). */
+  chunks?: (string | Buffer)[] | undefined;
+  /** Destroy the socket after writing instead of ending the response. */
+  destroyAfter?: boolean | undefined;
+}
+
+/** What the emulator does with one request. */
+export type Behaviour =
+  | SuccessBehaviour
+  | ErrorBehaviour
+  | RawBehaviour
+  | { type: 'reset' }
+  | { type: 'truncate' }
+  | { type: 'malformed' }
+  | { type: 'oversized'; bytes: number };
+
+/** Handle returned by {@link GatewayEmulator.hold}. */
+export interface HeldRequest {
+  /** Lets the held request continue. Safe to call more than once, or before it arrived. */
+  release(): void;
+  /** Resolves with the held request once it has arrived (body read, headers not yet sent). */
+  arrived: Promise<RecordedRequest>;
+}
+
+/** A running emulator. */
+export interface GatewayEmulator {
+  /** `http://127.0.0.1:PORT/v1` */
+  baseUrl: string;
+  apiKey: string;
+  /** Every request received (models, images, url downloads), in arrival order. */
+  requests: RecordedRequest[];
+  /** Only POST /v1/images/*. */
+  imageRequests(): RecordedRequest[];
+  /** Behaviours consumed FIFO by the next image POSTs that pass auth and validation. */
+  enqueue(...behaviours: Behaviour[]): void;
+  /** Same for GET /v1/models. */
+  enqueueModels(...behaviours: Behaviour[]): void;
+  /** Holds the next image POST (headers not sent) until release(). */
+  hold(): HeldRequest;
+  /** Resolves when that many image POSTs have arrived. */
+  waitForRequests(count: number): Promise<void>;
+  /** Spec-validation problems of all requests, in arrival order. */
+  specViolations: string[];
+  /** Stops listening and destroys open sockets. */
+  close(): Promise<void>;
+}
