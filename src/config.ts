@@ -82,8 +82,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, do
 function parseWith<S extends z.ZodObject>(schema: S, env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>>): z.infer<S> {
   const merged: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
-    const value = env[key] ?? dotenv[key];
-    if (value !== undefined && value.trim() !== '') merged[key] = value.trim();
+    const value = [env[key], dotenv[key]].find((v) => v !== undefined && v.trim() !== '');
+    if (value !== undefined) merged[key] = value.trim();
   }
   const result = schema.safeParse(merged);
   if (result.success) return result.data;

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ConfigSchema, loadConfig } from '../src/config.js';
+
+const REQUIRED = { DISCORD_TOKEN: 'bot-token-value', GATEWAY_BASE_URL: 'https://gw.example.com/v1', GATEWAY_API_KEY: 'sk-secret-value' };
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('names every missing required variable at once', () => {
+    const problems = problemsOf({});
+    expect(problems.map((p) => p.split(' ')[0]).sort()).toEqual(['DISCORD_TOKEN', 'GATEWAY_API_KEY', 'GATEWAY_BASE_URL']);
+  });
+
+  it('applies the documented defaults', () => {
+    const config = loadConfig(REQUIRED);
+    expect(config).toMatchObject({
+      DISCORD_API_URL: 'https://discord.com/api',
+      DISCORD_CDN_HOSTS: ['cdn.discordapp.com', 'media.discordapp.net'],
+      DEFAULT_IMAGE_MODEL: 'gpt-image-1',
+      STORAGE_URL: 'sqlite://data/bot.sqlite',
+      QUOTA_DEFAULT_LIMIT: 20,
+      QUOTA_DEFAULT_PERIOD: 'day',
+      LOG_LEVEL: 'info',
+      GATEWAY_TIMEOUT_MS: 180_000,
+      MAX_CONCURRENT_JOBS: 4,
+    });
+  });
+
+  it('lets the real environment win over .env and treats empty values as unset', () => {
+    const config = loadConfig({ ...REQUIRED, LOG_LEVEL: 'debug', QUOTA_DEFAULT_LIMIT: '' }, { LOG_LEVEL: 'warn', QUOTA_DEFAULT_LIMIT: '7', DEFAULT_IMAGE_MODEL: 'gpt-image-2' });
+    expect(config.LOG_LEVEL).toBe('debug');
+    expect(config.QUOTA_DEFAULT_LIMIT).toBe(7);
+    expect(config.DEFAULT_IMAGE_MODEL).toBe('gpt-image-2');
+  });
+
+  it.each([
+    ['GATEWAY_BASE_URL', 'ftp://gw.example.com/v1', 'http(s) URL'],
+    ['QUOTA_DEFAULT_LIMIT', '-3', 'whole number'],
+    ['QUOTA_DEFAULT_PERIOD', 'year', 'day, week or month'],
+    ['STORAGE_URL', 'mysql://x', 'sqlite://PATH'],
+    ['LOG_PRETTY', 'maybe', 'true or false'],
+    ['DISCORD_CDN_HOSTS', 'not a host', 'host names'],
+    ['GATEWAY_PARTIAL_IMAGES', '4', '0 to 3'],
+  ])('refuses %s=%s and says what it expects', (key, value, expected) => {
+    const problems = problemsOf({ ...REQUIRED, [key]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(key);
+    expect(problems[0]).toContain(expected);
+  });
+
+  it('never echoes a secret value in its messages', () => {
+    let message = '';
+    try {
+      loadConfig({ DISCORD_TOKEN: 'bot-token-value', GATEWAY_API_KEY: 'sk-secret-value', GATEWAY_BASE_URL: 'nope' });
+    } catch (err) {
+      message = String(err);
+    }
+    expect(message).toContain('GATEWAY_BASE_URL');
+    expect(message).not.toContain('bot-token-value');
+    expect(message).not.toContain('sk-secret-value');
+  });
+});
+
+describe('README', () => {
+  it('documents every configuration key in its table', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const documented = new Set([...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]));
+    const missing = Object.keys(ConfigSchema.shape).filter((key) => !documented.has(key));
+    expect(missing).toEqual([]);
+    expect(documented.size).toBe(Object.keys(ConfigSchema.shape).length);
+  });
+});
