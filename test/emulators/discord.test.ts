@@ -82,3 +82,131 @@ describe('slash command with an attachment', () => {
     expect(harness.handlerErrors).toEqual([]);
   });
 });
+
+describe('autocomplete', () => {
+  it('delivers the focused option and records a type-8 response with at most 25 choices', async () => {
+    let focused: unknown;
+    handle(async (interaction) => {
+      if (!interaction.isAutocomplete()) return;
+      focused = interaction.options.getFocused(true);
+      const choices = Array.from({ length: 30 }, (_, i) => ({ name: `style ${i}`, value: `s${i}` }));
+      await interaction.respond(choices.slice(0, 25));
+    });
+    const h = emulator.autocomplete('imagine', [{ name: 'prompt', type: 3, value: 'cat' }, { name: 'style', type: 3, value: 'wat', focused: true }], {
+      user: emulator.fixtures.member,
+    });
+    const ack = await h.waitForAck();
+    expect(focused).toMatchObject({ name: 'style', value: 'wat' });
+    expect(ack).toMatchObject({ type: 8, status: 204 });
+    expect(ack.body.data.choices).toHaveLength(25);
+    expect(emulator.specViolations).toEqual([]);
+  });
+});
+
+describe('button, modal and modal submit', () => {
+  it('opens a modal from a button and applies the component-born submit to the original message', async () => {
+    const user = emulator.fixtures.member;
+    handle(async (interaction) => {
+      if (interaction.isChatInputCommand()) {
+        await interaction.reply({ content: 'result', components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'refine:1', label: 'Refine' }] }] });
+      } else if (interaction.isButton()) {
+        await interaction.showModal({
+          custom_id: 'refine-modal:1',
+          title: 'Refine prompt',
+          components: [{ type: 18, label: 'Prompt', component: { type: 4, custom_id: 'prompt', style: 2, max_length: 4000 } }],
+        });
+      } else if (interaction.isModalSubmit() && interaction.isFromMessage()) {
+        await interaction.deferUpdate();
+        await interaction.editReply({ content: `refined: ${interaction.fields.getTextInputValue('prompt')}`, components: [] });
+      }
+    });
+    const command = emulator.slash('imagine', [{ name: 'prompt', type: 3, value: 'a cat' }], { user });
+    await command.waitForAck();
+    const message = command.lastMessage();
+    expect(message?.components).toHaveLength(1);
+
+    const click = emulator.button(message!, 'refine:1', { user });
+    expect((await click.waitForAck()).type).toBe(9);
+    expect(click.acks[0]?.body.data).toMatchObject({ custom_id: 'refine-modal:1', title: 'Refine prompt' });
+
+    const submit = emulator.modalSubmit('refine-modal:1', { prompt: 'more blue' }, { user, message: message! });
+    await submit.waitFor((h) => h.edits.some((e) => e.status === 200));
+    expect(submit.acks.map((a) => [a.type, a.status])).toEqual([[6, 204]]);
+    expect(emulator.messages.get(message!.id)).toMatchObject({ content: 'refined: more blue', components: [] });
+    expect(emulator.specViolations).toEqual([]);
+  });
+});
+
+describe('message context menu', () => {
+  it('resolves the target message with its CDN-served attachments', async () => {
+    const upload = emulator.uploadAttachment(png, 'photo.png');
+    const target = emulator.createUserMessage(emulator.fixtures.guild.channels.general.id, emulator.fixtures.member, 'look', [upload]);
+    let seen: { url: string | undefined; name: string | undefined; channel: string | null } | undefined;
+    handle(async (interaction) => {
+      if (!interaction.isMessageContextMenuCommand()) return;
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      const attachment = interaction.targetMessage.attachments.first();
+      seen = { url: attachment?.url, name: attachment?.name, channel: interaction.channelId };
+      await interaction.editReply({ content: 'editing' });
+    });
+    const h = emulator.messageCommand('Edit with AI', target, { user: emulator.fixtures.users.admin });
+    await h.waitFor((x) => x.edits.length === 1);
+    expect(seen).toEqual({ url: target.attachments[0]?.url, name: 'photo.png', channel: target.channel_id });
+    expect(h.acks[0]).toMatchObject({ type: 5, flags: 64 });
+    expect(h.lastMessage()).toMatchObject({ type: 23, flags: 64, content: 'editing' });
+    expect((await fetchBytes(seen?.url ?? '')).bytes.equals(png)).toBe(true);
+  });
+});
+
+describe('command registration', () => {
+  it('records bulk overwrites, echoes ids and versions, keeps ids stable, and dispatches the registered id', async () => {
+    const definitions = [
+      { name: 'imagine', description: 'Generate an image', options: [{ type: 3, name: 'prompt', description: 'What to draw', required: true }] },
+      { name: 'quota', description: 'Quota admin', default_member_permissions: '32' },
+      { name: 'Edit with AI', type: 3 },
+    ];
+    const first = await harness.client.application.commands.set(definitions);
+    const again = await harness.client.application.commands.set(definitions);
+    const guildId = emulator.fixtures.guild.id;
+    await harness.client.guilds.cache.get(guildId)!.commands.set([{ name: 'beta', description: 'Guild-only' }]);
+
+    expect(emulator.commandPuts.map((p) => p.scope)).toEqual(['global', 'global', guildId]);
+    expect(emulator.commandPuts[0]?.body).toHaveLength(3);
+    expect([...again.keys()].sort()).toEqual([...first.keys()].sort());
+    expect(emulator.registeredCommands('global')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'quota', application_id: emulator.applicationId, default_member_permissions: '32' })]),
+    );
+    expect(emulator.registeredCommands(guildId)).toEqual([expect.objectContaining({ name: 'beta', guild_id: guildId })]);
+    let commandId: string | undefined;
+    handle(async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      commandId = interaction.commandId;
+      await interaction.deferReply();
+    });
+    await emulator.slash('imagine', [{ name: 'prompt', type: 3, value: 'x' }], { user: emulator.fixtures.member }).waitForAck();
+    expect(commandId).toBe(first.find((c) => c.name === 'imagine')?.id);
+    expect(emulator.specViolations).toEqual([]);
+  });
+});
+
+describe('channel posts and DMs', () => {
+  it('records a channel post with files, and a DM after a 50013 on a denied channel', async () => {
+    const { general, nsfw } = emulator.fixtures.guild.channels;
+    const channel = await harness.client.channels.fetch(general.id);
+    if (!channel?.isSendable()) throw new Error('general is not sendable');
+    const sent = await channel.send({ content: 'posted', files: [new AttachmentBuilder(png, { name: 'late.png' })] });
+    expect(emulator.channelPosts.at(-1)).toMatchObject({ status: 200, payload: { content: 'posted' } });
+    expect(emulator.channelPosts.at(-1)?.files[0]?.bytes.equals(png)).toBe(true);
+    expect((await fetchBytes(sent.attachments.first()?.url ?? '')).bytes.equals(png)).toBe(true);
+
+    emulator.denyChannelPosts(nsfw.id);
+    const denied = await harness.client.channels.fetch(nsfw.id);
+    if (!denied?.isSendable()) throw new Error('nsfw is not sendable');
+    await expect(denied.send('nope')).rejects.toMatchObject({ code: 50013, status: 403 });
+    const user = await harness.client.users.fetch(emulator.fixtures.member.id, { force: true });
+    await user.send({ content: 'your image', files: [new AttachmentBuilder(png, { name: 'dm.png' })] });
+    expect(emulator.dmPosts).toHaveLength(1);
+    expect(emulator.dmPosts[0]).toMatchObject({ status: 200, payload: { content: 'your image' } });
+    expect(emulator.specViolations).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Bot-token routes: gateway discovery, command registration, channel messages, DM channels, @me.
  */
+import { userJson } from './fixtures.js';
 import { type RestRequest, type Route, toRecorded } from './http.js';
 import { checkMessage, Errors, isEmptyMessage, type RestResult } from './rules.js';
 import type { EmulatorState } from './state.js';
@@ -13,6 +14,15 @@ export function restRoutes(state: EmulatorState): Route[] {
     { method: 'GET', pattern: /^\/gateway\/bot$/, auth: 'bot', handle: () => ok(gatewayBot(state)) },
     { method: 'GET', pattern: /^\/gateway$/, auth: 'none', handle: () => ok({ url: gatewayUrl(state) }) },
     { method: 'GET', pattern: /^\/users\/@me$/, auth: 'bot', handle: () => ok(state.botUser) },
+    {
+      method: 'GET',
+      pattern: /^\/users\/(\d+)$/,
+      auth: 'bot',
+      handle: (_r, [id = '']) => {
+        const user = state.findUser(id);
+        return user ? ok(userJson(user)) : id === state.applicationId ? ok(state.botUser) : Errors.unknownUser();
+      },
+    },
     { method: 'GET', pattern: /^\/applications\/@me$/, auth: 'bot', handle: () => ok(applicationJson(state)) },
     { method: 'GET', pattern: /^\/applications\/(\d+)\/commands$/, auth: 'bot', handle: (_r, [id]) => appOnly(id, () => ok(state.commands.list('global'))) },
     {

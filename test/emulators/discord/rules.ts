@@ -34,6 +34,7 @@ export const Errors = {
   unknownGuild: () => error(404, 10004, 'Unknown Guild'),
   unknownChannel: () => error(404, 10003, 'Unknown Channel'),
   unknownMessage: () => error(404, 10008, 'Unknown Message'),
+  unknownUser: () => error(404, 10013, 'Unknown User'),
   unknownWebhook: () => error(404, 10015, 'Unknown Webhook'),
   unknownInteraction: () => error(404, 10062, 'Unknown interaction'),
   alreadyAcknowledged: () => error(400, 40060, 'Interaction has already been acknowledged.'),
