@@ -1,0 +1,128 @@
+/**
+ * Downloads the images members attach to /edit. Discord attachment URLs are signed and expire, so they are
+ * fetched as soon as the command arrives; only from Discord's CDN hosts, and never more than a size cap.
+ */
+import { request, type Dispatcher } from 'undici';
+
+/** Options for {@link downloadAttachment}. */
+export interface DownloadOptions {
+  /**
+   * Hosts attachments may come from, as `hostname` (HTTPS on the default port) or `hostname:port` (HTTP or HTTPS
+   * on exactly that port, for a local Discord emulator such as `127.0.0.1:40123`).
+   * @example ['cdn.discordapp.com', 'media.discordapp.net']
+   */
+  allowedHosts: readonly string[];
+  /** Largest accepted body, in bytes; checked against Content-Length and again while streaming. */
+  maxBytes: number;
+  /** Budget for the whole download, headers and body. */
+  timeoutMs: number;
+  /** The shared undici dispatcher (STYLE §5); it must not follow redirects, which plain undici agents do not. */
+  dispatcher: Dispatcher;
+  /** Cancels the download. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Why a download failed. */
+export type AttachmentDownloadFailure = 'host_not_allowed' | 'too_large' | 'http_status' | 'timeout' | 'network' | 'cancelled';
+
+/** A download that failed; `reason` is stable for mapping to user-facing copy. */
+export class AttachmentDownloadError extends Error {
+  override name = 'AttachmentDownloadError';
+  readonly reason: AttachmentDownloadFailure;
+  /** The HTTP status, for `http_status`. */
+  readonly status: number | undefined;
+
+  constructor(reason: AttachmentDownloadFailure, message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.reason = reason;
+    this.status = options.status;
+  }
+}
+
+/**
+ * Whether `url` may be downloaded under `allowedHosts` (see {@link DownloadOptions.allowedHosts}).
+ *
+ * An entry without a port admits only `https:` on the default port, so a DNS name cannot be reached over plain
+ * HTTP or on another port. An entry naming a port admits exactly that host and port, over HTTP or HTTPS: that
+ * is how a test or a local emulator on `http://127.0.0.1:PORT` is allowed, and it is never true of Discord's CDN.
+ * URLs with credentials are refused.
+ */
+export function isAllowedAttachmentUrl(url: string, allowedHosts: readonly string[]): boolean {
+  const target = URL.parse(url);
+  if (target === null || target.username !== '' || target.password !== '') return false;
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') return false;
+  return allowedHosts.some((entry) => {
+    // Parsing the entry as a URL normalises case, IDN and IPv6 brackets the same way as the target.
+    const allowed = URL.parse(`http://${entry}`);
+    if (allowed === null || allowed.hostname !== target.hostname) return false;
+    if (allowed.port !== '') return target.port === allowed.port;
+    return target.protocol === 'https:' && target.port === '';
+  });
+}
+
+/**
+ * Downloads an attachment into memory.
+ *
+ * @throws {AttachmentDownloadError} for a host outside the list (before any request), a body over `maxBytes`
+ * (the connection is closed as soon as the cap is passed), a non-2xx status (redirects included), a timeout, a
+ * network error or cancellation.
+ */
+export async function downloadAttachment(url: string, options: DownloadOptions): Promise<Buffer> {
+  if (!isAllowedAttachmentUrl(url, options.allowedHosts)) {
+    throw new AttachmentDownloadError('host_not_allowed', 'Attachment URL is not on an allowed host');
+  }
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
+  try {
+    const response = await request(url, { method: 'GET', dispatcher: options.dispatcher, signal });
+    return await readBody(response, options.maxBytes);
+  } catch (error) {
+    if (error instanceof AttachmentDownloadError) throw error;
+    if (options.signal?.aborted === true) {
+      throw new AttachmentDownloadError('cancelled', 'Attachment download was cancelled', { cause: error });
+    }
+    if (timeout.aborted) throw new AttachmentDownloadError('timeout', 'Attachment download timed out', { cause: error });
+    throw new AttachmentDownloadError('network', 'Attachment download failed', { cause: error });
+  }
+}
+
+async function readBody(response: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
+  const { statusCode, headers, body } = response;
+  if (statusCode < 200 || statusCode >= 300) {
+    // Discarding rather than draining: an error page is of no use, and the connection is cheap to replace.
+    discard(body);
+    throw new AttachmentDownloadError('http_status', `Attachment download returned HTTP ${statusCode}`, {
+      status: statusCode,
+    });
+  }
+  const declared = Number(headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    discard(body);
+    throw tooLarge(maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    total += bytes.length;
+    if (total > maxBytes) {
+      // A missing or lying Content-Length: stop reading and close the connection instead of buffering more.
+      discard(body);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** Closes the connection under a body we will not read. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  // undici's body emits an AbortError when destroyed before its end; the outcome is already decided, and an
+  // unhandled 'error' event would crash the process.
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function tooLarge(maxBytes: number): AttachmentDownloadError {
+  return new AttachmentDownloadError('too_large', `Attachment is larger than ${maxBytes} bytes`);
+}
