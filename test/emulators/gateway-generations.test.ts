@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGatewayEmulator, type GatewayEmulator } from './gateway/index.js';
 
@@ -15,7 +15,7 @@ afterEach(async () => {
   await gateway.close();
 });
 
-async function decode(b64: string | undefined): Promise<sharp.Metadata> {
+async function decode(b64: string | undefined): Promise<Metadata> {
   expect(b64).toBeTypeOf('string');
   return sharp(Buffer.from(b64 ?? '', 'base64')).metadata();
 }

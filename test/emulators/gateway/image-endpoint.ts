@@ -93,7 +93,8 @@ function sendInvalid(res: ServerResponse, requestId: string, param: string | nul
 function paramOf(specError: string): string | null {
   const missing = /"missingProperty":"([^"]+)"/.exec(specError)?.[1];
   if (missing) return missing;
-  return /\s\/([A-Za-z_]+)/.exec(specError)?.[1] ?? null;
+  // Validator messages read `openai: <template> <instancePath> <message>`.
+  return /^\S+ \S+ \/([A-Za-z_]+)/.exec(specError)?.[1] ?? null;
 }
 
 // For an enqueued unknown_parameter: the GPT-image-only parameter most likely to be the one a model refuses.
