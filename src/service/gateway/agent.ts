@@ -1,0 +1,31 @@
+/**
+ * The undici Agent for gateway traffic, created once in main.ts and injected into GatewayClient.
+ *
+ * Node's fetch defaults to 5-minute header and body timeouts whatever the caller wants; image calls take
+ * 20–120 s and proxies cut idle sockets around 60–100 s, so set them here, explicitly.
+ *
+ * @see ../../../../shared/docs/image-gateway.md §0.9, §3.3
+ * @see https://undici.nodejs.org/#/docs/api/Agent
+ */
+import { Agent } from 'undici';
+
+/** Socket timeouts of the gateway Agent. */
+export interface GatewayAgentOptions {
+  /** Time to establish the TCP/TLS connection. */
+  connectTimeoutMs: number;
+  /** Time from sending the request to the response headers (the whole generation when not streaming). */
+  headersTimeoutMs: number;
+  /** Longest silence between body chunks. */
+  bodyTimeoutMs: number;
+}
+
+/** Creates the Agent main.ts passes to GatewayClient as `dispatcher`. */
+export function createGatewayAgent(opts: GatewayAgentOptions): Agent {
+  return new Agent({
+    connect: { timeout: opts.connectTimeoutMs },
+    headersTimeout: opts.headersTimeoutMs,
+    bodyTimeout: opts.bodyTimeoutMs,
+    // Keep idle sockets briefly: a gateway that closes them first would otherwise fail the next POST mid-send.
+    keepAliveTimeout: 4_000,
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * Downloads `url` image items. GPT image models answer in base64, but relays and dall-e return links; a link is
+ * fetched with its own timeout and the response size cap, and without our API key (it may point anywhere).
+ *
+ * @see ../../../../shared/docs/image-gateway.md §4.2.3 (relays return url items; downloads can be slow)
+ */
+import { request, type Dispatcher } from 'undici';
+import type { CallScope } from './call-scope.js';
+import { GatewayResponseError, GatewayTimeoutError } from './errors.js';
+import { decodeBase64 } from './decode.js';
+import { readCapped, toGatewayError } from './transport.js';
+
+/** How to download one link. */
+export interface DownloadOptions {
+  dispatcher: Dispatcher;
+  maxBytes: number;
+  timeoutMs: number;
+  scope: CallScope;
+  requestId?: string | undefined;
+}
+
+const DATA_URL = /^data:image\/[\w.+-]+;base64,/i;
+
+/** Fetches the bytes behind an image link (http, https, or a base64 data URL). */
+export async function downloadImage(url: string, opts: DownloadOptions): Promise<Buffer> {
+  if (DATA_URL.test(url)) return decodeBase64(url.replace(DATA_URL, ''), opts.maxBytes, opts.requestId);
+  if (!/^https?:\/\//i.test(url)) throw broken('gateway returned an image link that is not http(s)', opts.requestId);
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = AbortSignal.any([opts.scope.signal, timeout]);
+  try {
+    const res = await request(url, { dispatcher: opts.dispatcher, method: 'GET', signal, headers: { accept: 'image/*' } });
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      await res.body.dump();
+      throw broken(`image link answered ${res.statusCode}`, opts.requestId);
+    }
+    return await readCapped(res, opts.maxBytes, opts.scope, opts.requestId);
+  } catch (err) {
+    if (opts.scope.signal.aborted) throw opts.scope.abortError(opts.requestId);
+    if (timeout.aborted && !opts.scope.signal.aborted) {
+      throw new GatewayTimeoutError(`image download passed ${opts.timeoutMs} ms`, { requestId: opts.requestId, cause: err });
+    }
+    if (err instanceof GatewayResponseError) throw err;
+    throw broken('image link could not be downloaded', opts.requestId, toGatewayError(err, opts.scope, opts.requestId));
+  }
+}
+
+function broken(message: string, requestId: string | undefined, cause?: unknown): GatewayResponseError {
+  return new GatewayResponseError(message, { category: 'gateway_failure', code: 'image_download_failed', requestId, cause });
+}

@@ -1,0 +1,143 @@
+/**
+ * Gateway errors. The service layer reads only `category`, `param` and `requestId`; the subclasses keep the
+ * request context for logs.
+ *
+ * @see ../../../../shared/docs/image-gateway.md §6
+ */
+import { classifyFailure, findParam, type FailureInfo } from './classify.js';
+import { findRequestId, stripRequestId, type ResponseHeaders } from './request-id.js';
+import { parseRetryAfter } from './retry-after.js';
+import { ErrorEnvelope, FlatErrorBody, parseJson } from './schemas.js';
+
+/** What went wrong, in terms a member can be told. `cancelled` means the caller aborted. */
+export const GATEWAY_ERROR_CATEGORIES = [
+  'invalid_key',
+  'balance_exhausted',
+  'unknown_model',
+  'bad_parameter',
+  'content_rejected',
+  'busy',
+  'timed_out',
+  'gateway_failure',
+  'endpoint_missing',
+  'cancelled',
+] as const;
+export type GatewayErrorCategory = (typeof GATEWAY_ERROR_CATEGORIES)[number];
+
+/** Fields of a GatewayError besides the message. */
+export interface GatewayErrorDetails {
+  category: GatewayErrorCategory;
+  status?: number | undefined;
+  code?: string | undefined;
+  param?: string | undefined;
+  requestId?: string | undefined;
+  cause?: unknown;
+}
+
+/** Any failure of a gateway call. */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  readonly category: GatewayErrorCategory;
+  readonly status?: number | undefined;
+  readonly code?: string | undefined;
+  readonly param?: string | undefined;
+  readonly requestId?: string | undefined;
+
+  constructor(message: string, details: GatewayErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.category = details.category;
+    this.status = details.status;
+    this.code = details.code;
+    this.param = details.param;
+    this.requestId = details.requestId;
+  }
+}
+
+/** The gateway answered with an error status (or a 200 carrying an error object, or a stream error event). */
+export class GatewayHttpError extends GatewayError {
+  override name = 'GatewayHttpError';
+  /** The error `type` from the body, when given. */
+  readonly type?: string | undefined;
+  /** The wait the gateway asked for (Retry-After), in milliseconds. */
+  readonly retryAfterMs?: number | undefined;
+
+  constructor(message: string, details: GatewayErrorDetails & { type?: string | undefined; retryAfterMs?: number | undefined }) {
+    super(message, details);
+    this.type = details.type;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /**
+   * Builds the classified error from a status, the body text (JSON or not) and the response headers.
+   * @param nowMs the time against which an HTTP-date Retry-After is read
+   */
+  static fromResponse(status: number | undefined, bodyText: string, headers: ResponseHeaders, nowMs = Date.now()): GatewayHttpError {
+    const info = failureInfo(status, bodyText);
+    const requestId = findRequestId(headers, info.rawMessage);
+    return GatewayHttpError.fromFailure(info, requestId, parseRetryAfter(headers, nowMs));
+  }
+
+  /** Builds the classified error from an already-parsed failure. */
+  static fromFailure(info: FailureInfo, requestId: string | undefined, retryAfterMs?: number): GatewayHttpError {
+    const category = classifyFailure(info);
+    const param = category === 'bad_parameter' ? findParam(info) : undefined;
+    const prefix = info.status === undefined ? 'gateway error' : `gateway answered ${info.status}`;
+    return new GatewayHttpError(`${prefix}: ${info.message || '(no message)'}`, {
+      category,
+      status: info.status,
+      code: info.code,
+      type: info.type,
+      param,
+      requestId,
+      retryAfterMs,
+    });
+  }
+}
+
+/** The response arrived but is unusable: malformed, truncated, oversized, or not the image asked for. */
+export class GatewayResponseError extends GatewayError {
+  override name = 'GatewayResponseError';
+}
+
+/** No usable response: the connection failed. `beforeSend` is true when the request cannot have reached the gateway. */
+export class GatewayConnectionError extends GatewayError {
+  override name = 'GatewayConnectionError';
+  readonly beforeSend: boolean;
+
+  constructor(message: string, details: Omit<GatewayErrorDetails, 'category'> & { beforeSend: boolean; category?: GatewayErrorCategory }) {
+    super(message, { ...details, category: details.category ?? 'gateway_failure' });
+    this.beforeSend = details.beforeSend;
+  }
+}
+
+/** The deadline, or the agent's connect, header or body timeout, passed. Never retried: the gateway may have billed. */
+export class GatewayTimeoutError extends GatewayConnectionError {
+  override name = 'GatewayTimeoutError';
+
+  constructor(message: string, details: Omit<GatewayErrorDetails, 'category'> & { beforeSend?: boolean }) {
+    super(message, { ...details, beforeSend: details.beforeSend ?? false, category: 'timed_out' });
+  }
+}
+
+/** The caller aborted. */
+export class GatewayCancelledError extends GatewayError {
+  override name = 'GatewayCancelledError';
+
+  constructor(details: Omit<GatewayErrorDetails, 'category'> = {}) {
+    super('gateway request cancelled by the caller', { ...details, category: 'cancelled' });
+  }
+}
+
+/** Reads whatever error shape the body has (JSON envelope, flat JSON, HTML, nothing). */
+function failureInfo(status: number | undefined, bodyText: string): FailureInfo & { rawMessage: string } {
+  const json = parseJson(bodyText);
+  const envelope = ErrorEnvelope.safeParse(json);
+  const object = envelope.success ? envelope.data.error : FlatErrorBody.safeParse(json).data;
+  if (!object) {
+    // HTML from a proxy, or an empty 429 from the rate limiter: only the status and the text are known.
+    const raw = bodyText.trim().slice(0, 300);
+    return { status, message: stripRequestId(raw), rawMessage: raw };
+  }
+  const raw = object.message ?? '';
+  return { status, code: object.code, type: object.type ?? undefined, param: object.param, message: stripRequestId(raw), rawMessage: raw };
+}

@@ -1,0 +1,174 @@
+/**
+ * The gateway client: the ImageGateway port over undici, with pre-flight rules, bounded retries, the documented
+ * recoveries, a total deadline and the model catalogue.
+ *
+ * @see ../../../../shared/docs/image-gateway.md
+ * @see ../../../../shared/docs/gateway-interface.md
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type pino from 'pino';
+import type { Dispatcher } from 'undici';
+import { validateEditRequest, validateGenerateRequest } from '../image-rules.js';
+import { systemClock, type Clock, type EditRequest, type GatewayCallOptions, type GatewayModel, type GenerateRequest, type ImageGateway, type ImageResult } from '../ports.js';
+import { CallScope } from './call-scope.js';
+import { GatewayHttpError, type GatewayError } from './errors.js';
+import { exchangeImages, type ExchangeContext, type ExchangeResult } from './image-exchange.js';
+import { fetchModelIds } from './model-ids.js';
+import { ModelCatalogue } from './models.js';
+import { buildWireParams, type WireParams } from './params.js';
+import { planRecovery, type RecoveryState } from './recovery.js';
+import { isRetryable, retryDelay } from './retry.js';
+import { toGatewayError } from './transport.js';
+
+/** Options of GatewayClient. */
+export interface GatewayClientOptions {
+  /** Base URL including `/v1`, without a trailing slash needed. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …`; never logged. */
+  apiKey: string;
+  /** The undici Agent from createGatewayAgent (connect, header and body timeouts live there). */
+  dispatcher: Dispatcher;
+  /** The model used when a request names none; first in the catalogue. */
+  defaultModel: string;
+  logger: pino.Logger;
+  /** Total time for one logical request, retries and recoveries included. @default 180_000 */
+  deadlineMs?: number | undefined;
+  /** Retries of a failure that cannot have produced an image. @default 2 */
+  maxRetries?: number | undefined;
+  /** Largest response body (JSON, stream or downloaded image) accepted. @default 67_108_864 (64 MiB) */
+  maxResponseBytes?: number | undefined;
+  /** Longest Retry-After honoured. @default 30_000 */
+  retryAfterCapMs?: number | undefined;
+  /** How long the model catalogue is cached. @default 300_000 (5 min) */
+  modelsTtlMs?: number | undefined;
+  /** Timeout of one `url` image download. @default 60_000 */
+  downloadTimeoutMs?: number | undefined;
+  /** Waits between retries; must reject when the signal aborts. @default node:timers/promises setTimeout */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /** Source of backoff jitter in [0, 1). @default Math.random */
+  random?: (() => number) | undefined;
+  /** @default systemClock */
+  clock?: Clock | undefined;
+}
+
+const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+  await delay(ms, undefined, signal ? { signal } : {});
+};
+
+/** ImageGateway over an OpenAI-compatible (one-api/new-api family) image gateway. */
+export class GatewayClient implements ImageGateway {
+  private readonly ctx: ExchangeContext;
+  private readonly defaultModel: string;
+  private readonly log: pino.Logger;
+  private readonly deadlineMs: number;
+  private readonly maxRetries: number;
+  private readonly retryAfterCapMs: number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly random: () => number;
+  private readonly catalogue: ModelCatalogue;
+
+  constructor(opts: GatewayClientOptions) {
+    const clock = opts.clock ?? systemClock;
+    this.log = opts.logger.child({ module: 'gateway' });
+    this.ctx = {
+      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+      apiKey: opts.apiKey,
+      dispatcher: opts.dispatcher,
+      maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024 * 1024,
+      downloadTimeoutMs: opts.downloadTimeoutMs ?? 60_000,
+      clock,
+      log: this.log,
+    };
+    this.defaultModel = opts.defaultModel;
+    this.deadlineMs = opts.deadlineMs ?? 180_000;
+    this.maxRetries = opts.maxRetries ?? 2;
+    this.retryAfterCapMs = opts.retryAfterCapMs ?? 30_000;
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.random = opts.random ?? Math.random;
+    this.catalogue = new ModelCatalogue({
+      defaultModel: opts.defaultModel,
+      ttlMs: opts.modelsTtlMs ?? 300_000,
+      clock,
+      logger: this.log,
+      fetchIds: (signal) => fetchModelIds(this.ctx, signal),
+    });
+  }
+
+  /** Text-to-image. @throws ImageInputError before any request; GatewayError after. */
+  async generate(request: GenerateRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
+    const req = validateGenerateRequest(request);
+    const model = req.model ?? this.defaultModel;
+    return this.run('generations', buildWireParams(req, model, options), undefined, options);
+  }
+
+  /** Image-to-image (multipart). @throws ImageInputError before any request; GatewayError after. */
+  async edit(request: EditRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
+    const req = await validateEditRequest(request);
+    const model = req.model ?? this.defaultModel;
+    return this.run('edits', buildWireParams(req, model, options), req, options);
+  }
+
+  listModels(options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayModel[]> {
+    return this.catalogue.list(options.signal);
+  }
+
+  cachedModels(): GatewayModel[] {
+    return this.catalogue.cached();
+  }
+
+  private async run(endpoint: 'generations' | 'edits', first: WireParams, edit: EditRequest | undefined, call: GatewayCallOptions): Promise<ImageResult> {
+    const scope = new CallScope(this.deadlineMs, call.signal);
+    const state: RecoveryState = { droppedParams: [] };
+    const started = this.ctx.clock.now();
+    let params = first;
+    try {
+      scope.throwIfEnded();
+      for (;;) {
+        try {
+          const result = await this.withRetries({ endpoint, params, edit, call }, scope);
+          this.log.info({ endpoint, requestId: result.requestId, images: result.images.length, durationMs: this.ctx.clock.now() - started }, 'image request completed');
+          return { ...result, model: String(params.get('model')), sizeFallback: state.sizeFallback, droppedParams: state.droppedParams };
+        } catch (err) {
+          const next = planRecovery(err, params, state);
+          if (!next) throw err;
+          this.log.warn({ err, endpoint, sizeFallback: state.sizeFallback, droppedParams: state.droppedParams }, 'gateway request adjusted and retried');
+          params = next;
+        }
+      }
+    } catch (err) {
+      const error = toGatewayError(err, scope);
+      this.log.warn({ err: error, endpoint, category: error.category, status: error.status, requestId: error.requestId, durationMs: this.ctx.clock.now() - started }, 'image request failed');
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private async withRetries(req: { endpoint: 'generations' | 'edits'; params: WireParams; edit: EditRequest | undefined; call: GatewayCallOptions }, scope: CallScope): Promise<ExchangeResult> {
+    // One key per logical request body: retries reuse it, a recovery (different body) gets a new one.
+    const idempotencyKey = randomUUID();
+    for (let retry = 0; ; retry += 1) {
+      try {
+        return await exchangeImages(this.ctx, { ...req, idempotencyKey, retry }, scope);
+      } catch (err) {
+        const error = toGatewayError(err, scope);
+        const wait = this.retryWait(error, retry, scope);
+        if (wait === undefined) throw error;
+        this.log.warn({ err: error, category: error.category, status: error.status, requestId: error.requestId, retry: retry + 1, delayMs: wait }, 'gateway request retried');
+        await this.sleep(wait, scope.signal).catch((cause: unknown) => {
+          throw toGatewayError(cause, scope, error.requestId);
+        });
+      }
+    }
+  }
+
+  /** Milliseconds to wait before retrying, or undefined when this failure must not be retried. */
+  private retryWait(error: GatewayError, retry: number, scope: CallScope): number | undefined {
+    if (retry >= this.maxRetries || !isRetryable(error)) return undefined;
+    const retryAfterMs = error instanceof GatewayHttpError ? error.retryAfterMs : undefined;
+    const wait = retryDelay(retry, retryAfterMs, this.retryAfterCapMs, this.random);
+    // Waiting past the deadline only to be cut off helps nobody: report the failure now.
+    return wait < scope.remainingMs() ? wait : undefined;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * One image POST and its answer: build the body, send it, classify an error status, then read JSON or SSE
+ * (whatever the Content-Type says, since gateways ignore `stream` both ways) and decode the images.
+ */
+import type pino from 'pino';
+import type { Dispatcher } from 'undici';
+import type { Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../ports.js';
+import type { CallScope } from './call-scope.js';
+import { checkImage, decodeBase64 } from './decode.js';
+import { downloadImage } from './download.js';
+import { GatewayHttpError, GatewayResponseError } from './errors.js';
+import { buildEditForm } from './multipart.js';
+import { toJsonBody, type WireParams } from './params.js';
+import { findRequestId, headerValue } from './request-id.js';
+import { ImagesResponse, type ImageItem, type ImagesUsage, parseJson } from './schemas.js';
+import { readImageStream } from './sse.js';
+import { readCapped, send, toGatewayError, type GatewayResponse } from './transport.js';
+
+/** Error bodies are small; a huge one is read no further than this and classified by status. */
+const ERROR_BODY_CAP = 1024 * 1024;
+
+/** What every exchange shares (fixed per client). */
+export interface ExchangeContext {
+  baseUrl: string;
+  apiKey: string;
+  dispatcher: Dispatcher;
+  maxResponseBytes: number;
+  downloadTimeoutMs: number;
+  clock: Clock;
+  log: pino.Logger;
+}
+
+/** One attempt of one image request. */
+export interface ExchangeRequest {
+  endpoint: 'generations' | 'edits';
+  params: WireParams;
+  /** The images and mask, for edits. */
+  edit?: EditRequest | undefined;
+  idempotencyKey: string;
+  /** 0 for the first attempt. */
+  retry: number;
+  call: GatewayCallOptions;
+}
+
+/** The decoded answer of one attempt. */
+export interface ExchangeResult {
+  images: GeneratedImage[];
+  usage?: ImageUsage | undefined;
+  requestId?: string | undefined;
+}
+
+/** Sends one attempt and reads its answer; rejects with a GatewayError. */
+export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest, scope: CallScope): Promise<ExchangeResult> {
+  const started = ctx.clock.now();
+  const body = req.edit ? buildEditForm(req.params, req.edit.images, req.edit.mask) : toJsonBody(req.params);
+  const res = await send(ctx.dispatcher, { method: 'POST', url: `${ctx.baseUrl}/images/${req.endpoint}`, headers: headersFor(ctx, req), body }, scope);
+  const requestId = findRequestId(res.headers);
+  ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
+  if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
+  const { items, usage } = await readItems(ctx, res, req, scope, requestId);
+  if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
+  const expected = expectedFormat(req.params);
+  const images: GeneratedImage[] = [];
+  // Decode one at a time and let go of each base64 string as soon as its bytes exist.
+  for (let item = items.shift(); item; item = items.shift()) images.push(await decodeItem(ctx, item, expected, scope, requestId));
+  return { images, usage: usage && toUsage(usage), requestId };
+}
+
+function headersFor(ctx: ExchangeContext, req: ExchangeRequest): Record<string, string> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${ctx.apiKey}`,
+    accept: req.call.stream ? 'text/event-stream, application/json' : 'application/json',
+    // Same key on every retry of this logical request, so a gateway that deduplicates can do so.
+    'idempotency-key': req.idempotencyKey,
+  };
+  // FormData sets its own multipart content type with the boundary.
+  if (!req.edit) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+async function errorFrom(ctx: ExchangeContext, res: GatewayResponse, scope: CallScope, requestId: string | undefined): Promise<GatewayHttpError> {
+  let text = '';
+  try {
+    text = (await readCapped(res, ERROR_BODY_CAP, scope, requestId)).toString('utf8');
+  } catch (err) {
+    if (scope.signal.aborted) throw scope.abortError(requestId);
+    ctx.log.debug({ err, requestId }, 'gateway error body unreadable');
+  }
+  return GatewayHttpError.fromResponse(res.statusCode, text, res.headers, ctx.clock.now());
+}
+
+async function readItems(ctx: ExchangeContext, res: GatewayResponse, req: ExchangeRequest, scope: CallScope, requestId: string | undefined): Promise<{ items: ImageItem[]; usage?: ImagesUsage | undefined }> {
+  const contentType = headerValue(res.headers, 'content-type') ?? '';
+  if (/text\/event-stream/i.test(contentType)) {
+    const expected = Number(req.params.get('n') ?? 1);
+    return readImageStream(res.body, {
+      maxBytes: ctx.maxResponseBytes,
+      expected,
+      requestId,
+      onPartial: req.call.onPartial,
+      onPartialProblem: (err) => ctx.log.warn({ err, requestId }, 'partial image dropped'),
+    }).catch((err: unknown) => {
+      throw toGatewayError(err, scope, requestId);
+    });
+  }
+  const text = (await readCapped(res, ctx.maxResponseBytes, scope, requestId)).toString('utf8');
+  const parsed = ImagesResponse.safeParse(parseJson(text));
+  if (!parsed.success) throw new GatewayResponseError('gateway answered with a malformed body', { category: 'gateway_failure', code: 'malformed_response', requestId });
+  // one-api style: a 200 that carries an error object is still an error.
+  if (parsed.data.error !== undefined && !parsed.data.data?.length) throw GatewayHttpError.fromResponse(undefined, text, res.headers, ctx.clock.now());
+  return { items: parsed.data.data ?? [], usage: parsed.data.usage ?? undefined };
+}
+
+async function decodeItem(ctx: ExchangeContext, item: ImageItem, expected: ImageFormat | undefined, scope: CallScope, requestId: string | undefined): Promise<GeneratedImage> {
+  let bytes: Buffer;
+  if (item.b64_json) bytes = decodeBase64(item.b64_json, ctx.maxResponseBytes, requestId);
+  else if (item.url) bytes = await downloadImage(item.url, { dispatcher: ctx.dispatcher, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId });
+  else throw new GatewayResponseError('gateway returned an image item with neither b64_json nor url', { category: 'gateway_failure', code: 'empty_item', requestId });
+  return checkImage(bytes, expected, requestId);
+}
+
+function expectedFormat(params: WireParams): ImageFormat | undefined {
+  const format = params.get('output_format');
+  return format === 'png' || format === 'jpeg' || format === 'webp' ? format : undefined;
+}
+
+function toUsage(usage: ImagesUsage): ImageUsage {
+  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens };
+}

@@ -1,0 +1,32 @@
+/**
+ * `GET {base}/models`: the ids of the gateway's catalogue. Accepts OpenAI's `{object:"list",data}` and new-api's
+ * `{success:true,data}`; anything else is an error the catalogue absorbs.
+ *
+ * @see ../../../../shared/docs/image-gateway.md §2.8, §4.1, §4.2.1
+ */
+import { CallScope } from './call-scope.js';
+import { GatewayHttpError, GatewayResponseError } from './errors.js';
+import type { ExchangeContext } from './image-exchange.js';
+import { findRequestId } from './request-id.js';
+import { ModelsResponse, parseJson } from './schemas.js';
+import { readCapped, send } from './transport.js';
+
+/** Autocomplete must answer within 3 s, so the catalogue fetch gets a short budget of its own. */
+export const MODELS_TIMEOUT_MS = 10_000;
+const MODELS_BODY_CAP = 4 * 1024 * 1024;
+
+/** Fetches the model ids; rejects with a GatewayError on any failure or unknown shape. */
+export async function fetchModelIds(ctx: ExchangeContext, signal?: AbortSignal): Promise<string[]> {
+  const scope = new CallScope(MODELS_TIMEOUT_MS, signal);
+  try {
+    const res = await send(ctx.dispatcher, { method: 'GET', url: `${ctx.baseUrl}/models`, headers: { authorization: `Bearer ${ctx.apiKey}`, accept: 'application/json' } }, scope);
+    const requestId = findRequestId(res.headers);
+    const text = (await readCapped(res, MODELS_BODY_CAP, scope, requestId)).toString('utf8');
+    if (res.statusCode >= 400) throw GatewayHttpError.fromResponse(res.statusCode, text, res.headers, ctx.clock.now());
+    const parsed = ModelsResponse.safeParse(parseJson(text));
+    if (!parsed.success) throw new GatewayResponseError('gateway model list has an unknown shape', { category: 'gateway_failure', code: 'malformed_response', requestId });
+    return parsed.data.data.map((model) => model.id);
+  } finally {
+    scope.dispose();
+  }
+}

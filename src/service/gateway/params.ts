@@ -1,0 +1,76 @@
+/**
+ * The request fields the client sends: only what the caller set, plus model. Never `response_format`: GPT image
+ * models reject it with 400 unknown_parameter and always answer in base64, which is what the bot wants.
+ *
+ * @see ../../../../shared/docs/image-gateway.md §0.3, §2.2, §2.3
+ */
+import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../ports.js';
+import { ImageInputError } from '../image-rules.js';
+
+/** A scalar field as it goes on the wire (JSON keeps types; multipart sends the text). */
+export type WireValue = string | number | boolean;
+
+/** Ordered wire fields; the order is the multipart part order. */
+export type WireParams = ReadonlyMap<string, WireValue>;
+
+/** Fields the client may drop on the one retry when the model says it does not know them. */
+export const DROPPABLE_PARAMS = ['quality', 'background', 'output_format', 'output_compression', 'moderation', 'input_fidelity', 'stream', 'partial_images'] as const;
+
+/** Fields that make no sense without another (compression without a format, partial images without a stream). */
+const DEPENDENTS: Readonly<Record<string, readonly string[]>> = {
+  output_format: ['output_compression'],
+  stream: ['partial_images'],
+};
+
+/** The highest `partial_images` the API accepts. */
+export const MAX_PARTIAL_IMAGES = 3;
+
+/** Builds the wire fields for a validated request. */
+export function buildWireParams(req: GenerateRequest | EditRequest, model: string, call: GatewayCallOptions): WireParams {
+  const fields = new Map<string, WireValue>();
+  const put = (name: string, value: WireValue | undefined): void => {
+    if (value !== undefined) fields.set(name, value);
+  };
+  put('model', model);
+  put('prompt', req.prompt);
+  put('n', req.n);
+  put('size', req.size);
+  put('quality', req.quality);
+  put('background', req.background);
+  put('output_format', req.outputFormat);
+  put('output_compression', req.outputCompression);
+  put('moderation', req.moderation);
+  if ('images' in req) put('input_fidelity', req.inputFidelity);
+  if (call.stream) {
+    put('stream', true);
+    put('partial_images', checkPartialImages(call.partialImages));
+  }
+  return fields;
+}
+
+function checkPartialImages(value: number | undefined): number | undefined {
+  if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value <= MAX_PARTIAL_IMAGES)) {
+    throw new ImageInputError('partial_images', `a whole number from 0 to ${MAX_PARTIAL_IMAGES}`);
+  }
+  return value;
+}
+
+/** A copy without `name` and the fields that depend on it; returns the names removed, in order. */
+export function withoutParam(params: WireParams, name: string): { params: WireParams; dropped: string[] } {
+  const dropped = [name, ...(DEPENDENTS[name] ?? [])].filter((key) => params.has(key));
+  const next = new Map(params);
+  for (const key of dropped) next.delete(key);
+  return { params: next, dropped };
+}
+
+/** A copy with one field replaced, keeping its position. */
+export function withParam(params: WireParams, name: string, value: WireValue): WireParams {
+  const next = new Map(params);
+  next.set(name, value);
+  return next;
+}
+
+/** The JSON body for /images/generations. */
+export function toJsonBody(params: WireParams): string {
+  return JSON.stringify(Object.fromEntries(params));
+}

@@ -1,0 +1,38 @@
+/**
+ * The two recoveries the gateway's own documentation asks for, each tried at most once per logical request:
+ * a rejected custom size is retried with the standard size of the nearest aspect ratio (rule 4), and a parameter
+ * the model does not know is dropped (rule 6).
+ *
+ * @see ../../../../shared/docs/gateway-interface.md "Behaviour rules" 4 and 6
+ */
+import { isCustomSize, nearestStandardSize, parseSize } from '../image-rules.js';
+import { isUnsupportedParameter } from './classify.js';
+import { GatewayHttpError } from './errors.js';
+import { DROPPABLE_PARAMS, withParam, withoutParam, type WireParams } from './params.js';
+
+/** What has been tried so far for one logical request. */
+export interface RecoveryState {
+  sizeFallback?: { requested: string; used: string } | undefined;
+  droppedParams: string[];
+}
+
+/** The changed fields for the next try, or undefined when the failure is not one we recover from. */
+export function planRecovery(err: unknown, params: WireParams, state: RecoveryState): WireParams | undefined {
+  if (!(err instanceof GatewayHttpError) || err.category !== 'bad_parameter' || !err.param) return undefined;
+  const size = params.get('size');
+  if (err.param === 'size' && !state.sizeFallback && typeof size === 'string' && isCustomSize(size)) {
+    const parsed = parseSize(size);
+    if (!parsed) return undefined;
+    const used = nearestStandardSize(parsed.width, parsed.height);
+    state.sizeFallback = { requested: size, used };
+    return withParam(params, 'size', used);
+  }
+  const droppable = (DROPPABLE_PARAMS as readonly string[]).includes(err.param);
+  const unsupported = isUnsupportedParameter({ code: err.code, message: err.message });
+  if (droppable && unsupported && state.droppedParams.length === 0 && params.has(err.param)) {
+    const next = withoutParam(params, err.param);
+    state.droppedParams = next.dropped;
+    return next.params;
+  }
+  return undefined;
+}
