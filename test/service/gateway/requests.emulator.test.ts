@@ -1,0 +1,165 @@
+/**
+ * What the client puts on the wire, proved against the gateway emulator over real sockets: every parameter of both
+ * endpoints, multipart part order and exact bytes, headers, and pre-flight refusals that never reach the gateway.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Agent } from 'undici';
+import type { GatewayClient } from '../../../src/service/gateway/gateway-client.js';
+import { ImageInputError } from '../../../src/service/image-rules.js';
+import type { EditRequest, GenerateRequest } from '../../../src/service/ports.js';
+import { startGatewayEmulator, type GatewayEmulator } from '../../emulators/gateway/index.js';
+import { clientFor, makeImage } from './fixtures.js';
+
+let gw: GatewayEmulator;
+let client: GatewayClient;
+let agent: Agent;
+
+beforeEach(async () => {
+  gw = await startGatewayEmulator();
+  ({ client, agent } = clientFor(gw));
+});
+
+afterEach(async () => {
+  expect(gw.specViolations).toEqual([]);
+  await agent.close();
+  await gw.close();
+});
+
+function lastImageRequest() {
+  const request = gw.imageRequests().at(-1);
+  if (!request) throw new Error('no image request arrived');
+  return request;
+}
+
+describe('POST /images/generations', () => {
+  it('sends only model and prompt when nothing else is set, with auth and an idempotency key', async () => {
+    const result = await client.generate({ prompt: 'a red fox' });
+    const sent = lastImageRequest();
+    expect(sent.path).toBe('/v1/images/generations');
+    expect(sent.json).toEqual({ model: 'gpt-image-1', prompt: 'a red fox' });
+    expect(sent.headers['authorization']).toBe(`Bearer ${gw.apiKey}`);
+    expect(sent.headers['content-type']).toBe('application/json');
+    expect(sent.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result).toMatchObject({ model: 'gpt-image-1', droppedParams: [] });
+    expect(result.images).toHaveLength(1);
+    expect(result.images[0]).toMatchObject({ format: 'png', width: 1024, height: 1024 });
+    expect(result.requestId).toBeTruthy();
+  });
+
+  it('maps every option to its wire name and type, and never sends response_format', async () => {
+    const req: GenerateRequest = {
+      prompt: 'a red fox',
+      model: 'gpt-image-2',
+      size: '1536x864',
+      quality: 'high',
+      background: 'opaque',
+      outputFormat: 'webp',
+      outputCompression: 40,
+      n: 2,
+      moderation: 'low',
+    };
+    const result = await client.generate(req);
+    expect(lastImageRequest().json).toEqual({
+      model: 'gpt-image-2',
+      prompt: 'a red fox',
+      n: 2,
+      size: '1536x864',
+      quality: 'high',
+      background: 'opaque',
+      output_format: 'webp',
+      output_compression: 40,
+      moderation: 'low',
+    });
+    expect(result.images.map((i) => [i.format, i.width, i.height])).toEqual([
+      ['webp', 1536, 864],
+      ['webp', 1536, 864],
+    ]);
+    expect(result.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), totalTokens: expect.any(Number) });
+  });
+
+  it('sends transparent with png when no format was given', async () => {
+    const result = await client.generate({ prompt: 'a sticker', background: 'transparent' });
+    expect(lastImageRequest().json).toMatchObject({ background: 'transparent', output_format: 'png' });
+    expect(result.images[0]?.format).toBe('png');
+  });
+
+  it('asks for a stream only when the caller does', async () => {
+    await client.generate({ prompt: 'a red fox' }, { stream: true, partialImages: 2 });
+    expect(lastImageRequest().json).toMatchObject({ stream: true, partial_images: 2 });
+    expect(lastImageRequest().json).not.toHaveProperty('response_format');
+  });
+});
+
+describe('POST /images/edits', () => {
+  it('sends text fields, then one image[] part per image in order, then the mask, with exact bytes', async () => {
+    const png = await makeImage('png', 64, 48);
+    const jpeg = await makeImage('jpeg', 64, 48);
+    const webp = await makeImage('webp', 64, 48);
+    const mask = await makeImage('png', 64, 48, true);
+    const req: EditRequest = {
+      prompt: 'make it blue',
+      images: [
+        { bytes: png, filename: 'first.png' },
+        // A wrong extension is corrected from the bytes: relays guess the type from the name.
+        { bytes: jpeg, filename: 'photo.png' },
+        { bytes: webp },
+      ],
+      mask: { bytes: mask, filename: 'my mask.png' },
+      size: '1024x1536',
+      quality: 'low',
+      background: 'auto',
+      outputFormat: 'jpeg',
+      outputCompression: 80,
+      n: 1,
+      moderation: 'auto',
+      inputFidelity: 'high',
+    };
+    const result = await client.edit(req);
+    const form = lastImageRequest().form;
+    expect(lastImageRequest().path).toBe('/v1/images/edits');
+    expect(lastImageRequest().headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(form?.order).toEqual([
+      'model', 'prompt', 'n', 'size', 'quality', 'background', 'output_format', 'output_compression', 'moderation', 'input_fidelity',
+      'image[]', 'image[]', 'image[]', 'mask',
+    ]);
+    expect(form?.fields).toEqual({
+      model: 'gpt-image-1', prompt: 'make it blue', n: '1', size: '1024x1536', quality: 'low', background: 'auto',
+      output_format: 'jpeg', output_compression: '80', moderation: 'auto', input_fidelity: 'high',
+    });
+    expect(form?.files.map((f) => [f.field, f.filename, f.contentType])).toEqual([
+      ['image[]', 'first.png', 'image/png'],
+      ['image[]', 'photo.jpg', 'image/jpeg'],
+      ['image[]', 'image-3.webp', 'image/webp'],
+      ['mask', 'my_mask.png', 'image/png'],
+    ]);
+    expect(form?.files.map((f) => f.bytes)).toEqual([png, jpeg, webp, mask]);
+    expect(result.images[0]).toMatchObject({ format: 'jpeg', width: 1024, height: 1536 });
+  });
+
+  it('sends a single image as one image[] part and streams as text fields', async () => {
+    await client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }] }, { stream: true, partialImages: 1 });
+    const form = lastImageRequest().form;
+    expect(form?.order).toEqual(['model', 'prompt', 'stream', 'partial_images', 'image[]']);
+    expect(form?.fields).toMatchObject({ stream: 'true', partial_images: '1' });
+  });
+});
+
+describe('pre-flight refusals', () => {
+  const refusals: [string, () => Promise<unknown>][] = [
+    ['a bad size', () => client.generate({ prompt: 'p', size: '1000x1000' })],
+    ['n of 11', () => client.generate({ prompt: 'p', n: 11 })],
+    ['an empty prompt', () => client.generate({ prompt: '' })],
+    ['a long prompt', () => client.generate({ prompt: 'x'.repeat(32_001) })],
+    ['transparent jpeg', () => client.generate({ prompt: 'p', background: 'transparent', outputFormat: 'jpeg' })],
+    ['compression with png', () => client.generate({ prompt: 'p', outputFormat: 'png', outputCompression: 5 })],
+    ['partial_images of 4', () => client.generate({ prompt: 'p' }, { stream: true, partialImages: 4 })],
+    ['an edit without images', () => client.edit({ prompt: 'p', images: [] })],
+    ['an edit with a gif', () => client.edit({ prompt: 'p', images: [{ bytes: Buffer.from('GIF89a-not-really'), filename: 'x.png' }] })],
+    ['a mask without alpha', async () => client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }], mask: { bytes: await makeImage('png') } })],
+  ];
+
+  it.each(refusals)('refuses %s before anything reaches the gateway', async (_name, call) => {
+    await expect(call()).rejects.toBeInstanceOf(ImageInputError);
+    expect(gw.requests).toEqual([]);
+  });
+});
