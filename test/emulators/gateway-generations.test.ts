@@ -82,6 +82,19 @@ describe('gateway emulator: generations', () => {
     expect(await decode(result.data?.[0]?.b64_json)).toMatchObject({ width: 1280, height: 720 });
   });
 
+  it('gives textured images a realistic weight and serves repeats from its cache', async () => {
+    await gateway.close();
+    gateway = await startGatewayEmulator({ imageStyle: 'textured' });
+    client = new OpenAI({ apiKey: gateway.apiKey, baseURL: gateway.baseUrl, maxRetries: 0 });
+    const first = await client.images.generate({ model: 'gpt-image-1', prompt: 'photo', size: '1536x1024' });
+    const second = await client.images.generate({ model: 'gpt-image-1', prompt: 'photo', size: '1536x1024' });
+    const bytes = Buffer.from(first.data?.[0]?.b64_json ?? '', 'base64');
+    expect(bytes.length).toBeGreaterThan(2_000_000);
+    expect(bytes.length).toBeLessThan(4_500_000);
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'png', width: 1536, height: 1024 });
+    expect(second.data?.[0]?.b64_json).toBe(first.data?.[0]?.b64_json);
+  });
+
   it('records the JSON body and headers of the request', async () => {
     await client.images.generate({ model: 'gpt-image-1', prompt: 'recorded', moderation: 'low' });
     const [request] = gateway.imageRequests();

@@ -108,13 +108,15 @@ function flatPixels(spec: ImageSpec, channels: number): Buffer {
 }
 
 /**
- * Gradient plus 5 bits of noise per channel: PNG cannot compress the noise, which gives the 2–4 MB per
+ * Gradient plus 3 bits of noise per channel (6 for jpeg/webp): PNG cannot compress the noise, which gives the 2–4 MB per
  * 1536x1024 image that real photographic output weighs.
  */
 function texturedPixels(spec: ImageSpec, channels: number): Buffer {
   const colour = PALETTE[spec.variant % PALETTE.length] ?? PALETTE[0];
   const { width, height } = spec;
   const out = Buffer.alloc(width * height * channels);
+  // Lossy encoders average small noise away, so they get more of it to keep a photo-like weight.
+  const mask = spec.format === 'png' ? 7 : 63;
   let seed = (0x9e3779b9 ^ (spec.variant * 2654435761)) >>> 0 || 1;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -125,10 +127,10 @@ function texturedPixels(spec: ImageSpec, channels: number): Buffer {
       seed ^= seed >>> 17;
       seed ^= seed << 5;
       const noise = seed >>> 0;
-      out[i] = Math.min(255, (colour.r >> 1) + gx * 0.5 + (noise & 31));
-      out[i + 1] = Math.min(255, (colour.g >> 1) + gy * 0.5 + ((noise >>> 5) & 31));
-      out[i + 2] = Math.min(255, (colour.b >> 1) + (gx + gy) * 0.25 + ((noise >>> 10) & 31));
-      if (channels === 4) out[i + 3] = Math.min(255, 64 + gy + ((noise >>> 15) & 15));
+      out[i] = Math.min(255, (colour.r >> 1) + gx * 0.5 + (noise & mask));
+      out[i + 1] = Math.min(255, (colour.g >> 1) + gy * 0.5 + ((noise >>> 8) & mask));
+      out[i + 2] = Math.min(255, (colour.b >> 1) + (gx + gy) * 0.25 + ((noise >>> 16) & mask));
+      if (channels === 4) out[i + 3] = Math.min(255, 64 + gy + ((noise >>> 24) & 3));
     }
   }
   return out;
