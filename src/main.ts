@@ -17,6 +17,8 @@ import { FairQueue } from './service/fair-queue.js';
 import { createGatewayAgent } from './service/gateway/agent.js';
 import { GatewayClient } from './service/gateway/gateway-client.js';
 import { ImageService } from './service/image-service.js';
+import { JobArchive, JobRecord, PendingEdit } from './service/job-archive.js';
+import { QuotaAdmin } from './service/quota-admin.js';
 import { systemClock, type Clock } from './service/ports.js';
 import { openStorage } from './storage/open-storage.js';
 
@@ -69,7 +71,13 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     perMemberRunning: config.MAX_RUNNING_PER_MEMBER,
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
   });
+  const archive = new JobArchive({
+    jobs: storage.records('jobs', JobRecord),
+    pendingEdits: storage.records('pending-edits', PendingEdit),
+    jobTtlMs: config.BUTTON_TTL_HOURS * 3_600_000,
+  });
   const images = new ImageService({
+    archive,
     gateway,
     quotas: storage.quotas,
     queue,
@@ -86,6 +94,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     images,
     models: gateway,
     defaultModel: config.DEFAULT_IMAGE_MODEL,
+    quotas: new QuotaAdmin({ quotas: storage.quotas, logger }),
+    archive,
     autocomplete: createImageAutocomplete(gateway),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger }) =>
       new DiscordResponder({ interaction, client, logger: ctx.logger, clock }),

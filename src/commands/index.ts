@@ -2,27 +2,36 @@
  * The explicit command list. main.ts builds it with its dependencies; registration uses the same definitions.
  */
 import type { RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
-import type { Command, ComponentHandler } from './command.js';
-import { createImagineCommand, IMAGINE_DATA } from './imagine.js';
-import type { ImageCommandDeps } from './image-command-deps.js';
-import { createModelsCommand, MODELS_DATA } from './models.js';
+import type { JobArchive } from '../service/job-archive.js';
 import type { ImageGateway } from '../service/ports.js';
+import type { QuotaAdmin } from '../service/quota-admin.js';
+import type { Command, ComponentHandler } from './command.js';
+import { createEditCommand, EDIT_DATA } from './edit.js';
+import { createEditImageMenu, createEditImageMenuModal, EDIT_IMAGE_MENU_DATA } from './edit-image-menu.js';
+import type { ImageCommandDeps } from './image-command-deps.js';
+import { createImagineCommand, IMAGINE_DATA } from './imagine.js';
+import { createModelsCommand, MODELS_DATA } from './models.js';
+import { createQuotaCommand } from './quota.js';
+import { QUOTA_DATA } from './quota-data.js';
+import { createResultButtons } from './result-buttons.js';
 
-/** Every command definition, in the order Discord lists them. */
-export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [IMAGINE_DATA, MODELS_DATA];
+/** Every command definition, in the order {@link createCommands} builds them. */
+export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [IMAGINE_DATA, EDIT_DATA, EDIT_IMAGE_MENU_DATA, MODELS_DATA, QUOTA_DATA];
 
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps {
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
   defaultModel: string;
+  quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'>;
+  archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit'>;
 }
 
-/** Builds the commands (same order as {@link COMMAND_DEFINITIONS}). */
+/** Builds the commands. */
 export function createCommands(deps: CommandDeps): Command[] {
-  return [createImagineCommand(deps), createModelsCommand(deps)];
+  return [createImagineCommand(deps), createEditCommand(deps), createEditImageMenu(deps), createModelsCommand(deps), createQuotaCommand(deps)];
 }
 
 /** Builds the button and modal handlers. */
-export function createComponents(_deps: CommandDeps): ComponentHandler[] {
-  return [];
+export function createComponents(deps: CommandDeps): ComponentHandler[] {
+  return [...createResultButtons(deps), createEditImageMenuModal(deps)];
 }

@@ -13,6 +13,7 @@ import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, JobProgress
 import type { Clock, EditRequest, GenerateRequest, ImageGateway, ImageResult, PartialImage, QuotaLedger, QuotaStatus } from './ports.js';
 import { systemClock } from './ports.js';
 import { createProgressThrottle } from './progress-throttle.js';
+import type { JobArchive } from './job-archive.js';
 
 /** Options for {@link ImageService}. */
 export interface ImageServiceOptions {
@@ -29,6 +30,8 @@ export interface ImageServiceOptions {
   /** Per-member waiting limit, named in the queue-full message. @default 10 */
   perMemberQueued?: number | undefined;
   clock?: Clock | undefined;
+  /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
+  archive?: Pick<JobArchive, 'remember'> | undefined;
 }
 
 /** Runs image jobs; see the module comment for the flow. */
@@ -84,9 +87,10 @@ export class ImageService {
     try {
       const result = await this.queueAndGenerate(job, request, responder, log);
       const { files, notices } = await fitAll(result, responder.maxFileBytes);
-      await responder.deliver({ job, model: result.model, files, notices });
+      const { messageIds } = await responder.deliver({ job, model: result.model, files, notices });
       committed = true;
       await this.commit(job, files.length, log);
+      await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
     } finally {
       if (!committed) await this.refund(job, log);

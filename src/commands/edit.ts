@@ -1,0 +1,56 @@
+/**
+ * /edit: up to four reference images (in option order) and an optional mask, plus the shared image options.
+ */
+import { ApplicationCommandOptionType, ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import type { ChatCommand } from './command.js';
+import { looksLikeImage, toRef } from './attachments.js';
+import { IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
+import type { ImageCommandDeps } from './image-command-deps.js';
+import { buildJob, checkModerationAllowed } from './job-from-interaction.js';
+
+const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
+
+export const EDIT_DATA = {
+  type: ApplicationCommandType.ChatInput,
+  name: 'edit',
+  description: 'Change, restyle or combine images you attach',
+  options: [
+    { ...PROMPT_OPTION, description: 'What to change, keep or create' },
+    { type: ApplicationCommandOptionType.Attachment, name: 'image', description: 'The image to edit (PNG, JPEG or WebP)', required: true },
+    { type: ApplicationCommandOptionType.Attachment, name: 'image2', description: 'Another reference image' },
+    { type: ApplicationCommandOptionType.Attachment, name: 'image3', description: 'Another reference image' },
+    { type: ApplicationCommandOptionType.Attachment, name: 'image4', description: 'Another reference image' },
+    { type: ApplicationCommandOptionType.Attachment, name: 'mask', description: 'PNG whose transparent areas mark what to change (same size as image)' },
+    { type: ApplicationCommandOptionType.String, name: 'fidelity', description: 'How closely to keep the input (high keeps faces and details)', choices: [{ name: 'high', value: 'high' }, { name: 'low', value: 'low' }] },
+    ...IMAGE_OPTIONS,
+  ],
+  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+  integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** Creates /edit. */
+export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
+  return {
+    kind: 'chat',
+    data: EDIT_DATA,
+    async execute(interaction, ctx) {
+      const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
+      checkModerationAllowed(interaction, request);
+      const attachments = IMAGE_OPTION_NAMES.map((name) => interaction.options.getAttachment(name)).filter((a) => a !== null);
+      const bad = attachments.find((a) => !looksLikeImage(a));
+      if (bad) throw new UserFacingError('input.attachmentInvalid', { param: `\`${bad.name}\``, detail: 'it is not a PNG, JPEG or WebP image' });
+      const mask = interaction.options.getAttachment('mask');
+      const fidelity = interaction.options.getString('fidelity');
+      await interaction.deferReply();
+      const job = buildJob(interaction, 'edit', request, {
+        images: attachments.map(toRef),
+        mask: mask ? toRef(mask) : undefined,
+        inputFidelity: fidelity === 'high' || fidelity === 'low' ? fidelity : undefined,
+      });
+      ctx.logger.info({ jobId: job.id, images: attachments.length, mask: mask !== null }, 'edit accepted');
+      await deps.images.run(job, deps.createResponder(interaction, ctx));
+    },
+    autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * /quota's registration data and the typed request of `/quota set`.
+ */
+import { ApplicationCommandOptionType, ApplicationCommandType, InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { z } from 'zod';
+
+export const QUOTA_DATA = {
+  type: ApplicationCommandType.ChatInput,
+  name: 'quota',
+  description: 'See how many images you have left, or manage limits (Manage Server)',
+  contexts: [InteractionContextType.Guild],
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'show',
+      description: 'Your limit, what you used and when it resets',
+      options: [{ type: ApplicationCommandOptionType.User, name: 'user', description: 'Another member (needs Manage Server)' }],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'set',
+      description: 'Set a limit for a member, a role, or the whole server (Manage Server)',
+      options: [
+        { type: ApplicationCommandOptionType.Integer, name: 'limit', description: 'Images per period; 0 blocks', required: true, min_value: 0, max_value: 100_000 },
+        { type: ApplicationCommandOptionType.User, name: 'user', description: 'This member only (overrides roles)' },
+        { type: ApplicationCommandOptionType.Role, name: 'role', description: 'Members with this role (the most generous role wins)' },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'period',
+          description: "Day, week or month (UTC); defaults to the server's period",
+          choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'reset',
+      description: "Clear a member's usage for the current period (Manage Server)",
+      options: [{ type: ApplicationCommandOptionType.User, name: 'user', description: 'The member', required: true }],
+    },
+  ],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** `/quota set` options, validated: a user or a role, not both. */
+export const QuotaSetRequest = z
+  .object({
+    limit: z.number().int().min(0),
+    userId: z.string().optional(),
+    roleId: z.string().optional(),
+    period: z.enum(['day', 'week', 'month']).optional(),
+  })
+  .refine((r) => !(r.userId && r.roleId), { error: 'give a user or a role, not both' });
+export type QuotaSetRequest = z.infer<typeof QuotaSetRequest>;

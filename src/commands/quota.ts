@@ -1,0 +1,93 @@
+/**
+ * /quota show|set|reset. Anyone sees their own quota; everything else needs Manage Server, checked here from
+ * the member's permissions in the interaction (not only Discord's command settings).
+ */
+import { MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import type { QuotaAdmin } from '../service/quota-admin.js';
+import type { QuotaStatus, QuotaSubject, QuotaTarget } from '../service/ports.js';
+import type { ChatCommand } from './command.js';
+import { memberCan, subjectOf } from './job-from-interaction.js';
+import { QUOTA_DATA, QuotaSetRequest } from './quota-data.js';
+
+/** Creates /quota. */
+export function createQuotaCommand(deps: { quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'> }): ChatCommand {
+  return {
+    kind: 'chat',
+    data: QUOTA_DATA,
+    async execute(interaction) {
+      const sub = interaction.options.getSubcommand(true);
+      if (sub !== 'show') requireManageServer(interaction);
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      const content = sub === 'show' ? await show(interaction, deps) : sub === 'set' ? await set(interaction, deps) : await reset(interaction, deps);
+      await interaction.editReply({ content, allowedMentions: { parse: [] } });
+    },
+  };
+}
+
+async function show(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'show'> }): Promise<string> {
+  const user = interaction.options.getUser('user');
+  if (user && user.id !== interaction.user.id) requireManageServer(interaction);
+  const subject: QuotaSubject = user && user.id !== interaction.user.id
+    ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(interaction.options.getMember('user')) }
+    : subjectOf(interaction);
+  const status = await deps.quotas.show(subject);
+  return renderStatus(status, user && user.id !== interaction.user.id ? `<@${user.id}>` : 'You');
+}
+
+async function set(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'setLimit'> }): Promise<string> {
+  const guildId = requireGuild(interaction);
+  const parsed = QuotaSetRequest.safeParse({
+    limit: interaction.options.getInteger('limit', true),
+    userId: interaction.options.getUser('user')?.id,
+    roleId: interaction.options.getRole('role')?.id,
+    period: interaction.options.getString('period') ?? undefined,
+  });
+  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: parsed.error.issues[0]?.message });
+  const { limit, userId, roleId, period } = parsed.data;
+  const target: QuotaTarget = userId ? { kind: 'member', guildId, userId } : roleId ? { kind: 'role', guildId, roleId } : { kind: 'server', guildId };
+  const { before, after } = await deps.quotas.setLimit(interaction.user.id, target, limit, period);
+  const who = userId ? `<@${userId}>` : roleId ? `<@&${roleId}>` : 'Everyone on this server (default)';
+  const was = before ? ` (was ${before.limit} per ${before.period})` : '';
+  return `✅ ${who}: ${after.limit === 0 ? 'blocked (limit 0)' : `${after.limit} images per ${after.period}`}${was}.`;
+}
+
+async function reset(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'resetUsage'> }): Promise<string> {
+  const guildId = requireGuild(interaction);
+  const user = interaction.options.getUser('user', true);
+  const { usedBefore } = await deps.quotas.resetUsage(interaction.user.id, guildId, user.id);
+  return `✅ Cleared <@${user.id}>'s usage for the current period (was ${usedBefore}).`;
+}
+
+/** Text of a member's quota. */
+export function renderStatus(status: QuotaStatus, who: string): string {
+  const have = who === 'You' ? 'have' : 'has';
+  if (status.limit === 0) return `${who} can't generate images here (limit 0).`;
+  const reserved = status.reserved > 0 ? ` (${status.reserved} in progress)` : '';
+  return [
+    `**${who} ${have} ${status.remaining} of ${status.limit} images left** this ${status.period}.`,
+    `Used: ${status.used}${reserved} · resets <t:${Math.ceil(status.resetsAt / 1000)}:R>`,
+    `-# Limit from: ${SOURCE_TEXT[status.source]}`,
+  ].join('\n');
+}
+
+const SOURCE_TEXT: Record<QuotaStatus['source'], string> = {
+  member: 'a limit set for this member',
+  role: 'a role limit (the most generous applies)',
+  server: "this server's default",
+  default: "the bot's default",
+};
+
+function requireManageServer(interaction: ChatInputCommandInteraction): void {
+  if (!memberCan(interaction, PermissionFlagsBits.ManageGuild)) throw new UserFacingError('permission.manageServer');
+}
+
+function requireGuild(interaction: ChatInputCommandInteraction): string {
+  if (!interaction.guildId) throw new UserFacingError('input.invalid', { param: 'server', detail: 'quotas are managed inside a server' });
+  return interaction.guildId;
+}
+
+function rolesOf(member: ReturnType<ChatInputCommandInteraction['options']['getMember']>): string[] {
+  if (!member) return [];
+  return Array.isArray(member.roles) ? [...member.roles] : [...member.roles.cache.keys()];
+}

@@ -1,0 +1,67 @@
+/**
+ * The buttons under a result: Re-roll (the same request again, charged to whoever clicks), Edit (a modal for a
+ * new prompt, using the images of that message as references) and Delete (the requester, or Manage Messages).
+ * Their state is the job id in the custom id plus a stored record, so they keep working after a restart.
+ */
+import { PermissionFlagsBits, type ButtonInteraction } from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import type { JobArchive } from '../service/job-archive.js';
+import type { ComponentHandler } from './command.js';
+import { looksLikeImage, toRef } from './attachments.js';
+import type { ImageCommandDeps } from './image-command-deps.js';
+import { buildJob, memberCan } from './job-from-interaction.js';
+import { promptModal, readPrompt } from './prompt-modal.js';
+import { BUTTON_PREFIX } from './render.js';
+
+type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
+
+/** Creates the three button handlers. */
+export function createResultButtons(deps: Deps): ComponentHandler[] {
+  return [
+    {
+      prefix: BUTTON_PREFIX.reroll,
+      async button(interaction, jobId, ctx) {
+        await interaction.deferReply();
+        const record = await deps.archive.recall(jobId);
+        if (!record) throw new UserFacingError('button.expired');
+        const job = buildJob(interaction, record.kind, record.request, record.edit);
+        ctx.logger.info({ jobId: job.id, from: jobId }, 're-roll accepted');
+        await deps.images.run(job, deps.createResponder(interaction, ctx));
+      },
+    },
+    {
+      prefix: BUTTON_PREFIX.edit,
+      async button(interaction, jobId) {
+        if (imagesOf(interaction).length === 0) throw new UserFacingError('input.noImages');
+        await interaction.showModal(promptModal(`${BUTTON_PREFIX.edit}:${jobId}`, 'Edit this image', 'this result is the reference'));
+      },
+      async modal(interaction, jobId, ctx) {
+        const prompt = readPrompt(interaction);
+        const images = interaction.message ? [...interaction.message.attachments.values()].filter(looksLikeImage) : [];
+        if (images.length === 0) throw new UserFacingError('input.noImages');
+        await interaction.deferReply();
+        const previous = await deps.archive.recall(jobId);
+        const { model, size, quality, background, outputFormat, outputCompression, moderation } = previous?.request ?? {};
+        const request = { prompt, model, size, quality, background, outputFormat, outputCompression, moderation };
+        const job = buildJob(interaction, 'edit', request, { images: images.map(toRef) });
+        ctx.logger.info({ jobId: job.id, from: jobId }, 'result edit accepted');
+        await deps.images.run(job, deps.createResponder(interaction, ctx));
+      },
+    },
+    {
+      prefix: BUTTON_PREFIX.delete,
+      async button(interaction, jobId, ctx) {
+        const record = await deps.archive.recall(jobId);
+        const isRequester = record?.requesterId === interaction.user.id;
+        if (!isRequester && !memberCan(interaction, PermissionFlagsBits.ManageMessages)) throw new UserFacingError('permission.deleteResult');
+        await interaction.deferUpdate();
+        await interaction.deleteReply();
+        ctx.logger.info({ jobId, messageId: interaction.message.id }, 'result deleted');
+      },
+    },
+  ];
+}
+
+function imagesOf(interaction: ButtonInteraction) {
+  return [...interaction.message.attachments.values()].filter(looksLikeImage);
+}

@@ -1,0 +1,90 @@
+/**
+ * Remembers finished jobs (so Re-roll works after a restart: the button holds only a short id) and parks the
+ * attachments of an "Edit image" target while the member types a prompt. Both expire on their own.
+ */
+import { z } from 'zod';
+import { AttachmentRef, newJobId, type ImageJob } from './jobs.js';
+import type { RecordStore } from './ports.js';
+
+const GenerateRequestRecord = z.object({
+  prompt: z.string(),
+  model: z.string().optional(),
+  size: z.string().optional(),
+  quality: z.enum(['auto', 'low', 'medium', 'high']).optional(),
+  background: z.enum(['auto', 'opaque', 'transparent']).optional(),
+  outputFormat: z.enum(['png', 'jpeg', 'webp']).optional(),
+  outputCompression: z.number().int().optional(),
+  n: z.number().int().optional(),
+  moderation: z.enum(['auto', 'low']).optional(),
+});
+
+/** A finished job, as stored for its buttons. */
+export const JobRecord = z.object({
+  v: z.literal(1),
+  kind: z.enum(['imagine', 'edit']),
+  requesterId: z.string(),
+  guildId: z.string().nullable(),
+  channelId: z.string().nullable(),
+  request: GenerateRequestRecord,
+  edit: z.object({ images: z.array(AttachmentRef), mask: AttachmentRef.optional(), inputFidelity: z.enum(['high', 'low']).optional() }).optional(),
+  messageIds: z.array(z.string()),
+});
+export type JobRecord = z.infer<typeof JobRecord>;
+
+/** Attachments of a message being edited through the context menu. */
+export const PendingEdit = z.object({ v: z.literal(1), images: z.array(AttachmentRef).min(1), skipped: z.number().int().nonnegative() });
+export type PendingEdit = z.infer<typeof PendingEdit>;
+
+/** How long a member has to submit the Edit image prompt. */
+export const PENDING_EDIT_TTL_MS = 15 * 60_000;
+
+/** Options for {@link JobArchive}. */
+export interface JobArchiveOptions {
+  jobs: RecordStore<JobRecord>;
+  pendingEdits: RecordStore<PendingEdit>;
+  /** How long result buttons keep working. */
+  jobTtlMs: number;
+}
+
+/** See the module comment. */
+export class JobArchive {
+  private readonly options: JobArchiveOptions;
+
+  constructor(options: JobArchiveOptions) {
+    this.options = options;
+  }
+
+  /** Stores a delivered job under its id. */
+  async remember(job: ImageJob, messageIds: string[]): Promise<void> {
+    const record: JobRecord = JobRecord.parse({
+      v: 1,
+      kind: job.kind,
+      requesterId: job.origin.requesterId,
+      guildId: job.origin.guildId,
+      channelId: job.origin.channelId,
+      request: job.request,
+      edit: job.edit,
+      messageIds,
+    });
+    await this.options.jobs.set(job.id, record, this.options.jobTtlMs);
+  }
+
+  /** A stored job, or undefined when it expired. */
+  recall(jobId: string): Promise<JobRecord | undefined> {
+    return this.options.jobs.get(jobId);
+  }
+
+  /** Parks the attachments of an Edit image target; returns the id to put in the modal's custom id. */
+  async stashEdit(images: AttachmentRef[], skipped: number): Promise<string> {
+    const id = newJobId();
+    await this.options.pendingEdits.set(id, { v: 1, images, skipped }, PENDING_EDIT_TTL_MS);
+    return id;
+  }
+
+  /** Takes back parked attachments (once). */
+  async takeEdit(id: string): Promise<PendingEdit | undefined> {
+    const pending = await this.options.pendingEdits.get(id);
+    if (pending) await this.options.pendingEdits.delete(id);
+    return pending;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * What members and admins do with quotas, on top of the ledger: show, set, reset — with every admin change
+ * logged (who, what, before, after). Permission checks happen in the command, from the interaction itself.
+ */
+import type { Logger } from 'pino';
+import type { QuotaLedger, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget } from './ports.js';
+
+/** Snowflake 0 is never a real member, so its status is the server-level one. */
+const SERVER_PROBE_USER = '0';
+
+/** Options for {@link QuotaAdmin}. */
+export interface QuotaAdminOptions {
+  quotas: QuotaLedger;
+  logger: Logger;
+}
+
+/** See the module comment. */
+export class QuotaAdmin {
+  private readonly quotas: QuotaLedger;
+  private readonly log: Logger;
+
+  constructor(options: QuotaAdminOptions) {
+    this.quotas = options.quotas;
+    this.log = options.logger.child({ module: 'quota-admin' });
+  }
+
+  /** A member's quota now. */
+  show(subject: QuotaSubject): Promise<QuotaStatus> {
+    return this.quotas.status(subject);
+  }
+
+  /**
+   * Sets a limit and logs the change. Without a period, the server's current period applies (its default,
+   * or the configured default), so `limit` alone never silently changes the window.
+   */
+  async setLimit(actorId: string, target: QuotaTarget, limit: number, period?: QuotaPeriod): Promise<{ before: QuotaLimit | undefined; after: QuotaLimit }> {
+    const window = period ?? (await this.serverPeriod(target.guildId));
+    const change = await this.quotas.setLimit(target, { limit, period: window });
+    this.log.info({ actorId, action: 'quota.set', target, before: change.before ?? null, after: change.after }, 'quota limit changed');
+    return change;
+  }
+
+  private async serverPeriod(guildId: string): Promise<QuotaPeriod> {
+    // A subject with no member override and no roles resolves to the server default (or the configured one).
+    return (await this.quotas.status({ guildId, userId: SERVER_PROBE_USER, roleIds: [] })).period;
+  }
+
+  /** Clears a member's usage in the current period and logs it. */
+  async resetUsage(actorId: string, guildId: string, userId: string): Promise<{ usedBefore: number }> {
+    const result = await this.quotas.resetUsage(guildId, userId);
+    this.log.info({ actorId, action: 'quota.reset', target: { guildId, userId }, before: { used: result.usedBefore }, after: { used: 0 } }, 'quota usage reset');
+    return result;
+  }
+}
