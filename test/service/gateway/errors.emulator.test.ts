@@ -1,0 +1,138 @@
+/**
+ * Every failure the gateway family sends, classified into a member-facing category, in English and Chinese, with
+ * the request id kept from whichever header or message suffix carries it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Agent } from 'undici';
+import { GatewayError, type GatewayErrorCategory } from '../../../src/service/gateway/errors.js';
+import type { GatewayClient } from '../../../src/service/gateway/gateway-client.js';
+import { ERROR_PRESETS, startGatewayEmulator, type ErrorPreset, type GatewayEmulator, type RequestIdHeader } from '../../emulators/gateway/index.js';
+import { clientFor } from './fixtures.js';
+
+let gw: GatewayEmulator | undefined;
+let agent: Agent | undefined;
+
+async function setup(options: Parameters<typeof startGatewayEmulator>[0] = {}): Promise<{ gw: GatewayEmulator; client: GatewayClient }> {
+  gw = await startGatewayEmulator(options);
+  // No retries here: this file is about classification; retries.emulator.test.ts covers the matrix.
+  const made = clientFor(gw, { maxRetries: 0 });
+  agent = made.agent;
+  return { gw, client: made.client };
+}
+
+afterEach(async () => {
+  if (gw) expect(gw.specViolations).toEqual([]);
+  await agent?.close();
+  await gw?.close();
+  gw = undefined;
+  agent = undefined;
+});
+
+async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  const err: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (err instanceof GatewayError) return err;
+  throw new Error(`expected a GatewayError, got ${String(err)}`);
+}
+
+const EXPECTED: Record<ErrorPreset, GatewayErrorCategory> = {
+  invalid_key: 'invalid_key',
+  balance: 'balance_exhausted',
+  openai_quota: 'balance_exhausted',
+  unknown_model: 'unknown_model',
+  model_not_found_404: 'unknown_model',
+  bad_size: 'bad_parameter',
+  unknown_parameter: 'bad_parameter',
+  prompt_too_long: 'bad_parameter',
+  moderation: 'content_rejected',
+  content_policy: 'content_rejected',
+  sensitive_words: 'content_rejected',
+  rate_limited: 'busy',
+  rate_limited_empty: 'busy',
+  saturated: 'busy',
+  gateway_timeout_504: 'timed_out',
+  cloudflare_524: 'timed_out',
+  request_timeout_408: 'timed_out',
+  do_request_failed: 'timed_out',
+  bad_gateway_502: 'gateway_failure',
+  // "The server is overloaded or not ready yet.": OpenAI's 503 means busy, not broken.
+  unavailable_503: 'busy',
+  server_error: 'gateway_failure',
+  not_implemented: 'endpoint_missing',
+  body_too_large: 'bad_parameter',
+};
+
+const cases = Object.keys(ERROR_PRESETS).flatMap((preset) => {
+  const def = ERROR_PRESETS[preset as ErrorPreset];
+  return (def.zh ? ['en', 'zh'] : ['en']).map((lang) => [preset as ErrorPreset, lang as 'en' | 'zh'] as const);
+});
+
+describe('error classification', () => {
+  it('covers every preset the emulator offers', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(ERROR_PRESETS).sort());
+  });
+
+  it.each(cases)('classifies preset %s (%s) and keeps its request id', async (preset, lang) => {
+    const { gw, client } = await setup();
+    gw.enqueue({ type: 'error', preset, lang });
+    const err = await failure(client.generate({ prompt: 'a red fox', size: '1536x1024' }));
+    expect(err.category).toBe(EXPECTED[preset]);
+    expect(err.status).toBe(ERROR_PRESETS[preset].status);
+    expect(err.requestId).toBeTruthy();
+    expect(gw.imageRequests()).toHaveLength(1);
+  });
+
+  it('names the parameter of a bad-parameter error', async () => {
+    const { gw, client } = await setup();
+    gw.enqueue({ type: 'error', preset: 'prompt_too_long' });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'bad_parameter', param: 'prompt' });
+  });
+
+  it('classifies the gateway refusing the key on its own', async () => {
+    const { gw } = await setup({ lang: 'zh' });
+    const { client } = clientFor(gw, { apiKey: 'sk-wrong', maxRetries: 0 });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'invalid_key', status: 401 });
+  });
+
+  it('classifies a model outside the catalogue', async () => {
+    const { client } = await setup({ lang: 'zh' });
+    expect(await failure(client.generate({ prompt: 'p', model: 'gpt-image-9' }))).toMatchObject({ category: 'unknown_model', status: 503 });
+  });
+
+  it.each<RequestIdHeader>(['x-request-id', 'X-Oneapi-Request-Id', 'x-api-request-id'])('reads the request id from %s', async (header) => {
+    const { gw, client } = await setup({ requestIdHeader: header });
+    const ok = await client.generate({ prompt: 'p' });
+    expect(ok.requestId).toMatch(/\w{6,}/);
+    gw.enqueue({ type: 'error', preset: 'moderation' });
+    const err = await failure(client.generate({ prompt: 'p' }));
+    expect(err.requestId).toMatch(/\w{6,}/);
+    expect(err.requestId).not.toBe(ok.requestId);
+  });
+
+  it('classifies a raw one-api 403 for a model the key may not use', async () => {
+    const { gw, client } = await setup();
+    gw.enqueue({ type: 'raw', status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: '该令牌无权使用模型：gpt-image-1 (request id: 2025022112345678abcd)', type: 'one_api_error' } }) });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'unknown_model', status: 403, requestId: expect.any(String) });
+  });
+
+  it('classifies an HTML page from a proxy by its status', async () => {
+    const { gw, client } = await setup();
+    gw.enqueue({ type: 'raw', status: 500, headers: { 'content-type': 'text/html' }, body: '<html><body>oops</body></html>' });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', status: 500 });
+  });
+
+  it('treats a 200 carrying an error object as that error', async () => {
+    const { gw, client } = await setup();
+    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: '用户额度不足, 剩余额度: 0', type: 'new_api_error' } }) });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'balance_exhausted' });
+  });
+
+  it('reports an edits endpoint the gateway does not offer', async () => {
+    const { gw, client } = await setup();
+    gw.enqueue({ type: 'error', preset: 'not_implemented', lang: 'zh' });
+    const { makeImage } = await import('./fixtures.js');
+    expect(await failure(client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }] }))).toMatchObject({ category: 'endpoint_missing', status: 501 });
+  });
+});
