@@ -36,4 +36,4 @@ VOLUME ["/app/data"]
 USER node
 # tini is PID 1 so SIGTERM reaches Node and the bot shuts down gracefully.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/main.js"]
+CMD ["node", "dist/cli.js"]

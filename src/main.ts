@@ -1,8 +1,8 @@
 /**
  * The composition root: configuration → logger → storage → gateway → service → commands → router → Discord.
- * `npm start` runs this file; tests call {@link startBot} with their own configuration.
+ * `npm start` runs src/cli.ts, which validates the configuration and then calls {@link runBot}; tests call
+ * {@link startBot} with their own configuration.
  */
-import { pathToFileURL } from 'node:url';
 import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
 import type { DestinationStream, Logger } from 'pino';
 import { createComponents, createCommands, COMMAND_DEFINITIONS } from './commands/index.js';
@@ -10,7 +10,7 @@ import { syncCommands } from './commands/command-sync.js';
 import { DiscordResponder } from './commands/discord-responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
 import { createInteractionRouter } from './commands/router.js';
-import { ConfigError, loadConfigFromProcess, type Config } from './config.js';
+import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { downloadAttachment } from './service/attachment-download.js';
 import { FairQueue } from './service/fair-queue.js';
@@ -147,16 +147,8 @@ async function refuseWhileStopping(interaction: Interaction): Promise<void> {
     .catch(() => undefined);
 }
 
-/** `npm start`: configuration errors exit 1 before any network call; SIGTERM/SIGINT shut down gracefully. */
-async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfigFromProcess();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\nSee README.md#configuration.\n`);
-    process.exit(1);
-  }
+/** Runs the bot until SIGTERM/SIGINT, then shuts down gracefully. Used by src/cli.ts (`npm start`). */
+export async function runBot(config: Config): Promise<void> {
   let bot: RunningBot;
   try {
     bot = await startBot(config);
@@ -171,5 +163,3 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 }
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();
