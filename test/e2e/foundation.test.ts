@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagineOptions, startHarness, type Harness } from './harness.js';
+
+describe('the bot end to end (real discord.js and gateway client against the emulators)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('logs in and registers its commands once', () => {
+    expect(h.discord.commandPuts).toHaveLength(1);
+    expect(h.discord.commandPuts[0]?.scope).toBe('global');
+    const names = h.discord.registeredCommands('global').map((c) => (c as { name: string }).name);
+    expect(names.sort()).toEqual(['Edit image', 'edit', 'imagine', 'models', 'quota']);
+  });
+
+  it('answers a minimal /imagine with one PNG on the deferred reply', async () => {
+    const handle = h.discord.slash('imagine', imagineOptions('a lighthouse at dusk'), { user: h.discord.fixtures.member });
+    const ack = await handle.waitForAck();
+    expect(ack.type).toBe(5);
+    expect(ack.flags ?? 0).toBe(0);
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
+    const final = handle.edits.find((e) => e.status === 200 && e.files.length > 0)!;
+    expect(final.files).toHaveLength(1);
+    const meta = await sharp(final.files[0]!.bytes).metadata();
+    expect(meta.format).toBe('png');
+    expect([meta.width, meta.height]).toEqual([1024, 1024]);
+    expect(final.payload.content).toContain('a lighthouse at dusk');
+    expect(handle.acks).toHaveLength(1);
+    expect(h.gateway.imageRequests()).toHaveLength(1);
+  });
+
+  it('does not re-register unchanged commands on a second start', async () => {
+    await h.restart();
+    expect(h.discord.commandPuts).toHaveLength(1);
+  });
+
+  it('sends nothing the platforms would reject and never logs a secret', () => {
+    expect(h.discord.specViolations).toEqual([]);
+    expect(h.gateway.specViolations).toEqual([]);
+    const all = h.logs.join('\n');
+    expect(all).toContain('bot ready');
+    expect(all).not.toContain(h.discord.token);
+    expect(all).not.toContain(h.gateway.apiKey);
+  });
+});
+
+describe('npm start', () => {
+  it('exits 1 without configuration, naming each missing variable and making no network call', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'imagine-noconf-'));
+    const repo = new URL('../..', import.meta.url).pathname;
+    const result = spawnSync(join(repo, 'node_modules/.bin/tsx'), [join(repo, 'src/cli.ts')], {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    for (const key of ['DISCORD_TOKEN', 'GATEWAY_BASE_URL', 'GATEWAY_API_KEY']) expect(result.stderr).toContain(key);
+    expect(result.stderr).not.toContain('could not start');
+  });
+});
