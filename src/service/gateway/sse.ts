@@ -42,6 +42,8 @@ export async function readImageStream(body: Dispatcher.ResponseData['body'], opt
   const step: Step = { done: false };
   let total = 0;
   let partials = 0;
+  // Leaving the loop early destroys the body; undici then emits an abort error nobody else listens for.
+  body.on('error', () => {});
   const drain = (): void => {
     for (const event of pending.splice(0)) {
       if (step.done) return;
@@ -55,8 +57,8 @@ export async function readImageStream(body: Dispatcher.ResponseData['body'], opt
     drain();
     if (step.done) break;
   }
-  // A last event without its blank line still counts.
-  if (!step.done) parser.reset({ consume: true });
+  // A last event without its closing blank line still counts (relays cut the stream right after it).
+  if (!step.done) parser.feed('\n\n');
   drain();
   if (outcome.items.length === 0) {
     throw new GatewayResponseError('gateway stream ended before the image was completed', { category: 'gateway_failure', code: 'stream_incomplete', requestId: opts.requestId });

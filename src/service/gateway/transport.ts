@@ -59,24 +59,31 @@ export async function send(dispatcher: Dispatcher, req: OutgoingRequest, scope: 
 export async function readCapped(res: GatewayResponse, maxBytes: number, scope: CallScope, requestId?: string): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    res.body.destroy();
+    discard(res);
     throw tooLarge(maxBytes, requestId);
   }
   const chunks: Buffer[] = [];
   let total = 0;
   try {
     for await (const chunk of res.body) {
-      total += (chunk as Buffer).byteLength;
+      if (!Buffer.isBuffer(chunk)) continue;
+      total += chunk.byteLength;
       if (total > maxBytes) {
-        res.body.destroy();
+        discard(res);
         throw tooLarge(maxBytes, requestId);
       }
-      chunks.push(chunk as Buffer);
+      chunks.push(chunk);
     }
   } catch (err) {
     throw toGatewayError(err, scope, requestId);
   }
   return Buffer.concat(chunks, total);
+}
+
+/** Stops reading a body we will not use; undici reports the abort as an error event, which is expected here. */
+export function discard(res: GatewayResponse): void {
+  res.body.on('error', () => {});
+  res.body.destroy();
 }
 
 /** The error for a body beyond the cap. */

@@ -1,0 +1,236 @@
+/**
+ * Reading what the gateway answers, over real sockets: url items, malformed, truncated and oversized bodies,
+ * wrong formats, usage, streams in both SSE framings with partial images, the documented recoveries, and the model
+ * catalogue.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Agent } from 'undici';
+import { GatewayError } from '../../../src/service/gateway/errors.js';
+import type { GatewayClient, GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
+import type { PartialImage } from '../../../src/service/ports.js';
+import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../../emulators/gateway/index.js';
+import { clientFor, makeImage } from './fixtures.js';
+
+let gw: GatewayEmulator;
+let agent: Agent;
+
+async function setup(options: GatewayEmulatorOptions = {}, extra: Partial<GatewayClientOptions> = {}): Promise<GatewayClient> {
+  gw = await startGatewayEmulator(options);
+  const made = clientFor(gw, extra);
+  agent = made.agent;
+  return made.client;
+}
+
+afterEach(async () => {
+  expect(gw.specViolations).toEqual([]);
+  await agent.close();
+  await gw.close();
+});
+
+async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  const err: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (err instanceof GatewayError) return err;
+  throw new Error(`expected a GatewayError, got ${String(err)}`);
+}
+
+describe('JSON answers', () => {
+  it('downloads url items without sending the API key there', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', urlItems: true });
+    const result = await client.generate({ prompt: 'p', n: 2, outputFormat: 'jpeg' });
+    expect(result.images.map((i) => [i.format, i.width])).toEqual([
+      ['jpeg', 1024],
+      ['jpeg', 1024],
+    ]);
+    const downloads = gw.requests.filter((r) => r.method === 'GET' && !r.path.startsWith('/v1/'));
+    expect(downloads).toHaveLength(2);
+    expect(downloads.every((r) => r.headers['authorization'] === undefined)).toBe(true);
+  });
+
+  it('fails clearly on a broken image link', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', brokenUrl: true });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', code: 'image_download_failed', requestId: expect.any(String) });
+  });
+
+  it('fails on an image link beyond the size cap', async () => {
+    const client = await setup({}, { maxResponseBytes: 1_000 });
+    gw.enqueue({ type: 'success', urlItems: true });
+    expect(await failure(client.generate({ prompt: 'p', size: '256x256' }))).toMatchObject({ code: 'response_too_large' });
+  });
+
+  it.each([
+    ['malformed (HTML) body', { type: 'malformed' as const }, 'malformed_response'],
+    ['empty data', { type: 'success' as const, emptyData: true }, 'no_images'],
+    ['image of another format than requested', { type: 'success' as const, wrongFormat: true }, 'invalid_image'],
+    ['non-image bytes', { type: 'raw' as const, status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ created: 1, data: [{ b64_json: Buffer.from('hello').toString('base64') }] }) }, 'invalid_image'],
+  ])('fails on a %s', async (_name, behaviour, code) => {
+    const client = await setup();
+    gw.enqueue(behaviour);
+    expect(await failure(client.generate({ prompt: 'p', outputFormat: 'png' }))).toMatchObject({ category: 'gateway_failure', code });
+  });
+
+  it('fails on a truncated body', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'truncate' });
+    expect((await failure(client.generate({ prompt: 'p' }))).category).toBe('gateway_failure');
+  });
+
+  it('fails on a body beyond the cap, declared or not', async () => {
+    const client = await setup({}, { maxResponseBytes: 200_000 });
+    gw.enqueue({ type: 'oversized', bytes: 300_000 });
+    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, chunks: ['{"created":1,"data":[{"b64_json":"', 'A'.repeat(150_000), 'A'.repeat(150_000), '"}]}'] });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ code: 'response_too_large' });
+  });
+
+  it('leaves usage out when the gateway sends none', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', omitUsage: true });
+    expect((await client.generate({ prompt: 'p' })).usage).toBeUndefined();
+  });
+});
+
+describe('streams', () => {
+  it.each(['event', 'bare'] as const)('reports partial images as they arrive (%s framing)', async (sseFraming) => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', sseFraming });
+    const partials: PartialImage[] = [];
+    const result = await client.generate({ prompt: 'p', size: '1024x1536' }, { stream: true, partialImages: 2, onPartial: (p) => partials.push(p) });
+    expect(partials.map((p) => [p.index, p.format])).toEqual([
+      [0, 'png'],
+      [1, 'png'],
+    ]);
+    expect(result.images[0]).toMatchObject({ format: 'png', width: 1024, height: 1536 });
+    expect(result.usage?.totalTokens).toBeGreaterThan(0);
+  });
+
+  it('streams an edit', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', sseFraming: 'bare' });
+    const partials: PartialImage[] = [];
+    const result = await client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }], outputFormat: 'webp' }, { stream: true, partialImages: 1, onPartial: (p) => partials.push(p) });
+    expect(partials).toHaveLength(1);
+    expect(result.images[0]?.format).toBe('webp');
+  });
+
+  it('works the same when the gateway ignores stream and answers JSON', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', ignoreStream: true });
+    const partials: PartialImage[] = [];
+    const result = await client.generate({ prompt: 'p' }, { stream: true, partialImages: 2, onPartial: (p) => partials.push(p) });
+    expect(partials).toEqual([]);
+    expect(result.images).toHaveLength(1);
+  });
+
+  it('turns an error event into a classified error', async () => {
+    const client = await setup();
+    const error = { type: 'error', error: { type: 'image_generation_user_error', code: 'moderation_blocked', message: 'Your request was rejected by the safety system.' } };
+    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [': PING\n\n', `data: ${JSON.stringify(error)}\n\n`] });
+    expect(await failure(client.generate({ prompt: 'p' }, { stream: true }))).toMatchObject({ category: 'content_rejected', requestId: expect.any(String) });
+  });
+
+  it('fails when the stream ends before the image is completed', async () => {
+    const client = await setup();
+    const png = (await makeImage('png')).toString('base64');
+    const partial = { type: 'image_generation.partial_image', b64_json: png, partial_image_index: 0 };
+    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [`data: ${JSON.stringify(partial)}\n\n`, 'data: [DONE]\n\n'] });
+    expect(await failure(client.generate({ prompt: 'p' }, { stream: true, partialImages: 1 }))).toMatchObject({ code: 'stream_incomplete' });
+  });
+
+  it('reads a completed event split across writes and without its final blank line', async () => {
+    const client = await setup();
+    const png = (await makeImage('png', 48, 32)).toString('base64');
+    const done = `data: ${JSON.stringify({ type: 'image_generation.completed', b64_json: png })}`;
+    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [': keep-alive\n\n', done.slice(0, 40), done.slice(40)] });
+    const result = await client.generate({ prompt: 'p' }, { stream: true });
+    expect(result.images[0]).toMatchObject({ width: 48, height: 32 });
+  });
+});
+
+describe('recoveries the gateway documentation asks for', () => {
+  it('retries a rejected custom size once with the nearest standard size and says so', async () => {
+    const client = await setup({ customSizes: false });
+    const result = await client.generate({ prompt: 'p', size: '1920x1088' });
+    expect(gw.imageRequests().map((r) => r.json?.['size'])).toEqual(['1920x1088', '1536x1024']);
+    expect(result.sizeFallback).toEqual({ requested: '1920x1088', used: '1536x1024' });
+    expect(result.images[0]).toMatchObject({ width: 1536, height: 1024 });
+    const keys = gw.imageRequests().map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it('does not fall back when a standard size is rejected', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'error', preset: 'bad_size' });
+    expect(await failure(client.generate({ prompt: 'p', size: '1024x1024' }))).toMatchObject({ category: 'bad_parameter', param: 'size' });
+    expect(gw.imageRequests()).toHaveLength(1);
+  });
+
+  it('drops a parameter the model does not know and says which', async () => {
+    const client = await setup({ unsupportedParams: ['moderation'] });
+    const result = await client.generate({ prompt: 'p', moderation: 'low', quality: 'low' });
+    expect(gw.imageRequests().map((r) => r.json?.['moderation'])).toEqual(['low', undefined]);
+    expect(gw.imageRequests()[1]?.json).toMatchObject({ quality: 'low' });
+    expect(result.droppedParams).toEqual(['moderation']);
+  });
+
+  it('drops an unknown edit field from the multipart body', async () => {
+    const client = await setup({ unsupportedParams: ['input_fidelity'] });
+    const result = await client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }], inputFidelity: 'high' });
+    expect(gw.imageRequests()[1]?.form?.order).toEqual(['model', 'prompt', 'image[]']);
+    expect(result.droppedParams).toEqual(['input_fidelity']);
+  });
+
+  it('drops output_compression along with output_format', async () => {
+    const client = await setup({ unsupportedParams: ['output_format'] });
+    const result = await client.generate({ prompt: 'p', outputFormat: 'jpeg', outputCompression: 50 });
+    expect(gw.imageRequests()[1]?.json).toEqual({ model: 'gpt-image-1', prompt: 'p' });
+    expect(result.droppedParams).toEqual(['output_format', 'output_compression']);
+  });
+
+  it('drops only once', async () => {
+    const client = await setup({ unsupportedParams: ['moderation', 'quality'] });
+    expect(await failure(client.generate({ prompt: 'p', moderation: 'low', quality: 'low' }))).toMatchObject({ category: 'bad_parameter', param: expect.any(String) });
+    expect(gw.imageRequests()).toHaveLength(2);
+  });
+});
+
+describe('model catalogue', () => {
+  it('lists image models first and the default first of all, and caches', async () => {
+    let now = 0;
+    const client = await setup({ models: ['text-embedding-3-small', 'gpt-image-2', 'gpt-4o-mini', 'gpt-image-1', 'dall-e-3'] }, { clock: { now: () => now } });
+    expect(client.cachedModels()).toEqual([{ id: 'gpt-image-1', image: true }]);
+    const models = await client.listModels();
+    expect(models.map((m) => m.id)).toEqual(['gpt-image-1', 'dall-e-3', 'gpt-image-2', 'gpt-4o-mini', 'text-embedding-3-small']);
+    expect(models.map((m) => m.image)).toEqual([true, true, true, false, false]);
+    await client.listModels();
+    expect(gw.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
+    now = 5 * 60_000 + 1;
+    await client.listModels();
+    expect(gw.requests.filter((r) => r.path === '/v1/models')).toHaveLength(2);
+    expect(client.cachedModels()).toEqual(models);
+  });
+
+  it('reads the new-api shape', async () => {
+    const client = await setup({ modelsShape: 'new-api', models: ['gpt-image-2', 'gpt-image-1'] });
+    expect((await client.listModels()).map((m) => m.id)).toEqual(['gpt-image-1', 'gpt-image-2']);
+  });
+
+  it.each<[string, GatewayEmulatorOptions]>([
+    ['an unknown shape', { modelsShape: 'broken' }],
+    ['a failure', {}],
+  ])('keeps the default in place on %s', async (_name, options) => {
+    const client = await setup(options);
+    if (!options.modelsShape) gw.enqueueModels({ type: 'error', preset: 'server_error' });
+    expect(await client.listModels()).toEqual([{ id: 'gpt-image-1', image: true }]);
+  });
+
+  it('shares one fetch between concurrent callers', async () => {
+    const client = await setup();
+    await Promise.all([client.listModels(), client.listModels(), client.listModels()]);
+    expect(gw.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
+  });
+});
