@@ -1,0 +1,111 @@
+/**
+ * Fits generated images under Discord's per-file upload limit (the interaction's `attachment_size_limit`).
+ * @see https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object
+ */
+import sharp from 'sharp';
+import type { GeneratedImage, ImageFormat } from './ports.js';
+
+/** What became of one image. */
+export type FitOutcome =
+  | { kind: 'original'; image: GeneratedImage }
+  | { kind: 'reencoded'; image: GeneratedImage; from: ImageFormat }
+  | { kind: 'dropped'; bytes: number };
+
+/**
+ * Decoding guard, well above the largest image the gateway produces (3840×2160 ≈ 8.3 MP) and far below sharp's
+ * 268 MP default, so a corrupt or hostile header cannot make us allocate gigabytes.
+ */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+/**
+ * Encodings to try, best looking first. WebP keeps transparency and is smaller than JPEG at the same visual
+ * quality, so it goes first. JPEG (plain libjpeg-turbo: mozjpeg is about twenty times slower for a few percent)
+ * reaches smaller sizes at its low qualities, but only for opaque images: it has no alpha channel, and flattening
+ * would silently lose a transparent background the member asked for.
+ */
+const LADDER: readonly { format: 'webp' | 'jpeg'; qualities: readonly number[] }[] = [
+  { format: 'webp', qualities: [90, 80, 65, 50] },
+  { format: 'jpeg', qualities: [85, 70, 55, 40] },
+];
+
+interface Decoded {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+  translucent: boolean;
+}
+
+/**
+ * Returns the image unchanged when it fits `limitBytes`, else the best-looking re-encoding that fits (see
+ * {@link LADDER}), else `dropped`. An oversized image that cannot be decoded is dropped too: it could not be posted either.
+ */
+export async function fitToLimit(image: GeneratedImage, limitBytes: number): Promise<FitOutcome> {
+  if (image.bytes.length <= limitBytes) return { kind: 'original', image };
+  const decoded = await decode(image.bytes);
+  if (decoded === undefined) return { kind: 'dropped', bytes: image.bytes.length };
+  for (const { format, qualities } of LADDER) {
+    if (format === 'jpeg' && decoded.translucent) break;
+    const bytes = await bestFit(decoded, format, qualities, limitBytes);
+    if (bytes !== undefined) {
+      return { kind: 'reencoded', image: { bytes, format, width: decoded.width, height: decoded.height }, from: image.format };
+    }
+  }
+  return { kind: 'dropped', bytes: image.bytes.length };
+}
+
+/**
+ * The highest quality of `qualities` (best first) whose encoding fits. Size falls with quality, so after the best
+ * misses, the worst is tried next: when even that misses, the qualities in between are skipped. A typical image
+ * costs one encode; a hopeless one two per format.
+ */
+async function bestFit(
+  decoded: Decoded,
+  format: 'webp' | 'jpeg',
+  qualities: readonly number[],
+  limitBytes: number,
+): Promise<Buffer | undefined> {
+  const [best, ...middle] = qualities;
+  const worst = middle.pop();
+  if (best === undefined) return undefined;
+  const first = await encode(decoded, format, best);
+  if (first.length <= limitBytes) return first;
+  if (worst === undefined) return undefined;
+  const floor = await encode(decoded, format, worst);
+  if (floor.length > limitBytes) return undefined;
+  for (const quality of middle) {
+    const bytes = await encode(decoded, format, quality);
+    if (bytes.length <= limitBytes) return bytes;
+  }
+  return floor;
+}
+
+/** Decodes once to raw pixels, so each step of the ladder only pays for encoding. */
+async function decode(bytes: Buffer): Promise<Decoded | undefined> {
+  try {
+    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = info;
+    const hasAlpha = channels === 2 || channels === 4;
+    if (!hasAlpha || !isOpaque(data, channels)) {
+      return { data, width, height, channels, translucent: hasAlpha };
+    }
+    // An alpha channel that is fully opaque carries nothing; dropping it makes encodes smaller and allows JPEG.
+    const rgb = await sharp(data, { raw: { width, height, channels } }).removeAlpha().raw().toBuffer();
+    return { data: rgb, width, height, channels: channels === 4 ? 3 : 1, translucent: false };
+  } catch {
+    return undefined;
+  }
+}
+
+function isOpaque(data: Buffer, channels: number): boolean {
+  for (let i = channels - 1; i < data.length; i += channels) if (data[i] !== 255) return false;
+  return true;
+}
+
+function encode(decoded: Decoded, format: 'webp' | 'jpeg', quality: number): Promise<Buffer> {
+  const { data, width, height, channels } = decoded;
+  const pipeline = sharp(data, { raw: { width, height, channels } });
+  return format === 'webp' ? pipeline.webp({ quality }).toBuffer() : pipeline.jpeg({ quality }).toBuffer();
+}
