@@ -65,6 +65,7 @@ describe('slash command with an attachment', () => {
 
     expect(seen).toEqual({ url: upload.url, width: 64, limit: 10 * 1024 * 1024 });
     expect((await h.waitForAck()).type).toBe(5);
+    expect(h.dispatchedAt).toBeLessThan(h.acks[0]?.receivedAt ?? 0);
     expect(h.acks).toHaveLength(1);
     expect(h.edits).toHaveLength(1);
     const [edit] = h.edits;
@@ -207,6 +208,71 @@ describe('channel posts and DMs', () => {
     await user.send({ content: 'your image', files: [new AttachmentBuilder(png, { name: 'dm.png' })] });
     expect(emulator.dmPosts).toHaveLength(1);
     expect(emulator.dmPosts[0]).toMatchObject({ status: 200, payload: { content: 'your image' } });
+    expect(emulator.specViolations).toEqual([]);
+  });
+});
+
+describe('interaction shapes', () => {
+  it('dispatches DM interactions (context 1) with `user` and a DM channel', async () => {
+    let seen: Record<string, unknown> | undefined;
+    handle(async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      seen = { inGuild: interaction.inGuild(), userId: interaction.user.id, dm: interaction.channel?.isDMBased(), context: interaction.context };
+      await interaction.reply({ content: 'hi in DM', files: [new AttachmentBuilder(png, { name: 'dm.png' })] });
+    });
+    const h = emulator.slash('imagine', [{ name: 'prompt', type: 3, value: 'x' }], { user: emulator.fixtures.member, guild: null });
+    await h.waitForAck();
+    expect(seen).toEqual({ inGuild: false, userId: emulator.fixtures.member.id, dm: true, context: 1 });
+    expect(h.acks[0]).toMatchObject({ type: 4, status: 204 });
+    expect(h.acks[0]?.files[0]?.bytes.equals(png)).toBe(true);
+    expect(h.lastMessage()).toMatchObject({ content: 'hi in DM', channel_id: h.payload['channel_id'] });
+    expect(h.lastMessage()?.attachments[0]).toMatchObject({ filename: 'dm.png', width: 64 });
+    expect(emulator.specViolations).toEqual([]);
+  });
+
+  it('resolves user and role options and exposes member permissions', async () => {
+    const { guild, users } = emulator.fixtures;
+    let seen: Record<string, unknown> | undefined;
+    handle(async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      seen = {
+        target: interaction.options.getUser('target')?.id,
+        targetRoles: interaction.options.getMember('target') ? 'member' : 'none',
+        role: interaction.options.getRole('role')?.name,
+        canManage: interaction.memberPermissions?.has('ManageGuild'),
+        sub: interaction.options.getSubcommand(),
+      };
+      await interaction.deferReply({ flags: 64 });
+    });
+    const options = [{ name: 'set', type: 1, options: [{ name: 'target', type: 6, value: users.member.id }, { name: 'role', type: 8, value: guild.roles.vip.id }] }];
+    await emulator.slash('quota', options, { user: users.admin }).waitForAck();
+    expect(seen).toEqual({ target: users.member.id, targetRoles: 'member', role: 'VIP', canManage: true, sub: 'set' });
+    await emulator.slash('quota', options, { user: users.member }).waitForAck();
+    expect(seen?.['canManage']).toBe(false);
+  });
+
+  it('answers ?with_response=true with an InteractionCallbackResponse, updates on type 7 and deletes @original', async () => {
+    const user = emulator.fixtures.member;
+    let loading: boolean | undefined;
+    handle(async (interaction) => {
+      if (interaction.isChatInputCommand()) {
+        const response = await interaction.deferReply({ withResponse: true });
+        loading = response.interaction.responseMessageLoading ?? undefined;
+        await interaction.editReply({ content: 'v1', components: [{ type: 1, components: [{ type: 2, style: 2, custom_id: 'regen', label: 'Again' }] }] });
+      } else if (interaction.isButton()) {
+        await interaction.update({ content: 'v2', components: [] });
+        await interaction.deleteReply();
+      }
+    });
+    const command = emulator.slash('imagine', [{ name: 'prompt', type: 3, value: 'x' }], { user });
+    await command.waitFor((h) => h.edits.length === 1);
+    expect(loading).toBe(true);
+    const message = command.lastMessage()!;
+    const click = emulator.button(message, 'regen', { user });
+    await click.waitFor((h) => h.edits.some((e) => e.method === 'DELETE'));
+    expect(click.acks[0]).toMatchObject({ type: 7, status: 204, body: { data: { content: 'v2' } } });
+    expect(click.edits[0]).toMatchObject({ method: 'DELETE', status: 204 });
+    expect(emulator.messages.has(message.id)).toBe(false);
     expect(emulator.specViolations).toEqual([]);
   });
 });

@@ -16,6 +16,11 @@ export interface RestRequest {
   files: RecordedFile[];
   /** performance.now() when the request arrived. */
   receivedAt: number;
+  /**
+   * Emulator-clock time when the request arrived. Deadlines are judged at arrival, so the emulator's own work
+   * (body parsing, the first compile of a spec schema) never counts against the bot.
+   */
+  clockAt: number;
 }
 
 export interface Route {

@@ -14,7 +14,7 @@ export function interactionRoutes(state: EmulatorState): Route[] {
     auth: 'none',
     handle: (req, [app = '', token = '', target]) => {
       const rec = [...state.interactions.values()].find((r) => r.token === token);
-      const refused = app === state.applicationId ? checkToken(state, rec) : Errors.unknownWebhook();
+      const refused = app === state.applicationId ? checkToken(state, rec, req.clockAt) : Errors.unknownWebhook();
       return refused ?? handle(rec as InteractionRecord, req, target);
     },
     record: (req, [, token], result) => {
@@ -49,7 +49,7 @@ function callback(state: EmulatorState, req: RestRequest, rec: InteractionRecord
   if (!rec || rec.token !== token) return Errors.unknownInteraction();
   if (rec.ackedType !== undefined) return Errors.alreadyAcknowledged();
   // Past the deadline Discord invalidates the interaction: the late ack is "unknown" (§1.3).
-  if (state.clock.now() - rec.issuedAt > state.options.ackDeadlineMs) return Errors.unknownInteraction();
+  if (req.clockAt - rec.issuedAt > state.options.ackDeadlineMs) return Errors.unknownInteraction();
   const body = req.payload ?? {};
   const type = Number(body.type);
   const data = body.data as Record<string, any> | undefined;
@@ -90,9 +90,9 @@ function callbackResponse(state: EmulatorState, rec: InteractionRecord, type: nu
 }
 
 /** The token is usable once acknowledged and for tokenLifetimeMs after dispatch; a missed deadline invalidates it. */
-function checkToken(state: EmulatorState, rec: InteractionRecord | undefined): RestResult | undefined {
+function checkToken(state: EmulatorState, rec: InteractionRecord | undefined, now: number): RestResult | undefined {
   if (!rec) return Errors.invalidWebhookToken();
-  const age = state.clock.now() - rec.issuedAt;
+  const age = now - rec.issuedAt;
   if (age > state.options.tokenLifetimeMs) return Errors.invalidWebhookToken();
   if (rec.ackedType === undefined) return age > state.options.ackDeadlineMs ? Errors.invalidWebhookToken() : Errors.unknownWebhook();
   return undefined;

@@ -45,13 +45,14 @@ export class RestServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAt = performance.now();
+    const clockAt = this.state.clock.now();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'GET' && this.state.cdn.serve(url.pathname, res)) return;
     const raw = await readBody(req);
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, Errors.notFound());
     const path = url.pathname.slice(API_PREFIX.length);
-    const request: RestRequest = { method, path, query: url.searchParams, headers: req.headers, contentType: '', payload: undefined, files: [], receivedAt };
+    const request: RestRequest = { method, path, query: url.searchParams, headers: req.headers, contentType: '', payload: undefined, files: [], receivedAt, clockAt };
     const injected = this.takeFailure(method, path);
     if (injected) {
       this.state.requests.push(toRecorded(request, injected));
