@@ -144,6 +144,18 @@ describe('gateway emulator: automatic errors', () => {
     expect(gateway.imageRequests()[0]?.specErrors).toEqual(gateway.specViolations);
   });
 
+  it('answers a body over maxBodyBytes with 413 read_request_body_failed', async () => {
+    await gateway.close();
+    gateway = await startGatewayEmulator({ maxBodyBytes: 1024 });
+    const res = await fetch(`${gateway.baseUrl}/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-image-1', prompt: 'x'.repeat(4096) }),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('read_request_body_failed');
+  });
+
   it('answers an unknown route with one-api\'s Invalid URL body', async () => {
     const res = await fetch(`${gateway.baseUrl}/nope`, { method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}` } });
     expect(res.status).toBe(404);

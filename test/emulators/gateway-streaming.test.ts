@@ -95,4 +95,16 @@ describe('gateway emulator: streaming', () => {
     expect(events[0]?.url).toMatch(/\/files\//);
     expect(events[0]?.b64_json).toBeUndefined();
   });
+
+  it('sends the headers of a slow stream at once and spreads the delay over its events', async () => {
+    gateway.enqueue({ type: 'success', delayMs: 600_000 });
+    const res = await fetch(`${gateway.baseUrl}/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-image-1', prompt: 'x', stream: true, partial_images: 3 }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    await res.body?.cancel();
+  });
 });

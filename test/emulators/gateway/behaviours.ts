@@ -33,8 +33,11 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
   switch (behaviour.type) {
     case 'success': {
       const answer = await ctx.success(behaviour, false);
-      await ctx.sleep(behaviour.delayMs ?? ctx.defaultDelayMs);
-      return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...behaviour.headers } });
+      const delayMs = behaviour.delayMs ?? ctx.defaultDelayMs;
+      const headers = { ...answer.headers, ...behaviour.headers };
+      if (isEventStream(answer)) return sendPaced(res, { ...answer, headers }, delayMs, ctx.sleep);
+      await ctx.sleep(delayMs);
+      return sendAnswer(res, { ...answer, headers });
     }
     case 'error':
       return sendPreset(res, behaviour.preset, behaviour.lang ?? 'en', { ...ctx.preset, ...(behaviour.param === undefined ? {} : { param: behaviour.param }) }, {
@@ -75,6 +78,26 @@ export async function sendAnswer(res: ServerResponse, answer: Answer): Promise<v
   const headers = single === undefined ? answer.headers : { 'content-length': String(Buffer.byteLength(single)), ...answer.headers };
   res.writeHead(answer.status, headers);
   await writeFrames(res, answer.frames);
+}
+
+function isEventStream(answer: Answer): boolean {
+  return (answer.headers['content-type'] ?? '').startsWith('text/event-stream');
+}
+
+/**
+ * A stream sends its headers at once and spreads the processing delay over its events, as OpenAI does: the
+ * partial images are what keeps a slow stream's connection busy (image-gateway.md §2.5).
+ */
+async function sendPaced(res: ServerResponse, answer: Answer, delayMs: number, sleep: (ms: number) => Promise<void>): Promise<void> {
+  res.writeHead(answer.status, answer.headers);
+  res.flushHeaders();
+  const step = answer.frames.length > 0 ? delayMs / answer.frames.length : delayMs;
+  for (const frame of answer.frames) {
+    await sleep(step);
+    if (res.destroyed) return;
+    await new Promise<void>((resolve) => res.write(frame, () => resolve()));
+  }
+  if (!res.destroyed) res.end();
 }
 
 async function sendRaw(res: ServerResponse, raw: RawBehaviour): Promise<void> {
