@@ -7,7 +7,7 @@ import { AttachmentBuilder, DiscordAPIError, type Client, type MessageCreateOpti
 import type { Logger } from 'pino';
 import { imageFileName, shortenForDiscord } from '../service/file-names.js';
 import type { Delivery, DeliveryFile, JobProgress, Responder } from '../service/jobs.js';
-import type { Clock } from '../service/ports.js';
+import type { Clock, PartialImage } from '../service/ports.js';
 import { renderCaption, renderProgress, resultButtons } from './render.js';
 
 /** Discord allows 10 attachments per message. */
@@ -34,6 +34,7 @@ export class DiscordResponder implements Responder {
   private readonly log: Logger;
   private readonly clock: Clock;
   private tokenGone = false;
+  private shownPreview: PartialImage | undefined;
 
   constructor(options: DiscordResponderOptions) {
     this.interaction = options.interaction;
@@ -49,11 +50,15 @@ export class DiscordResponder implements Responder {
   async progress(update: JobProgress): Promise<void> {
     if (!this.tokenUsable()) return;
     const content = renderProgress(update);
-    await this.viaToken(() =>
-      update.stage === 'preview'
-        ? this.interaction.editReply({ content, files: [new AttachmentBuilder(update.image.bytes, { name: `preview.${update.image.format}` })], attachments: [] })
-        : this.interaction.editReply({ content }),
-    );
+    const preview = update.stage === 'generating' ? update.preview : undefined;
+    if (preview && preview !== this.shownPreview) {
+      // Each partial image is uploaded once; later ticks only change the text (PATCH keeps attachments).
+      this.shownPreview = preview;
+      const file = new AttachmentBuilder(preview.bytes, { name: `preview.${preview.format}` });
+      await this.viaToken(() => this.interaction.editReply({ content, files: [file], attachments: [] }));
+    } else {
+      await this.viaToken(() => this.interaction.editReply({ content }));
+    }
   }
 
   async deliver(delivery: Delivery): Promise<{ messageIds: string[] }> {

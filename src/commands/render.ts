@@ -17,9 +17,7 @@ export function renderProgress(progress: JobProgress): string {
     case 'queued':
       return progress.position <= 1 ? '⏳ Queued: you are next.' : `⏳ Queued: position ${progress.position}.`;
     case 'generating':
-      return `🎨 Generating… ${Math.round(progress.elapsedMs / 1000)}s`;
-    case 'preview':
-      return `🎨 Generating… ${Math.round(progress.elapsedMs / 1000)}s (preview)`;
+      return `🎨 Generating… ${Math.round(progress.elapsedMs / 1000)}s${progress.preview ? ' (early preview below)' : ''}`;
   }
 }
 

@@ -23,7 +23,13 @@ export interface DownloadOptions {
 }
 
 /** Why a download failed. */
-export type AttachmentDownloadFailure = 'host_not_allowed' | 'too_large' | 'http_status' | 'timeout' | 'network' | 'cancelled';
+export type AttachmentDownloadFailure =
+  | 'host_not_allowed'
+  | 'too_large'
+  | 'http_status'
+  | 'timeout'
+  | 'network'
+  | 'cancelled';
 
 /** A download that failed; `reason` is stable for mapping to user-facing copy. */
 export class AttachmentDownloadError extends Error {
@@ -81,7 +87,9 @@ export async function downloadAttachment(url: string, options: DownloadOptions):
     if (options.signal?.aborted === true) {
       throw new AttachmentDownloadError('cancelled', 'Attachment download was cancelled', { cause: error });
     }
-    if (timeout.aborted) throw new AttachmentDownloadError('timeout', 'Attachment download timed out', { cause: error });
+    if (timeout.aborted) {
+      throw new AttachmentDownloadError('timeout', 'Attachment download timed out', { cause: error });
+    }
     throw new AttachmentDownloadError('network', 'Attachment download failed', { cause: error });
   }
 }

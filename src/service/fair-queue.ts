@@ -106,9 +106,7 @@ export class FairQueue {
 
   /** Jobs waiting now, across members. */
   get waiting(): number {
-    let count = 0;
-    for (const member of this.members.values()) count += member.waiting.length;
-    return count;
+    return [...this.members.values()].reduce((count, member) => count + member.waiting.length, 0);
   }
 
   /**

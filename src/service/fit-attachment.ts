@@ -38,7 +38,8 @@ interface Decoded {
 
 /**
  * Returns the image unchanged when it fits `limitBytes`, else the best-looking re-encoding that fits (see
- * {@link LADDER}), else `dropped`. An oversized image that cannot be decoded is dropped too: it could not be posted either.
+ * {@link LADDER}), else `dropped`. An oversized image that cannot be decoded is dropped too: it could not be
+ * posted either.
  */
 export async function fitToLimit(image: GeneratedImage, limitBytes: number): Promise<FitOutcome> {
   if (image.bytes.length <= limitBytes) return { kind: 'original', image };
@@ -48,7 +49,8 @@ export async function fitToLimit(image: GeneratedImage, limitBytes: number): Pro
     if (format === 'jpeg' && decoded.translucent) break;
     const bytes = await bestFit(decoded, format, qualities, limitBytes);
     if (bytes !== undefined) {
-      return { kind: 'reencoded', image: { bytes, format, width: decoded.width, height: decoded.height }, from: image.format };
+      const { width, height } = decoded;
+      return { kind: 'reencoded', image: { bytes, format, width, height }, from: image.format };
     }
   }
   return { kind: 'dropped', bytes: image.bytes.length };

@@ -98,18 +98,25 @@ export class ImageService {
   }
 
   private async queueAndGenerate(job: ImageJob, request: GenerateRequest | EditRequest, responder: Responder, log: Logger): Promise<ImageResult> {
+    const interval = this.options.progressIntervalMs ?? 3_000;
     const progress = createProgressThrottle<JobProgress>((p) => responder.progress(p), {
-      intervalMs: this.options.progressIntervalMs ?? 3_000,
+      intervalMs: interval,
       onError: (err) => log.warn({ err }, 'progress update failed'),
     });
     let ticker: NodeJS.Timeout | undefined;
     let startedAt = 0;
-    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, signal, progress.update, () => startedAt), {
+    let preview: PartialImage | undefined;
+    const generating = () => progress.update({ stage: 'generating', elapsedMs: this.clock.now() - startedAt, preview });
+    const onPartial = (image: PartialImage) => {
+      preview = image;
+      generating();
+    };
+    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, signal, onPartial), {
       onPosition: (position) => progress.update({ stage: 'queued', position }),
       onStart: () => {
         startedAt = this.clock.now();
-        progress.update({ stage: 'generating', elapsedMs: 0 });
-        ticker = setInterval(() => progress.update({ stage: 'generating', elapsedMs: this.clock.now() - startedAt }), this.options.progressIntervalMs ?? 3_000);
+        generating();
+        ticker = setInterval(generating, interval);
         ticker.unref();
       },
     });
@@ -124,20 +131,9 @@ export class ImageService {
     }
   }
 
-  private callGateway(
-    request: GenerateRequest | EditRequest,
-    signal: AbortSignal,
-    report: (p: JobProgress) => void,
-    startedAt: () => number,
-  ): Promise<ImageResult> {
+  private callGateway(request: GenerateRequest | EditRequest, signal: AbortSignal, onPartial: (image: PartialImage) => void): Promise<ImageResult> {
     const partialImages = this.options.partialImages ?? 1;
-    const options = {
-      signal,
-      stream: partialImages > 0,
-      partialImages: partialImages > 0 ? partialImages : undefined,
-      onPartial: (image: PartialImage) =>
-        report({ stage: 'preview', elapsedMs: this.clock.now() - startedAt(), image }),
-    };
+    const options = { signal, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined, onPartial };
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);
   }
 

@@ -40,8 +40,8 @@ export function newJobId(): string {
 /** Progress the member sees on the deferred reply. */
 export type JobProgress =
   | { stage: 'queued'; position: number }
-  | { stage: 'generating'; elapsedMs: number }
-  | { stage: 'preview'; elapsedMs: number; image: PartialImage };
+  /** `preview` is the latest partial image streamed so far, if any (the responder uploads each one once). */
+  | { stage: 'generating'; elapsedMs: number; preview?: PartialImage | undefined };
 
 /** Something the member should know about the result. */
 export type DeliveryNotice =

@@ -20,6 +20,7 @@ export interface KvEntry {
 export class KvStore {
   readonly #keyv: Keyv<unknown>;
   readonly #where: string;
+  #closed = false;
 
   /** @param where scheme and host for error messages, e.g. `redis://cache:6379`. */
   constructor(keyv: Keyv<unknown>, where: string) {
@@ -71,7 +72,13 @@ export class KvStore {
     await this.#guard('write', async () => store.set(fullKey, raw));
   }
 
+  /** Refuses every later operation; some drivers (node-redis) would otherwise silently reconnect. */
+  markClosed(): void {
+    this.#closed = true;
+  }
+
   async #guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new StorageUnavailableError(`Storage at ${this.#where} is closed`);
     try {
       return await run();
     } catch (error) {

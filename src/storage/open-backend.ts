@@ -12,7 +12,7 @@ import type { StorageLocation } from './storage-url.js';
 /** An open connection to one backend, seen through {@link KvStore}. */
 export interface Backend {
   kv: KvStore;
-  /** Disconnects; the store throws {@link StorageUnavailableError} afterwards. */
+  /** Disconnects (idempotent); the store throws {@link StorageUnavailableError} afterwards. */
   close(): Promise<void>;
 }
 
@@ -38,7 +38,9 @@ interface Adapter {
  * `connectTimeoutMs`.
  */
 export async function openBackend(location: StorageLocation, options: BackendOptions): Promise<Backend> {
-  const adapter = await withTimeout(createAdapter(location, options), options.connectTimeoutMs, location);
+  const adapter = await createAdapter(location, options).catch((error: unknown) => {
+    throw unavailable(location, error);
+  });
   const keyv = new Keyv<unknown>(adapter.store, {
     namespace: options.namespace,
     useKeyPrefix: adapter.keyvPrefixes,
@@ -50,12 +52,18 @@ export async function openBackend(location: StorageLocation, options: BackendOpt
   keyv.on('error', (err: unknown) => options.logger.warn({ err, storage: location.display }, 'storage error event'));
   const kv = new KvStore(keyv, location.display);
   try {
-    await withTimeout(probe(kv), options.connectTimeoutMs, location);
+    await withTimeout(probe(kv), options.connectTimeoutMs);
   } catch (error) {
     await adapter.close().catch(() => undefined);
     throw unavailable(location, error);
   }
-  return { kv, close: () => adapter.close() };
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    kv.markClosed();
+    await adapter.close();
+  };
+  // Idempotent: a second close (shutdown racing a failure path) must not end a pg pool twice.
+  return { kv, close: () => (closing ??= close()) };
 }
 
 async function probe(kv: KvStore): Promise<void> {
@@ -100,8 +108,15 @@ async function createRedisAdapter(url: string, options: BackendOptions): Promise
         connected ? Math.min(2 ** retries * 100, 3_000) : cause,
     },
   });
+  // Errors also reach callers as rejected commands; this listener only keeps node-redis from crashing on them.
   client.on('error', () => undefined);
-  await client.connect();
+  try {
+    // connectTimeout covers the TCP connect only; a server that accepts but never answers needs this deadline.
+    await withTimeout(client.connect(), options.connectTimeoutMs);
+  } catch (error) {
+    if (client.isOpen) client.destroy();
+    throw error;
+  }
   connected = true;
   const store = new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true });
   return { store, keyvPrefixes: false, close: () => store.disconnect() };
@@ -114,15 +129,13 @@ async function createPostgresAdapter(url: string, options: BackendOptions): Prom
   return { store, keyvPrefixes: true, close: () => store.disconnect() };
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number, location: StorageLocation): Promise<T> {
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   try {
     return await Promise.race([promise, timeout]);
-  } catch (error) {
-    throw unavailable(location, error);
   } finally {
     clearTimeout(timer);
   }

@@ -6,7 +6,7 @@
  * @see ../../../../shared/docs/image-gateway.md §0.5, §2.5, §4.2.1 (SSE writer), §4.2.2 (PING comments)
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
 import type { PartialImage } from '../ports.js';
 import { sniffImageFormat } from '../image-rules.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
@@ -34,7 +34,7 @@ export interface StreamOptions {
 type Step = { done: boolean };
 
 /** Consumes the body; resolves with the completed items or rejects with a GatewayError. */
-export async function readImageStream(body: Dispatcher.ResponseData['body'], opts: StreamOptions): Promise<StreamOutcome> {
+export async function readImageStream(body: Readable, opts: StreamOptions): Promise<StreamOutcome> {
   const outcome: StreamOutcome = { items: [] };
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event), maxBufferSize: opts.maxBytes });
@@ -51,7 +51,8 @@ export async function readImageStream(body: Dispatcher.ResponseData['body'], opt
     }
   };
   for await (const chunk of body) {
-    total += Buffer.byteLength(chunk);
+    if (!Buffer.isBuffer(chunk)) continue;
+    total += chunk.byteLength;
     if (total > opts.maxBytes) throw new GatewayResponseError(`gateway stream exceeds the ${opts.maxBytes}-byte limit`, { category: 'gateway_failure', code: 'response_too_large', requestId: opts.requestId });
     parser.feed(decoder.decode(chunk, { stream: true }));
     drain();
