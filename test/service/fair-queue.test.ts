@@ -253,7 +253,8 @@ describe('FairQueue', () => {
     expect(started).toEqual(['a1', 'b1']);
   });
 
-  it.each([{ concurrency: 0 }, { perMemberRunning: 1.5 }, { perMemberQueued: -1 }])('rejects invalid limits %j', (options) => {
+  const invalid = [{ concurrency: 0 }, { perMemberRunning: 1.5 }, { perMemberQueued: -1 }];
+  it.each(invalid)('rejects the limit %j', (options) => {
     expect(() => new FairQueue(options)).toThrow(RangeError);
   });
 });
