@@ -1,0 +1,185 @@
+import { MessageFlags } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import type { ChatCommand, Command, ComponentHandler } from '../../src/commands/command.js';
+import { createInteractionRouter } from '../../src/commands/router.js';
+import { describeUnexpectedError, describeUserError, UserFacingError } from '../../src/errors.js';
+import { FakeInteraction } from '../fakes/fake-interaction.js';
+import { LEVEL, memoryLogger } from '../fakes/memory-logger.js';
+
+const INTERACTION_ID = '1300000000000000042';
+
+function chat(name: string, execute: ChatCommand['execute'], autocomplete?: ChatCommand['autocomplete']): ChatCommand {
+  const command: ChatCommand = { kind: 'chat', data: { name, description: `${name} command` }, execute };
+  if (autocomplete) command.autocomplete = autocomplete;
+  return command;
+}
+
+function setup(commands: Command[], components: ComponentHandler[] = []) {
+  const { logger, lines, find } = memoryLogger();
+  const route = createInteractionRouter({ commands, components, logger });
+  return { route, lines, find };
+}
+
+function contentOf(payload: unknown): string {
+  return typeof payload === 'object' && payload !== null && 'content' in payload ? String(payload.content) : '';
+}
+
+function flagsOf(payload: unknown): unknown {
+  return typeof payload === 'object' && payload !== null && 'flags' in payload ? payload.flags : undefined;
+}
+
+describe('createInteractionRouter', () => {
+  it('runs the command named by the interaction', async () => {
+    const seen: string[] = [];
+    const { route } = setup([chat('imagine', async (i) => void seen.push(i.commandName)), chat('quota', async () => void seen.push('quota'))]);
+    await route(new FakeInteraction({ kind: 'chat', commandName: 'imagine' }).asInteraction());
+    expect(seen).toEqual(['imagine']);
+  });
+
+  it('answers an unknown command with the expired-button copy, logs it, and does not throw', async () => {
+    const { route, find } = setup([chat('imagine', async () => undefined)]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'gone', id: INTERACTION_ID });
+
+    await expect(route(interaction.asInteraction())).resolves.toBeUndefined();
+
+    expect(interaction.methods).toEqual(['reply']);
+    const [payload] = interaction.payloadsOf('reply');
+    expect(contentOf(payload)).toBe(describeUserError(new UserFacingError('button.expired'), INTERACTION_ID));
+    expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
+    expect(find('unknown command')).toEqual([expect.objectContaining({ level: LEVEL.warn, command: 'gone', interactionId: INTERACTION_ID })]);
+  });
+
+  it('answers an unknown button with the expired-button copy', async () => {
+    const { route, find } = setup([]);
+    const interaction = new FakeInteraction({ kind: 'button', customId: 'nothing:abc', id: INTERACTION_ID });
+    await route(interaction.asInteraction());
+    expect(contentOf(interaction.payloadsOf('reply')[0])).toContain('This button has expired');
+    expect(find('unknown component')).toEqual([expect.objectContaining({ customId: 'nothing:abc' })]);
+  });
+
+  it('routes a button to its handler by custom-id prefix, passing the rest as the argument', async () => {
+    const args: string[] = [];
+    const { route } = setup([], [{ prefix: 'reroll', button: async (_i, arg) => void args.push(arg) }]);
+    await route(new FakeInteraction({ kind: 'button', customId: 'reroll:job:with:colons' }).asInteraction());
+    expect(args).toEqual(['job:with:colons']);
+  });
+
+  it('answers autocomplete for an unknown command with no choices', async () => {
+    const { route } = setup([]);
+    const interaction = new FakeInteraction({ kind: 'autocomplete', commandName: 'gone' });
+    await route(interaction.asInteraction());
+    expect(interaction.calls).toEqual([{ method: 'respond', payload: [] }]);
+  });
+
+  it('answers a UserFacingError with its copy and the reference id, ephemerally, and logs it at warn', async () => {
+    const error = new UserFacingError('quota.exceeded', { limit: 5, remaining: 0, resetsAt: 1_700_000_000_000 });
+    const { route, find } = setup([chat('imagine', async () => { throw error; })]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    const [payload] = interaction.payloadsOf('reply');
+    expect(contentOf(payload)).toBe(describeUserError(error, INTERACTION_ID));
+    expect(contentOf(payload)).toContain(`Reference: \`${INTERACTION_ID}\``);
+    expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
+    expect(find('user-facing error')).toEqual([expect.objectContaining({ level: LEVEL.warn, identifier: 'quota.exceeded' })]);
+  });
+
+  it('answers an unexpected error with the generic apology and reference id, never its message, and logs it at error with err', async () => {
+    const { route, find, lines } = setup([chat('imagine', async () => { throw new Error('postgres password=hunter2 refused'); })]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    const [payload] = interaction.payloadsOf('reply');
+    expect(contentOf(payload)).toBe(describeUnexpectedError(INTERACTION_ID));
+    expect(contentOf(payload)).not.toContain('hunter2');
+    expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
+    const [logged] = find('interaction failed');
+    expect(logged).toMatchObject({ level: LEVEL.error, interactionId: INTERACTION_ID, command: 'imagine', err: { message: 'postgres password=hunter2 refused', type: 'Error' } });
+    expect(lines.filter((l) => l.level >= LEVEL.error)).toHaveLength(1);
+  });
+
+  it('after a public defer, deletes the thinking placeholder and answers the error in an ephemeral follow-up', async () => {
+    const { route } = setup([chat('imagine', async (i) => { await i.deferReply(); throw new UserFacingError('gateway.busy'); })]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    expect(interaction.methods).toEqual(['deferReply', 'deleteReply', 'followUp']);
+    const [payload] = interaction.payloadsOf('followUp');
+    expect(contentOf(payload)).toContain('busy');
+    expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
+  });
+
+  // Waits for the router fix: discord.js sets `replied` on every editReply, so after a progress edit the public
+  // "Generating…" placeholder is left up for everyone while the error goes out privately.
+  it('after a public defer and a progress edit, still removes the placeholder before the ephemeral follow-up', async () => {
+    const { route } = setup([chat('imagine', async (i) => {
+      await i.deferReply();
+      await i.editReply({ content: '🎨 Generating… 0s' });
+      throw new UserFacingError('gateway.timedOut');
+    })]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    expect(interaction.methods).toEqual(['deferReply', 'editReply', 'deleteReply', 'followUp']);
+    expect(flagsOf(interaction.payloadsOf('followUp')[0])).toBe(MessageFlags.Ephemeral);
+  });
+
+  it('after an ephemeral defer, answers the error by editing the deferred reply', async () => {
+    const { route } = setup([chat('quota', async (i) => {
+      await i.deferReply({ flags: MessageFlags.Ephemeral });
+      throw new UserFacingError('permission.manageServer');
+    })]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'quota', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    expect(interaction.methods).toEqual(['deferReply', 'editReply']);
+    expect(contentOf(interaction.payloadsOf('editReply')[0])).toBe(describeUserError(new UserFacingError('permission.manageServer'), INTERACTION_ID));
+  });
+
+  it('still sends the follow-up when deleting the placeholder fails', async () => {
+    const { route } = setup([chat('imagine', async (i) => { await i.deferReply(); throw new Error('boom'); })]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
+    interaction.failing.add('deleteReply');
+
+    await route(interaction.asInteraction());
+
+    expect(contentOf(interaction.payloadsOf('followUp')[0])).toBe(describeUnexpectedError(INTERACTION_ID));
+  });
+
+  it('logs, and does not throw, when the error message itself cannot be delivered', async () => {
+    const { route, find } = setup([chat('imagine', async () => { throw new UserFacingError('gateway.busy'); })]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine' });
+    interaction.failing.add('reply');
+
+    await expect(route(interaction.asInteraction())).resolves.toBeUndefined();
+
+    expect(find('could not deliver error message')).toEqual([expect.objectContaining({ level: LEVEL.error, err: expect.objectContaining({ message: 'reply failed (scripted)' }) })]);
+  });
+
+  it('logs an autocomplete failure without trying to reply', async () => {
+    const { route, find } = setup([chat('imagine', async () => undefined, async () => { throw new Error('catalogue down'); })]);
+    const interaction = new FakeInteraction({ kind: 'autocomplete', commandName: 'imagine' });
+
+    await route(interaction.asInteraction());
+
+    expect(interaction.calls).toEqual([]);
+    expect(find('interaction failed')).toHaveLength(1);
+  });
+
+  it('throws at construction on duplicate command names', () => {
+    const { logger } = memoryLogger();
+    const commands = [chat('imagine', async () => undefined), chat('imagine', async () => undefined)];
+    expect(() => createInteractionRouter({ commands, components: [], logger })).toThrow('duplicate command: imagine');
+  });
+
+  it('throws at construction on duplicate component prefixes', () => {
+    const { logger } = memoryLogger();
+    const components = [{ prefix: 'reroll' }, { prefix: 'reroll' }];
+    expect(() => createInteractionRouter({ commands: [], components, logger })).toThrow('duplicate component prefix: reroll');
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * A clock the test sets by hand (the service and the quota ledger take it by injection).
+ */
+import type { Clock } from '../../src/service/ports.js';
+
+export class ManualClock implements Clock {
+  #now: number;
+
+  constructor(start: number | string) {
+    this.#now = typeof start === 'string' ? Date.parse(start) : start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}
