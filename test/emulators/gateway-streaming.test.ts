@@ -1,4 +1,4 @@
-import OpenAI, { toFile } from 'openai';
+import OpenAI, { APIError, toFile } from 'openai';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGatewayEmulator, type GatewayEmulator } from './gateway/index.js';
@@ -106,5 +106,27 @@ describe('gateway emulator: streaming', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     await res.body?.cancel();
+  });
+
+  it.each(['event', 'bare'] as const)('fails a stream with an error event after partial images (%s framing)', async (sseFraming) => {
+    gateway.enqueue({ type: 'stream-error', partials: 1, sseFraming, message: 'upstream died' });
+    const events: StreamEvent[] = [];
+    const error: unknown = await (async () => {
+      for await (const event of await client.images.generate({ model: 'gpt-image-1', prompt: 'x', stream: true, partial_images: 2 })) events.push(event);
+    })().catch((e: unknown) => e);
+    expect(events.map((e) => e.type)).toEqual(['image_generation.partial_image']);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).message).toContain('upstream died');
+  });
+
+  it('answers an event stream to a request without stream:true when forceStream is set', async () => {
+    gateway.enqueue({ type: 'success', forceStream: true });
+    const res = await fetch(`${gateway.baseUrl}/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-image-1', prompt: 'x' }),
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(await res.text()).toContain('"type":"image_generation.completed"');
   });
 });

@@ -4,8 +4,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { renderPreset, type PresetContext } from './error-presets.js';
-import { writeFrames } from './sse.js';
-import type { Behaviour, ErrorPreset, RawBehaviour, SuccessBehaviour } from './types.js';
+import { sseHeaders, writeFrames } from './sse.js';
+import type { Behaviour, ErrorPreset, RawBehaviour, StreamErrorBehaviour, SuccessBehaviour } from './types.js';
 
 /** A complete answer: status, headers and the body split into writes. */
 export interface Answer {
@@ -46,6 +46,8 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
       });
     case 'raw':
       return sendRaw(res, behaviour);
+    case 'stream-error':
+      return sendStreamError(res, behaviour, ctx);
     case 'reset':
       res.socket?.destroy();
       return;
@@ -98,6 +100,17 @@ async function sendPaced(res: ServerResponse, answer: Answer, delayMs: number, s
     await new Promise<void>((resolve) => res.write(frame, () => resolve()));
   }
   if (!res.destroyed) res.end();
+}
+
+async function sendStreamError(res: ServerResponse, behaviour: StreamErrorBehaviour, ctx: BehaviourContext): Promise<void> {
+  const framing = behaviour.sseFraming ?? 'event';
+  const stream = await ctx.success({ type: 'success', sseFraming: framing, forceStream: true }, false);
+  const partials = stream.frames.filter((f) => String(f).includes('.partial_image"')).slice(0, behaviour.partials ?? 0);
+  // The shape a third-party gateway's tests use for a failed image stream (image-gateway.md §2.5).
+  const error = { type: 'error', error: { type: 'image_generation_server_error', code: 'image_generation_failed', message: behaviour.message ?? 'Image generation failed', param: null } };
+  const frame = framing === 'event' ? `event: error\ndata: ${JSON.stringify(error)}\n\n` : `data: ${JSON.stringify(error)}\n\n`;
+  res.writeHead(200, sseHeaders());
+  await writeFrames(res, [...partials, frame]);
 }
 
 async function sendRaw(res: ServerResponse, raw: RawBehaviour): Promise<void> {

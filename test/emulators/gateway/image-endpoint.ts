@@ -69,7 +69,7 @@ export async function handleImagePost(state: EmulatorState, record: RecordedRequ
 
 async function successAnswer(job: ImageJob, behaviour: SuccessBehaviour, jsonOnly: boolean, ctx: SuccessContext): Promise<Answer> {
   const rendered = await renderImages(job, behaviour, ctx);
-  if (job.stream && !jsonOnly && !behaviour.ignoreStream) {
+  if ((job.stream || behaviour.forceStream) && !jsonOnly && !behaviour.ignoreStream) {
     const events = await streamEvents(job, behaviour, rendered, ctx);
     return { status: 200, headers: sseHeaders(), frames: sseFrames(events, behaviour.sseFraming ?? 'event') };
   }

@@ -105,6 +105,8 @@ export interface SuccessBehaviour {
   omitUsage?: boolean | undefined;
   /** Plain JSON even when the request asked for `stream: true`. */
   ignoreStream?: boolean | undefined;
+  /** An event stream even without `stream: true` (some OpenAI-compatible services do this, image-gateway.md §4.2.3). */
+  forceStream?: boolean | undefined;
   /** 'event' = `event:` + `data:` lines (OpenAI); 'bare' = new-api `data:` lines, `: PING` and `data: [DONE]`. @default 'event' */
   sseFraming?: 'event' | 'bare' | undefined;
   /** Image bytes of another format than requested. */
@@ -137,11 +139,26 @@ export interface RawBehaviour {
   destroyAfter?: boolean | undefined;
 }
 
+/**
+ * A stream that fails: SSE headers, the first `partials` partial-image events of the success stream, then an error
+ * event `{"type":"error","error":{…}}` (image-gateway.md §2.5 "Error events").
+ */
+export interface StreamErrorBehaviour {
+  type: 'stream-error';
+  /** @default 0 */
+  partials?: number | undefined;
+  /** @default 'event' */
+  sseFraming?: 'event' | 'bare' | undefined;
+  /** @default 'Image generation failed' */
+  message?: string | undefined;
+}
+
 /** What the emulator does with one request. */
 export type Behaviour =
   | SuccessBehaviour
   | ErrorBehaviour
   | RawBehaviour
+  | StreamErrorBehaviour
   | { type: 'reset' }
   | { type: 'truncate' }
   | { type: 'malformed' }
