@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+import { acceptedAcks, ephemeralError, finalEdit, settled } from './support.js';
+
+describe('result buttons and long jobs end to end', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sqlite: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('keeps Re-roll, Edit and Delete working after a bot restart', async () => {
+    const { member, users } = h.discord.fixtures;
+    const first = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a paper boat' }, { name: 'quality', type: 3, value: 'high' }], { user: member });
+    await first.waitFor((x) => finalEdit(x) !== undefined);
+    const message = first.lastMessage()!;
+    const ids = (message.components![0] as { components: { custom_id: string }[] }).components.map((b) => b.custom_id);
+    expect(ids.every((id) => id.length <= 100)).toBe(true);
+
+    await h.restart();
+
+    const reroll = h.discord.button(message, ids[0]!, { user: users.member2 });
+    await reroll.waitFor((x) => finalEdit(x) !== undefined);
+    expect(acceptedAcks(reroll)).toBe(1);
+    expect(h.gateway.imageRequests().at(-1)!.json).toMatchObject({ prompt: 'a paper boat', quality: 'high' });
+    expect(finalEdit(reroll)!.payload.content).toContain(`<@${users.member2.id}>`);
+
+    const edit = h.discord.button(message, ids[1]!, { user: member });
+    const modal = await edit.waitForAck();
+    expect(modal.type).toBe(9);
+    const submit = h.discord.modalSubmit(modal.body.data.custom_id, { prompt: 'now in gold' }, { user: member, message });
+    await submit.waitFor((x) => finalEdit(x) !== undefined);
+    const sent = h.gateway.imageRequests().at(-1)!;
+    expect(sent.path).toBe('/v1/images/edits');
+    expect(sent.form!.fields['prompt']).toBe('now in gold');
+    expect(sent.form!.files[0]!.bytes.length).toBe(message.attachments[0]!.size);
+
+    const stranger = h.discord.button(message, ids[2]!, { user: users.member3 });
+    await stranger.waitFor(settled);
+    expect(ephemeralError(stranger)).toContain('Only the member who asked');
+    expect(h.discord.messages.has(message.id)).toBe(true);
+
+    const own = h.discord.button(message, ids[2]!, { user: member });
+    await own.waitFor((x) => x.edits.some((e) => e.method === 'DELETE'));
+    expect(h.discord.messages.has(message.id)).toBe(false);
+  });
+
+  it('delivers in the channel, mentioning the member, when the job outlives the 15-minute token', async () => {
+    const user = h.discord.fixtures.members[2]!;
+    const held = h.gateway.hold();
+    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a very slow painting' }], { user });
+    await handle.waitForAck();
+    await held.arrived;
+    h.discord.clock.advance(16 * 60_000);
+    const posts = h.discord.channelPosts.length;
+    held.release();
+    await waitUntil(() => h.discord.channelPosts.length > posts);
+    const post = h.discord.channelPosts.at(-1)!;
+    expect(post.path).toContain(h.discord.fixtures.guild.channels.general.id);
+    expect(post.payload.content).toContain(`<@${user.id}>`);
+    expect(post.payload.allowed_mentions).toEqual({ users: [user.id] });
+    expect(post.files).toHaveLength(1);
+  });
+
+  it('falls back to a direct message when it cannot post in the channel', async () => {
+    const user = h.discord.fixtures.members[3]!;
+    h.discord.denyChannelPosts(h.discord.fixtures.guild.channels.general.id);
+    try {
+      const held = h.gateway.hold();
+      const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'another slow one' }], { user });
+      await handle.waitForAck();
+      await held.arrived;
+      h.discord.clock.advance(16 * 60_000);
+      const dms = h.discord.dmPosts.length;
+      held.release();
+      await waitUntil(() => h.discord.dmPosts.length > dms);
+      expect(h.discord.dmPosts.at(-1)!.files).toHaveLength(1);
+    } finally {
+      h.discord.allowChannelPosts(h.discord.fixtures.guild.channels.general.id);
+    }
+  });
+
+  it('sent nothing the platforms would reject', () => {
+    expect(h.discord.specViolations).toEqual([]);
+    expect(h.gateway.specViolations).toEqual([]);
+  });
+});
+
+/** Resolves when the condition holds, re-checking on each turn of the event loop's I/O phase. */
+async function waitUntil(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Small readers over the emulators' recordings, shared by the end-to-end tests.
+ */
+import type { InteractionHandle } from '../emulators/discord/index.js';
+
+/** The final delivery edit (status 200 with files and a caption), if any. */
+export function finalEdit(handle: InteractionHandle) {
+  return handle.edits.filter((e) => e.status === 200 && e.files.length > 0 && /Imagined|Edited/.test(String(e.payload?.content))).at(-1);
+}
+
+/** Every text the member was shown for this interaction, in order. */
+export function texts(handle: InteractionHandle): string[] {
+  const all = [...handle.acks.map((a) => a.body?.data?.content), ...handle.edits.map((e) => e.payload?.content), ...handle.followUps.map((f) => f.payload?.content)];
+  return all.filter((t): t is string => typeof t === 'string');
+}
+
+/** The last text the member saw. */
+export function lastText(handle: InteractionHandle): string {
+  return texts(handle).at(-1) ?? '';
+}
+
+/** Delivered, or answered with an error (ephemeral reply or follow-up). */
+export function settled(handle: InteractionHandle): boolean {
+  return finalEdit(handle) !== undefined || handle.followUps.some((f) => f.status === 200) || handle.acks.some((a) => a.type === 4);
+}
+
+/** The member got an ephemeral error, either as the first response or as a follow-up after the defer. */
+export function ephemeralError(handle: InteractionHandle): string | undefined {
+  const reply = handle.acks.find((a) => a.type === 4 && a.body?.data?.flags === 64);
+  if (reply) return String(reply.body.data.content);
+  const follow = handle.followUps.find((f) => f.status === 200 && f.payload?.flags === 64);
+  return follow ? String(follow.payload.content) : undefined;
+}
+
+/** Exactly one accepted initial response. */
+export function acceptedAcks(handle: InteractionHandle): number {
+  return handle.acks.filter((a) => a.status < 300).length;
+}
