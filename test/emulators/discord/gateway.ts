@@ -48,6 +48,7 @@ export class Gateway {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws));
   };
 
+  /** Resolves once a client has IDENTIFYed and got READY + GUILD_CREATEs (again, after sendInvalidSession()). */
   whenReady(): Promise<void> {
     return this.ready ? Promise.resolve() : new Promise((resolve) => this.waiters.ready.push(resolve));
   }
@@ -81,6 +82,13 @@ export class Gateway {
   sendReconnect(): void {
     this.resumedSinceDisconnect = false;
     this.socket?.send(JSON.stringify({ op: 7, d: null, s: null, t: null }));
+  }
+
+  /** Sends op 9 INVALID_SESSION; with `resumable` false the client re-IDENTIFYs. */
+  sendInvalidSession(resumable = false): void {
+    if (resumable) this.resumedSinceDisconnect = false;
+    else this.ready = false;
+    this.socket?.send(JSON.stringify({ op: 9, d: resumable, s: null, t: null }));
   }
 
   async close(): Promise<void> {

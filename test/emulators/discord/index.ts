@@ -71,6 +71,8 @@ export interface DiscordEmulator {
   allowChannelPosts(channelId: string): void;
   disconnectClient(code?: number): void;
   sendReconnect(): void;
+  /** op 9; with `resumable` false (default) the client starts a new session (IDENTIFY). */
+  sendInvalidSession(resumable?: boolean): void;
   close(): Promise<void>;
 }
 
@@ -121,6 +123,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     allowChannelPosts: (channelId) => void state.deniedChannels.delete(channelId),
     disconnectClient: (code) => gateway.disconnectClient(code),
     sendReconnect: () => gateway.sendReconnect(),
+    sendInvalidSession: (resumable) => gateway.sendInvalidSession(resumable),
     close: async () => {
       await gateway.close();
       server.closeAllConnections();

@@ -75,6 +75,26 @@ describe('failure injection', () => {
     const attempts = emulator.requests.filter((r) => r.path.startsWith(`/interactions/${h.id}/`));
     expect(attempts.map((r) => r.status)).toEqual([502, 502, 204]);
   });
+
+  it('drops a connection on request: the bot sees a network error and the interaction stays unacknowledged', async () => {
+    let failure: unknown;
+    let settled!: () => void;
+    const done = new Promise<void>((resolve) => (settled = resolve));
+    harness.onInteraction(async (interaction: Interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      // @discordjs/rest retries only timeouts and ECONNRESET; a dropped socket surfaces to the caller.
+      failure = await interaction.deferReply().then(() => undefined, (err: unknown) => err);
+      await harness.client.rest.post(`/interactions/${interaction.id}/${interaction.token}/callback`, { body: { type: 5 }, auth: false });
+      settled();
+    });
+    emulator.failNext({ method: 'POST', path: /\/callback$/ }, { status: 0, dropConnection: true });
+    const h = slash();
+    await done;
+    expect(failure).toBeInstanceOf(Error);
+    const attempts = emulator.requests.filter((r) => r.path.startsWith(`/interactions/${h.id}/`));
+    expect(attempts.map((r) => r.status)).toEqual([0, 204]);
+    expect(h.acks).toEqual([expect.objectContaining({ status: 204 })]);
+  });
 });
 
 describe('REST auth and routing', () => {
@@ -121,5 +141,16 @@ describe('gateway resilience', () => {
     await bot.deferred(h.id);
     expect(emulator.gatewayStats.resumes).toBe(resumesBefore + 1);
     expect(emulator.specViolations).toEqual([]);
+  });
+
+  it('makes the client IDENTIFY a new session after op 9 INVALID_SESSION', async () => {
+    const bot = deferEverything();
+    const identifiesBefore = emulator.gatewayStats.identifies;
+    emulator.sendInvalidSession();
+    await emulator.whenReady();
+    expect(emulator.gatewayStats.identifies).toBe(identifiesBefore + 1);
+    const h = slash();
+    await bot.deferred(h.id);
+    expect(h.acks).toEqual([expect.objectContaining({ status: 204 })]);
   });
 });

@@ -53,9 +53,12 @@ export class RestServer {
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, Errors.notFound());
     const path = url.pathname.slice(API_PREFIX.length);
     const request: RestRequest = { method, path, query: url.searchParams, headers: req.headers, contentType: '', payload: undefined, files: [], receivedAt, clockAt };
-    const injected = this.takeFailure(method, path);
-    if (injected) {
+    const failure = this.takeFailure(method, path);
+    if (failure) {
+      const injected = failureResult(failure);
       this.state.requests.push(toRecorded(request, injected));
+      if (failure.delayMs !== undefined) await sleep(failure.delayMs);
+      if (failure.dropConnection) return void req.socket.destroy();
       return send(res, injected);
     }
     const result = await this.route(request, raw);
@@ -102,12 +105,12 @@ export class RestServer {
     return Errors.invalidForm(['_spec'], 'SPEC_VIOLATION', violations.join('; '));
   }
 
-  private takeFailure(method: string, path: string): RestResult | undefined {
+  private takeFailure(method: string, path: string): FailureResponse | undefined {
     const failure = this.failures.find((f) => (f.match.method ?? method).toUpperCase() === method && f.match.path.test(path));
     if (!failure) return undefined;
     failure.remaining -= 1;
     if (failure.remaining <= 0) this.failures.splice(this.failures.indexOf(failure), 1);
-    return failureResult(failure.response);
+    return failure.response;
   }
 }
 
@@ -132,6 +135,11 @@ function failureResult(response: FailureResponse): RestResult {
   }
   body ??= { message: `${response.status}: Injected failure`, code: 0 };
   return { status: response.status, body, headers: { ...headers, ...response.headers } };
+}
+
+/** An unref'd sleep, so a delayed injected response never keeps the process alive after close(). */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function send(res: ServerResponse, result: RestResult): void {

@@ -139,7 +139,9 @@ export interface InteractionHandle {
   lastMessage(): EmulatedMessage | undefined;
 }
 
+/** Which requests an injected failure applies to: `path` is tested against the path after /api/v10 (no query). */
 export interface FailureMatch {
+  /** Any method when omitted. */
   method?: string | undefined;
   path: RegExp;
 }
@@ -150,4 +152,8 @@ export interface FailureResponse {
   /** Seconds, sent as Retry-After (429 default 0.05). */
   retryAfter?: number | undefined;
   headers?: Record<string, string> | undefined;
+  /** Wait this long (real time) before answering, e.g. beyond discord.js's 15 s REST timeout. */
+  delayMs?: number | undefined;
+  /** Destroy the connection instead of answering (status is then only recorded). */
+  dropConnection?: boolean | undefined;
 }
