@@ -82,7 +82,7 @@ export class GatewayHttpError extends GatewayError {
     const category = classifyFailure(info);
     const param = category === 'bad_parameter' ? findParam(info) : undefined;
     const prefix = info.status === undefined ? 'gateway error' : `gateway answered ${info.status}`;
-    return new GatewayHttpError(`${prefix}: ${info.message || '(no message)'}`, {
+    return new GatewayHttpError(`${prefix}: ${redactKeys(info.message) || '(no message)'}`, {
       category,
       status: info.status,
       code: info.code,
@@ -126,6 +126,14 @@ export class GatewayCancelledError extends GatewayError {
   constructor(details: Omit<GatewayErrorDetails, 'category'> = {}) {
     super('gateway request cancelled by the caller', { ...details, category: 'cancelled' });
   }
+}
+
+/**
+ * Gateways echo keys in messages ("Incorrect API key provided: sk-…"); errors end up in logs, keys must not.
+ * Keeps a short prefix so the operator can still tell which key it was.
+ */
+export function redactKeys(message: string): string {
+  return message.replace(/\b(sk-[A-Za-z0-9]{0,4})[A-Za-z0-9_*-]{4,}/g, '$1***').replace(/(Bearer\s+)\S+/gi, '$1***');
 }
 
 /** Reads whatever error shape the body has (JSON envelope, flat JSON, HTML, nothing). */

@@ -11,7 +11,7 @@ import type { PartialImage } from '../ports.js';
 import { sniffImageFormat } from '../image-rules.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
 import { decodeBase64 } from './decode.js';
-import { stripRequestId } from './request-id.js';
+import { findRequestId, stripRequestId } from './request-id.js';
 import { ErrorObject, ImageStreamEvent, type ImageItem, type ImagesUsage, parseJson } from './schemas.js';
 
 /** What a finished stream yields: the completed items, in order, and the usage of the last one that had it. */
@@ -111,5 +111,5 @@ function streamError(value: unknown, requestId: string | undefined): GatewayHttp
   const info = object.success
     ? { code: object.data.code, type: object.data.type ?? undefined, param: object.data.param, message: stripRequestId(message) }
     : { message: '' };
-  return GatewayHttpError.fromFailure(info, requestId);
+  return GatewayHttpError.fromFailure(info, requestId ?? findRequestId({}, message));
 }
