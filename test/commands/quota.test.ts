@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { renderStatus } from '../../src/commands/quota.js';
+import { QuotaSetRequest } from '../../src/commands/quota-data.js';
+import type { QuotaStatus } from '../../src/service/ports.js';
+
+const RESETS_AT = Date.parse('2025-06-02T00:00:00Z');
+
+function status(overrides: Partial<QuotaStatus> = {}): QuotaStatus {
+  return { limit: 5, period: 'day', used: 2, reserved: 0, remaining: 3, resetsAt: RESETS_AT, source: 'default', ...overrides };
+}
+
+describe('renderStatus', () => {
+  it('tells a member what is left, what was used and when it resets', () => {
+    expect(renderStatus(status(), 'You')).toBe(
+      [
+        '**You have 3 of 5 images left** this day.',
+        `Used: 2 · resets <t:${RESETS_AT / 1000}:R>`,
+        "-# Limit from: the bot's default",
+      ].join('\n'),
+    );
+  });
+
+  it('says how many images are in progress when some are reserved', () => {
+    expect(renderStatus(status({ reserved: 2, remaining: 1 }), 'You')).toContain('Used: 2 (2 in progress)');
+    expect(renderStatus(status(), 'You')).not.toContain('in progress');
+  });
+
+  it('speaks of another member in the third person', () => {
+    expect(renderStatus(status({ period: 'week' }), '<@42>')).toMatch(/^\*\*<@42> has 3 of 5 images left\*\* this week\./);
+  });
+
+  it('says a member with limit 0 cannot generate images', () => {
+    expect(renderStatus(status({ limit: 0, remaining: 0, used: 0 }), 'You')).toBe("You can't generate images here (limit 0).");
+  });
+
+  it.each<[QuotaStatus['source'], string]>([
+    ['member', 'a limit set for this member'],
+    ['role', 'a role limit (the most generous applies)'],
+    ['server', "this server's default"],
+    ['default', "the bot's default"],
+  ])('names the source %s', (source, text) => {
+    expect(renderStatus(status({ source }), 'You')).toContain(`-# Limit from: ${text}`);
+  });
+});
+
+describe('QuotaSetRequest', () => {
+  it.each([
+    [{ limit: 10 }],
+    [{ limit: 0, userId: '42' }],
+    [{ limit: 3, roleId: '77', period: 'week' }],
+  ])('GIVEN %o THEN accepted', (input) => {
+    expect(QuotaSetRequest.safeParse(input).success).toBe(true);
+  });
+
+  it('refuses a user and a role together, saying why', () => {
+    const parsed = QuotaSetRequest.safeParse({ limit: 3, userId: '42', roleId: '77' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe('give a user or a role, not both');
+  });
+
+  it.each([[{ limit: -1 }], [{ limit: 1.5 }], [{ limit: 2, period: 'year' }]])('GIVEN %o THEN refused', (input) => {
+    expect(QuotaSetRequest.safeParse(input).success).toBe(false);
+  });
+});

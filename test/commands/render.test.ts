@@ -1,0 +1,80 @@
+import { ComponentType } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { MAX_CONTENT_LENGTH, renderCaption, renderProgress, resultButtons } from '../../src/commands/render.js';
+import type { Delivery, DeliveryNotice } from '../../src/service/jobs.js';
+import { newJobId } from '../../src/service/jobs.js';
+import { imagineJob, MEMBER_ID } from '../fakes/jobs.js';
+
+function delivery(prompt: string, notices: DeliveryNotice[] = [], kind: 'imagine' | 'edit' = 'imagine'): Delivery {
+  const job = { ...imagineJob({ prompt, size: '1536x1024', quality: 'high' }), kind };
+  return { job, model: 'gpt-image-1', files: [], notices };
+}
+
+const ALL_NOTICES: DeliveryNotice[] = [
+  { kind: 'sizeFallback', requested: '1920x1088', used: '1536x1024' },
+  { kind: 'droppedParams', params: ['moderation', 'output_compression'] },
+  { kind: 'reencoded', count: 2, format: 'webp' },
+  { kind: 'dropped', count: 1 },
+];
+
+describe('renderProgress', () => {
+  it.each([
+    [{ stage: 'queued', position: 1 } as const, '⏳ Queued: you are next.'],
+    [{ stage: 'queued', position: 4 } as const, '⏳ Queued: position 4.'],
+    [{ stage: 'generating', elapsedMs: 12_400 } as const, '🎨 Generating… 12s'],
+    [{ stage: 'generating', elapsedMs: 3_000, preview: { index: 0, bytes: Buffer.alloc(1), format: 'png' } } as const, '🎨 Generating… 3s (early preview below)'],
+  ])('GIVEN %o THEN %s', (progress, text) => {
+    expect(renderProgress(progress)).toBe(text);
+  });
+});
+
+describe('renderCaption', () => {
+  it('shows the prompt in bold, then who asked, the model, size and quality', () => {
+    expect(renderCaption(delivery('a lighthouse at dusk'))).toBe(
+      `**a lighthouse at dusk**\n-# Imagined for <@${MEMBER_ID}> · gpt-image-1 · 1536x1024 · high quality`,
+    );
+  });
+
+  it('says Edited for edits and numbers the parts of a split delivery', () => {
+    expect(renderCaption(delivery('x', [], 'edit'), { index: 2, total: 3 })).toContain('-# Edited for');
+    expect(renderCaption(delivery('x', [], 'edit'), { index: 2, total: 3 })).toContain('(2/3)');
+    expect(renderCaption(delivery('x'), { index: 1, total: 1 })).not.toContain('(1/1)');
+  });
+
+  it('keeps a 6000-character prompt within 2000 characters, with every notice', () => {
+    const caption = renderCaption(delivery('a'.repeat(6000), ALL_NOTICES), { index: 1, total: 2 });
+    expect(caption.length).toBeLessThanOrEqual(MAX_CONTENT_LENGTH);
+    expect(caption).toContain('…**');
+    expect(caption).toContain("-# The service didn't accept 1920x1088, so I used 1536x1024.");
+    expect(caption).toContain('-# This model ignored: moderation, output_compression.');
+    expect(caption).toContain("-# 2 images were re-encoded as WEBP to fit Discord's upload limit.");
+    expect(caption).toContain("-# One image was too large to post even after re-encoding, and wasn't charged.");
+  });
+
+  it('stays within 2000 characters for a prompt of astral characters without splitting a surrogate pair', () => {
+    const caption = renderCaption(delivery('🦊'.repeat(3000), ALL_NOTICES));
+    expect(caption.length).toBeLessThanOrEqual(MAX_CONTENT_LENGTH);
+    expect(caption).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
+  it('cannot be broken out of bold by asterisks in the prompt', () => {
+    expect(renderCaption(delivery('**loud** cat'))).toMatch(/^\*\*∗∗loud∗∗ cat\*\*\n/);
+  });
+
+  it('renders singular notices in the singular', () => {
+    const caption = renderCaption(delivery('x', [{ kind: 'reencoded', count: 1, format: 'jpeg' }, { kind: 'dropped', count: 2 }]));
+    expect(caption).toContain('One image was re-encoded as JPEG');
+    expect(caption).toContain("2 images were too large to post even after re-encoding, and weren't charged.");
+  });
+});
+
+describe('resultButtons', () => {
+  it('gives Re-roll, Edit and Delete custom ids of at most 100 characters that carry the job id', () => {
+    const jobId = newJobId();
+    const [row] = resultButtons(jobId);
+    expect(row?.type).toBe(ComponentType.ActionRow);
+    const ids = (row?.components ?? []).map((b) => ('custom_id' in b ? b.custom_id : ''));
+    expect(ids).toEqual([`reroll:${jobId}`, `editres:${jobId}`, `delres:${jobId}`]);
+    for (const id of ids) expect(id.length).toBeLessThanOrEqual(100);
+  });
+});
