@@ -60,7 +60,7 @@ export class UserFacingError extends Error {
 const relative = (ms: number | undefined): string => (ms === undefined ? 'soon' : `<t:${Math.ceil(ms / 1000)}:R>`);
 
 const COPY: Record<UserErrorIdentifier, (c: UserErrorContext) => string> = {
-  'input.invalid': (c) => `That ${c.param ?? 'input'} doesn't work: ${c.detail ?? 'it is not valid'}.${c.allowed ? ` Allowed: ${c.allowed}.` : ''}`,
+  'input.invalid': (c) => `That ${c.param ?? 'input'} doesn't work${c.detail ? `: ${c.detail}` : ''}.${c.allowed ? ` Allowed: ${c.allowed}.` : ''}`,
   'input.attachmentInvalid': (c) => `I couldn't use ${c.param ?? 'that attachment'}: ${c.detail ?? 'it is not a PNG, JPEG or WebP image'}.`,
   'input.noImages': () => 'That message has no PNG, JPEG or WebP images to edit. Attach an image, or use `/edit`.',
   'input.moderationNotAllowed': () =>

@@ -12,7 +12,7 @@ import { ImageInputError } from './image-rules.js';
 export function toUserFacingError(err: unknown, models: () => readonly string[]): unknown {
   if (err instanceof UserFacingError) return err;
   if (err instanceof ImageInputError) {
-    return new UserFacingError('input.invalid', { param: err.param, allowed: err.allowed, detail: lowerFirst(err.message) }, { cause: err });
+    return new UserFacingError('input.invalid', { param: OPTION_OF_PARAM[err.param] ?? err.param, allowed: err.allowed }, { cause: err });
   }
   if (err instanceof AttachmentDownloadError) {
     return new UserFacingError('input.attachmentInvalid', { detail: DOWNLOAD_COPY[err.reason] }, { cause: err });
@@ -32,7 +32,7 @@ function fromGateway(err: GatewayError, models: () => readonly string[]): UserFa
     case 'unknown_model':
       return new UserFacingError('gateway.unknownModel', { models: models() }, cause);
     case 'bad_parameter':
-      return new UserFacingError('gateway.badParameter', { param: err.param }, cause);
+      return new UserFacingError('gateway.badParameter', { param: err.param ? (OPTION_OF_PARAM[err.param] ?? err.param) : undefined }, cause);
     case 'content_rejected':
       return new UserFacingError('gateway.contentRejected', {}, cause);
     case 'busy':
@@ -57,6 +57,10 @@ const DOWNLOAD_COPY: Record<AttachmentDownloadError['reason'], string> = {
   cancelled: 'the download was cancelled',
 };
 
-function lowerFirst(text: string): string {
-  return text.length > 0 ? text[0]!.toLowerCase() + text.slice(1) : text;
-}
+/** Gateway parameter names → the option names members type. */
+const OPTION_OF_PARAM: Record<string, string> = {
+  output_compression: 'compression',
+  output_format: 'format',
+  n: 'count',
+  input_fidelity: 'fidelity',
+};

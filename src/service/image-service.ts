@@ -57,7 +57,10 @@ export class ImageService {
       await this.reserve(job, prepared.n ?? 1);
       await this.runReserved(job, prepared, responder, log);
     } catch (err) {
-      throw toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
+      const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
+      // The member only hears "not available right now"; the operator must fix the key or the balance.
+      if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable') log.error({ err }, 'gateway account problem: check the API key and balance');
+      throw mapped;
     }
   }
 
