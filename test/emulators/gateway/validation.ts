@@ -56,23 +56,56 @@ export async function checkImageRequest(
   files: RecordedFile[],
   settings: ValidationSettings,
 ): Promise<ImageJob | Rejection> {
+  const model = checkModel(params, settings);
+  if ('kind' in model) return model;
+  const input = checkPromptAndCount(params, model.name);
+  if ('kind' in input) return input;
+  const size = checkSize(text(params['size']) || (model.gptImage ? 'auto' : '1024x1024'), model.name, settings.customSizes);
+  if ('kind' in size) return size;
+  const output = checkOutput(params, model.name, model.gptImage);
+  if ('kind' in output) return output;
+  const inputImages = endpoint === 'edits' ? await checkEditFiles(files) : 0;
+  if (typeof inputImages !== 'number') return inputImages;
+  return {
+    endpoint,
+    model: model.name,
+    gptImage: model.gptImage,
+    ...input,
+    width: size.width,
+    height: size.height,
+    size: `${size.width}x${size.height}`,
+    ...output,
+    quality: qualityLabel(text(params['quality']), model.gptImage),
+    responseFormat: params['response_format'] === 'url' ? 'url' : 'b64_json',
+    inputImages,
+  };
+}
+
+function checkModel(params: Record<string, unknown>, settings: ValidationSettings): { name: string; gptImage: boolean } | Rejection {
   // new-api's distributor falls back to "dall-e" when the model is empty (image-gateway.md §4.2.2).
-  const model = text(params['model']) || 'dall-e';
-  if (!settings.models.includes(model)) return { kind: 'preset', preset: 'unknown_model', model };
-  const gptImage = isGptImageModel(model);
+  const name = text(params['model']) || 'dall-e';
+  if (!settings.models.includes(name)) return { kind: 'preset', preset: 'unknown_model', model: name };
+  const gptImage = isGptImageModel(name);
+  // GPT image models always answer b64_json and refuse the field outright (image-gateway.md §2.6).
   if (gptImage && params['response_format'] !== undefined) return { kind: 'preset', preset: 'unknown_parameter', param: 'response_format' };
   const unsupported = settings.unsupportedParams.find((p) => params[p] !== undefined);
   if (unsupported) return { kind: 'preset', preset: 'unknown_parameter', param: unsupported };
+  return { name, gptImage };
+}
 
+function checkPromptAndCount(params: Record<string, unknown>, model: string): { prompt: string; n: number } | Rejection {
   const prompt = text(params['prompt']);
   if (!prompt) return invalid('prompt', "Missing required parameter: 'prompt'.");
   if (prompt.length > maxPromptLength(model)) return { kind: 'preset', preset: 'prompt_too_long' };
   const n = integer(params['n']) ?? 1;
-  if (n < 1 || n > 10 || (model === 'dall-e-3' && n !== 1)) return invalid('n', `Invalid value: ${n}. 'n' must be between 1 and ${model === 'dall-e-3' ? 1 : 10}.`);
+  const maxN = model === 'dall-e-3' ? 1 : 10;
+  if (n < 1 || n > maxN) return invalid('n', `Invalid value: ${n}. 'n' must be between 1 and ${maxN}.`);
+  return { prompt, n };
+}
 
-  const size = checkSize(text(params['size']) || (gptImage ? 'auto' : '1024x1024'), model, settings.customSizes);
-  if ('kind' in size) return size;
+type OutputSettings = Pick<ImageJob, 'format' | 'compression' | 'transparent' | 'stream' | 'partialImages'>;
 
+function checkOutput(params: Record<string, unknown>, model: string, gptImage: boolean): OutputSettings | Rejection {
   const format = text(params['output_format']) || 'png';
   if (format !== 'png' && format !== 'jpeg' && format !== 'webp') return invalid('output_format', `Invalid value: '${format}'. Supported values are: 'png', 'jpeg', and 'webp'.`);
   const compression = integer(params['output_compression']);
@@ -80,36 +113,11 @@ export async function checkImageRequest(
   if (compression !== undefined && format === 'png') return invalid('output_compression', "output_compression is only supported for the 'jpeg' and 'webp' output formats.");
   const background = text(params['background']) || 'auto';
   if (background === 'transparent' && format === 'jpeg') return invalid('background', "Transparent background is not supported for the 'jpeg' output format; use 'png' or 'webp'.");
-
   const stream = params['stream'] === true || params['stream'] === 'true';
   const partialImages = integer(params['partial_images']) ?? 0;
   if (partialImages < 0 || partialImages > 3) return invalid('partial_images', 'partial_images must be between 0 and 3.');
   if (stream && !gptImage) return invalid('stream', `Streaming is not supported for model '${model}'.`);
-
-  let inputImages = 0;
-  if (endpoint === 'edits') {
-    const problem = await checkEditFiles(files);
-    if (typeof problem !== 'number') return problem;
-    inputImages = problem;
-  }
-  return {
-    endpoint,
-    model,
-    prompt,
-    n,
-    width: size.width,
-    height: size.height,
-    size: `${size.width}x${size.height}`,
-    format,
-    transparent: background === 'transparent',
-    quality: qualityLabel(text(params['quality']), gptImage),
-    compression,
-    stream,
-    partialImages,
-    responseFormat: params['response_format'] === 'url' ? 'url' : 'b64_json',
-    inputImages,
-    gptImage,
-  };
+  return { format, compression, transparent: background === 'transparent', stream, partialImages };
 }
 
 function checkSize(size: string, model: string, customSizes: boolean): { width: number; height: number } | Rejection {
