@@ -1,0 +1,82 @@
+/**
+ * An ImageGateway scripted per call: each generate/edit takes the next script (a result, an error, or a
+ * function of the request and call options). It records every call.
+ */
+import type { EditRequest, GatewayCallOptions, GatewayModel, GenerateRequest, ImageGateway, ImageResult } from '../../src/service/ports.js';
+
+export type GatewayScript = (request: GenerateRequest | EditRequest, options: GatewayCallOptions) => Promise<ImageResult>;
+
+export interface GatewayCall {
+  kind: 'generate' | 'edit';
+  request: GenerateRequest | EditRequest;
+  options: GatewayCallOptions;
+}
+
+export class FakeGateway implements ImageGateway {
+  readonly calls: GatewayCall[] = [];
+  models: GatewayModel[] = [{ id: 'gpt-image-1', image: true }, { id: 'dall-e-3', image: true }];
+  readonly #scripts: GatewayScript[] = [];
+  readonly #callWaiters: { count: number; resolve: () => void }[] = [];
+
+  /** The next call resolves with `result`. */
+  returns(result: ImageResult): this {
+    return this.next(async () => result);
+  }
+
+  /** The next call rejects with `error`. */
+  fails(error: unknown): this {
+    return this.next(async () => {
+      throw error;
+    });
+  }
+
+  /** The next call runs `script`. */
+  next(script: GatewayScript): this {
+    this.#scripts.push(script);
+    return this;
+  }
+
+  generate(request: GenerateRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
+    return this.#call('generate', request, options);
+  }
+
+  edit(request: EditRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
+    return this.#call('edit', request, options);
+  }
+
+  async listModels(): Promise<GatewayModel[]> {
+    return this.models;
+  }
+
+  cachedModels(): GatewayModel[] {
+    return this.models;
+  }
+
+  /** Resolves once `count` calls have been made. */
+  waitForCalls(count: number): Promise<void> {
+    if (this.calls.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.#callWaiters.push({ count, resolve }));
+  }
+
+  #call(kind: GatewayCall['kind'], request: GenerateRequest | EditRequest, options: GatewayCallOptions): Promise<ImageResult> {
+    this.calls.push({ kind, request, options });
+    for (const waiter of this.#callWaiters.filter((w) => this.calls.length >= w.count)) {
+      this.#callWaiters.splice(this.#callWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    const script = this.#scripts.shift();
+    if (!script) return Promise.reject(new Error('FakeGateway: no scripted response left'));
+    return script(request, options);
+  }
+}
+
+/** A promise with its resolve and reject exposed. */
+export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { describeUserError, UserFacingError, type UserErrorIdentifier } from '../../src/errors.js';
+import { AttachmentDownloadError, type AttachmentDownloadFailure } from '../../src/service/attachment-download.js';
+import { toUserFacingError } from '../../src/service/error-mapping.js';
+import { QueueCancelledError, QueueClosedError } from '../../src/service/fair-queue.js';
+import { GatewayCancelledError, GatewayError, GatewayTimeoutError } from '../../src/service/gateway/errors.js';
+import { ImageInputError, validateGenerateRequest } from '../../src/service/image-rules.js';
+import { StorageCorruptError, StorageUnavailableError } from '../../src/storage/errors.js';
+
+const MODELS = ['gpt-image-1', 'dall-e-3'];
+const map = (err: unknown): unknown => toUserFacingError(err, () => MODELS);
+
+function mapped(err: unknown): UserFacingError {
+  const result = map(err);
+  if (!(result instanceof UserFacingError)) throw new Error(`expected a UserFacingError for ${String(err)}`);
+  return result;
+}
+
+function inputError(request: Parameters<typeof validateGenerateRequest>[0]): ImageInputError {
+  try {
+    validateGenerateRequest(request);
+  } catch (err) {
+    if (err instanceof ImageInputError) return err;
+  }
+  throw new Error('expected an ImageInputError');
+}
+
+describe('toUserFacingError', () => {
+  it('passes a UserFacingError through unchanged', () => {
+    const error = new UserFacingError('quota.blocked');
+    expect(map(error)).toBe(error);
+  });
+
+  it('returns anything unrecognised unchanged, so the router treats it as unexpected', () => {
+    const bug = new TypeError('cannot read properties of undefined');
+    expect(map(bug)).toBe(bug);
+    expect(map('a string')).toBe('a string');
+  });
+
+  it.each<[string, Parameters<typeof validateGenerateRequest>[0], string]>([
+    ['compression with png', { prompt: 'x', outputFormat: 'png', outputCompression: 50 }, 'compression'],
+    ['eleven images', { prompt: 'x', n: 11 }, 'count'],
+    ['a bad size', { prompt: 'x', size: '999x999' }, 'size'],
+    ['transparent jpeg', { prompt: 'x', background: 'transparent', outputFormat: 'jpeg' }, 'background'],
+  ])('GIVEN %s THEN input.invalid naming the option the member typed (%s)', (_name, request, option) => {
+    const cause = inputError(request);
+    const error = mapped(cause);
+    expect(error.identifier).toBe('input.invalid');
+    expect(error.context.param).toBe(option);
+    expect(error.context.allowed).toBe(cause.allowed);
+    expect(error.cause).toBe(cause);
+  });
+
+  it('words a service-side input error once, naming the option', () => {
+    const text = describeUserError(mapped(inputError({ prompt: 'x', outputFormat: 'png', outputCompression: 50 })), 'ref');
+    expect(text).toMatch(/^That compression doesn't work\. Allowed: only with jpeg or webp output\./);
+    expect(text).not.toContain('output_compression');
+  });
+
+  it.each<AttachmentDownloadFailure>(['host_not_allowed', 'too_large', 'http_status', 'timeout', 'network', 'cancelled'])(
+    'GIVEN a download that failed with %s THEN input.attachmentInvalid with member-facing detail',
+    (reason) => {
+      const error = mapped(new AttachmentDownloadError(reason, `internal: https://cdn.example/${reason}?sig=secret`));
+      expect(error.identifier).toBe('input.attachmentInvalid');
+      expect(error.context.detail).toEqual(expect.any(String));
+      expect(error.context.detail).not.toContain('secret');
+    },
+  );
+
+  it.each([new QueueClosedError('closed'), new QueueCancelledError('cancelled'), new GatewayCancelledError()])('GIVEN %s THEN job.cancelled', (err) => {
+    expect(mapped(err).identifier).toBe('job.cancelled');
+  });
+
+  it('maps a gateway timeout to gateway.timedOut', () => {
+    expect(mapped(new GatewayTimeoutError('deadline passed', {})).identifier).toBe('gateway.timedOut');
+  });
+
+  it.each<[string, UserErrorIdentifier, string | undefined]>([
+    ['output_compression', 'gateway.badParameter', 'compression'],
+    ['output_format', 'gateway.badParameter', 'format'],
+    ['quality', 'gateway.badParameter', 'quality'],
+  ])('GIVEN the gateway refused %s THEN %s naming %s', (param, identifier, option) => {
+    const error = mapped(new GatewayError('bad', { category: 'bad_parameter', param }));
+    expect(error).toMatchObject({ identifier, context: { param: option } });
+  });
+
+  it('names the models on offer when the model is unknown', () => {
+    expect(mapped(new GatewayError('no such model', { category: 'unknown_model' })).context.models).toEqual(MODELS);
+  });
+
+  it('maps storage that cannot be reached to storage.unavailable', () => {
+    expect(mapped(new StorageUnavailableError('redis://cache: connection refused')).identifier).toBe('storage.unavailable');
+  });
+
+  it('leaves a corrupt usage record to the unexpected-error path (logged at error, generic apology)', () => {
+    const corrupt = new StorageCorruptError('usage', 'unreadable');
+    expect(map(corrupt)).toBe(corrupt);
+  });
+});
