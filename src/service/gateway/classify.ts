@@ -64,6 +64,8 @@ const TYPES: Readonly<Record<string, GatewayErrorCategory>> = {
 
 /** Message patterns, checked in this order (balance before key: "令牌…额度已用尽" names the token). */
 const MESSAGES: ReadonlyArray<readonly [GatewayErrorCategory, RegExp]> = [
+  // First, so "Unknown parameter: 'moderation'" is not read as a moderation block.
+  ['bad_parameter', /unknown parameter|unsupported parameter|unrecognized request argument|invalid value:/i],
   ['balance_exhausted', /额度不足|额度已用尽|余额不足|预扣费|quota is not enough|quota is exhausted|pre-consumed quota failed|exceeded your current quota|insufficient (user )?(quota|balance)/i],
   ['content_rejected', /safety system|content[ _]policy|moderation|敏感词|sensitive words|内容违规|prompt[ _]blocked/i],
   ['unknown_model', /无可用渠道|no available channel|无权使用模型|无权访问模型|has no access to model|model\b.*\bdoes not exist|模型.*不存在/i],

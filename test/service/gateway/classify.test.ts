@@ -19,6 +19,7 @@ describe('classifyFailure', () => {
     ['403 no access (en)', { status: 403, message: 'This token has no access to model gpt-image-9' }, 'unknown_model'],
     ['404 model_not_found', { status: 404, code: 'model_not_found', message: 'The model `x` does not exist' }, 'unknown_model'],
     ['400 unknown parameter', { status: 400, code: 'unknown_parameter', param: 'response_format', message: "Unknown parameter: 'response_format'." }, 'bad_parameter'],
+    ['400 unknown parameter without code', { status: 400, type: 'one_api_error', message: "Unknown parameter: 'moderation'." }, 'bad_parameter'],
     ['400 moderation', { status: 400, code: 'moderation_blocked', type: 'image_generation_user_error', message: 'rejected by the safety system' }, 'content_rejected'],
     ['400 user error without code', { status: 400, type: 'image_generation_user_error', message: 'Your request was rejected' }, 'content_rejected'],
     ['400 user error naming a param', { status: 400, type: 'image_generation_user_error', param: 'tools', message: 'Streaming must have non-zero partial images.' }, 'bad_parameter'],

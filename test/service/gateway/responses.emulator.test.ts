@@ -191,6 +191,23 @@ describe('recoveries the gateway documentation asks for', () => {
     expect(result.droppedParams).toEqual(['output_format', 'output_compression']);
   });
 
+  it('drops a parameter named only in the message, as relays that lose code and param send it', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'raw', status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: "Unknown parameter: 'quality'. (request id: 2026112100000001)", type: 'new_api_error', param: '', code: null } }) });
+    const result = await client.generate({ prompt: 'p', quality: 'high' });
+    expect(gw.imageRequests()[1]?.json).toEqual({ model: 'gpt-image-1', prompt: 'p' });
+    expect(result.droppedParams).toEqual(['quality']);
+  });
+
+  it('decodes realistic multi-megabyte images', async () => {
+    const client = await setup({ imageStyle: 'textured' });
+    const result = await client.generate({ prompt: 'p', n: 2, size: '1536x1024' });
+    expect(result.images.map((i) => [i.width, i.height])).toEqual([
+      [1536, 1024],
+      [1536, 1024],
+    ]);
+  });
+
   it('drops only once', async () => {
     const client = await setup({ unsupportedParams: ['moderation', 'quality'] });
     expect(await failure(client.generate({ prompt: 'p', moderation: 'low', quality: 'low' }))).toMatchObject({ category: 'bad_parameter', param: expect.any(String) });
