@@ -16,6 +16,7 @@ export const InteractionKind = { ping: 1, command: 2, component: 3, autocomplete
 export const EPHEMERAL = 64;
 export const LOADING = 128;
 export const MAX_CONTENT = 2000;
+const CALLBACK_MESSAGE_FLAGS = 4 | 64 | 4096 | 8192 | 32768;
 export const MAX_FILES = 10;
 
 function error(status: number, code: number, message: string, errors?: unknown): RestResult {
@@ -72,6 +73,10 @@ export function checkCallback(kind: number, fromComponent: boolean, body: { type
     return Errors.invalidForm(['type'], 'INTERACTION_RESPONSE_TYPE_INVALID', `Callback type ${type} is not valid for interaction type ${kind}.`);
   }
   const flags = Number(body.data?.flags ?? 0);
+  // Callback messages may only set SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2 (§1.4).
+  if ((type === 4 || type === 7) && (flags & ~CALLBACK_MESSAGE_FLAGS) !== 0) {
+    return Errors.invalidForm(['data', 'flags'], 'MESSAGE_FLAGS_INVALID', `Flags ${flags} cannot be set on a callback message.`);
+  }
   // On a deferred response "the only valid message flag … is EPHEMERAL" (§1.4).
   if (type === 5 && (flags & ~EPHEMERAL) !== 0) {
     return Errors.invalidForm(['data', 'flags'], 'MESSAGE_FLAGS_INVALID', 'Only EPHEMERAL may be set on a deferred response.');
