@@ -1,0 +1,128 @@
+/**
+ * Child process running one bot (ours through src/main.ts's startBot, or the baseline) with nothing else in it, so
+ * its peak RSS (the kernel's VmHWM), heap and event-loop delay are the bot's own. Driven by bench/ipc.ts commands.
+ */
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.js';
+import { startBot } from '../src/main.js';
+import { startBaselineBot } from './baseline-bot.js';
+import type { EmulatorAddresses } from './emulator-host.js';
+import { serve } from './ipc.js';
+
+/** 'idle' is a discord.js client that handles nothing: it lets the emulator dispatch interactions for the reference. */
+export type BotKind = 'ours' | 'baseline' | 'idle';
+
+export interface BotStartArgs {
+  kind: BotKind;
+  addresses: EmulatorAddresses;
+  /** Extra configuration of our bot (environment-style strings). */
+  env: Record<string, string>;
+}
+
+/** Resource figures since the last resetStats. */
+export interface BotStats {
+  /** Kernel high-water mark of resident memory (VmHWM, reset by clear_refs), bytes; sampled peak if unavailable. */
+  peakRss: number;
+  rssAtReset: number;
+  peakHeapUsed: number;
+  /** Peak of Buffer/ArrayBuffer memory outside the V8 heap. */
+  peakArrayBuffers: number;
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
+  eventLoopMeanMs: number;
+  logLines: number;
+}
+
+let stop: (() => Promise<void>) | undefined;
+let histogram: IntervalHistogram | undefined;
+let sampler: NodeJS.Timeout | undefined;
+let peaks = { rss: 0, heap: 0, arrayBuffers: 0, rssAtReset: 0, hwmResettable: false };
+let logLines = 0;
+
+function sample(): void {
+  const m = process.memoryUsage();
+  peaks.rss = Math.max(peaks.rss, m.rss);
+  peaks.heap = Math.max(peaks.heap, m.heapUsed);
+  peaks.arrayBuffers = Math.max(peaks.arrayBuffers, m.arrayBuffers);
+}
+
+function vmHwm(): number | undefined {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function resetStats(): void {
+  let hwmResettable = false;
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    hwmResettable = true;
+  } catch {
+    // Not Linux or not permitted: the sampled peak is used instead.
+  }
+  peaks = { rss: 0, heap: 0, arrayBuffers: 0, rssAtReset: process.memoryUsage.rss(), hwmResettable };
+  sample();
+  histogram?.disable();
+  histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  clearInterval(sampler);
+  sampler = setInterval(sample, 20);
+}
+
+function stats(): BotStats {
+  sample();
+  const hwm = peaks.hwmResettable ? vmHwm() : undefined;
+  const h = histogram;
+  return {
+    peakRss: Math.max(hwm ?? 0, peaks.rss),
+    rssAtReset: peaks.rssAtReset,
+    peakHeapUsed: peaks.heap,
+    peakArrayBuffers: peaks.arrayBuffers,
+    eventLoopP99Ms: h ? h.percentile(99) / 1e6 : Number.NaN,
+    eventLoopMaxMs: h ? h.max / 1e6 : Number.NaN,
+    eventLoopMeanMs: h ? h.mean / 1e6 : Number.NaN,
+    logLines,
+  };
+}
+
+async function start(args: BotStartArgs): Promise<void> {
+  const a = args.addresses;
+  if (args.kind === 'idle') {
+    const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: a.discordApiUrl } });
+    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+    await client.login(a.discordToken);
+    await ready;
+    stop = () => client.destroy();
+    return;
+  }
+  if (args.kind === 'baseline') {
+    const bot = await startBaselineBot({ discordApiUrl: a.discordApiUrl, discordToken: a.discordToken, gatewayBaseUrl: a.gatewayBaseUrl, gatewayApiKey: a.gatewayApiKey });
+    stop = () => bot.stop();
+    return;
+  }
+  const config = loadConfig({
+    DISCORD_TOKEN: a.discordToken,
+    DISCORD_API_URL: a.discordApiUrl,
+    DISCORD_CDN_HOSTS: a.cdnHost,
+    GATEWAY_BASE_URL: a.gatewayBaseUrl,
+    GATEWAY_API_KEY: a.gatewayApiKey,
+    GATEWAY_MAX_RETRIES: '0',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_GRACE_MS: '10000',
+    ...args.env,
+  });
+  // Production logs go to stdout; here they are counted and dropped so the terminal stays readable.
+  const bot = await startBot(config, { logDestination: { write: () => void logLines++ } });
+  stop = () => bot.stop();
+}
+
+serve({ start, resetStats, stats }, async () => {
+  clearInterval(sampler);
+  histogram?.disable();
+  await stop?.();
+});

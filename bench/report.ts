@@ -1,0 +1,185 @@
+/**
+ * The bench's outputs: a terminal table, a JSON result in bench/results/, and docs/benchmarks.md (full runs).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { Figures } from './scenarios/common.js';
+import type { BurstResult } from './scenarios/burst.js';
+import type { MemoryResult } from './scenarios/memory.js';
+import type { OverheadResult } from './scenarios/overhead.js';
+import type { QuotaResult } from './scenarios/quota.js';
+
+export interface Machine {
+  nproc: number;
+  cpu: string;
+  memTotalGiB: number;
+  memFreeGiB: number;
+  freeH: string;
+  node: string;
+  platform: string;
+  loadAvgAtStart: number[];
+}
+
+export interface Target {
+  name: string;
+  value: number | null;
+  limit: string;
+  met: boolean;
+}
+
+export interface BenchResult {
+  mode: 'quick' | 'full';
+  startedAt: string;
+  durationSeconds: number;
+  machine: Machine;
+  burst?: BurstResult | undefined;
+  overhead?: OverheadResult | undefined;
+  memory?: MemoryResult | undefined;
+  quota?: QuotaResult | undefined;
+  /** The baseline's figures per section (also inside each section, next to ours and the ratio). */
+  baseline: Record<string, Figures>;
+  targets: Target[];
+}
+
+export function machine(): Machine {
+  let freeH = '';
+  try {
+    freeH = execFileSync('free', ['-h'], { encoding: 'utf8' }).trim();
+  } catch {
+    // Not available: memTotal/memFree say enough.
+  }
+  return {
+    nproc: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memTotalGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    memFreeGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
+    freeH,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAvgAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+/** Worse than the baseline by more than this is "worse" (run-to-run noise on a shared 2-core machine). */
+const NOISE = 1.1;
+
+/** Evaluates the issue's targets against the figures. */
+export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
+  const t: Target[] = [];
+  const add = (name: string, value: number | null | undefined, limit: string, ok: (v: number) => boolean) =>
+    t.push({ name, value: value ?? null, limit, met: value != null && ok(value) });
+  if (r.burst) {
+    add('burst: ack p99 (ms)', r.burst.ours['ackP99'], '≤ 50', (v) => v <= 50);
+    add('burst: acks over 3 s', r.burst.ours['acksOver3s'], '= 0', (v) => v === 0);
+  }
+  if (r.overhead) {
+    const ref = r.overhead.reference['decodeAndUploadP50'];
+    add('overhead p50, one 1024x1024 PNG (ms)', r.overhead.ours['oneImageP50'], '≤ 30', (v) => v <= 30);
+    add('overhead p50, four 1536x1024 PNGs (ms)', r.overhead.ours['fourImagesP50'], `≤ 2 × decode+upload once = ${ref == null ? '?' : Math.round(2 * ref)}`, (v) => ref != null && v <= 2 * ref);
+    add('four-image overhead ratio to baseline', r.overhead.ratio['fourImagesP50'], '< 0.8 (clearly better)', (v) => v < 0.8);
+  }
+  if (r.memory) {
+    add('peak RSS, jobs in flight (MB)', r.memory.ours['peakRssMB'], '≤ 400', (v) => v <= 400);
+    add('event-loop delay p99 (ms)', r.memory.ours['eventLoopP99Ms'], '≤ 50', (v) => v <= 50);
+    add('peak RSS ratio to baseline', r.memory.ratio['peakRssMB'], '< 0.8 (clearly better)', (v) => v < 0.8);
+  }
+  if (r.quota) {
+    const sqlite = r.quota.backends['sqlite'];
+    add('quota reservations/s on SQLite', sqlite && 'reservationsPerSecond' in sqlite ? sqlite['reservationsPerSecond'] : null, '≥ 2000', (v) => v >= 2000);
+  }
+  // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
+  for (const [section, c] of [['burst', r.burst], ['overhead', r.overhead], ['memory', r.memory]] as const) {
+    if (!c) continue;
+    const worse = Object.keys(c.ours).filter((k) => {
+      const a = c.ours[k];
+      const b = c.baseline[k];
+      if (a == null || b == null) return false;
+      if (k === 'completed') return a < b;
+      if (k.endsWith('Failed') || k === 'acksOver3s') return a > b;
+      if (k === 'idleRssMB') return false; // the resident size before any load: module weight, not load behaviour
+      return a > Math.max(b * NOISE, b + 2);
+    });
+    t.push({ name: `${section}: no figure worse than baseline (>10%)`, value: worse.length, limit: worse.length ? `worse: ${worse.join(', ')}` : 'none worse', met: worse.length === 0 });
+  }
+  return t;
+}
+
+const fmt = (v: number | null | undefined) => (v == null ? '–' : String(v));
+
+function comparedRows(c: { ours: Figures; baseline: Figures; ratio: Figures }): string[][] {
+  return Object.keys(c.ours).map((k) => [k, fmt(c.ours[k]), fmt(c.baseline[k]), fmt(c.ratio[k])]);
+}
+
+/** Markdown-ish tables of every section (the terminal shows the same text). */
+export function tables(r: BenchResult): string {
+  const out: string[] = [];
+  const table = (title: string, head: string[], rows: string[][]) => {
+    out.push(`### ${title}`, '', `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`), '');
+  };
+  const head = ['figure', 'ours', 'baseline', 'ours/baseline'];
+  if (r.burst) table(`Burst: ${r.burst.params.count} /imagine from ${r.burst.params.members} members in ${r.burst.params.spreadMs / 1000} s, SQLite, gateway delay ${r.burst.params.delayMs / 1000} s (ms)`, head, comparedRows(r.burst));
+  if (r.overhead) {
+    const ref = r.overhead.reference;
+    table(`Overhead beyond the gateway delay L = ${r.overhead.params.delayMs} ms (ms, ${r.overhead.params.oneImage} × one 1024x1024, ${r.overhead.params.fourImages} × four 1536x1024, one at a time)`, head, [
+      ...comparedRows(r.overhead),
+      ['reference: decode + upload four images once (p50)', fmt(ref['decodeAndUploadP50']), '', ''],
+      ['reference: of which base64 decode (p50)', fmt(ref['decodeP50']), '', ''],
+      ['reference: gateway answer transfer + JSON parse beyond L (p50)', fmt(ref['gatewayTransferAndParseP50']), '', ''],
+      ['four PNGs, MB', fmt(ref['fourImagesMegabytes']), '', ''],
+    ]);
+  }
+  if (r.memory) table(`Memory: ${r.memory.params.jobs} jobs in flight, four 1536x1024 PNGs each, gateway delay ${r.memory.params.delayMs / 1000} s`, head, comparedRows(r.memory));
+  if (r.quota) {
+    const rows = Object.entries(r.quota.backends).map(([name, f]) =>
+      'skipped' in f ? [name, '–', '–', '–', `skipped: ${String(f.skipped)}`] : [name, fmt(f['reservationsPerSecond']), fmt(f['latencyP50Ms']), fmt(f['latencyP99Ms']), fmt(f['errors'])],
+    );
+    table(`Quota store: reserve(), ${r.quota.params.concurrency} in flight for ${r.quota.params.durationMs / 1000} s, ${r.quota.params.members} members (no baseline: it keeps no quota)`, ['backend', 'reservations/s', 'p50 ms', 'p99 ms', 'errors'], rows);
+  }
+  table('Targets', ['target', 'value', 'limit', 'met'], r.targets.map((x) => [x.name, fmt(x.value), x.limit, x.met ? 'yes' : '**NO**']));
+  return out.join('\n');
+}
+
+/** Writes `<dir>/<mode>-<timestamp>.json` and `<dir>/latest-<mode>.json`; returns the first path. */
+export function writeJson(r: BenchResult, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const stamp = r.startedAt.replace(/[:.]/g, '-');
+  const path = join(dir, `${r.mode}-${stamp}.json`);
+  const text = `${JSON.stringify(r, null, 2)}\n`;
+  writeFileSync(path, text);
+  writeFileSync(join(dir, `latest-${r.mode}.json`), text);
+  return path;
+}
+
+const NOTES_MARKER = '<!-- notes: everything below this line is kept when the bench rewrites this file -->';
+
+/** Rewrites docs/benchmarks.md with the latest figures, keeping the hand-written notes below the marker. */
+export function writeDocs(r: BenchResult, path: string, method: string): void {
+  const kept = existsSync(path) ? readFileSync(path, 'utf8').split(NOTES_MARKER)[1] ?? '\n' : '\n';
+  const m = r.machine;
+  const text = [
+    '# Benchmarks',
+    '',
+    '`npm run bench` measures what the bot adds on top of the image gateway, against the emulators, and the same load',
+    'through a baseline bot (the first thing a developer would write). `npm run bench -- --quick` is a smoke run;',
+    '`--only=burst,overhead,memory,quota` runs some scenarios. Figures are written to `bench/results/*.json`;',
+    'this file is rewritten by every full run (the notes at the end are kept).',
+    '',
+    `## Latest figures (${r.startedAt}, ${r.mode} run, ${r.durationSeconds} s)`,
+    '',
+    `Machine: ${m.nproc} cores (${m.cpu}), ${m.memTotalGiB} GiB RAM, Node ${m.node}, ${m.platform}; load average at start ${m.loadAvgAtStart.join(' / ')}.`,
+    '',
+    '```',
+    `$ nproc\n${m.nproc}\n$ free -h\n${m.freeH}\n$ node -v\n${m.node}`,
+    '```',
+    '',
+    tables(r),
+    '## Method',
+    '',
+    method,
+    '',
+    NOTES_MARKER,
+  ].join('\n');
+  writeFileSync(path, text + kept);
+}

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota] [--results-dir=DIR] [--no-docs]`
+ * Runs the scenarios one after another (each in fresh processes), prints a table, writes bench/results/*.json and,
+ * after a full run of every scenario, docs/benchmarks.md.
+ */
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { burst, type BurstParams } from './scenarios/burst.js';
+import { memory, type MemoryParams } from './scenarios/memory.js';
+import { overhead, type OverheadParams } from './scenarios/overhead.js';
+import { quota, type QuotaParams } from './scenarios/quota.js';
+import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
+
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+interface Params {
+  burst: BurstParams;
+  overhead: OverheadParams;
+  memory: MemoryParams;
+  quota: QuotaParams;
+}
+
+const FULL: Params = {
+  burst: { count: 200, members: 50, spreadMs: 2000, delayMs: 2000 },
+  overhead: { delayMs: 500, oneImage: 30, fourImages: 12, referenceRuns: 12 },
+  memory: { jobs: 100, delayMs: 3000, spreadMs: 500 },
+  quota: { durationMs: 3000, concurrency: 32, members: 500 },
+};
+
+const QUICK: Params = {
+  burst: { count: 20, members: 5, spreadMs: 200, delayMs: 300 },
+  overhead: { delayMs: 200, oneImage: 3, fourImages: 2, referenceRuns: 2 },
+  memory: { jobs: 6, delayMs: 500, spreadMs: 100 },
+  quota: { durationMs: 300, concurrency: 8, members: 50 },
+};
+
+export const METHOD = `
+- **Processes.** Every scenario run starts three fresh processes: the Discord emulator, the gateway emulator (each in
+  its own process, \`bench/emulator-host.ts\`) and the bot (\`bench/bot-host.ts\`: ours through \`src/main.ts\`'s
+  \`startBot\`, like \`npm start\`, or the baseline). The orchestrator (\`bench/run.ts\`) only sends commands over IPC.
+  Keeping the emulators out of the bot's process keeps their CPU work (base64 of megabytes of PNG per answer,
+  multipart parsing) off the bot's event loop and their stored image bytes out of the bot's memory; splitting the two
+  emulators keeps the gateway's base64 work from delaying the Discord emulator's timestamps. On 2 cores the three
+  processes still compete for CPU, as a bot and its neighbours would.
+- **Clock.** Latencies are taken in the Discord emulator process with \`performance.now()\`: dispatch = the moment
+  INTERACTION_CREATE is written to the bot's WebSocket; ack = the deferred callback's request arriving; final = the
+  edit carrying the images fully received and recorded (multipart body read and parsed).
+- **Images.** The gateway emulator answers with textured PNGs (\`imageStyle: 'textured'\`, about 2–4 MB per
+  1536x1024), as base64 JSON. Our bot runs with \`GATEWAY_PARTIAL_IMAGES=0\` (the baseline has no previews),
+  \`GATEWAY_MAX_RETRIES=0\` (the baseline's SDK also gets \`maxRetries: 0\`), SQLite storage, log level info (lines
+  counted and dropped instead of written to a terminal), and limits large enough that no job is refused or queued.
+- **Burst.** N \`/imagine\` (1024x1024, one image) from M synthetic members, dispatched evenly over the spread, gateway
+  delay 2 s; all jobs are awaited to completion.
+- **Overhead.** One request at a time (after one warm-up of each shape), gateway delay L; overhead = final − dispatch − L.
+  It includes the emulator's own work beyond L (serialising the answer, parsing the upload), which is shown in the
+  reference rows. The reference is measured with no bot running: base64-decode the four images and PATCH their bytes
+  once (undici fetch, one multipart body) to the interaction's original message, until the response is read.
+- **Memory.** N jobs dispatched within the spread (every one is in flight before the first answer), each answered
+  with four 1536x1024 PNGs after the delay. Peak RSS is the bot process's kernel high-water mark (VmHWM, reset through
+  /proc/self/clear_refs once the bot is ready, so start-up does not count); heap and ArrayBuffer peaks are sampled
+  every 20 ms; event-loop delay is \`perf_hooks.monitorEventLoopDelay\` (10 ms resolution) over the load.
+- **Quota store.** \`reserve()\` on each backend with C reservations in flight for D seconds, spread over many members,
+  in the orchestrator process with nothing else running; Redis and PostgreSQL run when REDIS_URL / POSTGRES_URL are
+  set (a fresh namespace each, cleared afterwards).
+- **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
+  \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
+  run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).
+`.trim();
+
+function parseArgs(argv: string[]) {
+  const quick = argv.includes('--quick');
+  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
+  for (const name of only ?? []) if (!SCENARIOS.includes(name as Scenario)) throw new Error(`unknown scenario ${name}; expected ${SCENARIOS.join(', ')}`);
+  const resultsDir = argv.find((a) => a.startsWith('--results-dir='))?.slice('--results-dir='.length) ?? fileURLToPath(new URL('./results', import.meta.url));
+  return { quick, only: (only ?? [...SCENARIOS]) as Scenario[], resultsDir, docs: !argv.includes('--no-docs') };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const params = args.quick ? QUICK : FULL;
+  const started = performance.now();
+  const result: Omit<BenchResult, 'targets'> = { mode: args.quick ? 'quick' : 'full', startedAt: new Date().toISOString(), durationSeconds: 0, machine: machine(), baseline: {} };
+  const log = (text: string) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1)} s] ${text}`);
+  for (const name of args.only) {
+    log(`${name}…`);
+    if (name === 'burst') result.burst = await burst(params.burst);
+    if (name === 'overhead') result.overhead = await overhead(params.overhead);
+    if (name === 'memory') result.memory = await memory(params.memory);
+    if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
+  }
+  for (const name of ['burst', 'overhead', 'memory'] as const) {
+    const section = result[name];
+    if (section) result.baseline[name] = section.baseline;
+  }
+  result.durationSeconds = Math.round((performance.now() - started) / 100) / 10;
+  const full: BenchResult = { ...result, targets: evaluateTargets(result) };
+  console.log(`\n${tables(full)}`);
+  const path = writeJson(full, args.resultsDir);
+  log(`wrote ${path}`);
+  if (!args.quick && args.docs && args.only.length === SCENARIOS.length) {
+    const docs = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+    writeDocs(full, docs, METHOD);
+    log(`wrote ${docs}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error('bench failed:', err);
+  process.exitCode = 1;
+});
