@@ -84,11 +84,13 @@ export async function replyEphemeral(interaction: RepliableInteraction, content:
   const allowedMentions = { parse: [] };
   if (!interaction.deferred && !interaction.replied) {
     await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions });
-  } else if (interaction.deferred && !interaction.replied && interaction.ephemeral) {
+  } else if (interaction.deferred && interaction.ephemeral === true) {
     await interaction.editReply({ content, allowedMentions });
   } else {
-    // A public "thinking…" placeholder would show the error to everyone: remove it and answer privately.
-    if (interaction.deferred && !interaction.replied) await interaction.deleteReply().catch(() => undefined);
+    // A public reply (the "thinking…" placeholder, or its progress text) would show the error to everyone:
+    // remove it and answer privately. `ephemeral` is false only after a public deferReply — never after
+    // deferUpdate, whose "reply" is the message the button sits on.
+    if (interaction.deferred && interaction.ephemeral === false) await interaction.deleteReply().catch(() => undefined);
     await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions });
   }
 }
