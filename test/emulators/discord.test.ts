@@ -157,6 +157,18 @@ describe('message context menu', () => {
     expect(h.lastMessage()).toMatchObject({ type: 23, flags: 64, content: 'editing' });
     expect((await fetchBytes(seen?.url ?? '')).bytes.equals(png)).toBe(true);
   });
+  it('takes the guild and channel from the target message', async () => {
+    const { otherGuild, users } = emulator.fixtures;
+    const target = emulator.createUserMessage(otherGuild.channels.nsfw.id, users.member, 'elsewhere', []);
+    let where: [string | null, string | null] | undefined;
+    handle(async (interaction) => {
+      if (!interaction.isMessageContextMenuCommand()) return;
+      where = [interaction.guildId, interaction.channelId];
+      await interaction.deferReply();
+    });
+    await emulator.messageCommand('Edit with AI', target, { user: users.member }).waitForAck();
+    expect(where).toEqual([otherGuild.id, otherGuild.channels.nsfw.id]);
+  });
 });
 
 describe('command registration', () => {

@@ -15,7 +15,9 @@ export interface Envelope {
 
 /** The fields every interaction carries, for a user acting in a guild channel or in their DM with the bot. */
 export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { id: string; token: string; type: number }, channelOverride?: string): Envelope {
-  const guild = ctx.guild === undefined ? state.fixtures.guild : ctx.guild;
+  // A component's message decides where the interaction happens (its guild, or the DM it was sent in).
+  const overrideGuild = channelOverride === undefined ? undefined : state.isDmChannel(channelOverride) ? null : state.findGuildChannel(channelOverride)?.guild;
+  const guild = overrideGuild !== undefined ? overrideGuild : ctx.guild === undefined ? state.fixtures.guild : ctx.guild;
   const attachmentSizeLimit = ctx.attachmentSizeLimit ?? state.options.attachmentSizeLimit;
   const appPermissions = Permissions.everyone.toString();
   const common = {

@@ -16,6 +16,8 @@ interface DispatchSpec {
   data: Record<string, unknown>;
   responseType: number;
   message?: EmulatedMessage | undefined;
+  /** Channel the interaction happens in when it is tied to a message (component source, context-menu target). */
+  channelId?: string | undefined;
 }
 
 export class InteractionDispatcher {
@@ -52,7 +54,7 @@ export class InteractionDispatcher {
   }
 
   messageCommand(name: string, target: EmulatedMessage, ctx: InteractionContext): InteractionHandle {
-    const registered = this.state.commands.find(name, 3, guildOf(this.state, ctx)?.id);
+    const registered = this.state.commands.find(name, 3, this.state.findGuildChannel(target.channel_id)?.guild.id);
     const data = {
       id: registered?.['id'] ?? this.state.ids.next(),
       name,
@@ -61,7 +63,7 @@ export class InteractionDispatcher {
       resolved: { messages: { [target.id]: target } },
       ...(registered?.['guild_id'] ? { guild_id: registered['guild_id'] } : {}),
     };
-    return this.dispatch({ ...ctx, channelId: ctx.channelId ?? target.channel_id }, { kind: InteractionKind.command, data, responseType: 23 });
+    return this.dispatch(ctx, { kind: InteractionKind.command, data, responseType: 23, channelId: ctx.channelId ?? target.channel_id });
   }
 
   private commandData(name: string, type: number, options: SlashOption[], ctx: InteractionContext): Record<string, unknown> {
@@ -80,7 +82,7 @@ export class InteractionDispatcher {
   private dispatch(ctx: InteractionContext, spec: DispatchSpec): InteractionRecord {
     const id = this.state.ids.next();
     const token = randomBytes(48).toString('base64url');
-    const built = envelope(this.state, ctx, { id, token, type: spec.kind }, spec.message?.channel_id);
+    const built = envelope(this.state, ctx, { id, token, type: spec.kind }, spec.channelId ?? spec.message?.channel_id);
     const payload = { ...built.payload, data: spec.data, ...(spec.message ? { message: spec.message } : {}) };
     const record = new InteractionRecord({
       id,
