@@ -112,8 +112,7 @@ describe('createInteractionRouter', () => {
     expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
   });
 
-  // Waits for the router fix: discord.js sets `replied` on every editReply, so after a progress edit the public
-  // "Generating…" placeholder is left up for everyone while the error goes out privately.
+  // discord.js sets `replied` on every editReply: the progress text must not stay up for everyone.
   it('after a public defer and a progress edit, still removes the placeholder before the ephemeral follow-up', async () => {
     const { route } = setup([chat('imagine', async (i) => {
       await i.deferReply();
@@ -139,6 +138,30 @@ describe('createInteractionRouter', () => {
 
     expect(interaction.methods).toEqual(['deferReply', 'editReply']);
     expect(contentOf(interaction.payloadsOf('editReply')[0])).toBe(describeUserError(new UserFacingError('permission.manageServer'), INTERACTION_ID));
+  });
+
+  it('after an ephemeral defer and a progress edit, replaces the progress text with the error', async () => {
+    const { route } = setup([chat('imagine', async (i) => {
+      await i.deferReply({ flags: MessageFlags.Ephemeral });
+      await i.editReply({ content: '⏳ Queued: position 2.' });
+      throw new UserFacingError('gateway.busy');
+    })]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    expect(interaction.methods).toEqual(['deferReply', 'editReply', 'editReply']);
+    expect(contentOf(interaction.payloadsOf('editReply')[1])).toContain('busy');
+  });
+
+  it('after a button deferUpdate, never deletes the message the button sits on', async () => {
+    const { route } = setup([], [{ prefix: 'delres', button: async (i) => { await i.deferUpdate(); throw new Error('boom'); } }]);
+    const interaction = new FakeInteraction({ kind: 'button', customId: 'delres:job1', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    expect(interaction.methods).toEqual(['deferUpdate', 'followUp']);
+    expect(flagsOf(interaction.payloadsOf('followUp')[0])).toBe(MessageFlags.Ephemeral);
   });
 
   it('still sends the follow-up when deleting the placeholder fails', async () => {

@@ -7,7 +7,7 @@
 import { MessageFlags, type AutocompleteInteraction, type Interaction } from 'discord.js';
 
 export type FakeKind = 'chat' | 'message' | 'autocomplete' | 'button' | 'modal';
-export type ResponseMethod = 'deferReply' | 'reply' | 'editReply' | 'followUp' | 'deleteReply' | 'respond';
+export type ResponseMethod = 'deferReply' | 'deferUpdate' | 'reply' | 'editReply' | 'followUp' | 'deleteReply' | 'respond';
 
 /** One recorded response call, with the payload as given. */
 export interface RecordedCall {
@@ -120,6 +120,12 @@ export class FakeInteraction {
     this.#record('deferReply', options, !this.deferred && !this.replied);
     this.deferred = true;
     this.ephemeral = isEphemeral(options.flags);
+  }
+
+  /** Like discord.js: `deferred` becomes true, `ephemeral` stays unknown (null). */
+  async deferUpdate(): Promise<void> {
+    this.#record('deferUpdate', undefined, !this.deferred && !this.replied);
+    this.deferred = true;
   }
 
   async reply(options: { content?: string; flags?: unknown }): Promise<void> {
