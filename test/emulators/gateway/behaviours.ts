@@ -19,6 +19,8 @@ export interface BehaviourContext {
   preset: PresetContext;
   /** The success answer; `jsonOnly` forces plain JSON even for stream requests (used by truncate). */
   success(behaviour: SuccessBehaviour, jsonOnly: boolean): Promise<Answer>;
+  /** Whether the success answer will be an event stream. */
+  streams(behaviour: SuccessBehaviour): boolean;
   /** Delay before a success answer when the behaviour sets none. */
   defaultDelayMs: number;
   /** Abortable sleep; resolves early when the emulator closes. */
@@ -32,12 +34,12 @@ const PROXY_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<bo
 export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ctx: BehaviourContext): Promise<void> {
   switch (behaviour.type) {
     case 'success': {
-      const answer = await ctx.success(behaviour, false);
       const delayMs = behaviour.delayMs ?? ctx.defaultDelayMs;
-      const headers = { ...answer.headers, ...behaviour.headers };
-      if (isEventStream(answer)) return sendPaced(res, { ...answer, headers }, delayMs, ctx.sleep);
+      if (ctx.streams(behaviour)) return sendPaced(res, behaviour, delayMs, ctx);
+      // Build the body only after the delay, so many slow requests in flight hold no image bytes.
       await ctx.sleep(delayMs);
-      return sendAnswer(res, { ...answer, headers });
+      const answer = await ctx.success(behaviour, false);
+      return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...behaviour.headers } });
     }
     case 'error':
       return sendPreset(res, behaviour.preset, behaviour.lang ?? 'en', { ...ctx.preset, ...(behaviour.param === undefined ? {} : { param: behaviour.param }) }, {
@@ -82,20 +84,17 @@ export async function sendAnswer(res: ServerResponse, answer: Answer): Promise<v
   await writeFrames(res, answer.frames);
 }
 
-function isEventStream(answer: Answer): boolean {
-  return (answer.headers['content-type'] ?? '').startsWith('text/event-stream');
-}
-
 /**
  * A stream sends its headers at once and spreads the processing delay over its events, as OpenAI does: the
  * partial images are what keeps a slow stream's connection busy (image-gateway.md §2.5).
  */
-async function sendPaced(res: ServerResponse, answer: Answer, delayMs: number, sleep: (ms: number) => Promise<void>): Promise<void> {
-  res.writeHead(answer.status, answer.headers);
+async function sendPaced(res: ServerResponse, behaviour: SuccessBehaviour, delayMs: number, ctx: BehaviourContext): Promise<void> {
+  res.writeHead(200, { ...sseHeaders(), ...behaviour.headers });
   res.flushHeaders();
+  const answer = await ctx.success(behaviour, false);
   const step = answer.frames.length > 0 ? delayMs / answer.frames.length : delayMs;
   for (const frame of answer.frames) {
-    await sleep(step);
+    await ctx.sleep(step);
     if (res.destroyed) return;
     await new Promise<void>((resolve) => res.write(frame, () => resolve()));
   }

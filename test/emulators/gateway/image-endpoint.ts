@@ -64,12 +64,17 @@ export async function handleImagePost(state: EmulatorState, record: RecordedRequ
     defaultDelayMs: state.settings.delayMs,
     sleep: (ms) => state.sleep(ms),
     success: (b, jsonOnly) => successAnswer(checked, b, jsonOnly, success),
+    streams: (b) => streams(checked, b),
   });
+}
+
+function streams(job: ImageJob, behaviour: SuccessBehaviour): boolean {
+  return (job.stream || behaviour.forceStream === true) && !behaviour.ignoreStream;
 }
 
 async function successAnswer(job: ImageJob, behaviour: SuccessBehaviour, jsonOnly: boolean, ctx: SuccessContext): Promise<Answer> {
   const rendered = await renderImages(job, behaviour, ctx);
-  if ((job.stream || behaviour.forceStream) && !jsonOnly && !behaviour.ignoreStream) {
+  if (!jsonOnly && streams(job, behaviour)) {
     const events = await streamEvents(job, behaviour, rendered, ctx);
     return { status: 200, headers: sseHeaders(), frames: sseFrames(events, behaviour.sseFraming ?? 'event') };
   }

@@ -24,6 +24,9 @@ export function createGatewayServer(state: EmulatorState): Server {
       res.end(JSON.stringify({ error: { message, type: 'emulator_error', param: null, code: null } }));
     });
   });
+  // Idle sockets stay open for the whole test (close() destroys them), so a client reusing one never races the
+  // server's idle timer into an ECONNRESET.
+  server.keepAliveTimeout = 60_000;
   return server;
 }
 
@@ -58,6 +61,7 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
       defaultDelayMs: 0,
       sleep: (ms) => state.sleep(ms),
       success: async () => ({ status: 200, headers: { 'content-type': 'application/json' }, frames: [text] }),
+      streams: () => false,
     });
   }
   // one-api's NoRoute answer (image-gateway.md §4.1 Routes).
