@@ -35,7 +35,7 @@ async function fetchBytes(url: string): Promise<{ status: number; type: string |
 describe('login', () => {
   it('identifies, receives READY and caches both fixture guilds with channels and members', async () => {
     await emulator.whenReady();
-    const { guild, otherGuild, admin } = { ...emulator.fixtures, admin: emulator.fixtures.users.admin };
+    const { guild, otherGuild, admin } = emulator.fixtures;
     expect(harness.client.user.id).toBe(emulator.botUserId);
     expect(harness.client.application.id).toBe(emulator.applicationId);
     expect([...harness.client.guilds.cache.keys()].sort()).toEqual([guild.id, otherGuild.id].sort());
