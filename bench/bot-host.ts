@@ -2,7 +2,6 @@
  * Child process running one bot (ours through src/main.ts's startBot, or the baseline) with nothing else in it, so
  * its peak RSS (the kernel's VmHWM), heap and event-loop delay are the bot's own. Driven by bench/ipc.ts commands.
  */
-import { Client, Events, GatewayIntentBits } from 'discord.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
@@ -11,8 +10,7 @@ import { startBaselineBot } from './baseline-bot.js';
 import type { EmulatorAddresses } from './emulator-host.js';
 import { serve } from './ipc.js';
 
-/** 'idle' is a discord.js client that handles nothing: it lets the emulator dispatch interactions for the reference. */
-export type BotKind = 'ours' | 'baseline' | 'idle';
+export type BotKind = 'ours' | 'baseline';
 
 export interface BotStartArgs {
   kind: BotKind;
@@ -92,14 +90,6 @@ function stats(): BotStats {
 
 async function start(args: BotStartArgs): Promise<void> {
   const a = args.addresses;
-  if (args.kind === 'idle') {
-    const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: a.discordApiUrl } });
-    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-    await client.login(a.discordToken);
-    await ready;
-    stop = () => client.destroy();
-    return;
-  }
   if (args.kind === 'baseline') {
     const bot = await startBaselineBot({ discordApiUrl: a.discordApiUrl, discordToken: a.discordToken, gatewayBaseUrl: a.gatewayBaseUrl, gatewayApiKey: a.gatewayApiKey });
     stop = () => bot.stop();

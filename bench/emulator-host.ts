@@ -127,12 +127,12 @@ serve(
     },
     whenReady: () => discord?.whenReady(),
     load: (spec: LoadSpec) => load(spec),
-    /** Interactions dispatched while no bot is connected, for the decode-and-upload reference (acked by the caller). */
+    /** Interactions of a command no bot handles (the baseline ignores it), for the decode-and-upload reference; the caller acks them. */
     mint(args: { count: number }) {
       if (!discord) throw new Error('emulators not started');
       const user = discord.fixtures.member;
       return Array.from({ length: args.count }, () => {
-        const h = discord!.slash('imagine', [{ name: 'prompt', type: 3, value: 'reference' }], { user });
+        const h = discord!.slash('bench-reference', [], { user });
         return { id: h.id, token: h.token };
       });
     },

@@ -127,6 +127,7 @@ export function tables(r: BenchResult): string {
       ['reference: decode + upload four images once (p50)', fmt(ref['decodeAndUploadP50']), '', ''],
       ['reference: of which base64 decode (p50)', fmt(ref['decodeP50']), '', ''],
       ['reference: gateway answer transfer + JSON parse beyond L (p50)', fmt(ref['gatewayTransferAndParseP50']), '', ''],
+      ['reference: the same for one 1024x1024 image (p50)', fmt(ref['gatewayTransferAndParseOneImageP50']), '', ''],
       ['four PNGs, MB', fmt(ref['fourImagesMegabytes']), '', ''],
     ]);
   }

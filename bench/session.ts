@@ -35,7 +35,8 @@ const EMULATOR_FLAGS = ['--max-old-space-size=8192'];
 export async function withSession<T>(options: SessionOptions, body: (s: Session) => Promise<T>): Promise<T> {
   const discord = HostProcess.start('./emulator-host.ts', EMULATOR_FLAGS);
   const gateway = HostProcess.start('./emulator-host.ts', EMULATOR_FLAGS);
-  const bot = HostProcess.start('./bot-host.ts');
+  // BENCH_BOT_FLAGS: extra node flags for the bot process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
+  const bot = HostProcess.start('./bot-host.ts', (process.env['BENCH_BOT_FLAGS'] ?? '').split(' ').filter(Boolean));
   try {
     const [d, g] = await Promise.all([
       discord.call<Partial<EmulatorAddresses>>('start', { discord: true }),
