@@ -77,7 +77,8 @@ async function createAdapter(location: StorageLocation, options: BackendOptions)
     case 'memory':
       return { store: new Map<string, unknown>(), keyvPrefixes: true, close: async () => undefined };
     case 'sqlite':
-      return createSqliteAdapter(location.file);
+      // Bounded: Node's recursive mkdir can hang on special file systems such as /proc.
+      return withTimeout(createSqliteAdapter(location.file), options.connectTimeoutMs);
     case 'redis':
       return createRedisAdapter(location.url, options);
     case 'postgres':

@@ -36,6 +36,8 @@ export type LimitRecord = z.infer<typeof LimitRecord>;
 /** Where a job's reservation lives, so commit and refund find it from the job id alone. */
 export const JobRecord = z.object({
   v: z.literal(1),
+  /** The member's lock key (`{guildId|dm}:{userId}`). */
+  member: z.string().min(1),
   usageKey: z.string().min(1),
   /** End of the usage record's period, to keep its TTL when rewriting it. */
   periodEnd: z.number(),

@@ -28,7 +28,8 @@ export interface KeyvQuotaStoreOptions {
 
 /**
  * The quota ledger over keyv. One usage record per (server or `dm`, member, period); a reservation is one
- * read and one write of that record (plus its job pointer) under the in-process lock of its key. keyv has no
+ * read (limits and usage together) and one write (usage record and job pointer) under the member's
+ * in-process lock. keyv has no
  * atomic operations, so exactness relies on one process owning a server's keys: see the README.
  *
  * Corrupt records: a usage record that fails validation is logged at error and every reserve, commit, refund
@@ -55,18 +56,15 @@ export class KeyvQuotaStore implements QuotaLedger {
   async reserve(subject: QuotaSubject, jobId: string, count: number): Promise<ReserveOutcome> {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be a positive integer, got ${count}`);
     if (jobId === '') throw new RangeError('jobId must not be empty');
-    const limit = await this.#effectiveLimit(subject);
-    const window = periodWindow(limit.period, this.#clock.now());
-    const key = usageKey(scopeOf(subject.guildId), subject.userId, window);
-    return this.#mutex.run(key, async () => {
+    return this.#mutex.run(memberKey(subject.guildId, subject.userId), async () => {
       const now = this.#clock.now();
-      const usage = await this.#readUsage(key, now);
+      const { limit, window, key, usage } = await this.#load(subject, now);
       if (usage.reservations[jobId]) return { ok: true, reservationId: jobId, status: toStatus(limit, window, usage) };
       const before = toStatus(limit, window, usage);
       if (usage.used + before.reserved + count > limit.limit) return { ok: false, status: before };
       const expiresAt = now + this.#reservationTtlMs;
       const next: UsageRecord = { ...usage, reservations: { ...usage.reservations, [jobId]: { count, expiresAt } } };
-      const job: JobRecord = { v: 1, usageKey: key, periodEnd: window.end };
+      const job: JobRecord = { v: 1, member: memberKey(subject.guildId, subject.userId), usageKey: key, periodEnd: window.end };
       await this.#kv.setMany([
         { key, value: next, ttlMs: this.#usageTtl(window.end, now) },
         { key: jobKey(jobId), value: job, ttlMs: this.#reservationTtlMs + USAGE_SLACK_MS },
@@ -84,10 +82,7 @@ export class KeyvQuotaStore implements QuotaLedger {
   }
 
   async status(subject: QuotaSubject): Promise<QuotaStatus> {
-    const limit = await this.#effectiveLimit(subject);
-    const now = this.#clock.now();
-    const window = periodWindow(limit.period, now);
-    const usage = await this.#readUsage(usageKey(scopeOf(subject.guildId), subject.userId, window), now);
+    const { limit, window, usage } = await this.#load(subject, this.#clock.now());
     return toStatus(limit, window, usage);
   }
 
@@ -104,28 +99,31 @@ export class KeyvQuotaStore implements QuotaLedger {
 
   /** Clears committed usage in the current day, week and month records (whichever exist); keeps open reservations. */
   async resetUsage(guildId: string, userId: string): Promise<{ usedBefore: number }> {
-    const now = this.#clock.now();
-    const before = await Promise.all(PERIODS.map(async (period) => {
-      const window = periodWindow(period, now);
-      const key = usageKey(scopeOf(guildId), userId, window);
-      return this.#mutex.run(key, async () => {
-        const raw = await this.#kv.get(key);
-        if (raw === undefined) return 0;
+    return this.#mutex.run(memberKey(guildId, userId), async () => {
+      const now = this.#clock.now();
+      const windows = PERIODS.map((period) => periodWindow(period, now));
+      const keys = windows.map((window) => usageKey(scopeOf(guildId), userId, window));
+      const values = await this.#kv.getMany(keys);
+      let usedBefore = 0;
+      const writes = windows.flatMap((window, index) => {
+        const raw = values[index];
+        if (raw === undefined) return [];
         const parsed = UsageRecord.safeParse(raw);
+        usedBefore = Math.max(usedBefore, parsed.success ? parsed.data.used : 0);
         const reservations = parsed.success ? liveReservations(parsed.data, now) : {};
         const next: UsageRecord = { v: 1, used: 0, reservations };
-        await this.#kv.set(key, next, this.#usageTtl(window.end, now));
-        return parsed.success ? parsed.data.used : 0;
+        return [{ key: keys[index] ?? '', value: next, ttlMs: this.#usageTtl(window.end, now) }];
       });
-    }));
-    return { usedBefore: Math.max(...before) };
+      if (writes.length > 0) await this.#kv.setMany(writes);
+      return { usedBefore };
+    });
   }
 
   /** Commits `delivered` (at most what was reserved) and releases the rest. No-op when already settled. */
   async #settle(jobId: string, delivered: number): Promise<void> {
     const job = await this.#readJob(jobId);
     if (!job) return;
-    await this.#mutex.run(job.usageKey, async () => {
+    await this.#mutex.run(job.member, async () => {
       const now = this.#clock.now();
       const usage = await this.#readUsage(job.usageKey, now);
       const reservation = usage.reservations[jobId];
@@ -139,24 +137,31 @@ export class KeyvQuotaStore implements QuotaLedger {
     });
   }
 
-  /** Reads limits of member, roles and server in one round trip and applies the precedence rules. */
-  async #effectiveLimit(subject: QuotaSubject): Promise<EffectiveLimit> {
-    const { guildId } = subject;
-    if (guildId === null) return { ...this.#defaults, source: 'default' };
-    const keys = [
-      limitKey({ kind: 'member', guildId, userId: subject.userId }),
+  /**
+   * One round trip for everything a decision needs: the member, server and role limits and the member's usage
+   * records of all three periods (the winning limit picks which one applies).
+   */
+  async #load(subject: QuotaSubject, now: number): Promise<Loaded> {
+    const { guildId, userId } = subject;
+    const limitKeys = guildId === null ? [] : [
+      limitKey({ kind: 'member', guildId, userId }),
       limitKey({ kind: 'server', guildId }),
       ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId })),
     ];
-    const values = await this.#kv.getMany(keys);
-    const limits = keys.map((key, index) => this.#parseLimit(key, values[index]));
-    const [member, server, ...roles] = limits;
-    return pickEffectiveLimit({
+    const windows = PERIODS.map((period) => periodWindow(period, now));
+    const usageKeys = windows.map((window) => usageKey(scopeOf(guildId), userId, window));
+    const values = await this.#kv.getMany([...limitKeys, ...usageKeys]);
+    const [member, server, ...roles] = limitKeys.map((key, index) => this.#parseLimit(key, values[index]));
+    const limit = pickEffectiveLimit({
       member,
       server,
-      roles: roles.filter((limit): limit is QuotaLimit => limit !== undefined),
+      roles: roles.filter((found): found is QuotaLimit => found !== undefined),
       defaults: this.#defaults,
     });
+    const index = PERIODS.indexOf(limit.period);
+    const window = windows[index] ?? periodWindow(limit.period, now);
+    const key = usageKeys[index] ?? usageKey(scopeOf(guildId), userId, window);
+    return { limit, window, key, usage: this.#parseUsage(key, values[limitKeys.length + index], now) };
   }
 
   #parseLimit(key: string, raw: unknown): QuotaLimit | undefined {
@@ -169,7 +174,10 @@ export class KeyvQuotaStore implements QuotaLedger {
 
   /** The usage record with expired reservations dropped; empty when missing; throws when corrupt. */
   async #readUsage(key: string, now: number): Promise<UsageRecord> {
-    const raw = await this.#kv.get(key);
+    return this.#parseUsage(key, await this.#kv.get(key), now);
+  }
+
+  #parseUsage(key: string, raw: unknown, now: number): UsageRecord {
     if (raw === undefined) return { v: 1, used: 0, reservations: {} };
     const parsed = UsageRecord.safeParse(raw);
     if (!parsed.success) {
@@ -191,6 +199,20 @@ export class KeyvQuotaStore implements QuotaLedger {
   #usageTtl(periodEnd: number, now: number): number {
     return Math.max(periodEnd - now, this.#reservationTtlMs) + USAGE_SLACK_MS;
   }
+}
+
+/** What a quota decision is made from. */
+interface Loaded {
+  limit: EffectiveLimit;
+  window: PeriodWindow;
+  /** Key of the usage record of the winning limit's period. */
+  key: string;
+  usage: UsageRecord;
+}
+
+/** The lock of a member's quota: all their usage records, whatever the period. */
+function memberKey(guildId: string | null, userId: string): string {
+  return `${scopeOf(guildId)}:${userId}`;
 }
 
 /** Reservations whose `expiresAt` has not passed: this is how an unsettled reservation expires. */

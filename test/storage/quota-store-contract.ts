@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { QuotaLimit, QuotaSubject } from '../../src/service/ports.js';
+import { StorageCorruptError } from '../../src/storage/errors.js';
+import type { Backend } from '../../src/storage/open-backend.js';
+import { type Storage, createStorage } from '../../src/storage/open-storage.js';
+import { periodWindow } from '../../src/storage/periods.js';
+import { ManualClock, memoryLogger, seededRandom, yieldTurns } from './helpers.js';
+
+/** Opens a fresh, empty backend; `cleanup` removes what the test wrote and disconnects. */
+export type OpenBackend = () => Promise<{ backend: Backend; cleanup: () => Promise<void> }>;
+
+const DEFAULTS: QuotaLimit = { limit: 5, period: 'day' };
+const TTL_MS = 10 * 60_000;
+const START = '2025-03-12T12:00:00.000Z'; // a Wednesday
+const alice: QuotaSubject = { guildId: 'g1', userId: 'alice', roleIds: [] };
+
+/** The quota-store behaviour every backend must show. */
+export function describeQuotaStoreContract(name: string, openBackend: OpenBackend): void {
+  describe(`KeyvQuotaStore on ${name}`, () => {
+    let clock: ManualClock;
+    let storage: Storage;
+    let backend: Backend;
+    let cleanup: () => Promise<void>;
+    let log: ReturnType<typeof memoryLogger>;
+
+    beforeEach(async () => {
+      clock = new ManualClock(START);
+      log = memoryLogger();
+      ({ backend, cleanup } = await openBackend());
+      storage = createStorage(backend, { url: 'unused://', defaults: DEFAULTS, reservationTtlMs: TTL_MS, clock, logger: log.logger });
+    });
+    afterEach(async () => cleanup());
+
+    it('grants exactly 5 of 200 concurrent reservations against a limit of 5', async () => {
+      const outcomes = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => storage.quotas.reserve(alice, `job-${i}`, 1)),
+      );
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
+      expect(await storage.quotas.status(alice)).toMatchObject({ used: 0, reserved: 5, remaining: 0 });
+    });
+
+    it('keeps reserve/commit/refund sums exact under random interleavings', async () => {
+      const random = seededRandom(20250312);
+      const subject: QuotaSubject = { guildId: 'g1', userId: 'bob', roleIds: [] };
+      await storage.quotas.setLimit({ kind: 'member', guildId: 'g1', userId: 'bob' }, { limit: 40, period: 'day' });
+      let expectedUsed = 0;
+      const runJob = async (i: number): Promise<void> => {
+        const count = 1 + Math.floor(random() * 4);
+        const delivered = Math.floor(random() * 6);
+        const plan = random();
+        const duplicate = random() < 0.3;
+        await yieldTurns(Math.floor(random() * 5));
+        const outcome = await storage.quotas.reserve(subject, `job-${i}`, count);
+        if (!outcome.ok) return;
+        expect(outcome.status.used + outcome.status.reserved).toBeLessThanOrEqual(40);
+        await yieldTurns(Math.floor(random() * 5));
+        if (plan < 0.6) {
+          await storage.quotas.commit(`job-${i}`, delivered);
+          expectedUsed += Math.min(delivered, count);
+        } else {
+          await storage.quotas.refund(`job-${i}`);
+        }
+        if (duplicate) await (random() < 0.5 ? storage.quotas.commit(`job-${i}`, count) : storage.quotas.refund(`job-${i}`));
+      };
+      await Promise.all(Array.from({ length: 120 }, (_, i) => runJob(i)));
+      expect(await storage.quotas.status(subject)).toMatchObject({ used: expectedUsed, reserved: 0 });
+    });
+
+    it('commits at most what was reserved and makes commit and refund idempotent by job id', async () => {
+      await storage.quotas.reserve(alice, 'a', 2);
+      await storage.quotas.commit('a', 9);
+      await storage.quotas.commit('a', 2);
+      await storage.quotas.refund('a');
+      await storage.quotas.reserve(alice, 'b', 3);
+      await storage.quotas.commit('b', 1);
+      await storage.quotas.refund('unknown-job');
+      expect(await storage.quotas.status(alice)).toMatchObject({ used: 3, reserved: 0, remaining: 2 });
+    });
+
+    it('refuses a reservation that does not fit, with the reset time', async () => {
+      await storage.quotas.reserve(alice, 'a', 4);
+      const outcome = await storage.quotas.reserve(alice, 'b', 2);
+      expect(outcome).toEqual({
+        ok: false,
+        status: { limit: 5, period: 'day', used: 0, reserved: 4, remaining: 1, resetsAt: Date.parse('2025-03-13T00:00:00Z'), source: 'default' },
+      });
+    });
+
+    it('lets an unsettled reservation expire after the reservation TTL', async () => {
+      expect((await storage.quotas.reserve(alice, 'crashed', 5)).ok).toBe(true);
+      clock.advance(TTL_MS - 1);
+      expect((await storage.quotas.reserve(alice, 'early', 1)).ok).toBe(false);
+      clock.advance(1);
+      expect(await storage.quotas.status(alice)).toMatchObject({ used: 0, reserved: 0, remaining: 5 });
+      await storage.quotas.commit('crashed', 5);
+      expect((await storage.quotas.reserve(alice, 'later', 5)).ok).toBe(true);
+    });
+
+    it.each([
+      ['day', '2025-03-12T23:59:59.999Z', '2025-03-13T00:00:00.000Z'],
+      ['week', '2025-03-16T23:59:59.999Z', '2025-03-17T00:00:00.000Z'],
+      ['month', '2025-03-31T23:59:59.999Z', '2025-04-01T00:00:00.000Z'],
+    ] as const)('starts a fresh %s when the period rolls over', async (period, lastMs, next) => {
+      await storage.quotas.setLimit({ kind: 'server', guildId: 'g1' }, { limit: 2, period });
+      await storage.quotas.reserve(alice, 'a', 2);
+      await storage.quotas.commit('a', 2);
+      clock.set(lastMs);
+      const refused = await storage.quotas.reserve(alice, 'b', 1);
+      expect(refused).toMatchObject({ ok: false, status: { used: 2, resetsAt: Date.parse(next), source: 'server' } });
+      clock.set(next);
+      expect(await storage.quotas.reserve(alice, 'c', 1)).toMatchObject({ ok: true, status: { used: 0, reserved: 1 } });
+    });
+
+    it('applies member over roles (most generous) over server over defaults; 0 blocks', async () => {
+      const subject: QuotaSubject = { guildId: 'g1', userId: 'carol', roleIds: ['artists', 'patrons', 'none'] };
+      expect(await storage.quotas.status(subject)).toMatchObject({ limit: 5, period: 'day', source: 'default' });
+      await storage.quotas.setLimit({ kind: 'server', guildId: 'g1' }, { limit: 3, period: 'week' });
+      expect(await storage.quotas.status(subject)).toMatchObject({ limit: 3, period: 'week', source: 'server' });
+      await storage.quotas.setLimit({ kind: 'role', guildId: 'g1', roleId: 'artists' }, { limit: 10, period: 'day' });
+      await storage.quotas.setLimit({ kind: 'role', guildId: 'g1', roleId: 'patrons' }, { limit: 100, period: 'month' });
+      expect(await storage.quotas.status(subject)).toMatchObject({ limit: 10, period: 'day', source: 'role' });
+      const change = await storage.quotas.setLimit({ kind: 'member', guildId: 'g1', userId: 'carol' }, { limit: 0, period: 'day' });
+      expect(change).toEqual({ before: undefined, after: { limit: 0, period: 'day' } });
+      expect(await storage.quotas.reserve(subject, 'x', 1)).toMatchObject({ ok: false, status: { limit: 0, source: 'member' } });
+      expect(await storage.quotas.status({ ...subject, guildId: 'g2' })).toMatchObject({ source: 'default' });
+      const again = await storage.quotas.setLimit({ kind: 'member', guildId: 'g1', userId: 'carol' }, { limit: 7, period: 'week' });
+      expect(again.before).toEqual({ limit: 0, period: 'day' });
+    });
+
+    it('gives direct messages the configured defaults, apart from server usage', async () => {
+      await storage.quotas.setLimit({ kind: 'member', guildId: 'g1', userId: 'alice' }, { limit: 0, period: 'day' });
+      const dm: QuotaSubject = { guildId: null, userId: 'alice', roleIds: [] };
+      expect(await storage.quotas.reserve(dm, 'dm-1', 5)).toMatchObject({ ok: true, status: { limit: 5, reserved: 5, source: 'default' } });
+      await storage.quotas.commit('dm-1', 5);
+      expect(await storage.quotas.status({ ...alice, userId: 'dave' })).toMatchObject({ used: 0 });
+    });
+
+    it('resets committed usage of the current period and keeps open reservations', async () => {
+      await storage.quotas.reserve(alice, 'a', 3);
+      await storage.quotas.commit('a', 3);
+      await storage.quotas.reserve(alice, 'b', 1);
+      expect(await storage.quotas.resetUsage('g1', 'alice')).toEqual({ usedBefore: 3 });
+      expect(await storage.quotas.status(alice)).toMatchObject({ used: 0, reserved: 1 });
+      await storage.quotas.commit('b', 1);
+      expect(await storage.quotas.status(alice)).toMatchObject({ used: 1, reserved: 0 });
+    });
+
+    it('refuses on a corrupt usage record until an admin resets it', async () => {
+      const key = `usage:g1:alice:${periodWindow('day', clock.now()).label}`;
+      await backend.kv.writeRaw(key, 'not json {');
+      await expect(storage.quotas.reserve(alice, 'a', 1)).rejects.toBeInstanceOf(StorageCorruptError);
+      await expect(storage.quotas.status(alice)).rejects.toBeInstanceOf(StorageCorruptError);
+      expect(log.lines.some((l) => l['msg'] === 'corrupt usage record' && l['level'] === 50)).toBe(true);
+      await backend.kv.writeRaw(key, JSON.stringify({ value: { v: 2, used: 'lots' } }));
+      await expect(storage.quotas.reserve(alice, 'a', 1)).rejects.toBeInstanceOf(StorageCorruptError);
+      expect(await storage.quotas.resetUsage('g1', 'alice')).toEqual({ usedBefore: 0 });
+      expect(await storage.quotas.reserve(alice, 'a', 1)).toMatchObject({ ok: true });
+    });
+
+    it('ignores a corrupt limit record so the next level applies, and a corrupt job record', async () => {
+      await storage.quotas.setLimit({ kind: 'server', guildId: 'g1' }, { limit: 2, period: 'day' });
+      await backend.kv.writeRaw('limit:g1:member:alice', '{"value":{"v":1,"limit":-3,"period":"day"}}');
+      expect(await storage.quotas.status(alice)).toMatchObject({ limit: 2, source: 'server' });
+      await storage.quotas.reserve(alice, 'j', 1);
+      await backend.kv.writeRaw('job:j', 'garbage');
+      await storage.quotas.commit('j', 1);
+      expect(await storage.quotas.status(alice)).toMatchObject({ used: 0, reserved: 1 });
+      const errors = new Set(log.lines.filter((l) => l['level'] === 50).map((l) => l['msg']));
+      expect(errors).toEqual(new Set(['corrupt limit record ignored', 'corrupt job record ignored']));
+    });
+  });
+}
