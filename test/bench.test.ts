@@ -1,0 +1,36 @@
+/**
+ * Keeps `npm run bench` working: runs its --quick smoke mode and checks it exits 0 and writes a JSON result with
+ * every section. No timing assertions: the figures belong to the benchmark, not to the test suite.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const repo = new URL('..', import.meta.url).pathname;
+
+describe('npm run bench -- --quick', () => {
+  it('exits 0 and writes a JSON result with every section', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'imagine-bench-test-'));
+    const env = { ...process.env };
+    delete env['REDIS_URL'];
+    delete env['POSTGRES_URL'];
+    const result = spawnSync('npm', ['run', 'bench', '--', '--quick', `--results-dir=${dir}`], { cwd: repo, env, encoding: 'utf8', timeout: 600_000 });
+    expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const files = readdirSync(dir).filter((f) => f.startsWith('quick-') && f.endsWith('.json'));
+    expect(files).toHaveLength(1);
+    const json = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as Record<string, any>;
+    expect(json['mode']).toBe('quick');
+    for (const section of ['burst', 'overhead', 'memory', 'quota', 'baseline', 'targets', 'machine']) expect(json, section).toHaveProperty(section);
+    for (const section of ['burst', 'overhead', 'memory']) {
+      expect(Object.keys(json[section].ours).length).toBeGreaterThan(0);
+      expect(Object.keys(json[section].baseline).length).toBeGreaterThan(0);
+      expect(json[section].ratio).toBeTypeOf('object');
+      expect(json[section].ours['completed'] ?? json[section].ours['oneImageFailed']).not.toBeUndefined();
+    }
+    expect(json['overhead'].reference['decodeAndUploadP50']).toBeTypeOf('number');
+    expect(json['quota'].backends['sqlite']['reservationsPerSecond']).toBeTypeOf('number');
+    expect(json['quota'].backends['memory']['reservationsPerSecond']).toBeTypeOf('number');
+  }, 600_000);
+});
