@@ -74,7 +74,8 @@ export class KeyvQuotaStore implements QuotaLedger {
   }
 
   async commit(jobId: string, delivered: number): Promise<void> {
-    await this.#settle(jobId, Math.max(0, Math.floor(delivered)));
+    if (!Number.isInteger(delivered) || delivered < 0) throw new RangeError(`delivered must be a non-negative integer, got ${delivered}`);
+    await this.#settle(jobId, delivered);
   }
 
   async refund(jobId: string): Promise<void> {
@@ -101,18 +102,20 @@ export class KeyvQuotaStore implements QuotaLedger {
   async resetUsage(guildId: string, userId: string): Promise<{ usedBefore: number }> {
     return this.#mutex.run(memberKey(guildId, userId), async () => {
       const now = this.#clock.now();
-      const windows = PERIODS.map((period) => periodWindow(period, now));
-      const keys = windows.map((window) => usageKey(scopeOf(guildId), userId, window));
-      const values = await this.#kv.getMany(keys);
+      const slots = PERIODS.map((period) => {
+        const window = periodWindow(period, now);
+        return { window, key: usageKey(scopeOf(guildId), userId, window) };
+      });
+      const values = await this.#kv.getMany(slots.map((slot) => slot.key));
       let usedBefore = 0;
-      const writes = windows.flatMap((window, index) => {
+      const writes = slots.flatMap(({ window, key }, index) => {
         const raw = values[index];
         if (raw === undefined) return [];
+        // A corrupt record is overwritten: this reset is the documented way to repair it.
         const parsed = UsageRecord.safeParse(raw);
         usedBefore = Math.max(usedBefore, parsed.success ? parsed.data.used : 0);
-        const reservations = parsed.success ? liveReservations(parsed.data, now) : {};
-        const next: UsageRecord = { v: 1, used: 0, reservations };
-        return [{ key: keys[index] ?? '', value: next, ttlMs: this.#usageTtl(window.end, now) }];
+        const next: UsageRecord = { v: 1, used: 0, reservations: parsed.success ? liveReservations(parsed.data, now) : {} };
+        return [{ key, value: next, ttlMs: this.#usageTtl(window.end, now) }];
       });
       if (writes.length > 0) await this.#kv.setMany(writes);
       return { usedBefore };

@@ -75,6 +75,8 @@ export function describeQuotaStoreContract(name: string, openBackend: OpenBacken
       await storage.quotas.commit('b', 1);
       await storage.quotas.refund('unknown-job');
       expect(await storage.quotas.status(alice)).toMatchObject({ used: 3, reserved: 0, remaining: 2 });
+      await expect(storage.quotas.commit('b', Number.NaN)).rejects.toThrow(RangeError);
+      await expect(storage.quotas.reserve(alice, 'c', 0)).rejects.toThrow(RangeError);
     });
 
     it('refuses a reservation that does not fit, with the reset time', async () => {
