@@ -11,6 +11,7 @@ import { DiscordResponder } from './commands/discord-responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
 import { createInteractionRouter } from './commands/router.js';
 import type { Config } from './config.js';
+import { createDiscordRestAgent } from './discord-rest-agent.js';
 import { createLogger } from './logger.js';
 import { downloadAttachment } from './service/attachment-download.js';
 import { FairQueue } from './service/fair-queue.js';
@@ -89,7 +90,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
     clock,
   });
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: config.DISCORD_API_URL } });
+  const discordAgent = createDiscordRestAgent();
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: config.DISCORD_API_URL, agent: discordAgent } });
   const deps = {
     images,
     models: gateway,
@@ -113,7 +115,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     await login(client, config.DISCORD_TOKEN);
     await syncCommands({ rest: client.rest, applicationId: client.application!.id, guildId: config.COMMANDS_GUILD_ID, definitions: COMMAND_DEFINITIONS, logger });
   } catch (err) {
-    await Promise.allSettled([client.destroy(), agent.close(), storage.close()]);
+    await Promise.allSettled([client.destroy(), agent.close(), discordAgent.close(), storage.close()]);
     throw err;
   }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
@@ -128,7 +130,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       await queue.close(config.SHUTDOWN_GRACE_MS);
       await Promise.allSettled([...inFlight]);
       await client.destroy();
-      await Promise.allSettled([agent.close(), storage.close()]);
+      await Promise.allSettled([agent.close(), discordAgent.close(), storage.close()]);
       logger.info('shut down');
     },
   };
@@ -149,17 +151,25 @@ async function refuseWhileStopping(interaction: Interaction): Promise<void> {
 
 /** Runs the bot until SIGTERM/SIGINT, then shuts down gracefully. Used by src/cli.ts (`npm start`). */
 export async function runBot(config: Config): Promise<void> {
-  let bot: RunningBot;
+  let bot: RunningBot | undefined;
+  let signalled: string | undefined;
+  const stopAndExit = (running: RunningBot, signal: string) => {
+    running.logger.info({ signal }, 'signal received');
+    void running.stop().then(() => process.exit(0));
+  };
+  // Installed before start-up, so a signal during login still ends in a clean shutdown.
+  const onSignal = (signal: string) => {
+    if (signalled) return;
+    signalled = signal;
+    if (bot) stopAndExit(bot, signal);
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
   try {
     bot = await startBot(config);
   } catch (err) {
     process.stderr.write(`imagine-bot could not start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   }
-  const shutdown = (signal: string) => {
-    bot.logger.info({ signal }, 'signal received');
-    void bot.stop().then(() => process.exit(0));
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  if (signalled) stopAndExit(bot, signalled);
 }

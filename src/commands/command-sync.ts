@@ -46,9 +46,17 @@ function forGuild(definition: RESTPostAPIApplicationCommandsJSONBody): RESTPostA
 export function sameCommands(registered: readonly unknown[], wanted: readonly unknown[]): boolean {
   if (registered.length !== wanted.length) return false;
   const key = (c: unknown) => `${String(field(c, 'type') ?? 1)}:${String(field(c, 'name'))}`;
-  const left = new Map(registered.map((c) => [key(c), normalise(c)]));
-  return wanted.every((c) => isDeepStrictEqual(left.get(key(c)), normalise(c)));
+  const byKey = new Map(registered.map((c) => [key(c), c]));
+  return wanted.every((c) => {
+    // Discord fills in installation fields we leave out (e.g. integration_types [0] or [0,1]); compare them
+    // only when we set them ourselves.
+    const skip = INSTALL_FIELDS.filter((name) => field(c, name) === undefined);
+    const fields = COMMAND_FIELDS.filter((name) => !skip.includes(name));
+    return isDeepStrictEqual(normalise(byKey.get(key(c)), fields), normalise(c, fields));
+  });
 }
+
+const INSTALL_FIELDS = ['contexts', 'integration_types'];
 
 const COMMAND_FIELDS = ['type', 'name', 'description', 'default_member_permissions', 'nsfw', 'contexts', 'integration_types', 'options'];
 const OPTION_FIELDS = ['type', 'name', 'description', 'required', 'choices', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete', 'channel_types', 'options'];

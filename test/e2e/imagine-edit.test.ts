@@ -43,6 +43,8 @@ describe('/imagine, /edit and Edit image end to end', () => {
   });
 
   it('shows the streamed partial image as a preview before the result', async () => {
+    // A slow stream: the emulator sends its partial image early and the final one at the end of the delay.
+    h.gateway.enqueue({ type: 'success', delayMs: 1_500 });
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'preview please' }], { user: h.discord.fixtures.users.member2 });
     await handle.waitFor((x) => finalEdit(x) !== undefined);
     const preview = handle.edits.find((e) => e.files.some((f) => f.filename.startsWith('preview.')));
