@@ -107,7 +107,7 @@ function createAjv(name: SpecName, document: Record<string, unknown>, coerce: bo
   });
   addFormats(ajv);
   // The spec's own formats that ajv-formats does not know (int64, binary, …) are descriptive only.
-  for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'byte', 'snowflake']) ajv.addFormat(format, true);
+  for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'byte', 'snowflake', 'nonce', 'unixtime']) ajv.addFormat(format, true);
   ajv.addSchema({ ...normaliseNullable(document), $id: name });
   return ajv;
 }
