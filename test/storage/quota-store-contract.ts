@@ -27,7 +27,7 @@ export function describeQuotaStoreContract(name: string, openBackend: OpenBacken
       clock = new ManualClock(START);
       log = memoryLogger();
       ({ backend, cleanup } = await openBackend());
-      storage = createStorage(backend, { url: 'unused://', defaults: DEFAULTS, reservationTtlMs: TTL_MS, clock, logger: log.logger });
+      storage = createStorage(backend, { defaults: DEFAULTS, reservationTtlMs: TTL_MS, clock, logger: log.logger });
     });
     afterEach(async () => cleanup());
 
