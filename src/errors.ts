@@ -23,6 +23,7 @@ export type UserErrorIdentifier =
   | 'gateway.failure'
   | 'gateway.endpointMissing'
   | 'storage.unavailable'
+  | 'storage.corrupt'
   | 'job.cancelled'
   | 'button.expired'
   | 'delivery.failed';
@@ -84,6 +85,7 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext) => string> = {
   'gateway.failure': () => 'The image service ran into a problem. Please try again shortly. You were not charged.',
   'gateway.endpointMissing': () => "This image service doesn't offer that feature (for example editing). Try `/imagine` instead.",
   'storage.unavailable': () => "I can't check quotas right now, so I can't take new requests. Please try again shortly.",
+  'storage.corrupt': () => "Your quota record can't be read, so I can't take requests from you for now. Ask a server admin to run `/quota reset` for you.",
   'job.cancelled': () => 'The bot restarted before your images were ready. You were not charged; please try again.',
   'button.expired': () => 'This button has expired. Run the command again.',
   'delivery.failed': () => "I made your images but couldn't post them here. You were not charged.",

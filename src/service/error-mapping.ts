@@ -19,6 +19,7 @@ export function toUserFacingError(err: unknown, models: () => readonly string[])
   }
   if (err instanceof QueueClosedError || err instanceof QueueCancelledError) return new UserFacingError('job.cancelled', {}, { cause: err });
   if (err instanceof GatewayError) return fromGateway(err, models);
+  if (err instanceof Error && 'code' in err && err.code === 'storage.corrupt') return new UserFacingError('storage.corrupt', {}, { cause: err });
   if (err instanceof Error && err.name === 'StorageUnavailableError') return new UserFacingError('storage.unavailable', {}, { cause: err });
   return err;
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,5 +66,36 @@ describe('npm start', () => {
     expect(result.status).toBe(1);
     for (const key of ['DISCORD_TOKEN', 'GATEWAY_BASE_URL', 'GATEWAY_API_KEY']) expect(result.stderr).toContain(key);
     expect(result.stderr).not.toContain('could not start');
+  });
+});
+
+describe('npm run commands:deploy', () => {
+  it('overwrites the commands of one server by hand, from the same definitions', async () => {
+    const { startDiscordEmulator } = await import('../emulators/discord/index.js');
+    const { COMMAND_DEFINITIONS } = await import('../../src/commands/index.js');
+    const discord = await startDiscordEmulator({ log: false });
+    try {
+      const repo = new URL('../..', import.meta.url).pathname;
+      const guildId = discord.fixtures.guild.id;
+      const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(join(repo, 'node_modules/.bin/tsx'), [join(repo, 'src/commands/deploy.ts'), '--guild', guildId], {
+          cwd: mkdtempSync(join(tmpdir(), 'imagine-deploy-')),
+          env: { PATH: process.env['PATH'] ?? '', DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, LOG_LEVEL: 'silent' },
+        });
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+        child.on('exit', (code) => resolve({ code, out }));
+      });
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`Registered ${COMMAND_DEFINITIONS.length} commands in server ${guildId}`);
+      expect(discord.commandPuts).toHaveLength(1);
+      expect(discord.commandPuts[0]?.scope).toBe(guildId);
+      const names = (discord.commandPuts[0]?.body ?? []).map((c) => (c as { name: string }).name);
+      expect(names).toEqual(COMMAND_DEFINITIONS.map((d) => d.name));
+      expect(discord.specViolations).toEqual([]);
+    } finally {
+      await discord.close();
+    }
   });
 });

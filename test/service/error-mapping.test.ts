@@ -92,8 +92,11 @@ describe('toUserFacingError', () => {
     expect(mapped(new StorageUnavailableError('redis://cache: connection refused')).identifier).toBe('storage.unavailable');
   });
 
-  it('leaves a corrupt usage record to the unexpected-error path (logged at error, generic apology)', () => {
+  it('tells a member whose usage record is corrupt to ask an admin for a reset', () => {
     const corrupt = new StorageCorruptError('usage', 'unreadable');
-    expect(map(corrupt)).toBe(corrupt);
+    const error = mapped(corrupt);
+    expect(error.identifier).toBe('storage.corrupt');
+    expect(error.cause).toBe(corrupt);
+    expect(describeUserError(error, '1')).toContain('/quota reset');
   });
 });
