@@ -10,7 +10,7 @@ import type { ComponentHandler, MessageCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import type { ImageCommandDeps } from './image-command-deps.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
-import { buildJob } from './job-from-interaction.js';
+import { startJob } from './start-job.js';
 
 export const EDIT_IMAGE_MENU_DATA = {
   type: ApplicationCommandType.Message,
@@ -49,9 +49,7 @@ export function createEditImageMenuModal(deps: Deps): ComponentHandler {
       await interaction.deferReply();
       const pending = await deps.archive.takeEdit(id);
       if (!pending) throw new UserFacingError('button.expired');
-      const job = buildJob(interaction, 'edit', { prompt }, { images: pending.images });
-      ctx.logger.info({ jobId: job.id, images: pending.images.length, skipped: pending.skipped }, 'menu edit accepted');
-      await deps.images.run(job, deps.createResponder(interaction, ctx));
+      await startJob(interaction, ctx, deps, 'edit', { prompt }, { images: pending.images });
     },
   };
 }

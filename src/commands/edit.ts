@@ -7,7 +7,8 @@ import type { ChatCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import { IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
 import type { ImageCommandDeps } from './image-command-deps.js';
-import { buildJob, checkModerationAllowed } from './job-from-interaction.js';
+import { checkModerationAllowed } from './job-from-interaction.js';
+import { startJob } from './start-job.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 
@@ -43,13 +44,11 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
       const mask = interaction.options.getAttachment('mask');
       const fidelity = interaction.options.getString('fidelity');
       await interaction.deferReply();
-      const job = buildJob(interaction, 'edit', request, {
+      await startJob(interaction, ctx, deps, 'edit', request, {
         images: attachments.map(toRef),
         mask: mask ? toRef(mask) : undefined,
         inputFidelity: fidelity === 'high' || fidelity === 'low' ? fidelity : undefined,
       });
-      ctx.logger.info({ jobId: job.id, images: attachments.length, mask: mask !== null }, 'edit accepted');
-      await deps.images.run(job, deps.createResponder(interaction, ctx));
     },
     autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),
   };

@@ -5,7 +5,8 @@ import { ApplicationCommandType, InteractionContextType, ApplicationIntegrationT
 import type { ChatCommand } from './command.js';
 import { IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
 import type { ImageCommandDeps } from './image-command-deps.js';
-import { buildJob, checkModerationAllowed } from './job-from-interaction.js';
+import { checkModerationAllowed } from './job-from-interaction.js';
+import { startJob } from './start-job.js';
 
 export const IMAGINE_DATA = {
   type: ApplicationCommandType.ChatInput,
@@ -25,9 +26,7 @@ export function createImagineCommand(deps: ImageCommandDeps): ChatCommand {
       const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
       checkModerationAllowed(interaction, request);
       await interaction.deferReply();
-      const job = buildJob(interaction, 'imagine', request);
-      ctx.logger.info({ jobId: job.id, n: request.n ?? 1, model: request.model }, 'imagine accepted');
-      await deps.images.run(job, deps.createResponder(interaction, ctx));
+      await startJob(interaction, ctx, deps, 'imagine', request);
     },
     autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),
   };

@@ -9,7 +9,8 @@ import type { JobArchive } from '../service/job-archive.js';
 import type { ComponentHandler } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import type { ImageCommandDeps } from './image-command-deps.js';
-import { buildJob, memberCan } from './job-from-interaction.js';
+import { memberCan } from './job-from-interaction.js';
+import { startJob } from './start-job.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
 import { BUTTON_PREFIX } from './render.js';
 
@@ -24,9 +25,8 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
         await interaction.deferReply();
         const record = await deps.archive.recall(jobId);
         if (!record) throw new UserFacingError('button.expired');
-        const job = buildJob(interaction, record.kind, record.request, record.edit);
-        ctx.logger.info({ jobId: job.id, from: jobId }, 're-roll accepted');
-        await deps.images.run(job, deps.createResponder(interaction, ctx));
+        ctx.logger.info({ from: jobId }, 're-roll');
+        await startJob(interaction, ctx, deps, record.kind, record.request, record.edit);
       },
     },
     {
@@ -43,9 +43,8 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
         const previous = await deps.archive.recall(jobId);
         const { model, size, quality, background, outputFormat, outputCompression, moderation } = previous?.request ?? {};
         const request = { prompt, model, size, quality, background, outputFormat, outputCompression, moderation };
-        const job = buildJob(interaction, 'edit', request, { images: images.map(toRef) });
-        ctx.logger.info({ jobId: job.id, from: jobId }, 'result edit accepted');
-        await deps.images.run(job, deps.createResponder(interaction, ctx));
+        ctx.logger.info({ from: jobId }, 'edit of a result');
+        await startJob(interaction, ctx, deps, 'edit', request, { images: images.map(toRef) });
       },
     },
     {

@@ -7,7 +7,7 @@ import type { Agent } from 'undici';
 import { GatewayError, type GatewayErrorCategory } from '../../../src/service/gateway/errors.js';
 import type { GatewayClient } from '../../../src/service/gateway/gateway-client.js';
 import { ERROR_PRESETS, startGatewayEmulator, type ErrorPreset, type GatewayEmulator, type RequestIdHeader } from '../../emulators/gateway/index.js';
-import { clientFor } from './fixtures.js';
+import { clientFor, failure } from './fixtures.js';
 
 let gw: GatewayEmulator | undefined;
 let agent: Agent | undefined;
@@ -28,14 +28,6 @@ afterEach(async () => {
   agent = undefined;
 });
 
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (err instanceof GatewayError) return err;
-  throw new Error(`expected a GatewayError, got ${String(err)}`);
-}
 
 const EXPECTED: Record<ErrorPreset, GatewayErrorCategory> = {
   invalid_key: 'invalid_key',

@@ -9,6 +9,7 @@ import { createGatewayAgent } from '../../../src/service/gateway/agent.js';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
 import type { ImageFormat } from '../../../src/service/ports.js';
 import type { GatewayEmulator } from '../../emulators/gateway/index.js';
+import { GatewayError } from '../../../src/service/gateway/errors.js';
 
 export const silentLogger = pino({ level: 'silent' });
 
@@ -45,4 +46,14 @@ export function clientFor(gw: GatewayEmulator, extra: Partial<GatewayClientOptio
     ...extra,
   });
   return { client, agent, waits };
+}
+
+/** The GatewayError a promise rejects with (fails the test when it resolves or rejects with anything else). */
+export async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  const err: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (err instanceof GatewayError) return err;
+  throw new Error(`expected a GatewayError, got ${String(err)}`);
 }

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { GatewayError } from '../../../src/service/gateway/errors.js';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
-import { makeImage, recordingSleep, silentLogger } from './fixtures.js';
+import { makeImage, recordingSleep, silentLogger, failure } from './fixtures.js';
 
 const ORIGIN = 'https://gateway.test';
 const KEY = 'sk-secret-key-1234567890';
@@ -31,14 +31,6 @@ afterEach(async () => {
   await mock.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (err instanceof GatewayError) return err;
-  throw new Error(`expected a GatewayError, got ${String(err)}`);
-}
 
 const json = { 'content-type': 'application/json' };
 

@@ -9,7 +9,7 @@ import { GatewayError } from '../../../src/service/gateway/errors.js';
 import type { GatewayClient, GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
 import type { PartialImage } from '../../../src/service/ports.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../../emulators/gateway/index.js';
-import { clientFor, makeImage } from './fixtures.js';
+import { clientFor, makeImage, failure } from './fixtures.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -27,14 +27,6 @@ afterEach(async () => {
   await gw.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (err instanceof GatewayError) return err;
-  throw new Error(`expected a GatewayError, got ${String(err)}`);
-}
 
 describe('JSON answers', () => {
   it('downloads url items without sending the API key there', async () => {

@@ -8,7 +8,7 @@ import { GatewayError } from '../../../src/service/gateway/errors.js';
 import { createGatewayAgent } from '../../../src/service/gateway/agent.js';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
 import { startGatewayEmulator, type Behaviour, type GatewayEmulator } from '../../emulators/gateway/index.js';
-import { clientFor, silentLogger } from './fixtures.js';
+import { clientFor, silentLogger, failure } from './fixtures.js';
 
 let gw: GatewayEmulator;
 const agents: Agent[] = [];
@@ -26,14 +26,6 @@ afterEach(async () => {
   await gw.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (err instanceof GatewayError) return err;
-  throw new Error(`expected a GatewayError, got ${String(err)}`);
-}
 
 describe('retried: nothing can have been generated', () => {
   it.each<[string, Behaviour]>([

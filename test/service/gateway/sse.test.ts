@@ -3,19 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/service/gateway/errors.js';
 import { readImageStream, type StreamOptions } from '../../../src/service/gateway/sse.js';
 import type { PartialImage } from '../../../src/service/ports.js';
-import { makeImage } from './fixtures.js';
+import { makeImage, failure } from './fixtures.js';
 
 const chunks = (...parts: string[]): Readable => Readable.from(parts.map((p) => Buffer.from(p)));
 const options = (extra: Partial<StreamOptions> = {}): StreamOptions => ({ maxBytes: 10_000_000, expected: 1, ...extra });
 
-async function failure(promise: Promise<unknown>): Promise<GatewayError> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (err instanceof GatewayError) return err;
-  throw new Error(`expected a GatewayError, got ${String(err)}`);
-}
 
 describe('readImageStream', () => {
   it('dispatches on the JSON type, with CRLF lines, comments and events split mid-character', async () => {
