@@ -14,6 +14,10 @@ export class ManualClock implements Clock {
     return this.#now;
   }
 
+  set(at: number | string): void {
+    this.#now = typeof at === 'string' ? Date.parse(at) : at;
+  }
+
   advance(ms: number): void {
     this.#now += ms;
   }

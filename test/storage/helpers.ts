@@ -1,26 +1,8 @@
 import pino from 'pino';
 import type { Clock } from '../../src/service/ports.js';
 
-/** A clock the test moves by hand. */
-export class ManualClock implements Clock {
-  #now: number;
-
-  constructor(start: number | string) {
-    this.#now = typeof start === 'string' ? Date.parse(start) : start;
-  }
-
-  now(): number {
-    return this.#now;
-  }
-
-  set(at: number | string): void {
-    this.#now = typeof at === 'string' ? Date.parse(at) : at;
-  }
-
-  advance(ms: number): void {
-    this.#now += ms;
-  }
-}
+/** A clock the test moves by hand (shared with the service tests). */
+export { ManualClock } from '../fakes/manual-clock.js';
 
 /** A pino logger that keeps its lines in memory, so tests can assert on them. */
 export function memoryLogger(): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
