@@ -104,6 +104,11 @@ export function loadDeployConfig(env: Readonly<Record<string, string | undefined
   return parseWith(DeployConfigSchema, env, dotenv);
 }
 
+/** The deploy command's entry: the process environment plus `.env` in the working directory. */
+export function loadDeployConfigFromProcess(): DeployConfig {
+  return loadDeployConfig(process.env, readDotenv(process.cwd()));
+}
+
 /** Reads `.env` from a directory if present (never required). */
 export function readDotenv(directory: string): Record<string, string> {
   const file = resolve(directory, '.env');

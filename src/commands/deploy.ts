@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { REST, Routes } from 'discord.js';
-import { ConfigError, loadDeployConfig, readDotenv } from '../config.js';
+import { ConfigError, loadDeployConfigFromProcess } from '../config.js';
 import { createLogger } from '../logger.js';
 import { syncCommands } from './command-sync.js';
 import { COMMAND_DEFINITIONS } from './index.js';
@@ -13,7 +13,7 @@ async function deploy(): Promise<void> {
   const { values } = parseArgs({ options: { guild: { type: 'string' } } });
   let config;
   try {
-    config = loadDeployConfig(process.env, readDotenv(process.cwd()));
+    config = loadDeployConfigFromProcess();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${err.message}\n`);
