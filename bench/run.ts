@@ -81,13 +81,20 @@ async function main(): Promise<void> {
   const params = args.quick ? QUICK : FULL;
   const started = performance.now();
   const result: Omit<BenchResult, 'targets'> = { mode: args.quick ? 'quick' : 'full', startedAt: new Date().toISOString(), durationSeconds: 0, machine: machine(), baseline: {} };
+  const failures: string[] = [];
   const log = (text: string) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1)} s] ${text}`);
   for (const name of args.only) {
     log(`${name}…`);
-    if (name === 'burst') result.burst = await burst(params.burst);
-    if (name === 'overhead') result.overhead = await overhead(params.overhead);
-    if (name === 'memory') result.memory = await memory(params.memory);
-    if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
+    try {
+      if (name === 'burst') result.burst = await burst(params.burst);
+      if (name === 'overhead') result.overhead = await overhead(params.overhead);
+      if (name === 'memory') result.memory = await memory(params.memory);
+      if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
+    } catch (err) {
+      // Keep the other scenarios' figures; the run still fails at the end.
+      failures.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);
+      log(`${name} failed: ${String(err)}`);
+    }
   }
   for (const name of ['burst', 'overhead', 'memory'] as const) {
     const section = result[name];
@@ -103,6 +110,7 @@ async function main(): Promise<void> {
     writeDocs(full, docs, METHOD);
     log(`wrote ${docs}`);
   }
+  if (failures.length) throw new Error(`scenarios failed: ${failures.join('; ')}`);
 }
 
 main().catch((err: unknown) => {

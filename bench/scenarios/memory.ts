@@ -24,7 +24,7 @@ async function once(kind: BotKind, p: MemoryParams): Promise<Figures> {
   const env = ourEnv({ STORAGE_URL: sqliteUrl(), MAX_CONCURRENT_JOBS: String(p.jobs), MAX_RUNNING_PER_MEMBER: '1' });
   return withSession({ bot: kind, env, gateway: { imageStyle: 'textured', delayMs: p.delayMs }, warm: [{ size: '1536x1024', n: 4 }] }, async (s) => {
     await s.resetStats();
-    const samples = await s.load({ count: p.jobs, members: p.jobs, spreadMs: p.spreadMs, sequential: false, size: '1536x1024', n: 4, timeoutMs: 120_000 });
+    const samples = await s.load({ count: p.jobs, members: p.jobs, spreadMs: p.spreadMs, sequential: false, size: '1536x1024', n: 4, timeoutMs: 90_000 });
     const st = await s.stats();
     return {
       peakRssMB: round(st.peakRss / MB),
