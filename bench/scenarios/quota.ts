@@ -31,7 +31,7 @@ async function measure(url: string, p: QuotaParams): Promise<Figures> {
   const logger = pino({ level: 'silent' });
   const namespace = `imagine-bench-${process.pid}-${Date.now()}`;
   const backend = await openBackend(parseStorageUrl(url), { namespace, connectTimeoutMs: 5_000, logger });
-  const storage = createStorage(backend, { url, defaults: { limit: 1_000_000_000, period: 'day' }, reservationTtlMs: 600_000, logger, namespace });
+  const storage = createStorage(backend, { defaults: { limit: 1_000_000_000, period: 'day' }, reservationTtlMs: 600_000, logger });
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
