@@ -57,13 +57,27 @@ export function usageOf(job: ImageJob): Record<string, unknown> {
   };
 }
 
+/**
+ * Base64 of a rendered image, cached per Buffer: the image factory reuses Buffers per spec, and re-encoding
+ * megabytes on every answer would put the emulator's CPU into the bot's measured overhead.
+ */
+const base64Cache = new WeakMap<Buffer, string>();
+function base64Of(bytes: Buffer): string {
+  let text = base64Cache.get(bytes);
+  if (text === undefined) {
+    text = bytes.toString('base64');
+    base64Cache.set(bytes, text);
+  }
+  return text;
+}
+
 /** The JSON ImagesResponse for rendered images. */
 export function imagesResponseBody(job: ImageJob, behaviour: SuccessBehaviour, rendered: RenderedImage[], ctx: SuccessContext): Record<string, unknown> {
   const asUrl = behaviour.urlItems === true || behaviour.brokenUrl === true || job.responseFormat === 'url';
   const data = behaviour.emptyData
     ? []
     : rendered.map((image) => {
-        const item: Record<string, unknown> = asUrl ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) } : { b64_json: image.bytes.toString('base64') };
+        const item: Record<string, unknown> = asUrl ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) } : { b64_json: base64Of(image.bytes) };
         if (job.model === 'dall-e-3') item['revised_prompt'] = `A detailed rendering of: ${job.prompt}`;
         return item;
       });
@@ -96,7 +110,7 @@ export async function streamEvents(job: ImageJob, behaviour: SuccessBehaviour, r
     }
     const payload = behaviour.urlItems || behaviour.brokenUrl
       ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) }
-      : { b64_json: image.bytes.toString('base64') };
+      : { b64_json: base64Of(image.bytes) };
     const completed: Record<string, unknown> = { type: `${prefix}.completed`, ...payload, ...common };
     if (!behaviour.omitUsage) completed['usage'] = usageOf(job);
     events.push(completed);
