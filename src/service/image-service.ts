@@ -10,9 +10,10 @@ import type { FairQueue } from './fair-queue.js';
 import { fitToLimit } from './fit-attachment.js';
 import { validateEditRequest, validateGenerateRequest } from './image-rules.js';
 import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, JobProgress, Responder } from './jobs.js';
-import type { Clock, EditRequest, GenerateRequest, ImageGateway, ImageResult, PartialImage, QuotaLedger, QuotaStatus } from './ports.js';
+import type { Clock, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, PartialImage, QuotaLedger, QuotaStatus } from './ports.js';
 import { systemClock } from './ports.js';
 import { createProgressThrottle } from './progress-throttle.js';
+import { Semaphore } from './semaphore.js';
 import type { JobArchive } from './job-archive.js';
 
 /** Options for {@link ImageService}. */
@@ -30,6 +31,11 @@ export interface ImageServiceOptions {
   /** Per-member waiting limit, named in the queue-full message. @default 10 */
   perMemberQueued?: number | undefined;
   clock?: Clock | undefined;
+  /**
+   * Answers decoded and posted at once; a job takes a slot when its gateway answer arrives and gives it back
+   * after delivery, so memory stays bounded however many gateway calls run. @default 2
+   */
+  maxConcurrentDeliveries?: number | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
   archive?: Pick<JobArchive, 'remember'> | undefined;
 }
@@ -39,9 +45,11 @@ export class ImageService {
   private readonly options: ImageServiceOptions;
   private readonly log: Logger;
   private readonly clock: Clock;
+  private readonly deliveries: Semaphore;
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
+    this.deliveries = new Semaphore(options.maxConcurrentDeliveries ?? 2);
     this.log = options.logger.child({ module: 'image-service' });
     this.clock = options.clock ?? systemClock;
   }
@@ -87,8 +95,12 @@ export class ImageService {
 
   private async runReserved(job: ImageJob, request: GenerateRequest | EditRequest, responder: Responder, log: Logger): Promise<void> {
     let committed = false;
+    let releaseDelivery: (() => void) | undefined;
+    const beforeBody = async () => {
+      releaseDelivery ??= await this.deliveries.acquire();
+    };
     try {
-      const result = await this.queueAndGenerate(job, request, responder, log);
+      const result = await this.queueAndGenerate(job, request, responder, log, beforeBody);
       const { files, notices } = await fitAll(result, responder.maxFileBytes);
       const { messageIds } = await responder.deliver({ job, model: result.model, files, notices });
       committed = true;
@@ -96,11 +108,18 @@ export class ImageService {
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
     } finally {
+      releaseDelivery?.();
       if (!committed) await this.refund(job, log);
     }
   }
 
-  private async queueAndGenerate(job: ImageJob, request: GenerateRequest | EditRequest, responder: Responder, log: Logger): Promise<ImageResult> {
+  private async queueAndGenerate(
+    job: ImageJob,
+    request: GenerateRequest | EditRequest,
+    responder: Responder,
+    log: Logger,
+    beforeBody: () => Promise<void>,
+  ): Promise<ImageResult> {
     const interval = this.options.progressIntervalMs ?? 3_000;
     const progress = createProgressThrottle<JobProgress>((p) => responder.progress(p), {
       intervalMs: interval,
@@ -114,7 +133,7 @@ export class ImageService {
       preview = image;
       generating();
     };
-    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, signal, onPartial), {
+    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, { signal, onPartial, beforeBody }), {
       onPosition: (position) => progress.update({ stage: 'queued', position }),
       onStart: () => {
         startedAt = this.clock.now();
@@ -134,9 +153,9 @@ export class ImageService {
     }
   }
 
-  private callGateway(request: GenerateRequest | EditRequest, signal: AbortSignal, onPartial: (image: PartialImage) => void): Promise<ImageResult> {
+  private callGateway(request: GenerateRequest | EditRequest, hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'beforeBody'>): Promise<ImageResult> {
     const partialImages = this.options.partialImages ?? 1;
-    const options = { signal, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined, onPartial };
+    const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);
   }
 

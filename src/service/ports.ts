@@ -89,6 +89,11 @@ export interface GatewayCallOptions {
   /** Number of partial images to request when streaming (1–3). */
   partialImages?: number | undefined;
   onPartial?: ((image: PartialImage) => void) | undefined;
+  /**
+   * Awaited once the gateway has answered (status and headers in) and before its body is read. Lets the caller
+   * bound how many answers are decoded and posted at once; the others wait in their sockets, not in memory.
+   */
+  beforeBody?: (() => Promise<void>) | undefined;
 }
 
 /** A model the gateway offers. */
