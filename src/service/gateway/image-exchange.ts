@@ -9,12 +9,13 @@ import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';
 import { downloadImage } from './download.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
+import { binaryIndex, JsonImageScanner } from './json-image-scanner.js';
 import { buildEditForm } from './multipart.js';
 import { toJsonBody, type WireParams } from './params.js';
 import { findRequestId, headerValue } from './request-id.js';
 import { ImagesResponse, type ImageItem, type ImagesUsage, parseJson } from './schemas.js';
 import { readImageStream } from './sse.js';
-import { readCapped, send, toGatewayError, type GatewayResponse } from './transport.js';
+import { consumeCapped, readCapped, send, toGatewayError, type GatewayResponse } from './transport.js';
 
 /** Error bodies are small; a huge one is read no further than this and classified by status. */
 const ERROR_BODY_CAP = 1024 * 1024;
@@ -28,6 +29,15 @@ export interface ExchangeContext {
   downloadTimeoutMs: number;
   clock: Clock;
   log: pino.Logger;
+}
+
+/** An image item as read: a `b64_json` value the JSON scanner already decoded arrives as `bytes`. */
+type ReadItem = ImageItem & { bytes?: Buffer | undefined };
+
+/** What an answer yields before the images are checked. */
+interface ReadOutcome {
+  items: ReadItem[];
+  usage?: ImagesUsage | undefined;
 }
 
 /** One attempt of one image request. */
@@ -61,7 +71,7 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const expected = expectedFormat(req.params);
   const images: GeneratedImage[] = [];
-  // Decode one at a time and let go of each base64 string as soon as its bytes exist.
+  // Check one at a time and let go of each item (its base64 string, from a stream) as soon as its bytes exist.
   for (let item = items.shift(); item; item = items.shift()) images.push(await decodeItem(ctx, item, expected, scope, requestId));
   return { images, usage: usage && toUsage(usage), requestId };
 }
@@ -89,31 +99,49 @@ async function errorFrom(ctx: ExchangeContext, res: GatewayResponse, scope: Call
   return GatewayHttpError.fromResponse(res.statusCode, text, res.headers, ctx.clock.now());
 }
 
-async function readItems(ctx: ExchangeContext, res: GatewayResponse, req: ExchangeRequest, scope: CallScope, requestId: string | undefined): Promise<{ items: ImageItem[]; usage?: ImagesUsage | undefined }> {
+async function readItems(ctx: ExchangeContext, res: GatewayResponse, req: ExchangeRequest, scope: CallScope, requestId: string | undefined): Promise<ReadOutcome> {
   const contentType = headerValue(res.headers, 'content-type') ?? '';
-  if (/text\/event-stream/i.test(contentType)) {
-    const expected = Number(req.params.get('n') ?? 1);
-    return readImageStream(res.body, {
-      maxBytes: ctx.maxResponseBytes,
-      expected,
-      requestId,
-      onPartial: req.call.onPartial,
-      onPartialProblem: (err) => ctx.log.warn({ err, requestId }, 'partial image dropped'),
-    }).catch((err: unknown) => {
-      throw toGatewayError(err, scope, requestId);
-    });
-  }
-  const text = (await readCapped(res, ctx.maxResponseBytes, scope, requestId)).toString('utf8');
-  const parsed = ImagesResponse.safeParse(parseJson(text));
-  if (!parsed.success) throw new GatewayResponseError('gateway answered with a malformed body', { category: 'gateway_failure', code: 'malformed_response', requestId });
-  // one-api style: a 200 that carries an error object is still an error.
-  if (parsed.data.error !== undefined && !parsed.data.data?.length) throw GatewayHttpError.fromResponse(undefined, text, res.headers, ctx.clock.now());
-  return { items: parsed.data.data ?? [], usage: parsed.data.usage ?? undefined };
+  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, scope, requestId);
+  const expected = Number(req.params.get('n') ?? 1);
+  return readImageStream(res.body, {
+    maxBytes: ctx.maxResponseBytes,
+    expected,
+    requestId,
+    onPartial: req.call.onPartial,
+    onPartialProblem: (err) => ctx.log.warn({ err, requestId }, 'partial image dropped'),
+  }).catch((err: unknown) => {
+    throw toGatewayError(err, scope, requestId);
+  });
 }
 
-async function decodeItem(ctx: ExchangeContext, item: ImageItem, expected: ImageFormat | undefined, scope: CallScope, requestId: string | undefined): Promise<GeneratedImage> {
+/**
+ * Reads a JSON answer chunk by chunk: the scanner decodes the base64 images as they arrive, so neither the body
+ * nor its images' text is ever held whole, and only the small rest of the JSON is parsed.
+ */
+async function readJsonItems(ctx: ExchangeContext, res: GatewayResponse, scope: CallScope, requestId: string | undefined): Promise<ReadOutcome> {
+  const scanner = new JsonImageScanner();
+  await consumeCapped(res, ctx.maxResponseBytes, scope, requestId, (chunk) => scanner.push(chunk));
+  const scanned = scanner.end();
+  const parsed = ImagesResponse.safeParse(scanned && parseJson(scanned.json));
+  if (!scanned || !parsed.success) throw new GatewayResponseError('gateway answered with a malformed body', { category: 'gateway_failure', code: 'malformed_response', requestId });
+  // one-api style: a 200 that carries an error object is still an error.
+  if (parsed.data.error !== undefined && !parsed.data.data?.length) throw GatewayHttpError.fromResponse(undefined, scanned.json, res.headers, ctx.clock.now());
+  const items = (parsed.data.data ?? []).map((item) => withBytes(item, scanned.images));
+  return { items, usage: parsed.data.usage ?? undefined };
+}
+
+/** Swaps a scanner placeholder for its decoded bytes; an empty value stays empty, so it falls back to `url` as before. */
+function withBytes(item: ImageItem, images: readonly Buffer[]): ReadItem {
+  const index = item.b64_json ? binaryIndex(item.b64_json) : undefined;
+  const bytes = index === undefined ? undefined : images[index];
+  if (!bytes) return item;
+  return bytes.byteLength > 0 ? { ...item, b64_json: undefined, bytes } : { ...item, b64_json: '' };
+}
+
+async function decodeItem(ctx: ExchangeContext, item: ReadItem, expected: ImageFormat | undefined, scope: CallScope, requestId: string | undefined): Promise<GeneratedImage> {
   let bytes: Buffer;
-  if (item.b64_json) bytes = decodeBase64(item.b64_json, ctx.maxResponseBytes, requestId);
+  if (item.bytes) bytes = item.bytes;
+  else if (item.b64_json) bytes = decodeBase64(item.b64_json, ctx.maxResponseBytes, requestId);
   else if (item.url) bytes = await downloadImage(item.url, { dispatcher: ctx.dispatcher, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId });
   else throw new GatewayResponseError('gateway returned an image item with neither b64_json nor url', { category: 'gateway_failure', code: 'empty_item', requestId });
   return checkImage(bytes, expected, requestId);

@@ -57,12 +57,22 @@ export async function send(dispatcher: Dispatcher, req: OutgoingRequest, scope: 
  * reading, so an oversized body is never held whole).
  */
 export async function readCapped(res: GatewayResponse, maxBytes: number, scope: CallScope, requestId?: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const total = await consumeCapped(res, maxBytes, scope, requestId, (chunk) => chunks.push(chunk));
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * Hands a body to `onChunk` chunk by chunk, refusing more than `maxBytes` like {@link readCapped}; resolves with the
+ * byte count. Each chunk is its own turn of the event loop, so a consumer that works per chunk never blocks it for
+ * long. `onChunk` must not throw (anything thrown is reported as a connection failure).
+ */
+export async function consumeCapped(res: GatewayResponse, maxBytes: number, scope: CallScope, requestId: string | undefined, onChunk: (chunk: Buffer) => void): Promise<number> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     discard(res);
     throw tooLarge(maxBytes, requestId);
   }
-  const chunks: Buffer[] = [];
   let total = 0;
   try {
     for await (const chunk of res.body) {
@@ -72,12 +82,12 @@ export async function readCapped(res: GatewayResponse, maxBytes: number, scope: 
         discard(res);
         throw tooLarge(maxBytes, requestId);
       }
-      chunks.push(chunk);
+      onChunk(chunk);
     }
   } catch (err) {
     throw toGatewayError(err, scope, requestId);
   }
-  return Buffer.concat(chunks, total);
+  return total;
 }
 
 /** Stops reading a body we will not use; undici reports the abort as an error event, which is expected here. */

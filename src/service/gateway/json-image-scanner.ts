@@ -1,0 +1,160 @@
+/**
+ * A streaming scanner for JSON image answers. A 4-image answer is ~17 MB, almost all of it the base64 of the
+ * `"b64_json"` values; holding that as chunks, a concatenated Buffer, a string and parsed strings at once (and
+ * converting each in one synchronous step) is what made 100 concurrent answers cost gigabytes and block the event
+ * loop. So the scanner takes the body chunk by chunk and splits it in two:
+ *
+ * - every `"b64_json"` string value is base64-decoded as it arrives into bytes, one Buffer per value;
+ * - everything else (created, usage, url items, error objects, …) is copied into a small JSON text in which each
+ *   such value is replaced by a placeholder (`"__bin:0"`, see {@link binaryIndex}), to be JSON.parsed at the end.
+ *
+ * It is not a validator: it only tracks whether it is inside a string (and after a backslash), the bytes of the
+ * last string against `b64_json`, and whether that string was followed by a colon. The structure is kept intact in
+ * the small text, so JSON.parse still rejects whatever was malformed, including a body cut off mid-value.
+ * `"b64_json"` written with escapes in the key is not recognised; its value then stays in the small text (still
+ * correct, only not cheaper).
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const KEY = Buffer.from('b64_json');
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** JSON forbids raw control characters in strings; JSON.parse rejected them, so do we. */
+const CONTROL = /[\u0000-\u001f]/;
+/** Characters Node's base64 decoder would skip anyway; dropped before aligning to 4 (url-safe `-_` are kept). */
+const NOT_BASE64 = /[^A-Za-z0-9+/\-_=]+/g;
+/** JSON escapes that may appear in base64: `\/` (some encoders escape slashes) and line breaks (line-wrapped). */
+const ESCAPES: Readonly<Record<string, string>> = { '/': '/', n: '', r: '', t: '' };
+const PLACEHOLDER = /^__bin:(\d+)$/;
+
+/** What a scanned body yields: the small JSON text and the decoded `b64_json` values its placeholders point at. */
+export interface ScannedBody {
+  json: string;
+  images: Buffer[];
+}
+
+/** The index into {@link ScannedBody.images} when `value` is a placeholder the scanner wrote, else undefined. */
+export function binaryIndex(value: string): number | undefined {
+  const match = PLACEHOLDER.exec(value);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Splits a JSON body, pushed chunk by chunk, into a small JSON text and decoded `b64_json` bytes. */
+export class JsonImageScanner {
+  private mode: 'json' | 'string' | 'image' = 'json';
+  /** In a string: the previous byte was an unconsumed backslash. */
+  private escaped = false;
+  /** In a string: how many bytes matched `b64_json` so far, -1 once it cannot match. */
+  private keyMatch = 0;
+  /** Outside strings: whether the last tokens were the key `"b64_json"`, and then its colon. */
+  private afterKey: 'none' | 'key' | 'colon' = 'none';
+  private readonly decoder = new TextDecoder();
+  private json = '';
+  private readonly images: Buffer[] = [];
+  /** The decoded pieces of the current value, and its 0–3 base64 characters still waiting for a full quad. */
+  private pieces: Buffer[] = [];
+  private rest = '';
+  /** The current value's last chunk ended in a backslash whose escaped character is in the next chunk. */
+  private pendingEscape = false;
+  private broken = false;
+
+  /** Scans one chunk; the work is proportional to the chunk, never to the body. */
+  push(chunk: Buffer): void {
+    if (this.broken) return;
+    let from = 0; // first byte not yet copied into the small text
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.mode === 'image') {
+        const end = this.decodeUntilQuote(chunk, i);
+        from = end; // the closing quote belongs to the small text
+        i = end + 1;
+        continue;
+      }
+      if (this.opensImage(chunk[i] ?? 0)) {
+        this.copy(chunk.subarray(from, i + 1));
+        this.json += `__bin:${this.images.length}`;
+        this.mode = 'image';
+        from = i + 1;
+      }
+      i += 1;
+    }
+    if (this.mode !== 'image' && from < chunk.length) this.copy(chunk.subarray(from));
+  }
+
+  /** The scan result, or undefined when a `b64_json` value held something JSON or base64 cannot (a malformed body). */
+  end(): ScannedBody | undefined {
+    if (this.broken) return undefined;
+    return { json: this.json + this.decoder.decode(), images: this.images };
+  }
+
+  private copy(bytes: Buffer): void {
+    // Cuts happen next to ASCII quotes only, so a multi-byte character is never split between two copies.
+    this.json += this.decoder.decode(bytes, { stream: true });
+  }
+
+  /** Advances the string/key state by one byte outside image values; true when it opens a `b64_json` value. */
+  private opensImage(byte: number): boolean {
+    if (this.mode === 'string') {
+      if (this.escaped) {
+        this.escaped = false;
+        this.keyMatch = -1;
+      } else if (byte === BACKSLASH) this.escaped = true;
+      else if (byte === QUOTE) {
+        this.mode = 'json';
+        this.afterKey = this.keyMatch === KEY.length ? 'key' : 'none';
+      } else this.keyMatch = this.keyMatch >= 0 && byte === KEY[this.keyMatch] ? this.keyMatch + 1 : -1;
+      return false;
+    }
+    if (byte === QUOTE) {
+      const opens = this.afterKey === 'colon';
+      this.afterKey = 'none';
+      if (!opens) {
+        this.mode = 'string';
+        this.keyMatch = 0;
+      }
+      return opens;
+    }
+    if (byte === COLON) this.afterKey = this.afterKey === 'key' ? 'colon' : 'none';
+    else if (!WHITESPACE.has(byte)) this.afterKey = 'none';
+    return false;
+  }
+
+  /** Decodes the image value from `start` up to its closing quote or the chunk's end; returns that index. */
+  private decodeUntilQuote(chunk: Buffer, start: number): number {
+    const quote = chunk.indexOf(QUOTE, start);
+    const closing = quote !== -1;
+    const end = closing ? quote : chunk.length;
+    this.decodeText(chunk.toString('latin1', start, end), closing);
+    if (closing) {
+      this.images.push(Buffer.concat(this.pieces));
+      this.pieces = [];
+      this.mode = 'json';
+    }
+    return end;
+  }
+
+  private decodeText(raw: string, closing: boolean): void {
+    let text = this.pendingEscape ? `\\${raw}` : raw;
+    this.pendingEscape = false;
+    if (text.includes('\\')) text = this.unescape(text, closing);
+    if (CONTROL.test(text)) this.broken = true;
+    if (this.broken) return;
+    const all = this.rest + text.replace(NOT_BASE64, '');
+    // Base64 decodes in quads of 4 characters; a quad split across chunks waits for the next one.
+    const cut = closing ? all.length : all.length - (all.length % 4);
+    if (cut > 0) this.pieces.push(Buffer.from(all.slice(0, cut), 'base64'));
+    this.rest = closing ? '' : all.slice(cut);
+  }
+
+  private unescape(text: string, closing: boolean): string {
+    return text.replace(/\\([\s\S]?)/g, (_match, char: string) => {
+      const replacement = ESCAPES[char];
+      if (replacement !== undefined) return replacement;
+      // A trailing backslash escapes the first byte of the next chunk; before the closing quote it escapes the quote.
+      if (char === '' && !closing) this.pendingEscape = true;
+      else this.broken = true;
+      return '';
+    });
+  }
+}
