@@ -1,0 +1,141 @@
+/**
+ * The streaming JSON image scanner: every result is compared with what JSON.parse plus Buffer.from(base64) make of
+ * the whole body, with the body cut into chunks at every position (and byte by byte), so keys, escapes, quads and
+ * multi-byte characters split across chunks are all covered.
+ */
+import { describe, expect, it } from 'vitest';
+import { binaryIndex, JsonImageScanner, type ScannedBody } from '../../../src/service/gateway/json-image-scanner.js';
+import { parseJson } from '../../../src/service/gateway/schemas.js';
+
+/** Scans `body` split at the given byte offsets. */
+function scan(body: string | Buffer, cuts: number[] = []): ScannedBody | undefined {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  const scanner = new JsonImageScanner();
+  let from = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    scanner.push(bytes.subarray(from, cut));
+    from = cut;
+  }
+  return scanner.end();
+}
+
+/** Every way to scan `body`: whole, cut once at each position, and byte by byte. */
+function everySplit(body: string): Array<ScannedBody | undefined> {
+  const length = Buffer.byteLength(body);
+  const once = Array.from({ length: length + 1 }, (_, cut) => scan(body, [cut]));
+  return [scan(body), ...once, scan(body, Array.from({ length }, (_, i) => i))];
+}
+
+/** Replaces what `visit` picks in a parsed JSON value, at any depth. */
+function mapDeep(value: unknown, visit: (key: string, v: unknown) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapDeep(v, visit));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(k, mapDeep(v, visit))]));
+}
+
+/** What the whole-body path makes of `body`: b64_json strings decoded at once. */
+function reference(body: string): unknown {
+  return mapDeep(JSON.parse(body), (k, v) => (k === 'b64_json' && typeof v === 'string' ? Buffer.from(v, 'base64') : v));
+}
+
+/** The scan result with its placeholders swapped for their bytes. */
+function resolve(scanned: ScannedBody | undefined): unknown {
+  if (!scanned) throw new Error('scan failed');
+  return mapDeep(JSON.parse(scanned.json), (k, v) => {
+    const index = k === 'b64_json' && typeof v === 'string' ? binaryIndex(v) : undefined;
+    return index === undefined ? v : scanned.images[index];
+  });
+}
+
+function expectSameAsWholeBody(body: string): void {
+  const expected = reference(body);
+  for (const scanned of everySplit(body)) expect(resolve(scanned)).toEqual(expected);
+}
+
+const b64 = (...bytes: number[]): string => Buffer.from(bytes).toString('base64');
+
+describe('JsonImageScanner', () => {
+  it('decodes every b64_json value and keeps the rest as small JSON, at every chunk boundary', () => {
+    const body = JSON.stringify({
+      created: 1_700_000_000,
+      data: [{ b64_json: b64(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) }, { b64_json: b64(250, 251, 252, 253), revised_prompt: 'a "b64_json" cat' }],
+      usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
+    });
+    expectSameAsWholeBody(body);
+    const scanned = scan(body);
+    let index = 0;
+    expect(scanned?.json).toBe(body.replace(/"b64_json":"[^"]*"/g, () => `"b64_json":"__bin:${index++}"`));
+    expect(JSON.parse(scanned?.json ?? '')).toMatchObject({ data: [{ b64_json: '__bin:0' }, { b64_json: '__bin:1', revised_prompt: 'a "b64_json" cat' }] });
+    expect(scanned?.images).toEqual([Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]), Buffer.from([250, 251, 252, 253])]);
+  });
+
+  it('accepts whitespace around keys, colons and values', () => {
+    expectSameAsWholeBody(`{ "data" : [ {\n\t"b64_json"\r\n :\n\t "${b64(104, 101, 108, 108, 111)}" \n} ] }`);
+  });
+
+  it('undoes \\/ and line-break escapes inside base64, even split across chunks', () => {
+    const raw = [0xfb, 0xff, 0xbf, 0xff, 0xff, 0xff, 0x01, 0x02];
+    const escaped = b64(...raw).replace(/\//g, '\\/');
+    expect(escaped).toContain('\\/');
+    const wrapped = `${escaped.slice(0, 4)}\\n${escaped.slice(4, 8)}\\r\\n${escaped.slice(8)}`;
+    for (const scanned of everySplit(`{"data":[{"b64_json":"${wrapped}"}]}`)) expect(scanned?.images).toEqual([Buffer.from(raw)]);
+  });
+
+  it('finds b64_json at any depth and leaves other keys and string values that mention it alone', () => {
+    expectSameAsWholeBody(JSON.stringify({ result: { images: [{ meta: { b64_json: b64(9, 8, 7) } }] }, b64_json: b64(6) }));
+    const decoys = JSON.stringify({ note: 'b64_json', x: '"b64_json":"AAAA"', b64_json_url: 'QUJD', xb64_json: 'QUJD', b64_jsonx: 'QUJD', 'b64_json\n': 'QUJD', data: [{ b64_json: null, url: 'https://e/b64_json' }, { b64_json: 12, n: 'QUJD' }] });
+    for (const scanned of everySplit(decoys)) expect(scanned).toEqual({ json: decoys, images: [] });
+  });
+
+  it('keeps a value whose key is written with escapes as text (correct, only not streamed)', () => {
+    const body = `{"data":[{"b64\\u005fjson":"${b64(1, 2, 3)}"}]}`;
+    expect(scan(body)).toEqual({ json: body, images: [] });
+  });
+
+  it('keeps multi-byte text, escapes and error objects in the small JSON intact', () => {
+    const body = JSON.stringify({ error: { message: '额度不足 ✓ "quoted" \\ back', code: null }, data: [] });
+    for (const scanned of everySplit(body)) expect(scanned).toEqual({ json: body, images: [] });
+  });
+
+  it('decodes an empty value to empty bytes and a large value in uneven chunks', () => {
+    expect(scan('{"data":[{"b64_json":""}]}')?.images).toEqual([Buffer.alloc(0)]);
+    const image = Buffer.from(Array.from({ length: 200_003 }, (_, i) => (i * 7919) % 256));
+    const body = JSON.stringify({ data: [{ b64_json: image.toString('base64') }] });
+    const images = scan(body, [25, 26, 16_411, 99_999, 180_000])?.images ?? [];
+    // equals(), not toEqual: a failing diff of 200 kB would take minutes to print.
+    expect(images.map((bytes) => bytes.equals(image))).toEqual([true]);
+  });
+
+  it('never yields parseable JSON for a body cut short', () => {
+    const body = JSON.stringify({ created: 1, data: [{ b64_json: b64(1, 2, 3, 4) }], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } });
+    for (let length = 0; length < body.length; length += 1) {
+      const scanned = scan(body.slice(0, length), [Math.floor(length / 2)]);
+      expect(scanned === undefined || parseJson(scanned.json) === undefined).toBe(true);
+    }
+  });
+
+  it.each([
+    ['a unicode escape', '\\u0041AAA'],
+    ['an escaped quote', 'AA\\"AA'],
+    ['an escaped backslash', 'AA\\\\AA'],
+    ['a raw control character', 'AA\u0001AA'],
+  ])('fails on %s inside a b64_json value', (_name, value) => {
+    const body = `{"data":[{"b64_json":"${value}"}]}`;
+    for (const scanned of everySplit(body)) expect(scanned).toBeUndefined();
+  });
+
+  it('passes a body that is not JSON through, for JSON.parse to reject', () => {
+    const page = '<html><body>502 Bad Gateway</body></html>';
+    expect(scan(page)).toEqual({ json: page, images: [] });
+    expect(scan('{"b64_json" "QUJD"}')).toEqual({ json: '{"b64_json" "QUJD"}', images: [] });
+    // Not a validator: text that looks like a b64_json member is still taken, and the rest still fails to parse.
+    const mention = '<html>"b64_json": "QUJD"</html>';
+    expect(scan(mention)).toEqual({ json: '<html>"b64_json": "__bin:0"</html>', images: [Buffer.from('ABC')] });
+  });
+
+  it('reads placeholders back and nothing else', () => {
+    expect(binaryIndex('__bin:12')).toBe(12);
+    expect(binaryIndex('QUJD')).toBeUndefined();
+    expect(binaryIndex('__bin:1x')).toBeUndefined();
+  });
+});
