@@ -79,6 +79,23 @@ describe('JSON answers', () => {
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ code: 'response_too_large' });
   });
 
+  it('decodes images whose base64 is split across writes at odd places and escapes its slashes', async () => {
+    const client = await setup();
+    const images = [await makeImage('png', 40, 30), await makeImage('webp', 24, 20)];
+    const json = JSON.stringify({ created: 1, data: images.map((i) => ({ b64_json: i.toString('base64') })), usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } });
+    // `\/` is a valid escape anywhere in JSON; some encoders write every slash that way.
+    const body = json.replace(/\//g, '\\/');
+    const cuts = [0, 23, 24, 101, Math.floor(body.length / 2) + 1, body.length - 3, body.length];
+    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, chunks: cuts.slice(1).map((end, k) => body.slice(cuts[k], end)) });
+    const result = await client.generate({ prompt: 'p', n: 2 });
+    expect(result.images.map((i) => [i.format, i.width, i.height])).toEqual([
+      ['png', 40, 30],
+      ['webp', 24, 20],
+    ]);
+    expect(result.images.map((i) => i.bytes)).toEqual(images);
+    expect(result.usage).toEqual({ inputTokens: 1, outputTokens: 2, totalTokens: 3 });
+  });
+
   it('leaves usage out when the gateway sends none', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', omitUsage: true });
