@@ -7,6 +7,7 @@
 import { request, type Dispatcher, type FormData } from 'undici';
 import type { CallScope } from './call-scope.js';
 import { GatewayConnectionError, GatewayError, GatewayResponseError, GatewayTimeoutError } from './errors.js';
+import { spendTurnBytes } from './turn-budget.js';
 
 /** A response as undici's request() returns it. */
 export type GatewayResponse = Dispatcher.ResponseData;
@@ -64,8 +65,9 @@ export async function readCapped(res: GatewayResponse, maxBytes: number, scope: 
 
 /**
  * Hands a body to `onChunk` chunk by chunk, refusing more than `maxBytes` like {@link readCapped}; resolves with the
- * byte count. Each chunk is its own turn of the event loop, so a consumer that works per chunk never blocks it for
- * long. `onChunk` must not throw (anything thrown is reported as a connection failure).
+ * byte count. Chunks are handed over within the shared per-turn budget (see turn-budget.ts), so consumers that
+ * work per chunk never hold the event loop for long, however many bodies arrive together. `onChunk` must not throw
+ * (anything thrown is reported as a connection failure).
  */
 export async function consumeCapped(res: GatewayResponse, maxBytes: number, scope: CallScope, requestId: string | undefined, onChunk: (chunk: Buffer) => void): Promise<number> {
   const declared = Number(res.headers['content-length']);
@@ -82,6 +84,7 @@ export async function consumeCapped(res: GatewayResponse, maxBytes: number, scop
         discard(res);
         throw tooLarge(maxBytes, requestId);
       }
+      await spendTurnBytes(chunk.byteLength);
       onChunk(chunk);
     }
   } catch (err) {

@@ -1,0 +1,32 @@
+/**
+ * A byte budget per event-loop turn, shared by every response body being read.
+ *
+ * `for await` over a body does not give the event loop back between chunks: when a socket has buffered several
+ * chunks, each next chunk arrives as a microtask, so one turn can go on through megabytes. With many answers
+ * arriving together that adds up to 100 ms+ stalls even when each chunk's own work is small. So readers take
+ * their chunks' bytes from this budget first and wait for the next turn (setImmediate) once the turn's budget is
+ * spent. Bytes, not time, so the behaviour is deterministic.
+ */
+
+/** Body bytes all readers together may handle in one turn (~5 ms of base64 scanning and decoding). */
+export const TURN_BYTES = 1024 * 1024;
+
+let spent = 0;
+let resetQueued = false;
+
+const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Resolves once `bytes` fit in the current turn's budget, waiting for later turns while it is spent. */
+export async function spendTurnBytes(bytes: number): Promise<void> {
+  // Re-checked after every wait: all waiters resume in the same turn, and only the first ones fit.
+  while (spent >= TURN_BYTES) await nextTurn();
+  if (!resetQueued) {
+    resetQueued = true;
+    // Queued before any waiter of this turn, so in the next check phase it runs first and frees the budget.
+    setImmediate(() => {
+      spent = 0;
+      resetQueued = false;
+    });
+  }
+  spent += bytes;
+}
