@@ -67,6 +67,8 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   const requestId = findRequestId(res.headers);
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
+  // The caller may hold the answer in its socket until it can decode and post it (bounded memory).
+  await req.call.beforeBody?.();
   const { items, usage } = await readItems(ctx, res, req, scope, requestId);
   if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const expected = expectedFormat(req.params);

@@ -260,3 +260,33 @@ describe('model catalogue', () => {
     expect(gw.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
   });
 });
+
+describe('the caller’s body gate', () => {
+  it('waits for beforeBody after a successful answer and before reading it, and skips it for errors', async () => {
+    const client = await setup();
+    const order: string[] = [];
+    let open!: () => void;
+    let reached!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const result = client.generate({ prompt: 'gated' }, {
+      beforeBody: async () => {
+        order.push('gate');
+        reached();
+        await gate;
+        order.push('open');
+      },
+    });
+    await atGate;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['gate']);
+    open();
+    expect((await result).images).toHaveLength(1);
+    expect(order).toEqual(['gate', 'open']);
+
+    gw.enqueue({ type: 'error', preset: 'moderation' });
+    let called = false;
+    await failure(client.generate({ prompt: 'refused' }, { beforeBody: async () => void (called = true) }));
+    expect(called).toBe(false);
+  });
+});
