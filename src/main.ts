@@ -88,7 +88,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     partialImages: config.GATEWAY_PARTIAL_IMAGES,
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
-    maxConcurrentDeliveries: config.MAX_CONCURRENT_DELIVERIES,
+    deliveryBudgetBytes: config.DELIVERY_BUDGET_BYTES,
     clock,
   });
   const discordAgent = createDiscordRestAgent();

@@ -17,7 +17,8 @@ export function renderProgress(progress: JobProgress): string {
     case 'queued':
       return progress.position <= 1 ? '⏳ Queued: you are next.' : `⏳ Queued: position ${progress.position}.`;
     case 'generating':
-      return `🎨 Generating… ${Math.round(progress.elapsedMs / 1000)}s${progress.preview ? ' (early preview below)' : ''}`;
+      // Discord renders <t:…:R> as a live "12 seconds ago": elapsed time without an edit per second.
+      return `🎨 Generating… started <t:${Math.floor(progress.startedAt / 1000)}:R>${progress.preview ? ' (early preview below)' : ''}`;
   }
 }
 

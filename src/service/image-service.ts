@@ -16,6 +16,11 @@ import { createProgressThrottle } from './progress-throttle.js';
 import { Semaphore } from './semaphore.js';
 import type { JobArchive } from './job-archive.js';
 
+const MIB = 1024 * 1024;
+const DEFAULT_DELIVERY_BUDGET = 64 * MIB;
+/** Weight of an answer without Content-Length (streams): about one large multi-image answer. */
+const UNKNOWN_ANSWER_BYTES = 16 * MIB;
+
 /** Options for {@link ImageService}. */
 export interface ImageServiceOptions {
   gateway: ImageGateway;
@@ -32,10 +37,11 @@ export interface ImageServiceOptions {
   perMemberQueued?: number | undefined;
   clock?: Clock | undefined;
   /**
-   * Answers decoded and posted at once; a job takes a slot when its gateway answer arrives and gives it back
-   * after delivery, so memory stays bounded however many gateway calls run. @default 2
+   * Gateway answer bytes being decoded and posted at once. A job takes its answer's size from this budget when
+   * the answer arrives and gives it back after delivery; answers beyond it wait unread in their sockets, so
+   * memory stays bounded however many gateway calls run. @default 64 MiB
    */
-  maxConcurrentDeliveries?: number | undefined;
+  deliveryBudgetBytes?: number | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
   archive?: Pick<JobArchive, 'remember'> | undefined;
 }
@@ -49,7 +55,7 @@ export class ImageService {
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
-    this.deliveries = new Semaphore(options.maxConcurrentDeliveries ?? 2);
+    this.deliveries = new Semaphore(options.deliveryBudgetBytes ?? DEFAULT_DELIVERY_BUDGET);
     this.log = options.logger.child({ module: 'image-service' });
     this.clock = options.clock ?? systemClock;
   }
@@ -96,8 +102,8 @@ export class ImageService {
   private async runReserved(job: ImageJob, request: GenerateRequest | EditRequest, responder: Responder, log: Logger): Promise<void> {
     let committed = false;
     let releaseDelivery: (() => void) | undefined;
-    const beforeBody = async () => {
-      releaseDelivery ??= await this.deliveries.acquire();
+    const beforeBody = async ({ contentLength }: { contentLength: number | undefined }) => {
+      releaseDelivery ??= await this.deliveries.acquire(contentLength ?? UNKNOWN_ANSWER_BYTES);
     };
     try {
       const result = await this.queueAndGenerate(job, request, responder, log, beforeBody);
@@ -118,17 +124,15 @@ export class ImageService {
     request: GenerateRequest | EditRequest,
     responder: Responder,
     log: Logger,
-    beforeBody: () => Promise<void>,
+    beforeBody: NonNullable<GatewayCallOptions['beforeBody']>,
   ): Promise<ImageResult> {
-    const interval = this.options.progressIntervalMs ?? 3_000;
     const progress = createProgressThrottle<JobProgress>((p) => responder.progress(p), {
-      intervalMs: interval,
+      intervalMs: this.options.progressIntervalMs ?? 3_000,
       onError: (err) => log.warn({ err }, 'progress update failed'),
     });
-    let ticker: NodeJS.Timeout | undefined;
     let startedAt = 0;
     let preview: PartialImage | undefined;
-    const generating = () => progress.update({ stage: 'generating', elapsedMs: this.clock.now() - startedAt, preview });
+    const generating = () => progress.update({ stage: 'generating', startedAt, preview });
     const onPartial = (image: PartialImage) => {
       preview = image;
       generating();
@@ -138,8 +142,6 @@ export class ImageService {
       onStart: () => {
         startedAt = this.clock.now();
         generating();
-        ticker = setInterval(generating, interval);
-        ticker.unref();
       },
     });
     if (!ticket.accepted) {
@@ -148,7 +150,6 @@ export class ImageService {
     try {
       return await ticket.result;
     } finally {
-      clearInterval(ticker);
       await progress.stop();
     }
   }

@@ -40,8 +40,11 @@ export function newJobId(): string {
 /** Progress the member sees on the deferred reply. */
 export type JobProgress =
   | { stage: 'queued'; position: number }
-  /** `preview` is the latest partial image streamed so far, if any (the responder uploads each one once). */
-  | { stage: 'generating'; elapsedMs: number; preview?: PartialImage | undefined };
+  /**
+   * `startedAt` (ms since epoch) lets Discord show the elapsed time itself (a live relative timestamp), so no edit
+   * is needed just to count seconds; `preview` is the latest partial image, uploaded once by the responder.
+   */
+  | { stage: 'generating'; startedAt: number; preview?: PartialImage | undefined };
 
 /** Something the member should know about the result. */
 export type DeliveryNotice =

@@ -93,7 +93,7 @@ export interface GatewayCallOptions {
    * Awaited once the gateway has answered (status and headers in) and before its body is read. Lets the caller
    * bound how many answers are decoded and posted at once; the others wait in their sockets, not in memory.
    */
-  beforeBody?: (() => Promise<void>) | undefined;
+  beforeBody?: ((answer: { contentLength: number | undefined }) => Promise<void>) | undefined;
 }
 
 /** A model the gateway offers. */

@@ -1,31 +1,52 @@
 /**
- * A counting semaphore: at most `permits` holders at once, the rest wait in arrival order.
+ * A weighted semaphore: holders together take at most `capacity` units; the rest wait in arrival order (no
+ * overtaking, so a large request is not starved by small ones). A single request larger than the capacity is
+ * let through alone.
  */
 export class Semaphore {
-  private available: number;
-  private readonly waiters: (() => void)[] = [];
+  private readonly capacity: number;
+  private used = 0;
+  private holders = 0;
+  private readonly waiters: { weight: number; grant: () => void }[] = [];
 
-  constructor(permits: number) {
-    if (!Number.isInteger(permits) || permits < 1) throw new RangeError('permits must be a positive integer');
-    this.available = permits;
+  constructor(capacity: number) {
+    if (!Number.isFinite(capacity) || capacity <= 0) throw new RangeError('capacity must be a positive number');
+    this.capacity = capacity;
   }
 
-  /** Resolves with a release function once a permit is free; release is safe to call more than once. */
-  async acquire(): Promise<() => void> {
-    if (this.available > 0) this.available -= 1;
-    else await new Promise<void>((resolve) => this.waiters.push(resolve));
+  /** Resolves with a release function once `weight` units are free; release is safe to call more than once. */
+  async acquire(weight = 1): Promise<() => void> {
+    if (this.waiters.length === 0 && this.fits(weight)) this.take(weight);
+    else await new Promise<void>((grant) => this.waiters.push({ weight, grant }));
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const next = this.waiters.shift();
-      if (next) next();
-      else this.available += 1;
+      this.used -= weight;
+      this.holders -= 1;
+      this.grantWaiters();
     };
   }
 
-  /** Holders waiting for a permit. */
+  /** Requests waiting for units. */
   get waiting(): number {
     return this.waiters.length;
+  }
+
+  private fits(weight: number): boolean {
+    return this.holders === 0 || this.used + weight <= this.capacity;
+  }
+
+  private take(weight: number): void {
+    this.used += weight;
+    this.holders += 1;
+  }
+
+  private grantWaiters(): void {
+    for (let next = this.waiters[0]; next && this.fits(next.weight); next = this.waiters[0]) {
+      this.waiters.shift();
+      this.take(next.weight);
+      next.grant();
+    }
   }
 }

@@ -21,8 +21,8 @@ describe('renderProgress', () => {
   it.each([
     [{ stage: 'queued', position: 1 } as const, '⏳ Queued: you are next.'],
     [{ stage: 'queued', position: 4 } as const, '⏳ Queued: position 4.'],
-    [{ stage: 'generating', elapsedMs: 12_400 } as const, '🎨 Generating… 12s'],
-    [{ stage: 'generating', elapsedMs: 3_000, preview: { index: 0, bytes: Buffer.alloc(1), format: 'png' } } as const, '🎨 Generating… 3s (early preview below)'],
+    [{ stage: 'generating', startedAt: 1_750_000_012_400 } as const, '🎨 Generating… started <t:1750000012:R>'],
+    [{ stage: 'generating', startedAt: 1_750_000_003_000, preview: { index: 0, bytes: Buffer.alloc(1), format: 'png' } } as const, '🎨 Generating… started <t:1750000003:R> (early preview below)'],
   ])('GIVEN %o THEN %s', (progress, text) => {
     expect(renderProgress(progress)).toBe(text);
   });

@@ -35,7 +35,7 @@ describe('ImageService delivery slots', () => {
     const bodyReadAt: string[] = [];
     for (const name of ['first', 'second']) {
       gateway.next(async (_request, options) => {
-        await options.beforeBody?.();
+        await options.beforeBody?.({ contentLength: 800 });
         bodyReadAt.push(name);
         return imageResult([image]);
       });
@@ -46,7 +46,7 @@ describe('ImageService delivery slots', () => {
       queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
       download: async () => Buffer.alloc(0),
       logger,
-      maxConcurrentDeliveries: 1,
+      deliveryBudgetBytes: 1_000,
     });
     const slow = new GatedResponder();
     const fast = new FakeResponder();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Semaphore } from '../../src/service/semaphore.js';
 
 describe('Semaphore', () => {
-  it('lets at most the given number hold a permit and hands permits over in arrival order', async () => {
+  it('lets holders take at most the capacity and hands units over in arrival order', async () => {
     const sem = new Semaphore(2);
     const first = await sem.acquire();
     const second = await sem.acquire();
@@ -11,7 +11,6 @@ describe('Semaphore', () => {
     const fourth = sem.acquire().then((release) => (order.push('fourth'), release));
     await Promise.resolve();
     expect(sem.waiting).toBe(2);
-    expect(order).toEqual([]);
     first();
     first();
     const releaseThird = await third;
@@ -21,12 +20,28 @@ describe('Semaphore', () => {
     (await fourth)();
     releaseThird();
     expect(order).toEqual(['third', 'fourth']);
-    const again = await Promise.all([sem.acquire(), sem.acquire()]);
-    expect(sem.waiting).toBe(0);
-    again.forEach((release) => release());
   });
 
-  it('refuses a permit count that is not a positive integer', () => {
+  it('weighs requests: many small ones at once, a large one alone, and no small one overtakes a waiting large one', async () => {
+    const sem = new Semaphore(10);
+    const smalls = await Promise.all([sem.acquire(3), sem.acquire(3), sem.acquire(3)]);
+    const order: string[] = [];
+    const large = sem.acquire(8).then((release) => (order.push('large'), release));
+    const small = sem.acquire(1).then((release) => (order.push('small'), release));
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    smalls.forEach((release) => release());
+    const releaseLarge = await large;
+    await Promise.resolve();
+    expect(order).toEqual(['large', 'small']);
+    releaseLarge();
+    (await small)();
+    const huge = await sem.acquire(50);
+    expect(sem.waiting).toBe(0);
+    huge();
+  });
+
+  it('refuses a capacity that is not positive', () => {
     expect(() => new Semaphore(0)).toThrow(RangeError);
   });
 });

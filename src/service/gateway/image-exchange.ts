@@ -68,7 +68,7 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
   // The caller may hold the answer in its socket until it can decode and post it (bounded memory).
-  await req.call.beforeBody?.();
+  await req.call.beforeBody?.({ contentLength: declaredLength(res.headers['content-length']) });
   const { items, usage } = await readItems(ctx, res, req, scope, requestId);
   if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const expected = expectedFormat(req.params);
@@ -156,4 +156,9 @@ function expectedFormat(params: WireParams): ImageFormat | undefined {
 
 function toUsage(usage: ImagesUsage): ImageUsage {
   return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens };
+}
+
+function declaredLength(header: string | string[] | undefined): number | undefined {
+  const value = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
 }

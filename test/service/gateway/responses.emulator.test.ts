@@ -270,8 +270,9 @@ describe('the caller’s body gate', () => {
     const gate = new Promise<void>((resolve) => (open = resolve));
     const atGate = new Promise<void>((resolve) => (reached = resolve));
     const result = client.generate({ prompt: 'gated' }, {
-      beforeBody: async () => {
+      beforeBody: async ({ contentLength }) => {
         order.push('gate');
+        expect(contentLength).toBeGreaterThan(1000);
         reached();
         await gate;
         order.push('open');
