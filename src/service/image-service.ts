@@ -17,7 +17,7 @@ import { Semaphore } from './semaphore.js';
 import type { JobArchive } from './job-archive.js';
 
 const MIB = 1024 * 1024;
-const DEFAULT_DELIVERY_BUDGET = 64 * MIB;
+const DEFAULT_DELIVERY_BUDGET = 48 * MIB;
 /** Weight of an answer without Content-Length (streams): about one large multi-image answer. */
 const UNKNOWN_ANSWER_BYTES = 16 * MIB;
 
@@ -39,7 +39,7 @@ export interface ImageServiceOptions {
   /**
    * Gateway answer bytes being decoded and posted at once. A job takes its answer's size from this budget when
    * the answer arrives and gives it back after delivery; answers beyond it wait unread in their sockets, so
-   * memory stays bounded however many gateway calls run. @default 64 MiB
+   * memory stays bounded however many gateway calls run. @default 48 MiB
    */
   deliveryBudgetBytes?: number | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
@@ -126,11 +126,14 @@ export class ImageService {
     log: Logger,
     beforeBody: NonNullable<GatewayCallOptions['beforeBody']>,
   ): Promise<ImageResult> {
+    const interval = this.options.progressIntervalMs ?? 3_000;
     const progress = createProgressThrottle<JobProgress>((p) => responder.progress(p), {
-      intervalMs: this.options.progressIntervalMs ?? 3_000,
+      intervalMs: interval,
       onError: (err) => log.warn({ err }, 'progress update failed'),
     });
     let startedAt = 0;
+    let queued = false;
+    let firstUpdate: NodeJS.Timeout | undefined;
     let preview: PartialImage | undefined;
     const generating = () => progress.update({ stage: 'generating', startedAt, preview });
     const onPartial = (image: PartialImage) => {
@@ -138,10 +141,16 @@ export class ImageService {
       generating();
     };
     const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, { signal, onPartial, beforeBody }), {
-      onPosition: (position) => progress.update({ stage: 'queued', position }),
+      onPosition: (position) => {
+        queued = true;
+        progress.update({ stage: 'queued', position });
+      },
       onStart: () => {
         startedAt = this.clock.now();
-        generating();
+        // After "Queued", say at once that it started. Otherwise Discord's "thinking…" already says so: the
+        // first edit waits one interval, and a quick job finishes without one (less traffic under load).
+        if (queued) generating();
+        else firstUpdate = setTimeout(generating, interval).unref();
       },
     });
     if (!ticket.accepted) {
@@ -150,6 +159,7 @@ export class ImageService {
     try {
       return await ticket.result;
     } finally {
+      clearTimeout(firstUpdate);
       await progress.stop();
     }
   }

@@ -62,3 +62,39 @@ describe('ImageService delivery slots', () => {
     expect(fast.deliveries).toHaveLength(1);
   });
 });
+
+describe('ImageService progress', () => {
+  it('posts no progress edit for a job that finishes within one interval, and a live "generating" one for a slower job', async () => {
+    const { logger } = memoryLogger();
+    const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, reservationTtlMs: 600_000, logger });
+    opened.push(storage);
+    const gateway = new FakeGateway();
+    const image = await flatPng(16, 16);
+    const slow = deferred<void>();
+    gateway.returns(imageResult([image]));
+    gateway.next(async () => {
+      await slow.promise;
+      return imageResult([image]);
+    });
+    const service = new ImageService({
+      gateway,
+      quotas: storage.quotas,
+      queue: new FairQueue(),
+      download: async () => Buffer.alloc(0),
+      logger,
+      progressIntervalMs: 60_000,
+    });
+    const quick = new FakeResponder();
+    await service.run(imagineJob({ prompt: 'quick' }), quick);
+    expect(quick.progressUpdates).toEqual([]);
+
+    const patient = new FakeResponder();
+    const fastTicks = new ImageService({ gateway, quotas: storage.quotas, queue: new FairQueue(), download: async () => Buffer.alloc(0), logger, progressIntervalMs: 5 });
+    const running = fastTicks.run(imagineJob({ prompt: 'slow' }), patient);
+    const update = await patient.waitForProgress((p) => p.stage === 'generating');
+    expect(update).toMatchObject({ stage: 'generating' });
+    slow.resolve();
+    await running;
+    expect(patient.deliveries).toHaveLength(1);
+  });
+});
