@@ -17,7 +17,7 @@ import { Semaphore } from './semaphore.js';
 import type { JobArchive } from './job-archive.js';
 
 const MIB = 1024 * 1024;
-const DEFAULT_DELIVERY_BUDGET = 48 * MIB;
+const DEFAULT_DELIVERY_BUDGET = 32 * MIB;
 /** Weight of an answer without Content-Length (streams): about one large multi-image answer. */
 const UNKNOWN_ANSWER_BYTES = 16 * MIB;
 
@@ -39,7 +39,7 @@ export interface ImageServiceOptions {
   /**
    * Gateway answer bytes being decoded and posted at once. A job takes its answer's size from this budget when
    * the answer arrives and gives it back after delivery; answers beyond it wait unread in their sockets, so
-   * memory stays bounded however many gateway calls run. @default 48 MiB
+   * memory stays bounded however many gateway calls run. @default 32 MiB
    */
   deliveryBudgetBytes?: number | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
