@@ -1,17 +1,14 @@
 import OpenAI, { APIError } from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERROR_PRESETS, startGatewayEmulator, type ErrorPreset, type GatewayEmulator } from './gateway/index.js';
+import { useEmulatorWithSdk } from './gateway/sdk-fixture.js';
 
 let gateway: GatewayEmulator;
 let client: OpenAI;
 
-beforeEach(async () => {
-  gateway = await startGatewayEmulator();
-  client = new OpenAI({ apiKey: gateway.apiKey, baseURL: gateway.baseUrl, maxRetries: 0 });
-});
-
-afterEach(async () => {
-  await gateway.close();
+useEmulatorWithSdk((g, c) => {
+  gateway = g;
+  client = c;
 });
 
 function expectedClass(status: number): unknown {

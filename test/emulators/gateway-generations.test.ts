@@ -1,18 +1,15 @@
 import OpenAI from 'openai';
 import sharp, { type Metadata } from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGatewayEmulator, type GatewayEmulator } from './gateway/index.js';
+import { useEmulatorWithSdk } from './gateway/sdk-fixture.js';
 
 let gateway: GatewayEmulator;
 let client: OpenAI;
 
-beforeEach(async () => {
-  gateway = await startGatewayEmulator();
-  client = new OpenAI({ apiKey: gateway.apiKey, baseURL: gateway.baseUrl, maxRetries: 0 });
-});
-
-afterEach(async () => {
-  await gateway.close();
+useEmulatorWithSdk((g, c) => {
+  gateway = g;
+  client = c;
 });
 
 async function decode(b64: string | undefined): Promise<Metadata> {
