@@ -99,3 +99,25 @@ describe('npm run commands:deploy', () => {
     }
   });
 });
+
+describe('start-up with unreachable storage', () => {
+  it('stops with a clear message naming the store, before logging in to Discord', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    const { startBot } = await import('../../src/main.js');
+    const config = loadConfig({
+      DISCORD_TOKEN: 'never-used-token',
+      DISCORD_API_URL: 'http://127.0.0.1:9/api',
+      GATEWAY_BASE_URL: 'http://127.0.0.1:9/v1',
+      GATEWAY_API_KEY: 'sk-never-used',
+      STORAGE_URL: 'redis://:hunter2@127.0.0.1:1',
+      LOG_LEVEL: 'silent',
+    });
+    const error = await startBot(config).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(/Cannot connect to storage at redis:\/\/127\.0\.0\.1:1/);
+    expect(String((error as Error).message)).not.toContain('hunter2');
+  });
+});
