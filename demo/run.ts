@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { InteractionHandle } from '../test/emulators/discord/index.js';
-import { startHarness, type Harness } from '../test/e2e/harness.js';
+import { startHarness } from '../test/e2e/harness.js';
 
 const OUTPUT = resolve('demo-output');
 

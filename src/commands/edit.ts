@@ -1,11 +1,11 @@
 /**
  * /edit: up to four reference images (in option order) and an optional mask, plus the shared image options.
  */
-import { ApplicationCommandOptionType, ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { ChatCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
-import { IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
+import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
 import type { ImageCommandDeps } from './image-command-deps.js';
 import { checkModerationAllowed } from './job-from-interaction.js';
 import { startJob } from './start-job.js';
@@ -26,8 +26,7 @@ export const EDIT_DATA = {
     { type: ApplicationCommandOptionType.String, name: 'fidelity', description: 'How closely to keep the input (high keeps faces and details)', choices: [{ name: 'high', value: 'high' }, { name: 'low', value: 'low' }] },
     ...IMAGE_OPTIONS,
   ],
-  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
-  integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+  ...AVAILABLE_EVERYWHERE,
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 /** Creates /edit. */

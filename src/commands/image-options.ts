@@ -4,6 +4,8 @@
  */
 import {
   ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  InteractionContextType,
   type APIApplicationCommandBasicOption,
   type ChatInputCommandInteraction,
 } from 'discord.js';
@@ -16,6 +18,12 @@ import type { GenerateRequest } from '../service/ports.js';
 export const MAX_PROMPT_OPTION_LENGTH = 6000;
 
 const choices = (values: readonly string[]) => values.map((v) => ({ name: v, value: v }));
+
+/** The image commands work in servers, in DMs with the bot, and (user-installed) in any DM or group. */
+export const AVAILABLE_EVERYWHERE = {
+  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+  integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+};
 
 export const PROMPT_OPTION = {
   type: ApplicationCommandOptionType.String,

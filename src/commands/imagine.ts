@@ -1,9 +1,9 @@
 /**
  * /imagine: parse the options, acknowledge, hand the job to the service.
  */
-import { ApplicationCommandType, InteractionContextType, ApplicationIntegrationType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { ApplicationCommandType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { ChatCommand } from './command.js';
-import { IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
+import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
 import type { ImageCommandDeps } from './image-command-deps.js';
 import { checkModerationAllowed } from './job-from-interaction.js';
 import { startJob } from './start-job.js';
@@ -13,8 +13,7 @@ export const IMAGINE_DATA = {
   name: 'imagine',
   description: 'Turn a prompt into images',
   options: [PROMPT_OPTION, ...IMAGE_OPTIONS],
-  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
-  integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+  ...AVAILABLE_EVERYWHERE,
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 /** Creates /imagine. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
 import { acceptedAcks, ephemeralError, finalEdit, settled } from './support.js';
 
@@ -47,16 +48,21 @@ describe('result buttons and long jobs end to end', () => {
     expect(h.discord.messages.has(message.id)).toBe(false);
   });
 
-  it('delivers in the channel, mentioning the member, when the job outlives the 15-minute token', async () => {
-    const user = h.discord.fixtures.members[2]!;
+  /** Runs /imagine whose gateway answer arrives after the token expired; resolves when `posts` gains an entry. */
+  async function outliveToken(user: UserFixture, prompt: string, posts: readonly unknown[]): Promise<void> {
     const held = h.gateway.hold();
-    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a very slow painting' }], { user });
+    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: prompt }], { user });
     await handle.waitForAck();
     await held.arrived;
     h.discord.clock.advance(16 * 60_000);
-    const posts = h.discord.channelPosts.length;
+    const before = posts.length;
     held.release();
-    await waitUntil(() => h.discord.channelPosts.length > posts);
+    await waitUntil(() => posts.length > before);
+  }
+
+  it('delivers in the channel, mentioning the member, when the job outlives the 15-minute token', async () => {
+    const user = h.discord.fixtures.members[2]!;
+    await outliveToken(user, 'a very slow painting', h.discord.channelPosts);
     const post = h.discord.channelPosts.at(-1)!;
     expect(post.path).toContain(h.discord.fixtures.guild.channels.general.id);
     expect(post.payload.content).toContain(`<@${user.id}>`);
@@ -68,14 +74,7 @@ describe('result buttons and long jobs end to end', () => {
     const user = h.discord.fixtures.members[3]!;
     h.discord.denyChannelPosts(h.discord.fixtures.guild.channels.general.id);
     try {
-      const held = h.gateway.hold();
-      const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'another slow one' }], { user });
-      await handle.waitForAck();
-      await held.arrived;
-      h.discord.clock.advance(16 * 60_000);
-      const dms = h.discord.dmPosts.length;
-      held.release();
-      await waitUntil(() => h.discord.dmPosts.length > dms);
+      await outliveToken(user, 'another slow one', h.discord.dmPosts);
       expect(h.discord.dmPosts.at(-1)!.files).toHaveLength(1);
     } finally {
       h.discord.allowChannelPosts(h.discord.fixtures.guild.channels.general.id);

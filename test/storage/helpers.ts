@@ -1,5 +1,4 @@
 import pino from 'pino';
-import type { Clock } from '../../src/service/ports.js';
 
 /** A clock the test moves by hand (shared with the service tests). */
 export { ManualClock } from '../fakes/manual-clock.js';

@@ -5,7 +5,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import { GatewayError } from '../../../src/service/gateway/errors.js';
 import type { GatewayClient, GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
 import type { PartialImage } from '../../../src/service/ports.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../../emulators/gateway/index.js';

@@ -4,7 +4,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import { GatewayError } from '../../../src/service/gateway/errors.js';
 import { createGatewayAgent } from '../../../src/service/gateway/agent.js';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
 import { startGatewayEmulator, type Behaviour, type GatewayEmulator } from '../../emulators/gateway/index.js';

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../../src/service/gateway/errors.js';
 import { readImageStream, type StreamOptions } from '../../../src/service/gateway/sse.js';
 import type { PartialImage } from '../../../src/service/ports.js';
 import { makeImage, failure } from './fixtures.js';
