@@ -7,7 +7,7 @@ import { loadSpecValidator } from '../../support/openapi.js';
 import { runBehaviour, sendAnswer, sendPreset, type Answer } from './behaviours.js';
 import { withRequestId, type PresetContext } from './error-presets.js';
 import { formForValidation, parseMultipart } from './multipart.js';
-import { imagesResponseBody, renderImages, streamEvents, type SuccessContext } from './responses.js';
+import { imagesResponseFrames, renderImages, streamEvents, type SuccessContext } from './responses.js';
 import { sseFrames, sseHeaders } from './sse.js';
 import type { EmulatorState } from './state.js';
 import type { RecordedRequest, SuccessBehaviour } from './types.js';
@@ -78,8 +78,9 @@ async function successAnswer(job: ImageJob, behaviour: SuccessBehaviour, jsonOnl
     const events = await streamEvents(job, behaviour, rendered, ctx);
     return { status: 200, headers: sseHeaders(), frames: sseFrames(events, behaviour.sseFraming ?? 'event') };
   }
-  const body = JSON.stringify(imagesResponseBody(job, behaviour, rendered, ctx));
-  return { status: 200, headers: { 'content-type': 'application/json' }, frames: [body] };
+  const frames = imagesResponseFrames(job, behaviour, rendered, ctx);
+  const length = frames.reduce((sum, frame) => sum + frame.length, 0);
+  return { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(length) }, frames };
 }
 
 function sendRejection(res: ServerResponse, rejection: Rejection, ctx: PresetContext, lang: 'en' | 'zh'): Promise<void> {

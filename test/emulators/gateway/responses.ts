@@ -58,26 +58,62 @@ export function usageOf(job: ImageJob): Record<string, unknown> {
 }
 
 /**
- * Base64 of a rendered image, cached per Buffer: the image factory reuses Buffers per spec, and re-encoding
- * megabytes on every answer would put the emulator's CPU into the bot's measured overhead.
+ * Base64 of a rendered image, cached per Buffer (as a string for stream events and as its ASCII bytes for JSON
+ * answers): the image factory reuses Buffers per spec, and re-encoding megabytes on every answer would put the
+ * emulator's CPU into the bot's measured overhead.
  */
-const base64Cache = new WeakMap<Buffer, string>();
-function base64Of(bytes: Buffer): string {
-  let text = base64Cache.get(bytes);
-  if (text === undefined) {
-    text = bytes.toString('base64');
-    base64Cache.set(bytes, text);
+const base64Cache = new WeakMap<Buffer, { text: string; bytes: Buffer }>();
+function base64Entry(bytes: Buffer): { text: string; bytes: Buffer } {
+  let entry = base64Cache.get(bytes);
+  if (entry === undefined) {
+    const text = bytes.toString('base64');
+    entry = { text, bytes: Buffer.from(text, 'latin1') };
+    base64Cache.set(bytes, entry);
   }
-  return text;
+  return entry;
+}
+function base64Of(bytes: Buffer): string {
+  return base64Entry(bytes).text;
 }
 
-/** The JSON ImagesResponse for rendered images. */
-export function imagesResponseBody(job: ImageJob, behaviour: SuccessBehaviour, rendered: RenderedImage[], ctx: SuccessContext): Record<string, unknown> {
+// Stands in for each image's base64 in the serialised JSON; no real field value contains it.
+const B64_SLOT = '\u0000b64\u0000';
+
+/**
+ * The JSON ImagesResponse for rendered images, as wire bytes: the small JSON around the images is serialised, the cached base64 bytes are
+ * spliced in, so an answer costs no multi-megabyte string building or UTF-8 encoding (base64 needs no JSON
+ * escaping, so the bytes are those of serialising the whole object).
+ */
+export function imagesResponseFrames(job: ImageJob, behaviour: SuccessBehaviour, rendered: RenderedImage[], ctx: SuccessContext): Buffer[] {
+  const slots: Buffer[] = [];
+  const text = JSON.stringify(
+    responseObject(job, behaviour, rendered, ctx, (image) => {
+      slots.push(base64Entry(image.bytes).bytes);
+      return B64_SLOT;
+    }),
+  );
+  const pieces = text.split(JSON.stringify(B64_SLOT).slice(1, -1));
+  const frames: Buffer[] = [];
+  pieces.forEach((piece, i) => {
+    frames.push(Buffer.from(piece, 'utf8'));
+    const slot = slots[i];
+    if (i < pieces.length - 1 && slot) frames.push(slot);
+  });
+  return frames;
+}
+
+function responseObject(
+  job: ImageJob,
+  behaviour: SuccessBehaviour,
+  rendered: RenderedImage[],
+  ctx: SuccessContext,
+  b64: (image: RenderedImage) => string,
+): Record<string, unknown> {
   const asUrl = behaviour.urlItems === true || behaviour.brokenUrl === true || job.responseFormat === 'url';
   const data = behaviour.emptyData
     ? []
     : rendered.map((image) => {
-        const item: Record<string, unknown> = asUrl ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) } : { b64_json: base64Of(image.bytes) };
+        const item: Record<string, unknown> = asUrl ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) } : { b64_json: b64(image) };
         if (job.model === 'dall-e-3') item['revised_prompt'] = `A detailed rendering of: ${job.prompt}`;
         return item;
       });
