@@ -18,6 +18,7 @@
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+const EQUALS = 0x3d;
 const KEY = Buffer.from('b64_json');
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 /** JSON forbids raw control characters in strings; JSON.parse rejected them, so do we. */
@@ -138,10 +139,44 @@ export class JsonImageScanner {
     let text = this.pendingEscape ? `\\${raw}` : raw;
     this.pendingEscape = false;
     if (text.includes('\\')) text = this.unescape(text, closing);
-    if (CONTROL.test(text)) this.broken = true;
     if (this.broken) return;
-    const all = this.rest + text.replace(NOT_BASE64, '');
+    const all = this.rest + text;
     // Base64 decodes in quads of 4 characters; a quad split across chunks waits for the next one.
+    const cut = closing ? all.length : all.length - (all.length % 4);
+    if (cut > 0 && !this.decodeClean(all, cut, closing)) {
+      this.decodeDirty(text, closing);
+      return;
+    }
+    this.rest = closing ? '' : all.slice(cut);
+  }
+
+  /**
+   * The fast path, for text made only of base64 characters (what gateways send): decodes `all[0, cut)` and keeps
+   * it when the decoded length proves no character was skipped. Node's decoder skips anything outside the alphabet
+   * and stops at a `=` before the end, and either makes the output shorter than 3 bytes per 4 characters, except
+   * for one skipped character in a length of 4k+1, which is left to the slow path.
+   */
+  private decodeClean(all: string, cut: number, closing: boolean): boolean {
+    let length = cut;
+    // The value's closing `=` padding (one or two) ends it and decodes to nothing.
+    if (closing && length % 4 === 0 && all.charCodeAt(length - 1) === EQUALS) length -= all.charCodeAt(length - 2) === EQUALS ? 2 : 1;
+    if (length % 4 === 1) return false;
+    const expected = Math.floor((length * 3) / 4);
+    const out = Buffer.allocUnsafe(expected);
+    if (out.write(length === all.length ? all : all.slice(0, length), 0, expected, 'base64') !== expected) return false;
+    this.pieces.push(out);
+    return true;
+  }
+
+  /**
+   * The slow path: checks for control characters and drops what Node's decoder would skip before aligning to 4
+   * (the 0–3 characters kept from the last chunk were not checked yet, so they are checked with this one).
+   */
+  private decodeDirty(text: string, closing: boolean): void {
+    const unchecked = this.rest + text;
+    if (CONTROL.test(unchecked)) this.broken = true;
+    if (this.broken) return;
+    const all = unchecked.replace(NOT_BASE64, '');
     const cut = closing ? all.length : all.length - (all.length % 4);
     if (cut > 0) this.pieces.push(Buffer.from(all.slice(0, cut), 'base64'));
     this.rest = closing ? '' : all.slice(cut);

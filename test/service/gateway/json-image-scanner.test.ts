@@ -106,6 +106,22 @@ describe('JsonImageScanner', () => {
     expect(images.map((bytes) => bytes.equals(image))).toEqual([true]);
   });
 
+  it.each([
+    ['clean padded base64', b64(1, 2, 3, 4, 5, 6, 7)],
+    ['clean base64 without padding', b64(1, 2, 3, 4, 5).replace(/=+$/, '')],
+    ['url-safe letters', '-_-_QUJD'],
+    ['spaces inside', 'QU JD RE VG'],
+    ['a stray character in a length of 4k+1', 'QU*JD'],
+    ['a stray character before the closing padding', 'QUJD!RA=='],
+    ['a lone trailing character', 'QUJDR'],
+  ])('decodes %s as Node does the whole value (fast and slow paths agree), at every split', (_name, value) => {
+    expectSameAsWholeBody(JSON.stringify({ data: [{ b64_json: value }], n: 1 }));
+  });
+
+  it('still fails on a control character where the decoded length cannot show it (4k+1 characters)', () => {
+    for (const scanned of everySplit('{"data":[{"b64_json":"QU\u0001JD"}]}')) expect(scanned).toBeUndefined();
+  });
+
   it('never yields parseable JSON for a body cut short', () => {
     const body = JSON.stringify({ created: 1, data: [{ b64_json: b64(1, 2, 3, 4) }], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } });
     for (let length = 0; length < body.length; length += 1) {
