@@ -1,8 +1,11 @@
 /**
  * Request-body parsing: JSON, or multipart/form-data with `payload_json` and `files[n]` parts (Discord's upload format).
  */
-import { Response } from 'undici';
+import { Busboy } from '@fastify/busboy';
 import type { RecordedFile } from './types.js';
+
+/** Larger than any payload_json Discord accepts, so a big one is checked by the rules, not cut by the parser. */
+const MAX_FIELD_BYTES = 8 * 1024 * 1024;
 
 export interface ParsedBody {
   /** media type without parameters ('' when there was no body) */
@@ -31,25 +34,53 @@ export async function parseBody(raw: Buffer, contentTypeHeader: string | undefin
   throw new BodyParseError(`Unsupported Content-Type ${contentType || '(none)'}`, 50035);
 }
 
-async function parseMultipart(raw: Buffer, header: string): Promise<ParsedBody> {
-  let form: Awaited<ReturnType<Response['formData']>>;
-  try {
-    form = await new Response(raw, { headers: { 'content-type': header } }).formData();
-  } catch (err) {
-    throw new BodyParseError(`Invalid multipart body: ${String(err)}`, 50035);
-  }
-  let payload: Record<string, unknown> = {};
-  const fields: Record<string, unknown> = {};
-  const files: RecordedFile[] = [];
-  for (const [field, value] of form) {
-    if (typeof value === 'string') {
-      if (field === 'payload_json') payload = parseJson(value);
-      else fields[field] = value;
-      continue;
+/**
+ * Parses with @fastify/busboy: on a multi-megabyte upload it takes a fraction of the time undici's
+ * Response.formData takes, so the emulator's own parsing hardly counts in the benchmark's timings. A part without
+ * a Content-Type is text/plain, as RFC 7578 says.
+ */
+function parseMultipart(raw: Buffer, header: string): Promise<ParsedBody> {
+  return new Promise((resolve, reject) => {
+    const fail = (err: unknown) => reject(new BodyParseError(`Invalid multipart body: ${String(err)}`, 50035));
+    let parser: InstanceType<typeof Busboy>;
+    try {
+      parser = new Busboy({ headers: { 'content-type': header }, limits: { fieldSize: MAX_FIELD_BYTES } });
+    } catch (err) {
+      fail(err);
+      return;
     }
-    files.push({ field, filename: value.name, contentType: value.type || 'application/octet-stream', bytes: Buffer.from(await value.arrayBuffer()) });
-  }
-  return { contentType: 'multipart/form-data', payload: { ...fields, ...payload }, files };
+    const texts: [string, string][] = [];
+    const files: Promise<RecordedFile>[] = [];
+    parser.on('field', (field, value) => void texts.push([field, value]));
+    parser.on('file', (field, stream, filename, _encoding, contentType) => {
+      files.push(
+        new Promise((done, failed) => {
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', failed);
+          stream.on('end', () => done({ field, filename, contentType, bytes: Buffer.concat(chunks) }));
+        }),
+      );
+    });
+    parser.on('error', fail);
+    parser.on('finish', () => {
+      Promise.all(files).then((recorded) => {
+        let payload: Record<string, unknown> = {};
+        const fields: Record<string, unknown> = {};
+        try {
+          for (const [field, value] of texts) {
+            if (field === 'payload_json') payload = parseJson(value);
+            else fields[field] = value;
+          }
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        resolve({ contentType: 'multipart/form-data', payload: { ...fields, ...payload }, files: recorded });
+      }, fail);
+    });
+    parser.end(raw);
+  });
 }
 
 function parseJson(text: string): any {
