@@ -33,10 +33,11 @@ const EMULATOR_FLAGS = ['--max-old-space-size=8192'];
 
 /** Runs `body` in a fresh session and always closes every process. */
 export async function withSession<T>(options: SessionOptions, body: (s: Session) => Promise<T>): Promise<T> {
-  const discord = HostProcess.start('./emulator-host.ts', EMULATOR_FLAGS);
-  const gateway = HostProcess.start('./emulator-host.ts', EMULATOR_FLAGS);
-  // BENCH_BOT_FLAGS: extra node flags for the bot process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
-  const bot = HostProcess.start('./bot-host.ts', (process.env['BENCH_BOT_FLAGS'] ?? '').split(' ').filter(Boolean));
+  // BENCH_BOT_FLAGS / BENCH_EMULATOR_FLAGS: extra node flags for those processes, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
+  const extra = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
+  const discord = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
+  const gateway = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
+  const bot = HostProcess.start('./bot-host.ts', extra('BENCH_BOT_FLAGS'));
   try {
     const [d, g] = await Promise.all([
       discord.call<Partial<EmulatorAddresses>>('start', { discord: true }),
