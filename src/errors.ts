@@ -25,6 +25,7 @@ export type UserErrorIdentifier =
   | 'storage.unavailable'
   | 'storage.corrupt'
   | 'job.cancelled'
+  | 'job.unacknowledged'
   | 'button.expired'
   | 'delivery.failed';
 
@@ -87,6 +88,7 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext) => string> = {
   'storage.unavailable': () => "I can't check quotas right now, so I can't take new requests. Please try again shortly.",
   'storage.corrupt': () => "Your quota record can't be read, so I can't take requests from you for now. Ask a server admin to run `/quota reset` for you.",
   'job.cancelled': () => 'The bot restarted before your images were ready. You were not charged; please try again.',
+  'job.unacknowledged': () => "Discord didn't confirm your command, so I stopped it. You were not charged; please try again.",
   'button.expired': () => 'This button has expired. Run the command again.',
   'delivery.failed': () => "I made your images but couldn't post them here. You were not charged.",
 };

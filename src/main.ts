@@ -100,8 +100,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     quotas: new QuotaAdmin({ quotas: storage.quotas, logger }),
     archive,
     autocomplete: createImageAutocomplete(gateway),
-    createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger }) =>
-      new DiscordResponder({ interaction, client, logger: ctx.logger, clock }),
+    createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
+      new DiscordResponder({ interaction, client, logger: ctx.logger, clock, acknowledged: ctx.acknowledgement }),
   };
   const route = createInteractionRouter({ commands: createCommands(deps), components: createComponents(deps), logger });
   const inFlight = new Set<Promise<void>>();

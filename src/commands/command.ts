@@ -19,6 +19,11 @@ export interface InteractionContext {
   logger: Logger;
   /** Shown to the member with any error so the operator can find the log line. */
   referenceId: string;
+  /**
+   * The deferred acknowledgement, when it was sent without waiting for it (see acknowledge.ts). Whatever writes
+   * to the reply later (the responder, the router's error answer) awaits it first.
+   */
+  acknowledgement?: Promise<void> | undefined;
 }
 
 /** A slash command. */

@@ -5,6 +5,7 @@
  */
 import { AttachmentBuilder, DiscordAPIError, type Client, type MessageCreateOptions, type RepliableInteraction } from 'discord.js';
 import type { Logger } from 'pino';
+import { UserFacingError } from '../errors.js';
 import { imageFileName, shortenForDiscord } from '../service/file-names.js';
 import type { Delivery, DeliveryFile, JobProgress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
@@ -25,6 +26,8 @@ export interface DiscordResponderOptions {
   client: Client;
   logger: Logger;
   clock: Clock;
+  /** The deferred acknowledgement still in flight, if it was sent without waiting; every write awaits it. */
+  acknowledged?: Promise<void> | undefined;
 }
 
 /** See the module comment. */
@@ -35,12 +38,14 @@ export class DiscordResponder implements Responder {
   private readonly clock: Clock;
   private tokenGone = false;
   private shownPreview: PartialImage | undefined;
+  readonly ready: Promise<void> | undefined;
 
   constructor(options: DiscordResponderOptions) {
     this.interaction = options.interaction;
     this.client = options.client;
     this.log = options.logger;
     this.clock = options.clock;
+    this.ready = options.acknowledged;
   }
 
   get maxFileBytes(): number {
@@ -48,6 +53,8 @@ export class DiscordResponder implements Responder {
   }
 
   async progress(update: JobProgress): Promise<void> {
+    // Without an acknowledgement there is no reply to edit (the job is being cancelled).
+    if (this.ready && !(await this.ready.then(() => true, () => false))) return;
     if (!this.tokenUsable()) return;
     const content = renderProgress(update);
     const preview = update.stage === 'generating' ? update.preview : undefined;
@@ -62,6 +69,10 @@ export class DiscordResponder implements Responder {
   }
 
   async deliver(delivery: Delivery): Promise<{ messageIds: string[] }> {
+    // Without an acknowledgement nothing can be delivered, so nothing is charged.
+    await this.ready?.catch((err: unknown) => {
+      throw new UserFacingError('job.unacknowledged', {}, { cause: err });
+    });
     const chunks = chunk(delivery.files, MAX_FILES_PER_MESSAGE);
     const messageIds: string[] = [];
     for (const [i, files] of chunks.entries()) {

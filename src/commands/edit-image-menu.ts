@@ -11,6 +11,7 @@ import { looksLikeImage, toRef } from './attachments.js';
 import type { ImageCommandDeps } from './image-command-deps.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
 import { startJob } from './start-job.js';
+import { deferInBackground } from './acknowledge.js';
 
 export const EDIT_IMAGE_MENU_DATA = {
   type: ApplicationCommandType.Message,
@@ -46,7 +47,7 @@ export function createEditImageMenuModal(deps: Deps): ComponentHandler {
     prefix: MENU_EDIT_PREFIX,
     async modal(interaction, id, ctx) {
       const prompt = readPrompt(interaction);
-      await interaction.deferReply();
+      deferInBackground(interaction, ctx);
       const pending = await deps.archive.takeEdit(id);
       if (!pending) throw new UserFacingError('button.expired');
       await startJob(interaction, ctx, deps, 'edit', { prompt }, { images: pending.images });

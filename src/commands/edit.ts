@@ -9,6 +9,7 @@ import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions }
 import type { ImageCommandDeps } from './image-command-deps.js';
 import { checkModerationAllowed } from './job-from-interaction.js';
 import { startJob } from './start-job.js';
+import { deferInBackground } from './acknowledge.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 
@@ -42,7 +43,7 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
       if (bad) throw new UserFacingError('input.attachmentInvalid', { param: `\`${bad.name}\``, detail: 'it is not a PNG, JPEG or WebP image' });
       const mask = interaction.options.getAttachment('mask');
       const fidelity = interaction.options.getString('fidelity');
-      await interaction.deferReply();
+      deferInBackground(interaction, ctx);
       await startJob(interaction, ctx, deps, 'edit', request, {
         images: attachments.map(toRef),
         mask: mask ? toRef(mask) : undefined,

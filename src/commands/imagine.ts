@@ -7,6 +7,7 @@ import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions }
 import type { ImageCommandDeps } from './image-command-deps.js';
 import { checkModerationAllowed } from './job-from-interaction.js';
 import { startJob } from './start-job.js';
+import { deferInBackground } from './acknowledge.js';
 
 export const IMAGINE_DATA = {
   type: ApplicationCommandType.ChatInput,
@@ -24,7 +25,7 @@ export function createImagineCommand(deps: ImageCommandDeps): ChatCommand {
     async execute(interaction, ctx) {
       const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
       checkModerationAllowed(interaction, request);
-      await interaction.deferReply();
+      deferInBackground(interaction, ctx);
       await startJob(interaction, ctx, deps, 'imagine', request);
     },
     autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),

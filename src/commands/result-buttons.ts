@@ -13,6 +13,7 @@ import { memberCan } from './job-from-interaction.js';
 import { startJob } from './start-job.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
 import { BUTTON_PREFIX } from './render.js';
+import { deferInBackground } from './acknowledge.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
 
@@ -22,7 +23,7 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
     {
       prefix: BUTTON_PREFIX.reroll,
       async button(interaction, jobId, ctx) {
-        await interaction.deferReply();
+        deferInBackground(interaction, ctx);
         const record = await deps.archive.recall(jobId);
         if (!record) throw new UserFacingError('button.expired');
         ctx.logger.info({ from: jobId }, 're-roll');
@@ -39,7 +40,7 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
         const prompt = readPrompt(interaction);
         const images = interaction.message ? [...interaction.message.attachments.values()].filter(looksLikeImage) : [];
         if (images.length === 0) throw new UserFacingError('input.noImages');
-        await interaction.deferReply();
+        deferInBackground(interaction, ctx);
         const previous = await deps.archive.recall(jobId);
         const { model, size, quality, background, outputFormat, outputCompression, moderation } = previous?.request ?? {};
         const request = { prompt, model, size, quality, background, outputFormat, outputCompression, moderation };

@@ -71,6 +71,9 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
   if (userFacing) ctx.logger.warn({ identifier: err.identifier, context: err.context }, 'user-facing error');
   else ctx.logger.error({ err }, 'interaction failed');
   if (!interaction.isRepliable()) return;
+  // An acknowledgement still in flight decides how to answer (reply, or edit/follow up); its failure means the
+  // interaction is gone, which the answer below then reports in the log.
+  await ctx.acknowledgement?.catch(() => undefined);
   const content = userFacing ? describeUserError(err, ctx.referenceId) : describeUnexpectedError(ctx.referenceId);
   try {
     await replyEphemeral(interaction, content);

@@ -17,7 +17,9 @@ export function toUserFacingError(err: unknown, models: () => readonly string[])
   if (err instanceof AttachmentDownloadError) {
     return new UserFacingError('input.attachmentInvalid', { detail: DOWNLOAD_COPY[err.reason] }, { cause: err });
   }
-  if (err instanceof QueueClosedError || err instanceof QueueCancelledError) return new UserFacingError('job.cancelled', {}, { cause: err });
+  if (err instanceof QueueClosedError) return new UserFacingError('job.cancelled', {}, { cause: err });
+  // The only canceller of a single job is a lost acknowledgement (ImageService cancels when Responder.ready rejects).
+  if (err instanceof QueueCancelledError) return new UserFacingError('job.unacknowledged', {}, { cause: err });
   if (err instanceof GatewayError) return fromGateway(err, models);
   if (err instanceof Error && 'code' in err && err.code === 'storage.corrupt') return new UserFacingError('storage.corrupt', {}, { cause: err });
   if (err instanceof Error && err.name === 'StorageUnavailableError') return new UserFacingError('storage.unavailable', {}, { cause: err });

@@ -156,6 +156,8 @@ export class ImageService {
     if (!ticket.accepted) {
       throw ticket.reason === 'closed' ? new UserFacingError('job.cancelled') : new UserFacingError('queue.full', { limit: this.options.perMemberQueued ?? 10 });
     }
+    // No reply to deliver into: stop waiting or generating (the finally of runReserved refunds).
+    responder.ready?.catch(() => ticket.cancel());
     try {
       return await ticket.result;
     } finally {

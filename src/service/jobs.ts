@@ -73,6 +73,11 @@ export interface Delivery {
 export interface Responder {
   /** The largest file this destination accepts, in bytes. */
   readonly maxFileBytes: number;
+  /**
+   * Settles once the destination accepts writes (Discord: the deferred acknowledgement, sent without waiting,
+   * has landed). When it rejects, nothing can reach the member: the job is cancelled and refunded. Absent: ready.
+   */
+  readonly ready?: Promise<void> | undefined;
   /** Best-effort progress; failures are logged by the caller and ignored. */
   progress(update: JobProgress): Promise<void>;
   /** Posts the images; throws when they could not be posted. Returns the ids of the messages that carry them. */

@@ -5,6 +5,7 @@ import type { Delivery, JobProgress, Responder } from '../../src/service/jobs.js
 
 export class FakeResponder implements Responder {
   readonly maxFileBytes: number;
+  readonly ready: Promise<void> | undefined;
   readonly progressUpdates: JobProgress[] = [];
   readonly deliveries: Delivery[] = [];
   /** When set, deliver throws it. */
@@ -12,8 +13,9 @@ export class FakeResponder implements Responder {
   readonly #waiters: { match: (p: JobProgress) => boolean; resolve: (p: JobProgress) => void }[] = [];
   #messages = 0;
 
-  constructor(options: { maxFileBytes?: number; deliverError?: Error } = {}) {
+  constructor(options: { maxFileBytes?: number; deliverError?: Error; ready?: Promise<void> } = {}) {
     this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.ready = options.ready;
     this.deliverError = options.deliverError;
   }
 

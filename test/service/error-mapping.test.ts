@@ -67,8 +67,12 @@ describe('toUserFacingError', () => {
     },
   );
 
-  it.each([new QueueClosedError('closed'), new QueueCancelledError('cancelled'), new GatewayCancelledError()])('GIVEN %s THEN job.cancelled', (err) => {
+  it.each([new QueueClosedError('closed'), new GatewayCancelledError()])('GIVEN %s THEN job.cancelled', (err) => {
     expect(mapped(err).identifier).toBe('job.cancelled');
+  });
+
+  it('GIVEN a job cancelled through its ticket (its acknowledgement failed) THEN job.unacknowledged', () => {
+    expect(mapped(new QueueCancelledError('cancelled')).identifier).toBe('job.unacknowledged');
   });
 
   it('maps a gateway timeout to gateway.timedOut', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError, type UserErrorIdentifier } from '../../src/errors.js';
-import { FairQueue, type FairQueueOptions } from '../../src/service/fair-queue.js';
+import { FairQueue, QueueCancelledError, type FairQueueOptions } from '../../src/service/fair-queue.js';
 import { GatewayError, GatewayHttpError, type GatewayErrorCategory } from '../../src/service/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
 import type { ImageJob } from '../../src/service/jobs.js';
@@ -276,6 +276,33 @@ describe('ImageService.run', () => {
     expect(error.identifier).toBe('job.cancelled');
     expect(await quota()).toMatchObject({ used: 0, reserved: 0 });
     expect(gateway.calls).toEqual([]);
+  });
+
+  it('calls the gateway without waiting for the acknowledgement, and cancels and refunds when it fails', async () => {
+    const { service, gateway, quota } = await setup();
+    const acknowledgement = deferred<void>();
+    let abortedWith: unknown;
+    gateway.next(
+      (_request, options) =>
+        new Promise((_resolve, reject) =>
+          options.signal?.addEventListener('abort', () => {
+            abortedWith = options.signal?.reason;
+            reject(options.signal?.reason);
+          }),
+        ),
+    );
+    const responder = new FakeResponder({ ready: acknowledgement.promise });
+    const running = failure(service.run(imagineJob(), responder));
+    await gateway.waitForCalls(1);
+    expect(await quota()).toMatchObject({ used: 0, reserved: 1 });
+
+    acknowledgement.reject(new Error('Unknown interaction'));
+    const error = await running;
+
+    expect(error.identifier).toBe('job.unacknowledged');
+    expect(abortedWith).toBeInstanceOf(QueueCancelledError);
+    expect(responder.deliveries).toEqual([]);
+    expect(await quota()).toMatchObject({ used: 0, reserved: 0 });
   });
 
   it('answers storage.unavailable, without calling the gateway, when the ledger cannot be reached', async () => {

@@ -17,7 +17,7 @@ import { Gateway } from './gateway.js';
 import { InteractionDispatcher } from './interactions.js';
 import { interactionRoutes } from './interaction-routes.js';
 import { restRoutes } from './rest-routes.js';
-import { RestServer } from './server.js';
+import { RestServer, type HeldRestRequest } from './server.js';
 import { EmulatorState } from './state.js';
 import type {
   Attachment,
@@ -34,6 +34,7 @@ import type {
 } from './types.js';
 
 export type * from './types.js';
+export type { HeldRestRequest } from './server.js';
 
 export interface DiscordEmulator {
   /** 'http://127.0.0.1:PORT/api': discord.js `rest.api` (the bot's DISCORD_API_URL). */
@@ -67,6 +68,8 @@ export interface DiscordEmulator {
   createUserMessage(channelId: string, author: UserFixture, content: string, attachments: Attachment[]): EmulatedMessage;
   registeredCommands(scope?: 'global' | string): unknown[];
   failNext(match: FailureMatch, response: FailureResponse, times?: number): void;
+  /** Holds the next matching REST request unprocessed until released (see RestServer.holdNext). */
+  holdNext(match: FailureMatch): HeldRestRequest;
   denyChannelPosts(channelId: string): void;
   allowChannelPosts(channelId: string): void;
   disconnectClient(code?: number): void;
@@ -119,6 +122,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     createUserMessage: (channelId, author, content, attachments) => createUserMessage(state, channelId, author, content, attachments),
     registeredCommands: (scope = 'global') => state.commands.list(scope),
     failNext: (match, response, times) => rest.failNext(match, response, times),
+    holdNext: (match) => rest.holdNext(match),
     denyChannelPosts: (channelId) => void state.deniedChannels.add(channelId),
     allowChannelPosts: (channelId) => void state.deniedChannels.delete(channelId),
     disconnectClient: (code) => gateway.disconnectClient(code),

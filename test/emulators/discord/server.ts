@@ -19,11 +19,24 @@ interface InjectedFailure {
   remaining: number;
 }
 
+interface PendingHold {
+  match: FailureMatch;
+  arrive: () => void;
+  released: Promise<void>;
+}
+
+/** A request held before it is processed: `arrived` resolves when it comes in; `release` lets it through. */
+export interface HeldRestRequest {
+  arrived: Promise<void>;
+  release(): void;
+}
+
 /** Routes REST requests; owns failure injection. */
 export class RestServer {
   private readonly state: EmulatorState;
   private readonly routes: readonly Route[];
   private readonly failures: InjectedFailure[] = [];
+  private readonly holds: PendingHold[] = [];
 
   constructor(state: EmulatorState, routes: readonly Route[]) {
     this.state = state;
@@ -33,6 +46,19 @@ export class RestServer {
   /** Queues a failure for the next `times` requests matching (method, path after /api/v10). */
   failNext(match: FailureMatch, response: FailureResponse, times = 1): void {
     this.failures.push({ match, response, remaining: times });
+  }
+
+  /**
+   * Holds the next request matching (method, path after /api/v10) before it is processed, as a slow network
+   * would: nothing of it takes effect (an acknowledgement is not yet an acknowledgement) until it is released.
+   */
+  holdNext(match: FailureMatch): HeldRestRequest {
+    let arrive = () => {};
+    let release = () => {};
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ match, arrive, released });
+    return { arrived, release };
   }
 
   /** The node:http request listener. */
@@ -53,6 +79,11 @@ export class RestServer {
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, Errors.notFound());
     const path = url.pathname.slice(API_PREFIX.length);
     const request: RestRequest = { method, path, query: url.searchParams, headers: req.headers, contentType: '', payload: undefined, files: [], receivedAt, clockAt };
+    const hold = this.takeMatching(this.holds, method, path);
+    if (hold) {
+      hold.arrive();
+      await hold.released;
+    }
     const failure = this.takeFailure(method, path);
     if (failure) {
       const injected = failureResult(failure);
@@ -103,6 +134,11 @@ export class RestServer {
       this.state.log(`spec violation: ${request.method} ${request.path}: ${violation}`);
     }
     return Errors.invalidForm(['_spec'], 'SPEC_VIOLATION', violations.join('; '));
+  }
+
+  private takeMatching<T extends { match: FailureMatch }>(list: T[], method: string, path: string): T | undefined {
+    const index = list.findIndex((x) => (x.match.method ?? method).toUpperCase() === method && x.match.path.test(path));
+    return index < 0 ? undefined : list.splice(index, 1)[0];
   }
 
   private takeFailure(method: string, path: string): FailureResponse | undefined {
