@@ -3,6 +3,7 @@
  * transport (reset, truncated body, non-JSON body, oversized body).
  */
 import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { renderPreset, type PresetContext } from './error-presets.js';
 import { sseHeaders, writeFrames } from './sse.js';
 import type { Behaviour, ErrorPreset, RawBehaviour, StreamErrorBehaviour, SuccessBehaviour } from './types.js';
@@ -21,8 +22,10 @@ export interface BehaviourContext {
   success(behaviour: SuccessBehaviour, jsonOnly: boolean): Promise<Answer>;
   /** Whether the success answer will be an event stream. */
   streams(behaviour: SuccessBehaviour): boolean;
-  /** Delay before a success answer when the behaviour sets none. */
+  /** Delay before a success answer when the behaviour sets none, counted from `startedAt`. */
   defaultDelayMs: number;
+  /** performance.now() when the gateway began on the request (its arrival, or a hold's release). */
+  startedAt: number;
   /** Abortable sleep; resolves early when the emulator closes. */
   sleep(ms: number): Promise<void>;
 }
@@ -37,7 +40,7 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
       const delayMs = behaviour.delayMs ?? ctx.defaultDelayMs;
       if (ctx.streams(behaviour)) return sendPaced(res, behaviour, delayMs, ctx);
       // Build the body only after the delay, so many slow requests in flight hold no image bytes.
-      await ctx.sleep(delayMs);
+      await ctx.sleep(delayMs - (performance.now() - ctx.startedAt));
       const answer = await ctx.success(behaviour, false);
       return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...behaviour.headers } });
     }

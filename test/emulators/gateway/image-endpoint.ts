@@ -43,7 +43,7 @@ export async function parseImageBody(record: RecordedRequest, body: Buffer): Pro
 }
 
 /** Answers an authorised image POST. */
-export async function handleImagePost(state: EmulatorState, record: RecordedRequest, res: ServerResponse, presetCtx: PresetContext): Promise<void> {
+export async function handleImagePost(state: EmulatorState, record: RecordedRequest, res: ServerResponse, presetCtx: PresetContext, startedAt: number): Promise<void> {
   if (record.specErrors.length > 0) return sendInvalid(res, presetCtx.requestId, paramOf(record.specErrors[0] ?? ''), `Invalid request: ${record.specErrors.join('; ')}`);
   const endpoint = record.path.startsWith('/v1/images/edits') ? 'edits' : record.path.startsWith('/v1/images/generations') ? 'generations' : undefined;
   if (!endpoint) {
@@ -61,6 +61,7 @@ export async function handleImagePost(state: EmulatorState, record: RecordedRequ
   const success: SuccessContext = { images: state.images, files: state, style: state.settings.imageStyle };
   await runBehaviour(behaviour, res, {
     preset: ctx,
+    startedAt,
     defaultDelayMs: state.settings.delayMs,
     sleep: (ms) => state.sleep(ms),
     success: (b, jsonOnly) => successAnswer(checked, b, jsonOnly, success),

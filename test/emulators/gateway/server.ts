@@ -2,6 +2,7 @@
  * The loopback HTTP server: reads and records every request, checks auth, and routes to the models list, the
  * image endpoints and the /files/ downloads.
  */
+import { performance } from 'node:perf_hooks';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { sendAnswer, sendPreset, runBehaviour } from './behaviours.js';
 import type { PresetContext } from './error-presets.js';
@@ -32,6 +33,7 @@ export function createGatewayServer(state: EmulatorState): Server {
 
 async function handle(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const receivedAt = Date.now();
+  const arrivedAt = performance.now();
   const requestId = createRequestId(state.settings.requestIdHeader);
   res.setHeader(state.settings.requestIdHeader, requestId);
   const { body, tooLarge } = await readBody(req, state.settings.maxBodyBytes);
@@ -46,9 +48,11 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
   if (isImagePost(record)) {
     await parseImageBody(record, body);
     state.record(record);
-    await state.passHold(record);
+    // The gateway's time (its delay) runs from arrival, or from a hold's release: the emulator's own parsing and
+    // validation are not added on top of it.
+    const startedAt = (await state.passHold(record)) ?? arrivedAt;
     if (!authorised(state, req, res, presetCtx)) return;
-    return handleImagePost(state, record, res, presetCtx);
+    return handleImagePost(state, record, res, presetCtx, startedAt);
   }
   state.record(record);
   if (record.method === 'GET' && path.startsWith('/files/')) return serveFile(state, path.slice('/files/'.length), res);
@@ -58,6 +62,7 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
     const text = modelsBody(state.settings.models, state.settings.modelsShape);
     return runBehaviour(behaviour, res, {
       preset: presetCtx,
+      startedAt: arrivedAt,
       defaultDelayMs: 0,
       sleep: (ms) => state.sleep(ms),
       success: async () => ({ status: 200, headers: { 'content-type': 'application/json' }, frames: [text] }),

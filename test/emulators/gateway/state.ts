@@ -5,6 +5,7 @@
 import { ImageFactory } from './images.js';
 import type { ModelsShape } from './models.js';
 import type { FileStore } from './responses.js';
+import { performance } from 'node:perf_hooks';
 import type { Behaviour, GatewayEmulatorOptions, HeldRequest, RecordedRequest, RequestIdHeader } from './types.js';
 
 /** The default accepted key. */
@@ -102,12 +103,16 @@ export class EmulatorState implements FileStore {
     return { arrived, release: hold.release };
   }
 
-  /** Applies the oldest pending hold to a just-arrived image POST; resolves when it is released. */
-  async passHold(request: RecordedRequest): Promise<void> {
+  /**
+   * Applies the oldest pending hold to a just-arrived image POST; resolves when it is released, with the
+   * performance.now() of the release (undefined when the request was not held).
+   */
+  async passHold(request: RecordedRequest): Promise<number | undefined> {
     const hold = this.holds.shift();
-    if (!hold) return;
+    if (!hold) return undefined;
     hold.resolveArrived(request);
     await Promise.race([hold.released, this.closed()]);
+    return performance.now();
   }
 
   /** Waits `ms` milliseconds, or less if the emulator closes. */

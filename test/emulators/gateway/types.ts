@@ -17,7 +17,7 @@ export interface GatewayEmulatorOptions {
   modelsShape?: 'openai' | 'new-api' | 'broken' | undefined;
   /** 'textured' gives noisy, realistic-weight images (MB-sized PNGs); 'flat' is tiny and fast. @default 'flat' */
   imageStyle?: 'flat' | 'textured' | undefined;
-  /** Processing delay before a successful image answer. @default 0 */
+  /** Processing delay of a successful image answer, counted from the request's arrival (or a hold's release). @default 0 */
   delayMs?: number | undefined;
   /** Accept gpt-image-2 style custom WIDTHxHEIGHT sizes. @default true */
   customSizes?: boolean | undefined;
