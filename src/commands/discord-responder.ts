@@ -10,6 +10,7 @@ import { imageFileName, shortenForDiscord } from '../service/file-names.js';
 import type { Delivery, DeliveryFile, JobProgress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
 import { renderCaption, renderProgress, resultButtons } from './render.js';
+import { editReplyWithFiles } from './reply-upload.js';
 
 /** Discord allows 10 attachments per message. */
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -62,7 +63,7 @@ export class DiscordResponder implements Responder {
       // Each partial image is uploaded once; later ticks only change the text (PATCH keeps attachments).
       this.shownPreview = preview;
       const file = new AttachmentBuilder(preview.bytes, { name: `preview.${preview.format}` });
-      await this.viaToken(() => this.interaction.editReply({ content, files: [file], attachments: [] }));
+      await this.viaToken(() => editReplyWithFiles(this.interaction, { content, files: [file], attachments: [] }));
     } else {
       await this.viaToken(() => this.interaction.editReply({ content }));
     }
@@ -83,7 +84,7 @@ export class DiscordResponder implements Responder {
         allowedMentions: { parse: [] },
       };
       const sent = this.tokenUsable()
-        ? await this.viaToken(() => (i === 0 ? this.interaction.editReply({ ...payload, attachments: [] }) : this.interaction.followUp(payload)))
+        ? await this.viaToken(async () => (i === 0 ? editReplyWithFiles(this.interaction, { ...payload, attachments: [] }) : this.interaction.followUp(payload)))
         : undefined;
       messageIds.push(sent ? sent.id : await this.handOff(delivery, payload));
     }

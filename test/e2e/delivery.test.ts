@@ -27,6 +27,20 @@ describe('delivery limits and fairness end to end', () => {
     expect(final.payload.content).toContain("re-encoded as WEBP to fit Discord's upload limit");
   });
 
+  it('sends the same complete upload again when Discord rate-limits the delivery once', async () => {
+    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'rate limited' }], { user: h.discord.fixtures.users.owner });
+    h.discord.failNext(
+      { method: 'PATCH', path: new RegExp(`^/webhooks/\\d+/${handle.token}/messages/(@|%40)original$`) },
+      { status: 429, retryAfter: 0.01, body: { message: 'You are being rate limited.', retry_after: 0.01, global: false } },
+    );
+    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    expect(h.discord.requests.filter((r) => r.status === 429 && r.path.includes(handle.token))).toHaveLength(1);
+    const final = finalEdit(handle)!;
+    expect(final.files).toHaveLength(1);
+    const meta = await sharp(final.files[0]!.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 1024, 1024]);
+  });
+
   it('drops an image that cannot fit even re-encoded, and does not charge for it', async () => {
     const user = h.discord.fixtures.users.member2;
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'impossible fit' }], { user, attachmentSizeLimit: 1_000 });

@@ -31,7 +31,13 @@ describe('/imagine, /edit and Edit image end to end', () => {
       const meta = await sharp(file.bytes).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1536, 1024]);
       expect(file.filename).toMatch(/^a-red-fox-\d\.jpe?g$/);
+      expect(file.contentType).toBe('image/jpeg');
     }
+    // The upload body is built by the bot (reply-upload.ts): each file is declared in payload_json.
+    expect(final.payload.attachments).toMatchObject([
+      { id: '0', description: 'a red fox' },
+      { id: '1', description: 'a red fox' },
+    ]);
     expect(final.payload.content).toContain('a red fox');
     expect(final.payload.content).toContain('gpt-image-1 · 1536x1024 · low quality');
     const buttons = final.payload.components[0].components.map((b: { label: string }) => b.label);
