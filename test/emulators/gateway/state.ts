@@ -7,6 +7,7 @@ import type { ModelsShape } from './models.js';
 import type { FileStore } from './responses.js';
 import { performance } from 'node:perf_hooks';
 import type { Behaviour, GatewayEmulatorOptions, HeldRequest, RecordedRequest, RequestIdHeader } from './types.js';
+import { setMaxListeners } from 'node:events';
 
 /** The default accepted key. */
 export const DEFAULT_API_KEY = 'sk-emulator-0000000000000000';
@@ -54,6 +55,8 @@ export class EmulatorState implements FileStore {
   private fileCounter = 0;
 
   constructor(options: GatewayEmulatorOptions) {
+    // Every answer waiting out its delay listens for close: any number may wait at once.
+    setMaxListeners(0, this.closing.signal);
     this.settings = {
       apiKey: options.apiKey ?? DEFAULT_API_KEY,
       models: options.models ?? DEFAULT_MODELS,
@@ -118,11 +121,14 @@ export class EmulatorState implements FileStore {
   /** Waits `ms` milliseconds, or less if the emulator closes. */
   sleep(ms: number): Promise<void> {
     if (ms <= 0) return Promise.resolve();
+    const signal = this.closing.signal;
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
-      this.closing.signal.addEventListener('abort', done, { once: true });
+      // Removed again when the timer fires, so a long run does not pile listeners onto the signal.
+      signal.addEventListener('abort', done, { once: true });
       function done(): void {
         clearTimeout(timer);
+        signal.removeEventListener('abort', done);
         resolve();
       }
     });
