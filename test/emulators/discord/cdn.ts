@@ -24,7 +24,8 @@ export class Cdn {
    * @param folder `ephemeral-attachments/{scope}` for user uploads on commands, `attachments/{channel}` for messages
    */
   store(id: string, folder: string, bytes: Uint8Array, filename: string, contentType?: string, extra: Partial<Attachment> = {}): Attachment {
-    const buffer = Buffer.from(bytes);
+    // Uploads arrive as fresh Buffers of their own; only other views are copied.
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
     const type = contentType ?? sniffContentType(buffer) ?? 'application/octet-stream';
     const url = `${this.baseUrl}/${folder}/${id}/${encodeURIComponent(filename)}${signature(id)}`;
     const size = imageSize(buffer);

@@ -4,7 +4,7 @@
  */
 import { FormData, Response } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { BodyParseError, parseBody } from './multipart.js';
+import { BodyParseError, parseBody, startMultipartParse } from './multipart.js';
 
 async function encode(form: FormData): Promise<{ raw: Buffer; contentType: string }> {
   const response = new Response(form);
@@ -41,6 +41,15 @@ describe('parseBody (multipart/form-data)', () => {
       ['files[1]', 'b.webp', 'image/webp', 6],
     ]);
     expect(parsed.files[0]?.bytes.equals(Buffer.alloc(300_000, 7))).toBe(true);
+  });
+
+  it('parses the same while the body arrives in chunks (as the server feeds it)', async () => {
+    const { raw, contentType } = await upload();
+    const streaming = startMultipartParse(contentType)!;
+    for (let at = 0; at < raw.length; at += 7_919) streaming.write(raw.subarray(at, at + 7_919));
+    streaming.end();
+    expect(await streaming.result).toEqual(await parseBody(raw, contentType));
+    expect(startMultipartParse('application/json')).toBeUndefined();
   });
 
   it('answers 50035 for a body cut short and for a content type without a boundary', async () => {

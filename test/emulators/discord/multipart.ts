@@ -34,19 +34,44 @@ export async function parseBody(raw: Buffer, contentTypeHeader: string | undefin
   throw new BodyParseError(`Unsupported Content-Type ${contentType || '(none)'}`, 50035);
 }
 
+/** A multipart body parsed while it arrives: chunks are written as they are read, so parsing overlaps the transfer. */
+export interface StreamingBodyParse {
+  write(chunk: Buffer): void;
+  end(): void;
+  /** Settles after end(); rejects with a BodyParseError. */
+  readonly result: Promise<ParsedBody>;
+}
+
+/** Starts a streaming parse when the Content-Type is multipart/form-data; undefined otherwise. */
+export function startMultipartParse(contentTypeHeader: string | undefined): StreamingBodyParse | undefined {
+  const contentType = (contentTypeHeader ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return contentType === 'multipart/form-data' ? multipartParse(contentTypeHeader ?? '') : undefined;
+}
+
+function parseMultipart(raw: Buffer, header: string): Promise<ParsedBody> {
+  const parse = multipartParse(header);
+  parse.write(raw);
+  parse.end();
+  return parse.result;
+}
+
 /**
  * Parses with @fastify/busboy: on a multi-megabyte upload it takes a fraction of the time undici's
  * Response.formData takes, so the emulator's own parsing hardly counts in the benchmark's timings. A part without
  * a Content-Type is text/plain, as RFC 7578 says.
  */
-function parseMultipart(raw: Buffer, header: string): Promise<ParsedBody> {
-  return new Promise((resolve, reject) => {
+function multipartParse(header: string): StreamingBodyParse {
+  let parser: InstanceType<typeof Busboy> | undefined;
+  let failure: unknown;
+  try {
+    parser = new Busboy({ headers: { 'content-type': header }, limits: { fieldSize: MAX_FIELD_BYTES } });
+  } catch (err) {
+    failure = err;
+  }
+  const result = new Promise<ParsedBody>((resolve, reject) => {
     const fail = (err: unknown) => reject(new BodyParseError(`Invalid multipart body: ${String(err)}`, 50035));
-    let parser: InstanceType<typeof Busboy>;
-    try {
-      parser = new Busboy({ headers: { 'content-type': header }, limits: { fieldSize: MAX_FIELD_BYTES } });
-    } catch (err) {
-      fail(err);
+    if (!parser) {
+      fail(failure);
       return;
     }
     const texts: [string, string][] = [];
@@ -79,8 +104,14 @@ function parseMultipart(raw: Buffer, header: string): Promise<ParsedBody> {
         resolve({ contentType: 'multipart/form-data', payload: { ...fields, ...payload }, files: recorded });
       }, fail);
     });
-    parser.end(raw);
   });
+  // Awaited by whoever uses the body; a request answered without it (an injected failure) must not leak a rejection.
+  result.catch(() => undefined);
+  return {
+    result,
+    write: (chunk) => void parser?.write(chunk),
+    end: () => void parser?.end(),
+  };
 }
 
 function parseJson(text: string): any {

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type RestRequest, type Route, toRecorded } from './http.js';
-import { BodyParseError, parseBody } from './multipart.js';
+import { BodyParseError, parseBody, startMultipartParse, type ParsedBody, type StreamingBodyParse } from './multipart.js';
 import { Errors, type RestResult } from './rules.js';
 import { checkAgainstSpec } from './spec-check.js';
 import type { EmulatorState } from './state.js';
@@ -75,7 +75,9 @@ export class RestServer {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'GET' && this.state.cdn.serve(url.pathname, res)) return;
-    const raw = await readBody(req);
+    // A multipart upload is parsed as it arrives; everything else once read.
+    const streamed = startMultipartParse(req.headers['content-type']);
+    const { raw, length } = await readBody(req, streamed);
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, Errors.notFound());
     const path = url.pathname.slice(API_PREFIX.length);
     const request: RestRequest = { method, path, query: url.searchParams, headers: req.headers, contentType: '', payload: undefined, files: [], receivedAt, clockAt };
@@ -92,13 +94,13 @@ export class RestServer {
       if (failure.dropConnection) return void req.socket.destroy();
       return send(res, injected);
     }
-    const result = await this.route(request, raw);
+    const result = await this.route(request, raw, length > 0 ? streamed?.result : undefined);
     this.state.requests.push(toRecorded(request, result));
     if (result.status >= 400) this.state.log(`${method} ${path} → ${result.status} ${JSON.stringify(result.body)}`);
     send(res, result);
   }
 
-  private async route(request: RestRequest, raw: Buffer): Promise<RestResult> {
+  private async route(request: RestRequest, raw: Buffer, parsed: Promise<ParsedBody> | undefined): Promise<RestResult> {
     const decoded = decodeURIComponent(request.path);
     let found: { route: Route; params: string[] } | undefined;
     for (const route of this.routes) {
@@ -111,16 +113,16 @@ export class RestServer {
     if (!found) return Errors.notFound();
     const { route, params } = found;
     if (route.auth === 'bot' && request.headers.authorization !== `Bot ${this.state.options.token}`) return Errors.unauthorized();
-    let result = await this.parseAndValidate(request, raw);
+    let result = await this.parseAndValidate(request, raw, parsed);
     result ??= await route.handle(request, params);
     route.record?.(request, params, result);
     return result;
   }
 
   /** Fills payload/files; returns the 400 for an unparsable body or a spec violation. */
-  private async parseAndValidate(request: RestRequest, raw: Buffer): Promise<RestResult | undefined> {
+  private async parseAndValidate(request: RestRequest, raw: Buffer, streamed: Promise<ParsedBody> | undefined): Promise<RestResult | undefined> {
     try {
-      const parsed = await parseBody(raw, request.headers['content-type']);
+      const parsed = await (streamed ?? parseBody(raw, request.headers['content-type']));
       Object.assign(request, parsed);
     } catch (err) {
       if (err instanceof BodyParseError) return Errors.invalidBody(err.code, err.message);
@@ -188,11 +190,20 @@ function send(res: ServerResponse, result: RestResult): void {
   res.writeHead(result.status, { 'content-type': 'application/json', ...headers }).end(text);
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** Reads the whole body, or hands each chunk to a streaming parse (then `raw` stays empty and only `length` counts). */
+function readBody(req: IncomingMessage, parse: StreamingBodyParse | undefined): Promise<{ raw: Buffer; length: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    let length = 0;
+    req.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+      if (parse) parse.write(chunk);
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      parse?.end();
+      resolve({ raw: Buffer.concat(chunks), length });
+    });
     req.on('error', reject);
   });
 }
