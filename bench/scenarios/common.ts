@@ -29,13 +29,18 @@ export function sqliteUrl(): string {
   return `sqlite://${join(mkdtempSync(join(tmpdir(), 'imagine-bench-')), 'bot.sqlite')}`;
 }
 
-/** Our bot, sized so the load is not refused: no previews (the baseline has none), no retries, generous quotas. */
+/**
+ * Our bot, sized so the load is not refused: no previews (the baseline has none), no retries, generous quotas.
+ * BENCH_BOT_ENV (JSON, e.g. '{"DELIVERY_BUDGET_BYTES":"67108864"}') overrides settings for tuning runs.
+ */
 export function ourEnv(extra: Record<string, string>): Record<string, string> {
+  const tuning = process.env['BENCH_BOT_ENV'];
   return {
     GATEWAY_PARTIAL_IMAGES: '0',
     QUOTA_DEFAULT_LIMIT: '1000000',
     MAX_QUEUED_PER_MEMBER: '10',
     ...extra,
+    ...(tuning ? (JSON.parse(tuning) as Record<string, string>) : {}),
   };
 }
 
