@@ -3,7 +3,7 @@
  * `npm start` runs src/cli.ts, which validates the configuration and then calls {@link runBot}; tests call
  * {@link startBot} with their own configuration.
  */
-import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type RepliableInteraction, type REST } from 'discord.js';
 import type { DestinationStream, Logger } from 'pino';
 import { createComponents, createCommands, COMMAND_DEFINITIONS } from './commands/index.js';
 import { syncCommands } from './commands/command-sync.js';
@@ -22,6 +22,7 @@ import { JobArchive, JobRecord, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
 import { systemClock, type Clock } from './service/ports.js';
 import { openStorage } from './storage/open-storage.js';
+import { createInteractionWebhookRest } from './commands/original-reply.js';
 
 /** Time a reservation outlives the gateway deadline before it expires on its own (queueing, uploads). */
 const RESERVATION_MARGIN_MS = 10 * 60_000;
@@ -93,6 +94,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   const discordAgent = createDiscordRestAgent();
   const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: config.DISCORD_API_URL, agent: discordAgent } });
+  const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
     images,
     models: gateway,
@@ -101,7 +103,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     archive,
     autocomplete: createImageAutocomplete(gateway),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
-      new DiscordResponder({ interaction, client, logger: ctx.logger, clock, acknowledged: ctx.acknowledgement }),
+      new DiscordResponder({ interaction, client, logger: ctx.logger, clock, acknowledged: ctx.acknowledgement, webhookRest }),
   };
   const route = createInteractionRouter({ commands: createCommands(deps), components: createComponents(deps), logger });
   const inFlight = new Set<Promise<void>>();
@@ -117,6 +119,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     await syncCommands({ rest: client.rest, applicationId: client.application!.id, guildId: config.COMMANDS_GUILD_ID, definitions: COMMAND_DEFINITIONS, logger });
   } catch (err) {
     await Promise.allSettled([client.destroy(), agent.close(), discordAgent.close(), storage.close()]);
+    stopSweepers(webhookRest);
     throw err;
   }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
@@ -131,6 +134,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       await queue.close(config.SHUTDOWN_GRACE_MS);
       await Promise.allSettled([...inFlight]);
       await client.destroy();
+      stopSweepers(webhookRest);
       await Promise.allSettled([agent.close(), discordAgent.close(), storage.close()]);
       logger.info('shut down');
     },
@@ -173,4 +177,10 @@ export async function runBot(config: Config): Promise<void> {
     process.exit(1);
   }
   if (signalled) stopAndExit(bot, signalled);
+}
+
+/** What Client.destroy does for the client's own REST: stop its (unref'd) cache sweepers. */
+function stopSweepers(rest: REST): void {
+  rest.clearHashSweeper();
+  rest.clearHandlerSweeper();
 }

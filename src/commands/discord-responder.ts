@@ -3,14 +3,14 @@
  * attachments (10 per message, more in follow-ups), and a hand-off to the channel — or the member's DMs — when
  * the 15-minute interaction token can no longer be used.
  */
-import { AttachmentBuilder, DiscordAPIError, type Client, type MessageCreateOptions, type RepliableInteraction } from 'discord.js';
+import { AttachmentBuilder, DiscordAPIError, type Client, type REST, type MessageCreateOptions, type RepliableInteraction } from 'discord.js';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { imageFileName, shortenForDiscord } from '../service/file-names.js';
 import type { Delivery, DeliveryFile, JobProgress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
 import { renderCaption, renderProgress, resultButtons } from './render.js';
-import { editReplyWithFiles } from './reply-upload.js';
+import { editOriginalReply } from './original-reply.js';
 
 /** Discord allows 10 attachments per message. */
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -29,6 +29,8 @@ export interface DiscordResponderOptions {
   clock: Clock;
   /** The deferred acknowledgement still in flight, if it was sent without waiting; every write awaits it. */
   acknowledged?: Promise<void> | undefined;
+  /** REST client for edits of the reply (createInteractionWebhookRest); the client's own by default. */
+  webhookRest?: REST | undefined;
 }
 
 /** See the module comment. */
@@ -40,6 +42,7 @@ export class DiscordResponder implements Responder {
   private tokenGone = false;
   private shownPreview: PartialImage | undefined;
   readonly ready: Promise<void> | undefined;
+  private readonly webhookRest: REST;
 
   constructor(options: DiscordResponderOptions) {
     this.interaction = options.interaction;
@@ -47,6 +50,7 @@ export class DiscordResponder implements Responder {
     this.log = options.logger;
     this.clock = options.clock;
     this.ready = options.acknowledged;
+    this.webhookRest = options.webhookRest ?? options.client.rest;
   }
 
   get maxFileBytes(): number {
@@ -63,9 +67,9 @@ export class DiscordResponder implements Responder {
       // Each partial image is uploaded once; later ticks only change the text (PATCH keeps attachments).
       this.shownPreview = preview;
       const file = new AttachmentBuilder(preview.bytes, { name: `preview.${preview.format}` });
-      await this.viaToken(() => editReplyWithFiles(this.interaction, { content, files: [file], attachments: [] }));
+      await this.viaToken(() => editOriginalReply(this.webhookRest, this.interaction, { content, files: [file], attachments: [] }));
     } else {
-      await this.viaToken(() => this.interaction.editReply({ content }));
+      await this.viaToken(() => editOriginalReply(this.webhookRest, this.interaction, { content }));
     }
   }
 
@@ -84,7 +88,7 @@ export class DiscordResponder implements Responder {
         allowedMentions: { parse: [] },
       };
       const sent = this.tokenUsable()
-        ? await this.viaToken(async () => (i === 0 ? editReplyWithFiles(this.interaction, { ...payload, attachments: [] }) : this.interaction.followUp(payload)))
+        ? await this.viaToken(async () => (i === 0 ? editOriginalReply(this.webhookRest, this.interaction, { ...payload, attachments: [] }) : this.interaction.followUp(payload)))
         : undefined;
       messageIds.push(sent ? sent.id : await this.handOff(delivery, payload));
     }
