@@ -73,14 +73,17 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const expected = expectedFormat(req.params);
   // Already decoded (a JSON answer): check them all at once (sharp reads only their headers, on its threads).
-  if (items.every((item): item is ReadItem & { bytes: Buffer } => item.bytes !== undefined)) {
-    const images = await Promise.all(items.map((item) => checkImage(item.bytes, expected, requestId)));
-    return { images, usage: usage && toUsage(usage), requestId };
-  }
-  const images: GeneratedImage[] = [];
-  // Check one at a time and let go of each item (its base64 string, from a stream) as soon as its bytes exist.
-  for (let item = items.shift(); item; item = items.shift()) images.push(await decodeItem(ctx, item, expected, scope, requestId));
+  const images = items.every((item): item is ReadItem & { bytes: Buffer } => item.bytes !== undefined)
+    ? await Promise.all(items.map((item) => checkImage(item.bytes, expected, requestId)))
+    : await decodeOneByOne(ctx, items, expected, scope, requestId);
   return { images, usage: usage && toUsage(usage), requestId };
+}
+
+/** Decodes and checks one at a time, letting go of each item (its base64 string, from a stream) once its bytes exist. */
+async function decodeOneByOne(ctx: ExchangeContext, items: ReadItem[], expected: ImageFormat | undefined, scope: CallScope, requestId: string | undefined): Promise<GeneratedImage[]> {
+  const images: GeneratedImage[] = [];
+  for (let item = items.shift(); item; item = items.shift()) images.push(await decodeItem(ctx, item, expected, scope, requestId));
+  return images;
 }
 
 function headersFor(ctx: ExchangeContext, req: ExchangeRequest): Record<string, string> {

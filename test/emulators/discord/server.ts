@@ -139,17 +139,22 @@ export class RestServer {
   }
 
   private takeMatching<T extends { match: FailureMatch }>(list: T[], method: string, path: string): T | undefined {
-    const index = list.findIndex((x) => (x.match.method ?? method).toUpperCase() === method && x.match.path.test(path));
+    const index = list.findIndex((x) => matches(x.match, method, path));
     return index < 0 ? undefined : list.splice(index, 1)[0];
   }
 
   private takeFailure(method: string, path: string): FailureResponse | undefined {
-    const failure = this.failures.find((f) => (f.match.method ?? method).toUpperCase() === method && f.match.path.test(path));
+    const failure = this.failures.find((f) => matches(f.match, method, path));
     if (!failure) return undefined;
     failure.remaining -= 1;
     if (failure.remaining <= 0) this.failures.splice(this.failures.indexOf(failure), 1);
     return failure.response;
   }
+}
+
+/** Whether a request (method, path after /api/v10) is the one a hold or an injected failure is for. */
+function matches(match: FailureMatch, method: string, path: string): boolean {
+  return (match.method ?? method).toUpperCase() === method && match.path.test(path);
 }
 
 /** A 429 gets Discord's rate-limit headers and body (§1.10, §6.6); other statuses a generic error body. */
