@@ -7,9 +7,10 @@ import { AttachmentBuilder, DiscordAPIError, type Client, type REST, type Messag
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { imageFileName, shortenForDiscord } from '../service/file-names.js';
-import type { Delivery, DeliveryFile, JobProgress, Responder } from '../service/jobs.js';
+import type { Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
 import { renderCaption, renderProgress, resultButtons } from './render.js';
+import { LiveReplyUpload } from './live-reply-upload.js';
 import { editOriginalReply } from './original-reply.js';
 
 /** Discord allows 10 attachments per message. */
@@ -73,12 +74,27 @@ export class DiscordResponder implements Responder {
     }
   }
 
-  async deliver(delivery: Delivery): Promise<{ messageIds: string[] }> {
+  openUpload(job: ImageJob, options: { expectedImages: number; after: Promise<void> }): ImageUpload | undefined {
+    if (!this.tokenUsable() || options.expectedImages > MAX_FILES_PER_MESSAGE) return undefined;
+    return new LiveReplyUpload({
+      rest: this.webhookRest,
+      interaction: this.interaction,
+      prompt: job.request.prompt,
+      expectedImages: options.expectedImages,
+      maxImages: MAX_FILES_PER_MESSAGE,
+      startAfter: Promise.all([this.ready, options.after]),
+    });
+  }
+
+  async deliver(delivery: Delivery, upload?: ImageUpload): Promise<{ messageIds: string[] }> {
     // Without an acknowledgement nothing can be delivered, so nothing is charged.
     await this.ready?.catch((err: unknown) => {
       throw new UserFacingError('job.unacknowledged', {}, { cause: err });
     });
     const chunks = chunk(delivery.files, MAX_FILES_PER_MESSAGE);
+    // An upload already under way becomes the first message, when it is one of ours and the token still works.
+    const live = upload instanceof LiveReplyUpload && chunks.length === 1 && this.tokenUsable() ? upload : undefined;
+    if (upload && !live) await upload.abandon();
     const messageIds: string[] = [];
     for (const [i, files] of chunks.entries()) {
       const payload = {
@@ -88,7 +104,11 @@ export class DiscordResponder implements Responder {
         allowedMentions: { parse: [] },
       };
       const sent = this.tokenUsable()
-        ? await this.viaToken(async () => (i === 0 ? editOriginalReply(this.webhookRest, this.interaction, { ...payload, attachments: [] }) : this.interaction.followUp(payload)))
+        ? await this.viaToken(async () => {
+            if (i > 0) return this.interaction.followUp(payload);
+            const options = { ...payload, attachments: [] };
+            return live ? live.finish(options) : editOriginalReply(this.webhookRest, this.interaction, options);
+          })
         : undefined;
       messageIds.push(sent ? sent.id : await this.handOff(delivery, payload));
     }

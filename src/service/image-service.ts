@@ -9,12 +9,13 @@ import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { fitToLimit } from './fit-attachment.js';
 import { validateEditRequest, validateGenerateRequest } from './image-rules.js';
-import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, JobProgress, Responder } from './jobs.js';
+import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, ImageUpload, JobProgress, Responder } from './jobs.js';
 import type { Clock, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, PartialImage, QuotaLedger, QuotaStatus } from './ports.js';
 import { systemClock } from './ports.js';
 import { createProgressThrottle } from './progress-throttle.js';
 import { Semaphore } from './semaphore.js';
 import type { JobArchive } from './job-archive.js';
+import { UploadFeed } from './upload-feed.js';
 
 const MIB = 1024 * 1024;
 const DEFAULT_DELIVERY_BUDGET = 32 * MIB;
@@ -69,7 +70,7 @@ export class ImageService {
     try {
       const prepared = await this.prepare(job);
       await this.reserve(job, prepared.n ?? 1);
-      await this.runReserved(job, prepared, responder, log);
+      await this.runReserved(job, prepared, prepared.n ?? 1, responder, log);
     } catch (err) {
       const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
       // The member only hears "not available right now"; the operator must fix the key or the balance.
@@ -99,33 +100,44 @@ export class ImageService {
     if (!outcome.ok) throw quotaError(outcome.status, count);
   }
 
-  private async runReserved(job: ImageJob, request: GenerateRequest | EditRequest, responder: Responder, log: Logger): Promise<void> {
+  private async runReserved(job: ImageJob, request: GenerateRequest | EditRequest, expectedImages: number, responder: Responder, log: Logger): Promise<void> {
     let committed = false;
     let releaseDelivery: (() => void) | undefined;
     const beforeBody = async ({ contentLength }: { contentLength: number | undefined }) => {
       releaseDelivery ??= await this.deliveries.acquire(contentLength ?? UNKNOWN_ANSWER_BYTES);
     };
+    let feed: UploadFeed | undefined;
+    let upload: ImageUpload | undefined;
     try {
-      const result = await this.queueAndGenerate(job, request, responder, log, beforeBody);
+      const generated = await this.queueAndGenerate(job, request, responder, log, { beforeBody, expectedImages });
+      feed = generated.feed;
+      const { result } = generated;
       const { files, notices } = await fitAll(result, responder.maxFileBytes);
-      const { messageIds } = await responder.deliver({ job, model: result.model, files, notices });
+      upload = await feed?.settle(files);
+      const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
       committed = true;
       await this.commit(job, files.length, log);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
     } finally {
+      // Whatever went wrong, an upload still under way must post nothing (a no-op once it has been completed).
+      if (!committed) await (upload ? upload.abandon() : feed?.settle(undefined));
       releaseDelivery?.();
       if (!committed) await this.refund(job, log);
     }
   }
 
+  /**
+   * Queues the gateway call and reports progress until it ends. With a responder that can post while the answer
+   * arrives, the answer's images also go to an {@link UploadFeed}, returned for the caller to settle.
+   */
   private async queueAndGenerate(
     job: ImageJob,
     request: GenerateRequest | EditRequest,
     responder: Responder,
     log: Logger,
-    beforeBody: NonNullable<GatewayCallOptions['beforeBody']>,
-  ): Promise<ImageResult> {
+    call: { beforeBody: NonNullable<GatewayCallOptions['beforeBody']>; expectedImages: number },
+  ): Promise<{ result: ImageResult; feed: UploadFeed | undefined }> {
     const interval = this.options.progressIntervalMs ?? 3_000;
     const progress = createProgressThrottle<JobProgress>((p) => responder.progress(p), {
       intervalMs: interval,
@@ -140,7 +152,15 @@ export class ImageService {
       preview = image;
       generating();
     };
-    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, { signal, onPartial, beforeBody }), {
+    // The upload begins with the first image bytes; progress edits stop first, so none can land after it.
+    const stopProgress = () => {
+      clearTimeout(firstUpdate);
+      return progress.stop();
+    };
+    const openUpload = responder.openUpload?.bind(responder);
+    const feed = openUpload && new UploadFeed(() => openUpload(job, { expectedImages: call.expectedImages, after: stopProgress() }), responder.maxFileBytes);
+    const hooks = { onPartial, beforeBody: call.beforeBody, imageFeed: feed };
+    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, { signal, ...hooks }), {
       onPosition: (position) => {
         queued = true;
         progress.update({ stage: 'queued', position });
@@ -159,14 +179,16 @@ export class ImageService {
     // No reply to deliver into: stop waiting or generating (the finally of runReserved refunds).
     responder.ready?.catch(() => ticket.cancel());
     try {
-      return await ticket.result;
+      return { result: await ticket.result, feed };
+    } catch (err) {
+      await feed?.settle(undefined);
+      throw err;
     } finally {
-      clearTimeout(firstUpdate);
-      await progress.stop();
+      await stopProgress();
     }
   }
 
-  private callGateway(request: GenerateRequest | EditRequest, hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'beforeBody'>): Promise<ImageResult> {
+  private callGateway(request: GenerateRequest | EditRequest, hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'beforeBody' | 'imageFeed'>): Promise<ImageResult> {
     const partialImages = this.options.partialImages ?? 1;
     const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);

@@ -94,6 +94,20 @@ export interface GatewayCallOptions {
    * bound how many answers are decoded and posted at once; the others wait in their sockets, not in memory.
    */
   beforeBody?: ((answer: { contentLength: number | undefined }) => Promise<void>) | undefined;
+  /**
+   * Told about the images of a JSON answer while they are decoded, before the answer is complete or checked, so
+   * they can be passed on as they arrive. The returned result (or error) remains the only verdict on them.
+   */
+  imageFeed?: ImageFeed | undefined;
+}
+
+/**
+ * Decoded image bytes as they arrive (GatewayCallOptions.imageFeed). Images are numbered in answer order and come
+ * one after another: `data` any number of times, then `end` with all of the image's bytes. Must not throw.
+ */
+export interface ImageFeed {
+  data(index: number, bytes: Buffer): void;
+  end(index: number, bytes: Buffer): void;
 }
 
 /** A model the gateway offers. */

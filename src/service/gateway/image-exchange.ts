@@ -4,7 +4,7 @@
  */
 import type pino from 'pino';
 import type { Dispatcher } from 'undici';
-import type { Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../ports.js';
+import type { Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFeed, ImageFormat, ImageUsage } from '../ports.js';
 import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';
 import { downloadImage } from './download.js';
@@ -69,12 +69,19 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
   // The caller may hold the answer in its socket until it can decode and post it (bounded memory).
   await req.call.beforeBody?.({ contentLength: declaredLength(res.headers['content-length']) });
-  const { items, usage } = await readItems(ctx, res, req, scope, requestId);
-  if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const expected = expectedFormat(req.params);
-  // Already decoded (a JSON answer): check them all at once (sharp reads only their headers, on its threads).
+  // A JSON answer's images are checked as soon as each is decoded (sharp reads only their headers, on its threads),
+  // while the rest of the answer arrives; the checks are awaited once the answer is known to be a success.
+  const checks = new Map<Buffer, Promise<GeneratedImage>>();
+  const startCheck = (bytes: Buffer) => {
+    const check = checkImage(bytes, expected, requestId);
+    check.catch(() => undefined);
+    checks.set(bytes, check);
+  };
+  const { items, usage } = await readItems(ctx, res, req, scope, requestId, startCheck);
+  if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const images = items.every((item): item is ReadItem & { bytes: Buffer } => item.bytes !== undefined)
-    ? await Promise.all(items.map((item) => checkImage(item.bytes, expected, requestId)))
+    ? await Promise.all(items.map((item) => checks.get(item.bytes) ?? checkImage(item.bytes, expected, requestId)))
     : await decodeOneByOne(ctx, items, expected, scope, requestId);
   return { images, usage: usage && toUsage(usage), requestId };
 }
@@ -109,9 +116,16 @@ async function errorFrom(ctx: ExchangeContext, res: GatewayResponse, scope: Call
   return GatewayHttpError.fromResponse(res.statusCode, text, res.headers, ctx.clock.now());
 }
 
-async function readItems(ctx: ExchangeContext, res: GatewayResponse, req: ExchangeRequest, scope: CallScope, requestId: string | undefined): Promise<ReadOutcome> {
+async function readItems(
+  ctx: ExchangeContext,
+  res: GatewayResponse,
+  req: ExchangeRequest,
+  scope: CallScope,
+  requestId: string | undefined,
+  onDecoded: (bytes: Buffer) => void,
+): Promise<ReadOutcome> {
   const contentType = headerValue(res.headers, 'content-type') ?? '';
-  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, scope, requestId);
+  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, scope, requestId, req.call.imageFeed, onDecoded);
   const expected = Number(req.params.get('n') ?? 1);
   return readImageStream(res.body, {
     maxBytes: ctx.maxResponseBytes,
@@ -126,10 +140,25 @@ async function readItems(ctx: ExchangeContext, res: GatewayResponse, req: Exchan
 
 /**
  * Reads a JSON answer chunk by chunk: the scanner decodes the base64 images as they arrive, so neither the body
- * nor its images' text is ever held whole, and only the small rest of the JSON is parsed.
+ * nor its images' text is ever held whole, and only the small rest of the JSON is parsed. Each decoded value goes
+ * to `onDecoded` at once, and its pieces to the caller's feed while it is decoded.
  */
-async function readJsonItems(ctx: ExchangeContext, res: GatewayResponse, scope: CallScope, requestId: string | undefined): Promise<ReadOutcome> {
-  const scanner = new JsonImageScanner();
+async function readJsonItems(
+  ctx: ExchangeContext,
+  res: GatewayResponse,
+  scope: CallScope,
+  requestId: string | undefined,
+  feed: ImageFeed | undefined,
+  onDecoded: (bytes: Buffer) => void,
+): Promise<ReadOutcome> {
+  const listener = {
+    data: (index: number, bytes: Buffer) => feed?.data(index, bytes),
+    end: (index: number, bytes: Buffer) => {
+      if (bytes.length > 0) onDecoded(bytes);
+      feed?.end(index, bytes);
+    },
+  };
+  const scanner = new JsonImageScanner(listener, declaredLength(res.headers['content-length']));
   await consumeCapped(res, ctx.maxResponseBytes, scope, requestId, (chunk) => scanner.push(chunk));
   const scanned = scanner.end();
   const parsed = ImagesResponse.safeParse(scanned && parseJson(scanned.json));
