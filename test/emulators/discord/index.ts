@@ -17,7 +17,7 @@ import { Gateway } from './gateway.js';
 import { InteractionDispatcher } from './interactions.js';
 import { interactionRoutes } from './interaction-routes.js';
 import { restRoutes } from './rest-routes.js';
-import { RestServer, type HeldRestRequest } from './server.js';
+import { RestServer, type HeldRestRequest, type StartedRestRequest } from './server.js';
 import { EmulatorState } from './state.js';
 import type {
   Attachment,
@@ -34,7 +34,7 @@ import type {
 } from './types.js';
 
 export type * from './types.js';
-export type { HeldRestRequest } from './server.js';
+export type { HeldRestRequest, StartedRestRequest } from './server.js';
 
 export interface DiscordEmulator {
   /** 'http://127.0.0.1:PORT/api': discord.js `rest.api` (the bot's DISCORD_API_URL). */
@@ -70,6 +70,8 @@ export interface DiscordEmulator {
   failNext(match: FailureMatch, response: FailureResponse, times?: number): void;
   /** Holds the next matching REST request unprocessed until released (see RestServer.holdNext). */
   holdNext(match: FailureMatch): HeldRestRequest;
+  /** Resolves when the head of the next matching REST request arrives, before its body (see RestServer.nextStart). */
+  nextStart(match: FailureMatch): Promise<StartedRestRequest>;
   denyChannelPosts(channelId: string): void;
   allowChannelPosts(channelId: string): void;
   disconnectClient(code?: number): void;
@@ -123,6 +125,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     registeredCommands: (scope = 'global') => state.commands.list(scope),
     failNext: (match, response, times) => rest.failNext(match, response, times),
     holdNext: (match) => rest.holdNext(match),
+    nextStart: (match) => rest.nextStart(match),
     denyChannelPosts: (channelId) => void state.deniedChannels.add(channelId),
     allowChannelPosts: (channelId) => void state.deniedChannels.delete(channelId),
     disconnectClient: (code) => gateway.disconnectClient(code),

@@ -31,12 +31,25 @@ export interface HeldRestRequest {
   release(): void;
 }
 
+/** What {@link RestServer.nextStart} resolves with: a request whose head has arrived, its body maybe not yet. */
+export interface StartedRestRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+}
+
+interface StartWatch {
+  match: FailureMatch;
+  started: (request: StartedRestRequest) => void;
+}
+
 /** Routes REST requests; owns failure injection. */
 export class RestServer {
   private readonly state: EmulatorState;
   private readonly routes: readonly Route[];
   private readonly failures: InjectedFailure[] = [];
   private readonly holds: PendingHold[] = [];
+  private readonly startWatches: StartWatch[] = [];
 
   constructor(state: EmulatorState, routes: readonly Route[]) {
     this.state = state;
@@ -61,6 +74,14 @@ export class RestServer {
     return { arrived, release };
   }
 
+  /**
+   * Resolves when the head (request line and headers) of the next request matching (method, path after /api/v10)
+   * arrives, before its body is read: shows that a client started an upload it has not finished.
+   */
+  nextStart(match: FailureMatch): Promise<StartedRestRequest> {
+    return new Promise((started) => this.startWatches.push({ match, started }));
+  }
+
   /** The node:http request listener. */
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
     this.handle(req, res).catch((err: unknown) => {
@@ -76,6 +97,10 @@ export class RestServer {
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'GET' && this.state.cdn.serve(url.pathname, res)) return;
     // A multipart upload is parsed as it arrives; everything else once read.
+    if (url.pathname.startsWith(`${API_PREFIX}/`)) {
+      const path = url.pathname.slice(API_PREFIX.length);
+      this.takeMatching(this.startWatches, method, path)?.started({ method, path, headers: req.headers });
+    }
     const streamed = startMultipartParse(req.headers['content-type']);
     const { raw, length } = await readBody(req, streamed);
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, Errors.notFound());

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { renderPreset, type PresetContext } from './error-presets.js';
 import { sseHeaders, writeFrames } from './sse.js';
 import type { Behaviour, ErrorPreset, RawBehaviour, StreamErrorBehaviour, SuccessBehaviour } from './types.js';
+import type { BodyHold } from './state.js';
 
 /** A complete answer: status, headers and the body split into writes. */
 export interface Answer {
@@ -28,6 +29,8 @@ export interface BehaviourContext {
   startedAt: number;
   /** Abortable sleep; resolves early when the emulator closes. */
   sleep(ms: number): Promise<void>;
+  /** The pending hold inside a success answer's body (GatewayEmulator.holdBody), taken. */
+  takeBodyHold(): BodyHold | undefined;
 }
 
 // What an HTML error page from a proxy in front of the gateway looks like (image-gateway.md §6 "non-JSON/HTML bodies").
@@ -42,6 +45,8 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
       // Build the body only after the delay, so many slow requests in flight hold no image bytes.
       await ctx.sleep(delayMs - (performance.now() - ctx.startedAt));
       const answer = await ctx.success(behaviour, false);
+      const hold = ctx.takeBodyHold();
+      if (hold) return sendHeld(res, answer, hold);
       return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...behaviour.headers } });
     }
     case 'error':
@@ -85,6 +90,17 @@ export async function sendAnswer(res: ServerResponse, answer: Answer): Promise<v
   const headers = single === undefined ? answer.headers : { 'content-length': String(Buffer.byteLength(single)), ...answer.headers };
   res.writeHead(answer.status, headers);
   await writeFrames(res, answer.frames);
+}
+
+/** Sends the first part of the body, waits for the hold's decision, then finishes or cuts the connection. */
+async function sendHeld(res: ServerResponse, answer: Answer, hold: BodyHold): Promise<void> {
+  const body = Buffer.concat(answer.frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
+  const at = Math.floor(body.length * hold.fraction);
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': String(body.length) });
+  await new Promise<void>((resolve) => res.write(body.subarray(0, at), () => resolve()));
+  hold.reached();
+  if ((await hold.decision) === 'cut') return void res.destroy();
+  await writeFrames(res, [body.subarray(at)]);
 }
 
 /**

@@ -64,6 +64,7 @@ export async function handleImagePost(state: EmulatorState, record: RecordedRequ
     startedAt,
     defaultDelayMs: state.settings.delayMs,
     sleep: (ms) => state.sleep(ms),
+    takeBodyHold: () => state.takeBodyHold(),
     success: (b, jsonOnly) => successAnswer(checked, b, jsonOnly, success),
     streams: (b) => streams(checked, b),
   });

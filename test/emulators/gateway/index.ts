@@ -41,6 +41,7 @@ export async function startGatewayEmulator(options: GatewayEmulatorOptions = {})
     enqueue: (...behaviours) => void state.imageQueue.push(...behaviours),
     enqueueModels: (...behaviours) => void state.modelsQueue.push(...behaviours),
     hold: () => state.hold(),
+    holdBody: (fraction) => state.holdBody(fraction),
     waitForRequests: (count) => state.waitForRequests(count),
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -67,6 +67,7 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
       sleep: (ms) => state.sleep(ms),
       success: async () => ({ status: 200, headers: { 'content-type': 'application/json' }, frames: [text] }),
       streams: () => false,
+      takeBodyHold: () => undefined,
     });
   }
   // one-api's NoRoute answer (image-gateway.md §4.1 Routes).

@@ -6,7 +6,7 @@ import { ImageFactory } from './images.js';
 import type { ModelsShape } from './models.js';
 import type { FileStore } from './responses.js';
 import { performance } from 'node:perf_hooks';
-import type { Behaviour, GatewayEmulatorOptions, HeldRequest, RecordedRequest, RequestIdHeader } from './types.js';
+import type { Behaviour, GatewayEmulatorOptions, HeldBody, HeldRequest, RecordedRequest, RequestIdHeader } from './types.js';
 import { setMaxListeners } from 'node:events';
 
 /** The default accepted key. */
@@ -27,6 +27,14 @@ export interface Settings {
   requestIdHeader: RequestIdHeader;
   lang: 'en' | 'zh';
   maxBodyBytes: number;
+}
+
+/** A pending {@link HeldBody}, as the server sees it. */
+export interface BodyHold {
+  fraction: number;
+  reached(): void;
+  /** Resolves with what to do with the rest. */
+  decision: Promise<'release' | 'cut'>;
 }
 
 interface Hold extends HeldRequest {
@@ -51,6 +59,7 @@ export class EmulatorState implements FileStore {
   readonly closing = new AbortController();
   origin = '';
   private readonly holds: Hold[] = [];
+  private readonly bodyHolds: BodyHold[] = [];
   private readonly waiters: { count: number; resolve: () => void }[] = [];
   private fileCounter = 0;
 
@@ -104,6 +113,21 @@ export class EmulatorState implements FileStore {
     const hold: Hold = { arrived, released, resolveArrived, release: () => release() };
     this.holds.push(hold);
     return { arrived, release: hold.release };
+  }
+
+  /** Registers a hold inside the next successful plain-JSON answer's body. */
+  holdBody(fraction: number): HeldBody {
+    let reached: () => void = () => undefined;
+    let decide: (decision: 'release' | 'cut') => void = () => undefined;
+    const written = new Promise<void>((resolve) => (reached = resolve));
+    const decision = new Promise<'release' | 'cut'>((resolve) => (decide = resolve));
+    this.bodyHolds.push({ fraction, reached: () => reached(), decision });
+    return { written, release: () => decide('release'), cut: () => decide('cut') };
+  }
+
+  /** The oldest pending body hold, taken. */
+  takeBodyHold(): BodyHold | undefined {
+    return this.bodyHolds.shift();
   }
 
   /**

@@ -172,6 +172,16 @@ export interface HeldRequest {
   arrived: Promise<RecordedRequest>;
 }
 
+/** Handle returned by {@link GatewayEmulator.holdBody}. */
+export interface HeldBody {
+  /** Resolves once the first part of the answer's body has been written (handed to the socket). */
+  written: Promise<void>;
+  /** Writes the rest and ends the answer. */
+  release(): void;
+  /** Destroys the connection instead: the answer stays cut off where it was held. */
+  cut(): void;
+}
+
 /** A running emulator. */
 export interface GatewayEmulator {
   /** `http://127.0.0.1:PORT/v1` */
@@ -187,6 +197,11 @@ export interface GatewayEmulator {
   enqueueModels(...behaviours: Behaviour[]): void;
   /** Holds the next image POST (headers not sent) until release(). */
   hold(): HeldRequest;
+  /**
+   * Holds the next successful plain-JSON image answer after `fraction` (0–1) of its body bytes, until release() or
+   * cut(): lets a test act while the answer is still arriving.
+   */
+  holdBody(fraction: number): HeldBody;
   /** Resolves when that many image POSTs have arrived. */
   waitForRequests(count: number): Promise<void>;
   /** Spec-validation problems of all requests, in arrival order. */

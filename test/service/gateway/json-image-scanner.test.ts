@@ -4,13 +4,16 @@
  * multi-byte characters split across chunks are all covered.
  */
 import { describe, expect, it } from 'vitest';
-import { binaryIndex, JsonImageScanner, type ScannedBody } from '../../../src/service/gateway/json-image-scanner.js';
+import { binaryIndex, JsonImageScanner, type ScanListener, type ScannedBody } from '../../../src/service/gateway/json-image-scanner.js';
 import { parseJson } from '../../../src/service/gateway/schemas.js';
 
-/** Scans `body` split at the given byte offsets. */
-function scan(body: string | Buffer, cuts: number[] = []): ScannedBody | undefined {
+/**
+ * Scans `body` split at the given byte offsets; `sized` tells the scanner the body's length (images decoded into
+ * one Buffer), `listener` hears each value as it is decoded.
+ */
+function scan(body: string | Buffer, cuts: number[] = [], sized = false, listener?: ScanListener): ScannedBody | undefined {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
-  const scanner = new JsonImageScanner();
+  const scanner = new JsonImageScanner(listener, sized ? bytes.length : undefined);
   let from = 0;
   for (const cut of [...cuts, bytes.length]) {
     scanner.push(bytes.subarray(from, cut));
@@ -19,11 +22,13 @@ function scan(body: string | Buffer, cuts: number[] = []): ScannedBody | undefin
   return scanner.end();
 }
 
-/** Every way to scan `body`: whole, cut once at each position, and byte by byte. */
+/** Every way to scan `body`: whole, cut once at each position, and byte by byte; each with and without its length. */
 function everySplit(body: string): Array<ScannedBody | undefined> {
   const length = Buffer.byteLength(body);
-  const once = Array.from({ length: length + 1 }, (_, cut) => scan(body, [cut]));
-  return [scan(body), ...once, scan(body, Array.from({ length }, (_, i) => i))];
+  return [false, true].flatMap((sized) => {
+    const once = Array.from({ length: length + 1 }, (_, cut) => scan(body, [cut], sized));
+    return [scan(body, [], sized), ...once, scan(body, Array.from({ length }, (_, i) => i), sized)];
+  });
 }
 
 /** Replaces what `visit` picks in a parsed JSON value, at any depth. */
@@ -104,6 +109,43 @@ describe('JsonImageScanner', () => {
     const images = scan(body, [25, 26, 16_411, 99_999, 180_000])?.images ?? [];
     // equals(), not toEqual: a failing diff of 200 kB would take minutes to print.
     expect(images.map((bytes) => bytes.equals(image))).toEqual([true]);
+  });
+
+  it('tells a listener each value as it is decoded: pieces that join up to it, then all of it', () => {
+    const images = [Buffer.from(Array.from({ length: 90_001 }, (_, i) => (i * 31) % 256)), Buffer.from('second image'), Buffer.alloc(0)];
+    const body = JSON.stringify({ data: images.map((image) => ({ b64_json: image.toString('base64') })), usage: { total_tokens: 3 } });
+    for (const sized of [false, true]) {
+      const pieces: Buffer[][] = [[], [], []];
+      const ends: [number, Buffer][] = [];
+      const scanned = scan(body, [40, 4_000, 64_000, 119_000], sized, {
+        data: (index, bytes) => {
+          expect(ends.map(([i]) => i)).not.toContain(index);
+          pieces[index]?.push(bytes);
+        },
+        end: (index, bytes) => void ends.push([index, bytes]),
+      });
+      expect(ends.map(([index]) => index)).toEqual([0, 1, 2]);
+      ends.forEach(([index, bytes]) => {
+        expect(bytes.equals(images[index]!)).toBe(true);
+        expect(Buffer.concat(pieces[index]!).equals(bytes)).toBe(true);
+        // The scan result holds the very Buffers the listener was given.
+        expect(scanned?.images[index]).toBe(bytes);
+      });
+    }
+  });
+
+  it('decodes all images of a body of known length into one Buffer, without copying them', () => {
+    // Larger than Node's small-buffer pool, so separate allocations would have separate ArrayBuffers.
+    const images = [Buffer.alloc(30_000, 1), Buffer.alloc(20_000, 2)];
+    const body = JSON.stringify({ data: images.map((image) => ({ b64_json: image.toString('base64') })) });
+    const cuts = [30, 31, 9_000, 50_000];
+    const sized = scan(body, cuts, true)?.images ?? [];
+    expect(sized.map((bytes, i) => bytes.equals(images[i]!))).toEqual([true, true]);
+    expect(sized[0]?.buffer).toBe(sized[1]?.buffer);
+    expect(sized[0]?.buffer.byteLength).toBe(Math.floor((Buffer.byteLength(body) * 3) / 4));
+    // The control: without the length, each image is its own allocation.
+    const unsized = scan(body, cuts)?.images ?? [];
+    expect(unsized[0]?.buffer).not.toBe(unsized[1]?.buffer);
   });
 
   it.each([

@@ -1,0 +1,70 @@
+/**
+ * The result is uploaded while the gateway's answer is still arriving: the edit of the reply starts with the first
+ * image bytes and ends only once the whole answer checked out. Cut off mid-answer, it posts nothing and charges
+ * nothing. Shown with holds inside the gateway's answer and at the head of Discord's request, not with timings.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InteractionHandle, UserFixture } from '../emulators/discord/index.js';
+import { imagineOptions, startHarness, type Harness } from './harness.js';
+import { ephemeralError, finalEdit, lastText, settled } from './support.js';
+
+const replyEditOf = (handle: InteractionHandle) => ({ method: 'PATCH', path: new RegExp(`^/webhooks/\\d+/${handle.token}/messages/(@|%40)original$`) });
+
+describe('posting while the answer arrives, end to end', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ gateway: { imageStyle: 'textured' }, env: { QUOTA_DEFAULT_LIMIT: '8' } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function remaining(user: UserFixture): Promise<string> {
+    const handle = h.discord.slash('quota', [{ name: 'show', type: 1, options: [] }], { user });
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
+    return lastText(handle);
+  }
+
+  it('starts the upload of the reply before the answer has fully arrived, and completes it after', async () => {
+    const held = h.gateway.holdBody(0.6);
+    const handle = h.discord.slash('imagine', imagineOptions('four at once', [{ name: 'count', type: 4, value: 4 }]), { user: h.discord.fixtures.users.member });
+    const started = h.discord.nextStart(replyEditOf(handle));
+    await held.written;
+    // With 60 % of the answer sent and the rest held back, Discord already has the head of the edit: a streamed body.
+    const head = await started;
+    expect(head.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(head.headers['transfer-encoding']).toBe('chunked');
+    expect(finalEdit(handle)).toBeUndefined();
+
+    held.release();
+    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    const final = finalEdit(handle)!;
+    expect(final.files).toHaveLength(4);
+    for (const file of final.files) {
+      expect(file.contentType).toBe('image/png');
+      const meta = await sharp(file.bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['png', 1024, 1024]);
+    }
+    expect(final.files.map((f) => f.filename)).toEqual(['four-at-once-1.png', 'four-at-once-2.png', 'four-at-once-3.png', 'four-at-once-4.png']);
+    expect(final.payload.content).toContain('four at once');
+    expect(final.payload.components).toHaveLength(1);
+  });
+
+  it('posts nothing and charges nothing when the answer is cut off after the upload started', async () => {
+    const user = h.discord.fixtures.users.member2;
+    const held = h.gateway.holdBody(0.5);
+    const handle = h.discord.slash('imagine', imagineOptions('cut short', [{ name: 'count', type: 4, value: 2 }]), { user });
+    const started = h.discord.nextStart(replyEditOf(handle));
+    await held.written;
+    await started;
+    held.cut();
+
+    await handle.waitFor(settled);
+    expect(ephemeralError(handle)).toContain('not charged');
+    expect(finalEdit(handle)).toBeUndefined();
+    // The started edit never completed, so Discord recorded no edit carrying files.
+    expect(handle.edits.filter((e) => e.files.length > 0)).toEqual([]);
+    expect(await remaining(user)).toContain('8 of 8 images left');
+  });
+});
