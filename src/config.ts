@@ -50,6 +50,7 @@ export const ConfigSchema = z.object({
   DELIVERY_BUDGET_BYTES: positiveInt('a number of bytes').default(32 * MIB),
   ATTACHMENT_MAX_BYTES: positiveInt('a number of bytes').default(50 * MIB - 1),
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
+  STREAM_DELIVERIES: flag.default(true),
   BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),
   SHUTDOWN_GRACE_MS: nonNegativeInt('a whole number of milliseconds').default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expects fatal, error, warn, info, debug, trace or silent' }).default('info'),

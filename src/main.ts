@@ -103,7 +103,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     archive,
     autocomplete: createImageAutocomplete(gateway),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
-      new DiscordResponder({ interaction, client, logger: ctx.logger, clock, acknowledged: ctx.acknowledgement, webhookRest }),
+      new DiscordResponder({ interaction, client, logger: ctx.logger, clock, acknowledged: ctx.acknowledgement, webhookRest, streamUploads: config.STREAM_DELIVERIES }),
   };
   const route = createInteractionRouter({ commands: createCommands(deps), components: createComponents(deps), logger });
   const inFlight = new Set<Promise<void>>();

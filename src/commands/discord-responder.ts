@@ -32,6 +32,8 @@ export interface DiscordResponderOptions {
   acknowledged?: Promise<void> | undefined;
   /** REST client for edits of the reply (createInteractionWebhookRest); the client's own by default. */
   webhookRest?: REST | undefined;
+  /** Whether results may be posted while the gateway's answer arrives (see openUpload). @default true */
+  streamUploads?: boolean | undefined;
 }
 
 /** See the module comment. */
@@ -44,6 +46,7 @@ export class DiscordResponder implements Responder {
   private shownPreview: PartialImage | undefined;
   readonly ready: Promise<void> | undefined;
   private readonly webhookRest: REST;
+  private readonly streamUploads: boolean;
 
   constructor(options: DiscordResponderOptions) {
     this.interaction = options.interaction;
@@ -52,6 +55,7 @@ export class DiscordResponder implements Responder {
     this.clock = options.clock;
     this.ready = options.acknowledged;
     this.webhookRest = options.webhookRest ?? options.client.rest;
+    this.streamUploads = options.streamUploads ?? true;
   }
 
   get maxFileBytes(): number {
@@ -75,7 +79,7 @@ export class DiscordResponder implements Responder {
   }
 
   openUpload(job: ImageJob, options: { expectedImages: number; after: Promise<void> }): ImageUpload | undefined {
-    if (!this.tokenUsable() || options.expectedImages > MAX_FILES_PER_MESSAGE) return undefined;
+    if (!this.streamUploads || !this.tokenUsable() || options.expectedImages > MAX_FILES_PER_MESSAGE) return undefined;
     return new LiveReplyUpload({
       rest: this.webhookRest,
       interaction: this.interaction,

@@ -68,3 +68,26 @@ describe('posting while the answer arrives, end to end', () => {
     expect(await remaining(user)).toContain('8 of 8 images left');
   });
 });
+
+describe('with STREAM_DELIVERIES=false', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { STREAM_DELIVERIES: 'false' } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('uploads the result in one piece, of declared length, after the whole answer', async () => {
+    const held = h.gateway.holdBody(0.6);
+    const handle = h.discord.slash('imagine', imagineOptions('in one piece', [{ name: 'count', type: 4, value: 2 }]), { user: h.discord.fixtures.users.member });
+    const started = h.discord.nextStart(replyEditOf(handle));
+    await held.written;
+    held.release();
+    const head = await started;
+    expect(head.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    expect(finalEdit(handle)!.files).toHaveLength(2);
+  });
+});
