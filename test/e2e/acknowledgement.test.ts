@@ -3,9 +3,9 @@
  * trip, every edit still comes after it, and a lost acknowledgement cancels the job without charging.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InteractionHandle, UserFixture } from '../emulators/discord/index.js';
+import type { InteractionHandle } from '../emulators/discord/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, lastText } from './support.js';
+import { acceptedAcks, ephemeralError, finalEdit, quotaText } from './support.js';
 
 const callbackOf = (handle: InteractionHandle) => ({ method: 'POST', path: new RegExp(`^/interactions/${handle.id}/[^/]+/callback$`) });
 
@@ -17,12 +17,6 @@ describe('acknowledging without waiting, end to end', () => {
   afterAll(async () => {
     await h?.close();
   });
-
-  async function remaining(user: UserFixture): Promise<string> {
-    const handle = h.discord.slash('quota', [{ name: 'show', type: 1, options: [] }], { user });
-    await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
-    return lastText(handle);
-  }
 
   it('sends the gateway request while the acknowledgement is still on its way, and edits only after it landed', async () => {
     const user = h.discord.fixtures.users.member;
@@ -40,7 +34,7 @@ describe('acknowledging without waiting, end to end', () => {
     await handle.waitFor((x) => finalEdit(x) !== undefined);
     expect(acceptedAcks(handle)).toBe(1);
     expect(handle.edits.map((e) => e.status)).toEqual(handle.edits.map(() => 200));
-    expect(await remaining(user)).toContain('4 of 5 images left');
+    expect(await quotaText(h.discord, user)).toContain('4 of 5 images left');
   });
 
   it('answers an error that comes before the acknowledgement landed by replacing the placeholder privately', async () => {
@@ -60,7 +54,7 @@ describe('acknowledging without waiting, end to end', () => {
 
   it('cancels the job and charges nothing when Discord refuses the acknowledgement', async () => {
     const user = h.discord.fixtures.users.owner;
-    const before = await remaining(user);
+    const before = await quotaText(h.discord, user);
     const gatewayHeld = h.gateway.hold();
     const handle = h.discord.slash('imagine', imagineOptions('lost'), { user });
     // What Discord answers an acknowledgement that came too late (discord.js does not retry a 4xx).
@@ -72,6 +66,6 @@ describe('acknowledging without waiting, end to end', () => {
     expect(ephemeralError(handle)).toContain("Discord didn't confirm your command");
     expect(finalEdit(handle)).toBeUndefined();
     expect(handle.edits).toEqual([]);
-    expect(await remaining(user)).toBe(before);
+    expect(await quotaText(h.discord, user)).toBe(before);
   });
 });

@@ -5,9 +5,9 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InteractionHandle, UserFixture } from '../emulators/discord/index.js';
+import type { InteractionHandle } from '../emulators/discord/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, lastText, settled } from './support.js';
+import { ephemeralError, finalEdit, quotaText, settled } from './support.js';
 
 const replyEditOf = (handle: InteractionHandle) => ({ method: 'PATCH', path: new RegExp(`^/webhooks/\\d+/${handle.token}/messages/(@|%40)original$`) });
 
@@ -19,12 +19,6 @@ describe('posting while the answer arrives, end to end', () => {
   afterAll(async () => {
     await h?.close();
   });
-
-  async function remaining(user: UserFixture): Promise<string> {
-    const handle = h.discord.slash('quota', [{ name: 'show', type: 1, options: [] }], { user });
-    await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
-    return lastText(handle);
-  }
 
   it('starts the upload of the reply before the answer has fully arrived, and completes it after', async () => {
     const held = h.gateway.holdBody(0.6);
@@ -65,7 +59,7 @@ describe('posting while the answer arrives, end to end', () => {
     expect(finalEdit(handle)).toBeUndefined();
     // The started edit never completed, so Discord recorded no edit carrying files.
     expect(handle.edits.filter((e) => e.files.length > 0)).toEqual([]);
-    expect(await remaining(user)).toContain('8 of 8 images left');
+    expect(await quotaText(h.discord, user)).toContain('8 of 8 images left');
   });
 });
 

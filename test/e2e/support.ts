@@ -1,7 +1,7 @@
 /**
  * Small readers over the emulators' recordings, shared by the end-to-end tests.
  */
-import type { InteractionHandle } from '../emulators/discord/index.js';
+import type { DiscordEmulator, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 
 /** The final delivery edit (status 200 with files and a caption), if any. */
 export function finalEdit(handle: InteractionHandle) {
@@ -35,4 +35,11 @@ export function ephemeralError(handle: InteractionHandle): string | undefined {
 /** Exactly one accepted initial response. */
 export function acceptedAcks(handle: InteractionHandle): number {
   return handle.acks.filter((a) => a.status < 300).length;
+}
+
+/** What /quota show tells `user` now (e.g. "… 5 of 5 images left …"). */
+export async function quotaText(discord: DiscordEmulator, user: UserFixture): Promise<string> {
+  const handle = discord.slash('quota', [{ name: 'show', type: 1, options: [] }], { user });
+  await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
+  return lastText(handle);
 }
