@@ -96,8 +96,8 @@ export class DiscordResponder implements Responder {
       throw new UserFacingError('job.unacknowledged', {}, { cause: err });
     });
     const chunks = chunk(delivery.files, MAX_FILES_PER_MESSAGE);
-    // An upload already under way becomes the first message, when it is one of ours and the token still works.
-    const live = upload instanceof LiveReplyUpload && chunks.length === 1 && this.tokenUsable() ? upload : undefined;
+    // An upload already under way (at most 10 files) becomes the message, when it is one of ours and the token works.
+    const live = upload instanceof LiveReplyUpload && this.tokenUsable() ? upload : undefined;
     if (upload && !live) await upload.abandon();
     const messageIds: string[] = [];
     for (const [i, files] of chunks.entries()) {

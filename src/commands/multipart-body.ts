@@ -43,10 +43,6 @@ export class MultipartBody implements AsyncIterable<Buffer> {
     return this.bytes;
   }
 
-  get closed(): boolean {
-    return this.state === 'closed';
-  }
-
   /** Adds a text part. */
   field(name: string, value: string, contentType?: string): void {
     this.startPart(name, undefined, contentType);

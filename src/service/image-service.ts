@@ -9,7 +9,7 @@ import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { fitToLimit } from './fit-attachment.js';
 import { validateEditRequest, validateGenerateRequest } from './image-rules.js';
-import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, ImageUpload, JobProgress, Responder } from './jobs.js';
+import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, JobProgress, Responder } from './jobs.js';
 import type { Clock, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, PartialImage, QuotaLedger, QuotaStatus } from './ports.js';
 import { systemClock } from './ports.js';
 import { createProgressThrottle } from './progress-throttle.js';
@@ -107,13 +107,12 @@ export class ImageService {
       releaseDelivery ??= await this.deliveries.acquire(contentLength ?? UNKNOWN_ANSWER_BYTES);
     };
     let feed: UploadFeed | undefined;
-    let upload: ImageUpload | undefined;
     try {
       const generated = await this.queueAndGenerate(job, request, responder, log, { beforeBody, expectedImages });
       feed = generated.feed;
       const { result } = generated;
       const { files, notices } = await fitAll(result, responder.maxFileBytes);
-      upload = await feed?.settle(files);
+      const upload = await feed?.settle(files);
       const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
       committed = true;
       await this.commit(job, files.length, log);
@@ -121,7 +120,7 @@ export class ImageService {
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
     } finally {
       // Whatever went wrong, an upload still under way must post nothing (a no-op once it has been completed).
-      if (!committed) await (upload ? upload.abandon() : feed?.settle(undefined));
+      if (!committed) await feed?.settle(undefined);
       releaseDelivery?.();
       if (!committed) await this.refund(job, log);
     }

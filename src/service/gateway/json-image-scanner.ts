@@ -14,6 +14,7 @@
  * `"b64_json"` written with escapes in the key is not recognised; its value then stays in the small text (still
  * correct, only not cheaper).
  */
+import type { ImageFeed } from '../ports.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -41,18 +42,9 @@ export function binaryIndex(value: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/**
- * Told about each `b64_json` value while it is decoded (see ImageFeed in ports.ts): `data` with every decoded
- * piece, in order, then `end` with the whole value. Values are numbered as in {@link ScannedBody.images}.
- */
-export interface ScanListener {
-  data(index: number, bytes: Buffer): void;
-  end(index: number, bytes: Buffer): void;
-}
-
 /** Splits a JSON body, pushed chunk by chunk, into a small JSON text and decoded `b64_json` bytes. */
 export class JsonImageScanner {
-  private readonly listener: ScanListener | undefined;
+  private readonly listener: ImageFeed | undefined;
   /**
    * One allocation for all the decoded images (see the constructor); `used` bytes of it are taken. The current
    * value starts at `valueStart` and `contiguous` says whether all of its pieces were taken from it in a row.
@@ -63,12 +55,13 @@ export class JsonImageScanner {
   private contiguous = true;
 
   /**
-   * @param listener - told about each image value as it is decoded; must not throw.
+   * @param listener - told about each `b64_json` value as it is decoded: `data` with every decoded piece, then
+   *   `end` with the whole value, numbered as in {@link ScannedBody.images}; must not throw.
    * @param bodyBytes - the body's declared length, when known. Base64 decodes to at most 3/4 of its length, so one
    *   Buffer of that size holds every image the body can contain: each image is then a view of it, with no
    *   allocation per chunk and no copy to join an image's pieces (fewer, larger buffers for the garbage collector).
    */
-  constructor(listener?: ScanListener, bodyBytes?: number) {
+  constructor(listener?: ImageFeed, bodyBytes?: number) {
     this.listener = listener;
     if (bodyBytes !== undefined && bodyBytes > 0) this.arena = Buffer.allocUnsafe(Math.floor((bodyBytes * 3) / 4));
   }

@@ -63,7 +63,7 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
       return;
     case 'truncate': {
       const answer = await ctx.success({ type: 'success' }, true);
-      const body = Buffer.concat(answer.frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
+      const body = bodyOf(answer);
       res.writeHead(200, { ...answer.headers, 'content-length': String(body.length) });
       res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
       return;
@@ -92,9 +92,14 @@ export async function sendAnswer(res: ServerResponse, answer: Answer): Promise<v
   await writeFrames(res, answer.frames);
 }
 
+/** An answer's frames as one body. */
+function bodyOf(answer: Answer): Buffer {
+  return Buffer.concat(answer.frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
+}
+
 /** Sends the first part of the body, waits for the hold's decision, then finishes or cuts the connection. */
 async function sendHeld(res: ServerResponse, answer: Answer, hold: BodyHold): Promise<void> {
-  const body = Buffer.concat(answer.frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
+  const body = bodyOf(answer);
   const at = Math.floor(body.length * hold.fraction);
   res.writeHead(answer.status, { ...answer.headers, 'content-length': String(body.length) });
   await new Promise<void>((resolve) => res.write(body.subarray(0, at), () => resolve()));
