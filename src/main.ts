@@ -12,6 +12,7 @@ import { createImageAutocomplete } from './commands/image-autocomplete.js';
 import { createInteractionRouter } from './commands/router.js';
 import type { Config } from './config.js';
 import { createDiscordRestAgent } from './discord-rest-agent.js';
+import { tuneHeapGrowth } from './heap-tuning.js';
 import { createLogger } from './logger.js';
 import { downloadAttachment } from './service/attachment-download.js';
 import { FairQueue } from './service/fair-queue.js';
@@ -44,6 +45,7 @@ export interface RunningBot {
 /** Starts the bot and resolves once it is logged in and its commands are in sync. */
 export async function startBot(config: Config, overrides: BotOverrides = {}): Promise<RunningBot> {
   const clock = overrides.clock ?? systemClock;
+  tuneHeapGrowth(config.GC_HEAP_GROWTH_PERCENT);
   const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.LOG_PRETTY, destination: overrides.logDestination });
   const storage = await openStorage({
     url: config.STORAGE_URL,
