@@ -43,6 +43,9 @@ export const METHOD = `
   multipart parsing) off the bot's event loop and their stored image bytes out of the bot's memory; splitting the two
   emulators keeps the gateway's base64 work from delaying the Discord emulator's timestamps. On 2 cores the three
   processes still compete for CPU, as a bot and its neighbours would.
+- **Warm-up.** Each session first runs one job of each shape it measures through the bot, then leaves it idle for
+  500 ms, so the measured load neither pays for first-use costs nor lands on the warm-up job's tail (its quota
+  commit and archive record, the collection of its garbage).
 - **Clock.** Latencies are taken in the Discord emulator process with \`performance.now()\`: dispatch = the moment
   INTERACTION_CREATE is written to the bot's WebSocket; ack = the deferred callback's request arriving; final = the
   edit carrying the images fully received and recorded (multipart body read and parsed).

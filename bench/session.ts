@@ -30,6 +30,8 @@ export interface SessionOptions {
 
 // The gateway emulator holds every in-flight answer as base64 JSON (16 MB each with four 1536x1024 PNGs).
 const EMULATOR_FLAGS = ['--max-old-space-size=8192'];
+/** Quiet time between the warm-up and the measured load, for both bots. */
+const SETTLE_AFTER_WARM_UP_MS = 500;
 
 /** Runs `body` in a fresh session and always closes every process. */
 export async function withSession<T>(options: SessionOptions, body: (s: Session) => Promise<T>): Promise<T> {
@@ -52,6 +54,9 @@ export async function withSession<T>(options: SessionOptions, body: (s: Session)
       const [sample] = await discord.call<InteractionSample[]>('load', { count: 1, members: 1, spreadMs: 0, sequential: true, timeoutMs: 60_000, ...shape });
       if (sample?.final == null) throw new Error(`warm-up ${shape.n} × ${shape.size} got no final edit`);
     }
+    // Measuring starts from an idle bot: the warm-up job's own tail (its quota commit and archive record, the
+    // collection of its garbage) otherwise lands on the first interactions of a burst.
+    if (options.warm?.length) await new Promise((resolve) => setTimeout(resolve, SETTLE_AFTER_WARM_UP_MS));
     const session: Session = {
       addresses,
       discord,
