@@ -20,6 +20,8 @@ export interface HarnessOptions {
   /** Use a SQLite file in a temp folder instead of memory:// (restart tests). */
   sqlite?: boolean | undefined;
   clock?: Clock | undefined;
+  /** Receives the V8 flags the bot sets instead of V8. */
+  setV8Flags?: ((flags: string) => void) | undefined;
 }
 
 /** A running bot with its two emulators. */
@@ -54,7 +56,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const logs: string[] = [];
   const destination = { write: (line: string) => void logs.push(line) };
-  const start = () => startBot(config, { clock: options.clock, logDestination: destination });
+  const start = () => startBot(config, { clock: options.clock, logDestination: destination, setV8Flags: options.setV8Flags });
   let bot = await start();
   const harness: Harness = {
     discord,
