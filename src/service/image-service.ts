@@ -16,6 +16,7 @@ import { createProgressThrottle } from './progress-throttle.js';
 import { Semaphore } from './semaphore.js';
 import type { JobArchive } from './job-archive.js';
 import { UploadFeed } from './upload-feed.js';
+import { AnswerBufferPool } from './answer-buffers.js';
 
 const MIB = 1024 * 1024;
 const DEFAULT_DELIVERY_BUDGET = 32 * MIB;
@@ -53,10 +54,13 @@ export class ImageService {
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly deliveries: Semaphore;
+  /** Buffers answers are decoded into, reused from job to job; it keeps what the delivery budget lets be in use. */
+  private readonly answerBuffers: AnswerBufferPool;
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
     this.deliveries = new Semaphore(options.deliveryBudgetBytes ?? DEFAULT_DELIVERY_BUDGET);
+    this.answerBuffers = new AnswerBufferPool(options.deliveryBudgetBytes ?? DEFAULT_DELIVERY_BUDGET);
     this.log = options.logger.child({ module: 'image-service' });
     this.clock = options.clock ?? systemClock;
   }
@@ -107,8 +111,9 @@ export class ImageService {
       releaseDelivery ??= await this.deliveries.acquire(contentLength ?? UNKNOWN_ANSWER_BYTES);
     };
     let feed: UploadFeed | undefined;
+    const buffers = this.answerBuffers.lease();
     try {
-      const generated = await this.queueAndGenerate(job, request, responder, log, { beforeBody, expectedImages });
+      const generated = await this.queueAndGenerate(job, request, responder, log, { beforeBody, expectedImages, answerBuffer: buffers.take });
       feed = generated.feed;
       const { result } = generated;
       const { files, notices } = await fitAll(result, responder.maxFileBytes);
@@ -123,6 +128,9 @@ export class ImageService {
       if (!committed) await feed?.settle(undefined);
       releaseDelivery?.();
       if (!committed) await this.refund(job, log);
+      // Last: the gateway call has settled (the queue settles a ticket only then) and the upload is finished or
+      // abandoned, so nothing reads this job's images any more.
+      buffers.release();
     }
   }
 
@@ -135,7 +143,7 @@ export class ImageService {
     request: GenerateRequest | EditRequest,
     responder: Responder,
     log: Logger,
-    call: { beforeBody: NonNullable<GatewayCallOptions['beforeBody']>; expectedImages: number },
+    call: { beforeBody: NonNullable<GatewayCallOptions['beforeBody']>; expectedImages: number; answerBuffer: NonNullable<GatewayCallOptions['answerBuffer']> },
   ): Promise<{ result: ImageResult; feed: UploadFeed | undefined }> {
     const interval = this.options.progressIntervalMs ?? 3_000;
     const progress = createProgressThrottle<JobProgress>((p) => responder.progress(p), {
@@ -158,7 +166,7 @@ export class ImageService {
     };
     const openUpload = responder.openUpload?.bind(responder);
     const feed = openUpload && new UploadFeed(() => openUpload(job, { expectedImages: call.expectedImages, after: stopProgress() }), responder.maxFileBytes);
-    const hooks = { onPartial, beforeBody: call.beforeBody, imageFeed: feed };
+    const hooks = { onPartial, beforeBody: call.beforeBody, imageFeed: feed, answerBuffer: call.answerBuffer };
     const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, { signal, ...hooks }), {
       onPosition: (position) => {
         queued = true;
@@ -187,7 +195,7 @@ export class ImageService {
     }
   }
 
-  private callGateway(request: GenerateRequest | EditRequest, hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'beforeBody' | 'imageFeed'>): Promise<ImageResult> {
+  private callGateway(request: GenerateRequest | EditRequest, hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'beforeBody' | 'imageFeed' | 'answerBuffer'>): Promise<ImageResult> {
     const partialImages = this.options.partialImages ?? 1;
     const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);

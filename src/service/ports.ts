@@ -99,6 +99,11 @@ export interface GatewayCallOptions {
    * they can be passed on as they arrive. The returned result (or error) remains the only verdict on them.
    */
   imageFeed?: ImageFeed | undefined;
+  /**
+   * Supplies the Buffer a JSON answer's images are decoded into (at least `bytes` long) instead of a new one. Every
+   * image of the answer is a view of it, so the caller must not reuse it while anything may still read them.
+   */
+  answerBuffer?: ((bytes: number) => Buffer) | undefined;
 }
 
 /**

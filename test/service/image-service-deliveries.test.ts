@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
+import { GatewayError } from '../../src/service/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
 import type { Delivery } from '../../src/service/jobs.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
@@ -96,5 +98,53 @@ describe('ImageService progress', () => {
     slow.resolve();
     await running;
     expect(patient.deliveries).toHaveLength(1);
+  });
+});
+
+describe('ImageService answer buffers', () => {
+  /** A service over memory storage whose gateway decodes each answer into the Buffer the service supplies. */
+  async function serviceTakingBuffers() {
+    const { logger } = memoryLogger();
+    const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, reservationTtlMs: 600_000, logger });
+    opened.push(storage);
+    const gateway = new FakeGateway();
+    const image = await flatPng(16, 16);
+    const service = new ImageService({ gateway, quotas: storage.quotas, queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }), download: async () => Buffer.alloc(0), logger });
+    const taken: ArrayBufferLike[] = [];
+    /** The next call takes `count` answer Buffers (as retries would), then answers or fails. */
+    const nextCall = (count: number, failure?: Error) =>
+      gateway.next(async (_request, options) => {
+        for (let i = 0; i < count; i += 1) taken.push(options.answerBuffer?.(1_000).buffer ?? new ArrayBuffer(0));
+        if (failure) throw failure;
+        return imageResult([image]);
+      });
+    return { service, taken, nextCall };
+  }
+
+  it("hands a job's Buffer to another job only once the first job is over, then reuses it", async () => {
+    const { service, taken, nextCall } = await serviceTakingBuffers();
+    nextCall(1);
+    const slow = new GatedResponder();
+    const first = service.run(imagineJob({ prompt: 'one' }), slow);
+    await slow.started.promise;
+    nextCall(1);
+    await service.run(imagineJob({ prompt: 'two' }), new FakeResponder());
+    // The first job is still delivering its images: its Buffer must not be decoded into again.
+    expect(taken[1]).not.toBe(taken[0]);
+    slow.finish.resolve();
+    await first;
+    nextCall(2);
+    await service.run(imagineJob({ prompt: 'three' }), new FakeResponder());
+    // Both earlier Buffers (the same memory, not equal copies) are decoded into again.
+    expect(taken.slice(2).map((buffer) => taken.indexOf(buffer)).sort()).toEqual([0, 1]);
+  });
+
+  it('gets the Buffer back from a job whose gateway call failed after taking it', async () => {
+    const { service, taken, nextCall } = await serviceTakingBuffers();
+    nextCall(1, new GatewayError('the answer broke off', { category: 'gateway_failure' }));
+    await expect(service.run(imagineJob({ prompt: 'one' }), new FakeResponder())).rejects.toBeInstanceOf(UserFacingError);
+    nextCall(1);
+    await service.run(imagineJob({ prompt: 'two' }), new FakeResponder());
+    expect(taken[1]).toBe(taken[0]);
   });
 });

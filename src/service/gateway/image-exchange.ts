@@ -4,7 +4,7 @@
  */
 import type pino from 'pino';
 import type { Dispatcher } from 'undici';
-import type { Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFeed, ImageFormat, ImageUsage } from '../ports.js';
+import type { Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../ports.js';
 import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';
 import { downloadImage } from './download.js';
@@ -125,7 +125,7 @@ async function readItems(
   onDecoded: (bytes: Buffer) => void,
 ): Promise<ReadOutcome> {
   const contentType = headerValue(res.headers, 'content-type') ?? '';
-  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, scope, requestId, req.call.imageFeed, onDecoded);
+  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, scope, requestId, req.call, onDecoded);
   const expected = Number(req.params.get('n') ?? 1);
   return readImageStream(res.body, {
     maxBytes: ctx.maxResponseBytes,
@@ -148,7 +148,7 @@ async function readJsonItems(
   res: GatewayResponse,
   scope: CallScope,
   requestId: string | undefined,
-  feed: ImageFeed | undefined,
+  { imageFeed: feed, answerBuffer }: Pick<GatewayCallOptions, 'imageFeed' | 'answerBuffer'>,
   onDecoded: (bytes: Buffer) => void,
 ): Promise<ReadOutcome> {
   const listener = {
@@ -158,7 +158,7 @@ async function readJsonItems(
       feed?.end(index, bytes);
     },
   };
-  const scanner = new JsonImageScanner(listener, declaredLength(res.headers['content-length']));
+  const scanner = new JsonImageScanner(listener, declaredLength(res.headers['content-length']), answerBuffer);
   await consumeCapped(res, ctx.maxResponseBytes, scope, requestId, (chunk) => scanner.push(chunk));
   const scanned = scanner.end();
   const parsed = ImagesResponse.safeParse(scanned && parseJson(scanned.json));

@@ -60,10 +60,14 @@ export class JsonImageScanner {
    * @param bodyBytes - the body's declared length, when known. Base64 decodes to at most 3/4 of its length, so one
    *   Buffer of that size holds every image the body can contain: each image is then a view of it, with no
    *   allocation per chunk and no copy to join an image's pieces (fewer, larger buffers for the garbage collector).
+   * @param allocate - supplies that Buffer (at least the size asked for); a new one by default.
    */
-  constructor(listener?: ImageFeed, bodyBytes?: number) {
+  constructor(listener?: ImageFeed, bodyBytes?: number, allocate: (bytes: number) => Buffer = Buffer.allocUnsafe) {
     this.listener = listener;
-    if (bodyBytes !== undefined && bodyBytes > 0) this.arena = Buffer.allocUnsafe(Math.floor((bodyBytes * 3) / 4));
+    if (bodyBytes !== undefined && bodyBytes > 0) {
+      const size = Math.floor((bodyBytes * 3) / 4);
+      this.arena = allocate(size).subarray(0, size);
+    }
   }
 
   private mode: 'json' | 'string' | 'image' = 'json';

@@ -149,6 +149,25 @@ describe('JsonImageScanner', () => {
     expect(unsized[0]?.buffer).not.toBe(unsized[1]?.buffer);
   });
 
+  it('decodes into the Buffer its allocator supplies, larger than needed or not', () => {
+    const images = [Buffer.alloc(30_000, 1), Buffer.alloc(20_000, 2)];
+    const bytes = Buffer.from(JSON.stringify({ data: images.map((image) => ({ b64_json: image.toString('base64') })) }));
+    const supplied = Buffer.alloc(bytes.length * 2, 0xee);
+    const asked: number[] = [];
+    const scanner = new JsonImageScanner(undefined, bytes.length, (size) => {
+      asked.push(size);
+      return supplied;
+    });
+    scanner.push(bytes.subarray(0, 12_345));
+    scanner.push(bytes.subarray(12_345));
+    const decoded = scanner.end()?.images ?? [];
+    expect(asked).toEqual([Math.floor((bytes.length * 3) / 4)]);
+    expect(decoded.map((image, i) => image.equals(images[i]!))).toEqual([true, true]);
+    expect(decoded[0]?.buffer).toBe(supplied.buffer);
+    expect(decoded[1]?.buffer).toBe(supplied.buffer);
+    expect(decoded[0]?.byteOffset).toBe(supplied.byteOffset);
+  });
+
   it.each([
     ['clean padded base64', b64(1, 2, 3, 4, 5, 6, 7)],
     ['clean base64 without padding', b64(1, 2, 3, 4, 5).replace(/=+$/, '')],

@@ -95,6 +95,18 @@ describe('JSON answers', () => {
     expect(result.usage).toEqual({ inputTokens: 1, outputTokens: 2, totalTokens: 3 });
   });
 
+  it('decodes the images into the Buffer the caller supplies', async () => {
+    const client = await setup();
+    const supplied: Buffer[] = [];
+    const result = await client.generate({ prompt: 'p', n: 2 }, { answerBuffer: (bytes) => supplied[supplied.push(Buffer.alloc(bytes)) - 1]! });
+    expect(supplied).toHaveLength(1);
+    expect(result.images.map((image) => image.bytes.buffer === supplied[0]?.buffer)).toEqual([true, true]);
+    expect(result.images.map((i) => [i.format, i.width, i.height])).toEqual([
+      ['png', 1024, 1024],
+      ['png', 1024, 1024],
+    ]);
+  });
+
   it('leaves usage out when the gateway sends none', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', omitUsage: true });
