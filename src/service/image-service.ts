@@ -59,8 +59,9 @@ export class ImageService {
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
-    this.deliveries = new Semaphore(options.deliveryBudgetBytes ?? DEFAULT_DELIVERY_BUDGET);
-    this.answerBuffers = new AnswerBufferPool(options.deliveryBudgetBytes ?? DEFAULT_DELIVERY_BUDGET);
+    const deliveryBudget = options.deliveryBudgetBytes ?? DEFAULT_DELIVERY_BUDGET;
+    this.deliveries = new Semaphore(deliveryBudget);
+    this.answerBuffers = new AnswerBufferPool(deliveryBudget);
     this.log = options.logger.child({ module: 'image-service' });
     this.clock = options.clock ?? systemClock;
   }
