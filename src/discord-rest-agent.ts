@@ -10,6 +10,7 @@ import type { RESTOptions } from 'discord.js';
 
 interface ClosableAgent {
   close(): Promise<void>;
+  destroy(): Promise<void>;
 }
 
 /** The parts of @discordjs/rest's undici the bot uses; typed here since it is not the bot's own undici. */
