@@ -26,13 +26,17 @@ const flag = z.stringbool({ error: 'expects true or false' });
 export const ConfigSchema = z.object({
   DISCORD_TOKEN: z.string({ error: 'is required: the bot token from the Discord developer portal' }).min(1, { error: 'is required: the bot token from the Discord developer portal' }),
   DISCORD_API_URL: httpUrl('an http(s) URL such as https://discord.com/api (REST base without version)').default('https://discord.com/api'),
+  DISCORD_LOGIN_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(30_000),
   DISCORD_CDN_HOSTS: hostList.default(['cdn.discordapp.com', 'media.discordapp.net']),
   COMMANDS_GUILD_ID: z.string().regex(/^\d{17,20}$/, { error: 'expects a server (guild) id' }).optional(),
-  GATEWAY_BASE_URL: httpUrl('an http(s) URL including /v1, such as https://gateway.example.com/v1'),
+  GATEWAY_BASE_URL: httpUrl('an http(s) URL including the API version, such as https://api.openai.com/v1').refine((url) => !isPlaceholderHost(url), {
+    error: "is still the placeholder from .env.example: set your gateway's address, such as https://api.openai.com/v1",
+  }),
   GATEWAY_API_KEY: z.string({ error: 'is required: the bearer key for the image gateway' }).min(1, { error: 'is required: the bearer key for the image gateway' }),
   DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).default('gpt-image-1'),
   GATEWAY_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(180_000),
   GATEWAY_CONNECT_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(10_000),
+  GATEWAY_CHECK_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(60_000),
   GATEWAY_MAX_RETRIES: nonNegativeInt('a whole number from 0 to 5').max(5, { error: 'expects a whole number from 0 to 5' }).default(2),
   GATEWAY_MAX_RESPONSE_BYTES: positiveInt('a number of bytes').default(64 * MIB),
   GATEWAY_PARTIAL_IMAGES: nonNegativeInt('a whole number from 0 to 3').max(3, { error: 'expects a whole number from 0 to 3' }).default(1),
@@ -57,6 +61,22 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expects fatal, error, warn, info, debug, trace or silent' }).default('info'),
   LOG_PRETTY: flag.default(false),
 });
+
+/** Hosts under the domains reserved for documentation (RFC 2606): a placeholder, never a real gateway. */
+function isPlaceholderHost(url: string): boolean {
+  const host = URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '';
+  return /(^|\.)example\.(com|net|org)$/.test(host) || /\.(example|invalid)$/.test(host);
+}
+
+/**
+ * Values that are valid but probably wrong; the bot logs each one as a warning at start.
+ * A base URL without a version segment (`/v1`, `/api/v3`, `/v1beta`) works with some relays, so it is not refused.
+ */
+export function configWarnings(config: Pick<Config, 'GATEWAY_BASE_URL'>): string[] {
+  const url = new URL(config.GATEWAY_BASE_URL);
+  if (/\/v\d+[a-z0-9]*(\/|$)/i.test(`${url.pathname}/`)) return [];
+  return [`GATEWAY_BASE_URL (${url.host}${url.pathname === '/' ? '' : url.pathname}) has no version segment such as /v1; most gateways expect one (some relays use other paths)`];
+}
 
 /** Names of the variables whose values must never be printed. */
 export const SECRET_KEYS: ReadonlySet<string> = new Set(['DISCORD_TOKEN', 'GATEWAY_API_KEY']);

@@ -10,7 +10,8 @@ import { syncCommands } from './commands/command-sync.js';
 import { DiscordResponder } from './commands/discord-responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
 import { createInteractionRouter } from './commands/router.js';
-import type { Config } from './config.js';
+import { configWarnings, type Config } from './config.js';
+import { loginWithin } from './discord/login.js';
 import { createDiscordRestAgent } from './discord-rest-agent.js';
 import { tuneHeapGrowth } from './heap-tuning.js';
 import { createLogger } from './logger.js';
@@ -18,6 +19,7 @@ import { downloadAttachment } from './service/attachment-download.js';
 import { FairQueue } from './service/fair-queue.js';
 import { createGatewayAgent } from './service/gateway/agent.js';
 import { GatewayClient } from './service/gateway/gateway-client.js';
+import { GatewayCheck } from './service/gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
 import { JobArchive, JobRecord, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
@@ -49,6 +51,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const clock = overrides.clock ?? systemClock;
   tuneHeapGrowth(config.GC_HEAP_GROWTH_PERCENT, overrides.setV8Flags);
   const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.LOG_PRETTY, destination: overrides.logDestination });
+  for (const warning of configWarnings(config)) logger.warn(warning);
   const storage = await openStorage({
     url: config.STORAGE_URL,
     defaults: { limit: config.QUOTA_DEFAULT_LIMIT, period: config.QUOTA_DEFAULT_PERIOD },
@@ -119,14 +122,24 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
 
   try {
-    await login(client, config.DISCORD_TOKEN);
+    await loginWithin(client, { token: config.DISCORD_TOKEN, apiUrl: config.DISCORD_API_URL, timeoutMs: config.DISCORD_LOGIN_TIMEOUT_MS });
     await syncCommands({ rest: client.rest, applicationId: client.application!.id, guildId: config.COMMANDS_GUILD_ID, definitions: COMMAND_DEFINITIONS, logger });
   } catch (err) {
-    await Promise.allSettled([client.destroy(), agent.close(), discordAgent.close(), storage.close()]);
+    // destroy, not close: a Discord that never answers would keep close() waiting for its request.
+    await Promise.allSettled([client.destroy(), agent.close(), discordAgent.destroy(), storage.close()]);
     stopSweepers(webhookRest);
     throw err;
   }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
+  const gatewayCheck = new GatewayCheck({
+    probe: (timeoutMs) => gateway.probeModels(timeoutMs),
+    host: new URL(config.GATEWAY_BASE_URL).host,
+    defaultModel: config.DEFAULT_IMAGE_MODEL,
+    timeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
+    retryIntervalMs: config.GATEWAY_CHECK_INTERVAL_MS,
+    logger,
+  });
+  await gatewayCheck.start();
 
   return {
     client,
@@ -135,6 +148,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       if (stopping) return;
       stopping = true;
       logger.info({ inFlight: inFlight.size }, 'shutting down');
+      gatewayCheck.stop();
       await queue.close(config.SHUTDOWN_GRACE_MS);
       await Promise.allSettled([...inFlight]);
       await client.destroy();
@@ -143,12 +157,6 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       logger.info('shut down');
     },
   };
-}
-
-async function login(client: Client, token: string): Promise<void> {
-  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-  await client.login(token);
-  await ready;
 }
 
 async function refuseWhileStopping(interaction: Interaction): Promise<void> {

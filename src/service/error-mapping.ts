@@ -5,7 +5,7 @@
 import { UserFacingError } from '../errors.js';
 import { AttachmentDownloadError } from './attachment-download.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
-import { GatewayError } from './gateway/errors.js';
+import { GatewayConnectionError, GatewayError } from './gateway/errors.js';
 import { ImageInputError } from './image-rules.js';
 
 /** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */
@@ -28,6 +28,8 @@ export function toUserFacingError(err: unknown, models: () => readonly string[])
 
 function fromGateway(err: GatewayError, models: () => readonly string[]): UserFacingError {
   const cause = { cause: err };
+  // Refused, unresolvable or unroutable: the gateway is down, not this request at fault (the start-up check logs it).
+  if (err instanceof GatewayConnectionError && err.beforeSend) return new UserFacingError('gateway.unavailable', {}, cause);
   switch (err.category) {
     case 'invalid_key':
     case 'balance_exhausted':

@@ -117,6 +117,11 @@ export class GatewayClient implements ImageGateway {
     return this.catalogue.cached();
   }
 
+  /** One uncached `GET /models` within `timeoutMs` (the start-up check): the ids, or a GatewayError. */
+  probeModels(timeoutMs: number): Promise<string[]> {
+    return fetchModelIds(this.ctx, undefined, timeoutMs);
+  }
+
   private async run(endpoint: 'generations' | 'edits', first: WireParams, edit: EditRequest | undefined, call: GatewayCallOptions): Promise<ImageResult> {
     const scope = new CallScope(this.deadlineMs, call.signal);
     const state: RecoveryState = { droppedParams: [] };

@@ -15,9 +15,9 @@ import { readCapped, send } from './transport.js';
 export const MODELS_TIMEOUT_MS = 10_000;
 const MODELS_BODY_CAP = 4 * 1024 * 1024;
 
-/** Fetches the model ids; rejects with a GatewayError on any failure or unknown shape. */
-export async function fetchModelIds(ctx: ExchangeContext, signal?: AbortSignal): Promise<string[]> {
-  const scope = new CallScope(MODELS_TIMEOUT_MS, signal);
+/** Fetches the model ids within `timeoutMs`; rejects with a GatewayError on any failure or unknown shape. */
+export async function fetchModelIds(ctx: ExchangeContext, signal?: AbortSignal, timeoutMs = MODELS_TIMEOUT_MS): Promise<string[]> {
+  const scope = new CallScope(timeoutMs, signal);
   try {
     const res = await send(ctx.dispatcher, { method: 'GET', url: `${ctx.baseUrl}/models`, headers: { authorization: `Bearer ${ctx.apiKey}`, accept: 'application/json' } }, scope);
     const requestId = findRequestId(res.headers);
