@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigSchema, loadConfig } from '../src/config.js';
+import { ConfigError, ConfigSchema, configWarnings, loadConfig } from '../src/config.js';
 
-const REQUIRED = { DISCORD_TOKEN: 'bot-token-value', GATEWAY_BASE_URL: 'https://gw.example.com/v1', GATEWAY_API_KEY: 'sk-secret-value' };
+const REQUIRED = { DISCORD_TOKEN: 'bot-token-value', GATEWAY_BASE_URL: 'https://gw.internal/v1', GATEWAY_API_KEY: 'sk-secret-value' };
 
 function problemsOf(env: Record<string, string>): readonly string[] {
   try {
@@ -45,7 +45,11 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['GATEWAY_BASE_URL', 'ftp://gw.example.com/v1', 'http(s) URL'],
+    ['GATEWAY_BASE_URL', 'ftp://gw.internal/v1', 'http(s) URL'],
+    ['GATEWAY_BASE_URL', 'https://your-gateway.example.com/v1', 'placeholder from .env.example'],
+    ['GATEWAY_BASE_URL', 'https://relay.example.org/v1', 'placeholder'],
+    ['DISCORD_LOGIN_TIMEOUT_MS', '0', 'milliseconds'],
+    ['GATEWAY_CHECK_INTERVAL_MS', 'soon', 'milliseconds'],
     ['QUOTA_DEFAULT_LIMIT', '-3', 'whole number'],
     ['QUOTA_DEFAULT_PERIOD', 'year', 'day, week or month'],
     ['STORAGE_URL', 'mysql://x', 'sqlite://PATH'],
@@ -70,6 +74,27 @@ describe('loadConfig', () => {
     expect(message).toContain('GATEWAY_BASE_URL');
     expect(message).not.toContain('bot-token-value');
     expect(message).not.toContain('sk-secret-value');
+  });
+});
+
+describe('configWarnings', () => {
+  it.each(['https://api.openai.com/v1', 'https://relay.internal/openai/v1/', 'http://127.0.0.1:3000/api/v3', 'https://g.internal/v1beta'])('accepts %s quietly', (url) => {
+    expect(configWarnings(loadConfig({ ...REQUIRED, GATEWAY_BASE_URL: url }))).toEqual([]);
+  });
+
+  it('warns about a base URL without a version segment, without user info', () => {
+    expect(configWarnings(loadConfig({ ...REQUIRED, GATEWAY_BASE_URL: 'https://user:pw@relay.internal/openai' }))).toEqual([
+      'GATEWAY_BASE_URL (relay.internal/openai) has no version segment such as /v1; most gateways expect one (some relays use other paths)',
+    ]);
+  });
+});
+
+describe('.env.example', () => {
+  it('cannot start the bot as it is: its gateway URL is refused as a placeholder', () => {
+    const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+    const url = /^GATEWAY_BASE_URL=(.+)$/m.exec(example)?.[1];
+    expect(url).toBeDefined();
+    expect(problemsOf({ ...REQUIRED, GATEWAY_BASE_URL: url! })).toEqual([expect.stringContaining('placeholder from .env.example')]);
   });
 });
 

@@ -32,6 +32,8 @@ export interface Harness {
   config: Config;
   /** Every log line the bot wrote (JSON). */
   logs: string[];
+  /** Resolves with the first log entry (parsed) whose `msg` matches, already written or still to come. */
+  waitForLog(msg: RegExp | string): Promise<LogEntry>;
   /** Stops the bot and starts a new one on the same emulators and storage. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -55,7 +57,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.env,
   });
   const logs: string[] = [];
-  const destination = { write: (line: string) => void logs.push(line) };
+  const waiters = new Set<(entry: LogEntry) => boolean>();
+  const destination = {
+    write: (line: string) => {
+      logs.push(line);
+      const entry = JSON.parse(line) as LogEntry;
+      for (const waiter of waiters) if (waiter(entry)) waiters.delete(waiter);
+    },
+  };
+  const waitForLog = (msg: RegExp | string) =>
+    new Promise<LogEntry>((resolve) => {
+      const matches = (entry: LogEntry) => (typeof msg === 'string' ? entry.msg === msg : msg.test(entry.msg));
+      const seen = logs.map((line) => JSON.parse(line) as LogEntry).find(matches);
+      if (seen) return resolve(seen);
+      waiters.add((entry) => (matches(entry) ? (resolve(entry), true) : false));
+    });
   const start = () => startBot(config, { clock: options.clock, logDestination: destination, setV8Flags: options.setV8Flags });
   let bot = await start();
   const harness: Harness = {
@@ -63,6 +79,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     gateway,
     config,
     logs,
+    waitForLog,
     get bot() {
       return bot;
     },
@@ -77,6 +94,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return harness;
+}
+
+/** One pino line as the bot writes it. */
+export interface LogEntry {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
 }
 
 /** A minimal /imagine option list. */
