@@ -34,6 +34,9 @@ COPY --chown=node:node package.json ./
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node
-# tini is PID 1 so SIGTERM reaches Node and the bot shuts down gracefully.
+# tini is PID 1 so SIGTERM reaches Node and the bot shuts down gracefully. The bot needs SHUTDOWN_GRACE_MS (30 s)
+# to finish in-flight jobs, longer than docker stop's default 10 s: run with `--stop-timeout 40` (`docker stop -t 40`,
+# compose `stop_grace_period: 40s`); a Dockerfile cannot set that itself.
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/cli.js"]
