@@ -1,10 +1,14 @@
 /**
- * Request-body validation against the official OpenAPI descriptions in ../shared/spec.
+ * Request-body validation against the official OpenAPI descriptions, read from `OPENAPI_SPEC_DIR` when set, else
+ * from ../shared/spec beside the repository.
  *
  * Both emulators run every request they receive through this, so a bot or client that sends something the
- * platform would not accept fails the test that caused it.
+ * platform would not accept fails the test that caused it. Where a description is absent (a clone with nothing
+ * beside it) the emulators run without validation and the tests about validation are skipped, saying why; with
+ * `OPENAPI_SPEC_REQUIRED=true` (CI, when the descriptions are there) an absent description is an error instead.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -16,8 +20,8 @@ export type SpecName = 'discord' | 'openai';
 export type BodyEncoding = 'json' | 'form';
 
 const SPEC_FILES: Record<SpecName, string> = {
-  discord: '../../../shared/spec/discord-openapi.json',
-  openai: '../../../shared/spec/openai-openapi.json',
+  discord: 'discord-openapi.json',
+  openai: 'openai-openapi.json',
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
@@ -165,15 +169,90 @@ function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-const cache = new Map<SpecName, SpecValidator>();
+/** Whether a saved spec can be used; when it cannot, `reason` says which file is missing and what to do. */
+export type SpecStatus = { readonly available: true; readonly file: string } | { readonly available: false; readonly reason: string };
 
-/** Loads (once per process) the validator for a saved spec. */
-export function loadSpecValidator(name: SpecName): SpecValidator {
-  let validator = cache.get(name);
+const SPEC_NAMES = Object.keys(SPEC_FILES) as SpecName[];
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DEFAULT_DIR = '../shared/spec';
+const HINT = 'set OPENAPI_SPEC_DIR to a folder with the official OpenAPI descriptions';
+
+/** The folder the specs are read from, and how to name it in messages (the default relative to the repository). */
+function specDir(): { readonly dir: string; readonly shown: string } {
+  const configured = process.env['OPENAPI_SPEC_DIR'];
+  if (configured) return { dir: resolve(configured), shown: resolve(configured) };
+  return { dir: resolve(REPO_ROOT, DEFAULT_DIR), shown: DEFAULT_DIR };
+}
+
+/** `OPENAPI_SPEC_REQUIRED`: true or 1 makes an absent spec an error; unset, empty, false or 0 does not. */
+function specRequired(): boolean {
+  const value = process.env['OPENAPI_SPEC_REQUIRED']?.trim().toLowerCase() ?? '';
+  if (value === 'true' || value === '1') return true;
+  if (value === '' || value === 'false' || value === '0') return false;
+  throw new Error(`OPENAPI_SPEC_REQUIRED must be true or false, not ${JSON.stringify(process.env['OPENAPI_SPEC_REQUIRED'])}`);
+}
+
+/** Where a spec is read from, and how to name that file in messages. */
+function locate(name: SpecName): { readonly file: string; readonly shown: string } {
+  const { dir, shown } = specDir();
+  return { file: join(dir, SPEC_FILES[name]), shown: join(shown, SPEC_FILES[name]) };
+}
+
+function absence(shown: readonly string[]): string {
+  return `${shown.join(' and ')} ${shown.length > 1 ? 'are' : 'is'} absent (${HINT})`;
+}
+
+/**
+ * Whether a saved spec is there to validate against.
+ * @throws when it is absent and `OPENAPI_SPEC_REQUIRED=true`, so a run that must validate cannot quietly stop
+ */
+export function specStatus(name: SpecName): SpecStatus {
+  const { file, shown } = locate(name);
+  if (existsSync(file)) return { available: true, file };
+  const reason = absence([shown]);
+  if (specRequired()) throw new Error(`OPENAPI_SPEC_REQUIRED=true, but ${reason}`);
+  return { available: false, reason };
+}
+
+/**
+ * For a test about validation itself: whether to skip it, and its name, which carries the reason when skipped.
+ * @example
+ * const spec = specTest('openai', 'records spec violations');
+ * it.skipIf(spec.skip)(spec.title, () => …);
+ */
+export function specTest(name: SpecName, title: string): { readonly skip: boolean; readonly title: string } {
+  const status = specStatus(name);
+  return status.available ? { skip: false, title } : { skip: true, title: `${title}: skipped because ${status.reason}` };
+}
+
+/**
+ * One line on whether the emulators validate: `OpenAPI validation on (../shared/spec)`, or
+ * `OpenAPI validation off: ../shared/spec/discord-openapi.json and ../shared/spec/openai-openapi.json are absent (…)`.
+ */
+export function specValidationSummary(): string {
+  const absent = SPEC_NAMES.filter((name) => !existsSync(locate(name).file));
+  if (absent.length === 0) return `OpenAPI validation on (${specDir().shown})`;
+  const reason = absence(absent.map((name) => locate(name).shown));
+  const required = specRequired() ? '; OPENAPI_SPEC_REQUIRED=true, so the emulators will refuse to start' : '';
+  if (absent.length === SPEC_NAMES.length) return `OpenAPI validation off: ${reason}${required}`;
+  const on = SPEC_NAMES.filter((name) => !absent.includes(name));
+  return `OpenAPI validation on for ${on.join(' and ')} only: ${reason}${required}`;
+}
+
+const cache = new Map<string, SpecValidator>();
+
+/**
+ * Loads (once per process and file) the validator for a saved spec; undefined when the spec is absent, in which case
+ * the caller validates nothing.
+ * @throws when the spec is absent and `OPENAPI_SPEC_REQUIRED=true`
+ */
+export function loadSpecValidator(name: SpecName): SpecValidator | undefined {
+  const status = specStatus(name);
+  if (!status.available) return undefined;
+  let validator = cache.get(status.file);
   if (!validator) {
-    const file = fileURLToPath(new URL(SPEC_FILES[name], import.meta.url));
-    validator = new SpecValidator(name, JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
-    cache.set(name, validator);
+    validator = new SpecValidator(name, JSON.parse(readFileSync(status.file, 'utf8')) as Record<string, unknown>);
+    cache.set(status.file, validator);
   }
   return validator;
 }

@@ -12,6 +12,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { specStatus } from '../../support/openapi.js';
 import { userJson } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import { InteractionDispatcher } from './interactions.js';
@@ -81,8 +82,12 @@ export interface DiscordEmulator {
   close(): Promise<void>;
 }
 
-/** Starts the emulator on an ephemeral loopback port. */
+/**
+ * Starts the emulator on an ephemeral loopback port.
+ * @throws when the Discord spec is absent and OPENAPI_SPEC_REQUIRED=true (test/support/openapi.ts)
+ */
 export async function startDiscordEmulator(options: DiscordEmulatorOptions = {}): Promise<DiscordEmulator> {
+  specStatus('discord');
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,7 +3,7 @@
  * the next queued behaviour (success by default).
  */
 import type { ServerResponse } from 'node:http';
-import { loadSpecValidator } from '../../support/openapi.js';
+import { type BodyEncoding, loadSpecValidator } from '../../support/openapi.js';
 import { runBehaviour, sendAnswer, sendPreset, type Answer } from './behaviours.js';
 import { withRequestId, type PresetContext } from './error-presets.js';
 import { formForValidation, parseMultipart } from './multipart.js';
@@ -13,12 +13,16 @@ import type { EmulatorState } from './state.js';
 import type { RecordedRequest, SuccessBehaviour } from './types.js';
 import { checkImageRequest, type ImageJob, type Rejection } from './validation.js';
 
-/** Parses the body into `record.json` / `record.form` and fills `record.specErrors`. */
+/**
+ * Parses the body into `record.json` / `record.form` and fills `record.specErrors`: a body that does not parse, or
+ * (when the OpenAI spec is there) one the spec does not accept.
+ */
 export async function parseImageBody(record: RecordedRequest, body: Buffer): Promise<void> {
   const contentType = record.headers['content-type'] ?? '';
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   const specPath = (record.path.split('?')[0] ?? '').replace(/^\/v1/, '');
   const validator = loadSpecValidator('openai');
+  const validate = (type: string, value: unknown, encoding: BodyEncoding) => validator?.validateRequest('post', specPath, type, value, encoding) ?? [];
   if (mediaType === 'application/json') {
     const json = parseJsonObject(body);
     if (!json) {
@@ -26,7 +30,7 @@ export async function parseImageBody(record: RecordedRequest, body: Buffer): Pro
       return;
     }
     record.json = json;
-    record.specErrors.push(...validator.validateRequest('post', specPath, mediaType, json, 'json'));
+    record.specErrors.push(...validate(mediaType, json, 'json'));
     return;
   }
   if (mediaType === 'multipart/form-data') {
@@ -36,10 +40,10 @@ export async function parseImageBody(record: RecordedRequest, body: Buffer): Pro
       record.specErrors.push(`openai: ${specPath} body is not valid multipart/form-data`);
       return;
     }
-    record.specErrors.push(...validator.validateRequest('post', specPath, mediaType, formForValidation(record.form), 'form'));
+    record.specErrors.push(...validate(mediaType, formForValidation(record.form), 'form'));
     return;
   }
-  record.specErrors.push(...validator.validateRequest('post', specPath, mediaType || '(none)', {}, 'json'));
+  record.specErrors.push(...validate(mediaType || '(none)', {}, 'json'));
 }
 
 /** Answers an authorised image POST. */

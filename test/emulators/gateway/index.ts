@@ -8,6 +8,7 @@
  * @see /work/shared/docs/image-gateway.md
  */
 import type { AddressInfo } from 'node:net';
+import { specStatus } from '../../support/openapi.js';
 import { createGatewayServer } from './server.js';
 import { EmulatorState } from './state.js';
 import type { GatewayEmulator, GatewayEmulatorOptions } from './types.js';
@@ -17,8 +18,12 @@ export { DEFAULT_API_KEY, DEFAULT_MODELS } from './state.js';
 export { detectFormat } from './images.js';
 export type * from './types.js';
 
-/** Starts an emulator on 127.0.0.1 with an ephemeral port. */
+/**
+ * Starts an emulator on 127.0.0.1 with an ephemeral port.
+ * @throws when the OpenAI spec is absent and OPENAPI_SPEC_REQUIRED=true (test/support/openapi.ts)
+ */
 export async function startGatewayEmulator(options: GatewayEmulatorOptions = {}): Promise<GatewayEmulator> {
+  specStatus('openai');
   const state = new EmulatorState(options);
   const server = createGatewayServer(state);
   await new Promise<void>((resolve, reject) => {
