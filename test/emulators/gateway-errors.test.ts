@@ -1,5 +1,6 @@
 import OpenAI, { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
+import { specTest } from '../support/openapi.js';
 import { ERROR_PRESETS, startGatewayEmulator, type ErrorPreset, type GatewayEmulator } from './gateway/index.js';
 import { useEmulatorWithSdk } from './gateway/sdk-fixture.js';
 
@@ -129,7 +130,8 @@ describe('gateway emulator: automatic errors', () => {
     expect(await generateError({ background: 'transparent', output_format: 'jpeg' })).toMatchObject({ status: 400, param: 'background' });
   });
 
-  it('records spec violations and answers them with 400', async () => {
+  const spec = specTest('openai', 'records spec violations and answers them with 400');
+  it.skipIf(spec.skip)(spec.title, async () => {
     const res = await fetch(`${gateway.baseUrl}/images/generations`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
