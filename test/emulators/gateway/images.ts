@@ -1,8 +1,10 @@
 /**
- * Real image bytes made with sharp, cached per (size, format, background, style, variant) so repeated requests
- * cost nothing after the first.
+ * Real image bytes made with sharp, cached per (size, format, background, style, variant, and for 'illustrated' the
+ * scene) so repeated requests cost nothing after the first.
  */
 import sharp, { type Sharp } from 'sharp';
+import { illustrate, type Scene } from './illustration.js';
+import type { ImageStyle } from './types.js';
 
 /** Output formats the gateway produces. */
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
@@ -13,11 +15,13 @@ export interface ImageSpec {
   height: number;
   format: ImageFormat;
   transparent: boolean;
-  style: 'flat' | 'textured';
+  style: ImageStyle;
   /** jpeg/webp quality (output_compression). */
   compression?: number | undefined;
   /** Picks one of a few colour variants so the n images of one answer differ. */
   variant: number;
+  /** What an 'illustrated' image shows; the other styles ignore it. */
+  scene?: Scene | undefined;
 }
 
 const PALETTE = [
@@ -64,10 +68,16 @@ export class ImageFactory {
 }
 
 function specKey(spec: ImageSpec): string {
-  return `${spec.width}x${spec.height} ${spec.format} ${spec.transparent ? 'transparent' : 'opaque'} ${spec.style} q${spec.compression ?? '-'} v${spec.variant % PALETTE.length}`;
+  return `${spec.width}x${spec.height} ${spec.format} ${spec.transparent ? 'transparent' : 'opaque'} ${spec.style} q${spec.compression ?? '-'} ${variantKey(spec)}`;
+}
+
+// Illustrated images print their variant number, so it is not folded onto the palette.
+function variantKey(spec: ImageSpec): string {
+  return spec.style === 'illustrated' ? `v${spec.variant} ${spec.scene?.key ?? '-'}` : `v${spec.variant % PALETTE.length}`;
 }
 
 async function renderImage(spec: ImageSpec): Promise<Buffer> {
+  if (spec.style === 'illustrated') return encode(await illustrate(spec), spec);
   const channels = spec.transparent ? 4 : 3;
   const pixels = spec.style === 'textured' ? texturedPixels(spec, channels) : flatPixels(spec, channels);
   return encode(sharp(pixels, { raw: { width: spec.width, height: spec.height, channels } }), spec);

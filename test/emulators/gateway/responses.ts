@@ -1,8 +1,10 @@
 /**
  * Success bodies: ImagesResponse JSON (image-gateway.md §2.4) and the stream events of §2.5.
  */
+import { createHash } from 'node:crypto';
+import type { Scene } from './illustration.js';
 import type { ImageFactory, ImageSpec } from './images.js';
-import type { SuccessBehaviour } from './types.js';
+import type { ImageStyle, SuccessBehaviour } from './types.js';
 import type { ImageJob } from './validation.js';
 
 /** Stores served under the emulator's /files/ route. */
@@ -15,7 +17,7 @@ export interface FileStore {
 export interface SuccessContext {
   images: ImageFactory;
   files: FileStore;
-  style: 'flat' | 'textured';
+  style: ImageStyle;
 }
 
 /** One rendered output image of a job. */
@@ -31,16 +33,25 @@ const TOKENS_PER_INPUT_IMAGE = 323;
 /** The n images of a job, honouring wrongFormat. */
 export async function renderImages(job: ImageJob, behaviour: SuccessBehaviour, ctx: SuccessContext): Promise<RenderedImage[]> {
   const out: RenderedImage[] = [];
+  const scene = ctx.style === 'illustrated' ? sceneOf(job) : undefined;
   for (let variant = 0; variant < job.n; variant++) {
-    const spec = specOf(job, ctx.style, variant);
+    const spec = specOf(job, ctx.style, variant, scene);
     out.push({ spec, bytes: await (behaviour.wrongFormat ? ctx.images.wrongFormat(spec) : ctx.images.image(spec)) });
   }
   return out;
 }
 
 /** The ImageSpec of the variant-th output of a job. */
-export function specOf(job: ImageJob, style: 'flat' | 'textured', variant: number): ImageSpec {
-  return { width: job.width, height: job.height, format: job.format, transparent: job.transparent, style, compression: job.compression, variant };
+export function specOf(job: ImageJob, style: ImageStyle, variant: number, scene?: Scene): ImageSpec {
+  return { width: job.width, height: job.height, format: job.format, transparent: job.transparent, style, compression: job.compression, variant, scene };
+}
+
+/** What an illustrated answer shows, keyed by a digest of the prompt, model, n and the edit's input bytes. */
+export function sceneOf(job: ImageJob): Scene {
+  const digest = createHash('sha256').update(JSON.stringify([job.endpoint, job.model, job.n, job.prompt]));
+  for (const bytes of [job.reference, job.mask]) digest.update(bytes ? createHash('sha256').update(bytes).digest('hex') : '-');
+  const kind = job.endpoint === 'edits' ? 'edit' : 'generation';
+  return { kind, prompt: job.prompt, model: job.model, count: job.n, reference: job.reference, mask: job.mask, key: digest.digest('hex') };
 }
 
 /** `usage` as gpt-image models report it; dall-e models report none. */

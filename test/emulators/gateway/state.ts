@@ -6,7 +6,7 @@ import { ImageFactory } from './images.js';
 import type { ModelsShape } from './models.js';
 import type { FileStore } from './responses.js';
 import { performance } from 'node:perf_hooks';
-import type { Behaviour, GatewayEmulatorOptions, HeldBody, HeldRequest, RecordedRequest, RequestIdHeader } from './types.js';
+import type { Behaviour, GatewayEmulatorOptions, HeldBody, HeldRequest, ImageStyle, RecordedRequest, RequestIdHeader } from './types.js';
 import { setMaxListeners } from 'node:events';
 
 /** The default accepted key. */
@@ -20,7 +20,7 @@ export interface Settings {
   apiKey: string;
   models: readonly string[];
   modelsShape: ModelsShape;
-  imageStyle: 'flat' | 'textured';
+  imageStyle: ImageStyle;
   delayMs: number;
   customSizes: boolean;
   unsupportedParams: readonly string[];

@@ -7,6 +7,14 @@
 /** Which response-header name carries the request id (deployments differ, image-gateway.md §4.2.3). */
 export type RequestIdHeader = 'x-request-id' | 'X-Oneapi-Request-Id' | 'x-api-request-id';
 
+/**
+ * How the emulator draws images. 'flat': a colour field and a disc, tiny and fast. 'textured': noisy, with the
+ * weight of real photographic output (MB-sized PNGs), for delivery and benchmark load. 'illustrated': shows what was
+ * asked (the prompt's words, the size, the variant; an edit is the first input image transformed, under its mask),
+ * for the demo; slower, and cached per prompt and input image.
+ */
+export type ImageStyle = 'flat' | 'textured' | 'illustrated';
+
 /** Options of {@link startGatewayEmulator}. */
 export interface GatewayEmulatorOptions {
   /** The only accepted bearer key; anything else gets a 401 invalid-token body. @default 'sk-emulator-0000000000000000' */
@@ -15,8 +23,8 @@ export interface GatewayEmulatorOptions {
   models?: string[] | undefined;
   /** GET /v1/models body: `{object:'list',data}` | `{success:true,data}` | JSON that is not a list. @default 'openai' */
   modelsShape?: 'openai' | 'new-api' | 'broken' | undefined;
-  /** 'textured' gives noisy, realistic-weight images (MB-sized PNGs); 'flat' is tiny and fast. @default 'flat' */
-  imageStyle?: 'flat' | 'textured' | undefined;
+  /** How answers' images are drawn (see {@link ImageStyle}). @default 'flat' */
+  imageStyle?: ImageStyle | undefined;
   /** Processing delay of a successful image answer, counted from the request's arrival (or a hold's release). @default 0 */
   delayMs?: number | undefined;
   /** Accept gpt-image-2 style custom WIDTHxHEIGHT sizes. @default true */

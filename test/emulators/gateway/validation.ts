@@ -23,6 +23,10 @@ export interface ImageJob {
   partialImages: number;
   responseFormat: 'b64_json' | 'url';
   inputImages: number;
+  /** An edit's first `image` part (what an illustrated edit transforms). */
+  reference: Buffer | undefined;
+  /** An edit's mask part. */
+  mask: Buffer | undefined;
   gptImage: boolean;
 }
 
@@ -64,8 +68,8 @@ export async function checkImageRequest(
   if ('kind' in size) return size;
   const output = checkOutput(params, model.name, model.gptImage);
   if ('kind' in output) return output;
-  const inputImages = endpoint === 'edits' ? await checkEditFiles(files) : 0;
-  if (typeof inputImages !== 'number') return inputImages;
+  const inputs = endpoint === 'edits' ? await checkEditFiles(files) : { count: 0, reference: undefined, mask: undefined };
+  if ('kind' in inputs) return inputs;
   return {
     endpoint,
     model: model.name,
@@ -77,7 +81,9 @@ export async function checkImageRequest(
     ...output,
     quality: qualityLabel(text(params['quality']), model.gptImage),
     responseFormat: params['response_format'] === 'url' ? 'url' : 'b64_json',
-    inputImages,
+    inputImages: inputs.count,
+    reference: inputs.reference,
+    mask: inputs.mask,
   };
 }
 
@@ -138,7 +144,7 @@ function checkSize(size: string, model: string, customSizes: boolean): { width: 
   return parsed;
 }
 
-async function checkEditFiles(files: RecordedFile[]): Promise<number | Rejection> {
+async function checkEditFiles(files: RecordedFile[]): Promise<{ count: number; reference: Buffer | undefined; mask: Buffer | undefined } | Rejection> {
   const images = files.filter((f) => f.field === 'image' || f.field === 'image[]' || /^image\[\d+\]$/.test(f.field));
   if (images.length === 0) return invalid('image', "Missing required parameter: 'image'.");
   if (images.length > 16) return invalid('image', `Invalid 'image': array too long. Expected at most 16 images, got ${images.length}.`);
@@ -157,7 +163,7 @@ async function checkEditFiles(files: RecordedFile[]): Promise<number | Rejection
       return invalid('mask', `Invalid mask image: the mask (${info.width}x${info.height}) must have the same dimensions as the image (${first.width}x${first.height}).`);
     }
   }
-  return images.length;
+  return { count: images.length, reference: images[0]?.bytes, mask: mask?.bytes };
 }
 
 function invalid(param: string, message: string): Rejection {
