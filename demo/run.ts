@@ -1,10 +1,12 @@
 /**
  * `npm run demo`: the real bot against the built-in Discord and gateway emulators. A member runs /imagine, then
  * /edit on the result; the transcript shows acknowledgements, progress edits and timings, and the images land
- * in ./demo-output/. No Discord application or gateway account needed.
+ * in ./demo-output/ (listed at the end). The gateway emulator draws 'illustrated' images: the prompt, size and
+ * variant, and for the edit the first image recoloured under the edit prompt. No Discord application or gateway
+ * account needed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { InteractionHandle } from '../test/emulators/discord/index.js';
 import { startHarness } from '../test/e2e/harness.js';
 
@@ -15,7 +17,7 @@ async function main(): Promise<void> {
   say('Starting the Discord emulator, the gateway emulator and the bot…');
   const h = await startHarness({
     env: { GATEWAY_PARTIAL_IMAGES: '1', PROGRESS_INTERVAL_MS: '400', LOG_LEVEL: 'warn' },
-    gateway: { delayMs: 1_200 },
+    gateway: { delayMs: 1_200, imageStyle: 'illustrated' },
   });
   try {
     say(`Bot logged in as ${h.bot.client.user?.tag ?? 'imagine-bot'}; commands registered: ${h.discord.registeredCommands('global').length}\n`);
@@ -36,19 +38,20 @@ async function main(): Promise<void> {
       { name: 'prompt', type: 3, value: 'the same scene in deep winter' },
       { name: 'image', type: 11, value: upload.id },
     ], { user: member, resolvedAttachments: [upload] });
-    await transcript(edit, 'edit');
-    say(`\nDone. Images are in ${OUTPUT}`);
+    const edited = await transcript(edit, 'edit');
+    say(`\nDone. Images are in ${OUTPUT}:`);
+    for (const file of [...imagined, ...edited]) say(relative(process.cwd(), file.path));
   } finally {
     await h.close();
   }
 }
 
 /** Waits for the final edit, printing every response with its time since dispatch; saves the files. */
-async function transcript(handle: InteractionHandle, label: string): Promise<{ bytes: Buffer; filename: string }[]> {
+async function transcript(handle: InteractionHandle, label: string): Promise<{ bytes: Buffer; filename: string; path: string }[]> {
   await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0 && /Imagined|Edited/.test(String(e.payload?.content))), 60_000);
   const since = (t: number) => `+${Math.round(t - handle.dispatchedAt)} ms`.padStart(9);
   for (const ack of handle.acks) say(`  ${since(ack.receivedAt)}  acknowledged (type ${ack.type}${ack.type === 5 ? ': "thinking…"' : ''})`);
-  const saved: { bytes: Buffer; filename: string }[] = [];
+  const saved: { bytes: Buffer; filename: string; path: string }[] = [];
   for (const edit of handle.edits) {
     const text = String(edit.payload?.content ?? '').split('\n')[0];
     const files = edit.files.length > 0 ? ` [${edit.files.map((f) => `${f.filename} ${(f.bytes.length / 1024).toFixed(0)} KiB`).join(', ')}]` : '';
@@ -56,9 +59,9 @@ async function transcript(handle: InteractionHandle, label: string): Promise<{ b
   }
   const final = handle.edits.filter((e) => e.status === 200 && e.files.length > 0).at(-1);
   for (const file of final?.files ?? []) {
-    const name = `${label}-${file.filename}`;
-    writeFileSync(join(OUTPUT, name), file.bytes);
-    saved.push({ bytes: file.bytes, filename: file.filename });
+    const path = join(OUTPUT, `${label}-${file.filename}`);
+    writeFileSync(path, file.bytes);
+    saved.push({ bytes: file.bytes, filename: file.filename, path });
   }
   return saved;
 }
