@@ -9,11 +9,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { InteractionHandle } from '../test/emulators/discord/index.js';
 import { startHarness } from '../test/e2e/harness.js';
+import { specValidationSummary } from '../test/support/openapi.js';
 
 const OUTPUT = resolve('demo-output');
 
 async function main(): Promise<void> {
   mkdirSync(OUTPUT, { recursive: true });
+  say(specValidationSummary());
   say('Starting the Discord emulator, the gateway emulator and the bot…');
   const h = await startHarness({
     env: { GATEWAY_PARTIAL_IMAGES: '1', PROGRESS_INTERVAL_MS: '400', LOG_LEVEL: 'warn' },
