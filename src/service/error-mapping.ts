@@ -5,7 +5,7 @@
 import { UserFacingError } from '../errors.js';
 import { AttachmentDownloadError } from './attachment-download.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
-import { GatewayConnectionError, GatewayError } from './gateway/errors.js';
+import { GatewayConnectionError, GatewayError } from '../gateway/errors.js';
 import { ImageInputError } from './image-rules.js';
 
 /** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */

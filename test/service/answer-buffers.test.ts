@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AnswerBufferPool } from '../../src/service/answer-buffers.js';
-import { checkImage } from '../../src/service/gateway/decode.js';
+import { checkImage } from '../../src/gateway/decode.js';
 
 const MB = 1024 * 1024;
 

@@ -3,7 +3,7 @@ import { describeUserError, UserFacingError, type UserErrorIdentifier } from '..
 import { AttachmentDownloadError, type AttachmentDownloadFailure } from '../../src/service/attachment-download.js';
 import { toUserFacingError } from '../../src/service/error-mapping.js';
 import { QueueCancelledError, QueueClosedError } from '../../src/service/fair-queue.js';
-import { GatewayCancelledError, GatewayError, GatewayTimeoutError } from '../../src/service/gateway/errors.js';
+import { GatewayCancelledError, GatewayError, GatewayTimeoutError } from '../../src/gateway/errors.js';
 import { ImageInputError, validateGenerateRequest } from '../../src/service/image-rules.js';
 import { StorageCorruptError, StorageUnavailableError } from '../../src/storage/errors.js';
 

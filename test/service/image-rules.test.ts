@@ -11,7 +11,7 @@ import {
   validateGenerateRequest,
 } from '../../src/service/image-rules.js';
 import type { EditRequest, GenerateRequest } from '../../src/service/ports.js';
-import { makeImage } from './gateway/fixtures.js';
+import { makeImage } from '../gateway/fixtures.js';
 
 function refusal(fn: () => unknown): ImageInputError {
   try {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
-import { GatewayError } from '../../src/service/gateway/errors.js';
+import { GatewayError } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
 import type { Delivery } from '../../src/service/jobs.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';

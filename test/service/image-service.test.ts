@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError, type UserErrorIdentifier } from '../../src/errors.js';
 import { FairQueue, QueueCancelledError, type FairQueueOptions } from '../../src/service/fair-queue.js';
-import { GatewayError, GatewayHttpError, type GatewayErrorCategory } from '../../src/service/gateway/errors.js';
+import { GatewayError, GatewayHttpError, type GatewayErrorCategory } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
 import type { ImageJob } from '../../src/service/jobs.js';
 import type { QuotaStatus } from '../../src/service/ports.js';

@@ -4,10 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import type { GatewayClient } from '../../../src/service/gateway/gateway-client.js';
-import { ImageInputError } from '../../../src/service/image-rules.js';
-import type { EditRequest, GenerateRequest } from '../../../src/service/ports.js';
-import { startGatewayEmulator, type GatewayEmulator } from '../../emulators/gateway/index.js';
+import type { GatewayClient } from '../../src/gateway/gateway-client.js';
+import { ImageInputError } from '../../src/service/image-rules.js';
+import type { EditRequest, GenerateRequest } from '../../src/service/ports.js';
+import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { clientFor, makeImage } from './fixtures.js';
 
 let gw: GatewayEmulator;

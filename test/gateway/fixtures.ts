@@ -5,11 +5,11 @@
 import pino from 'pino';
 import sharp from 'sharp';
 import type { Agent } from 'undici';
-import { createGatewayAgent } from '../../../src/service/gateway/agent.js';
-import { GatewayClient, type GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
-import type { ImageFormat } from '../../../src/service/ports.js';
-import type { GatewayEmulator } from '../../emulators/gateway/index.js';
-import { GatewayError } from '../../../src/service/gateway/errors.js';
+import { createGatewayAgent } from '../../src/gateway/agent.js';
+import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/gateway-client.js';
+import type { ImageFormat } from '../../src/service/ports.js';
+import type { GatewayEmulator } from '../emulators/gateway/index.js';
+import { GatewayError } from '../../src/gateway/errors.js';
 
 export const silentLogger = pino({ level: 'silent' });
 

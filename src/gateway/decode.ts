@@ -3,8 +3,8 @@
  * compared with the requested format, and the dimensions read with sharp (header only).
  */
 import sharp from 'sharp';
-import type { GeneratedImage, ImageFormat } from '../ports.js';
-import { sniffImageFormat } from '../image-rules.js';
+import type { GeneratedImage, ImageFormat } from '../service/ports.js';
+import { sniffImageFormat } from '../service/image-rules.js';
 import { GatewayResponseError } from './errors.js';
 import { tooLarge } from './transport.js';
 

@@ -4,7 +4,7 @@
  * keeps what we had (or the default alone) and is tried again after a short pause, not on every keystroke.
  */
 import type pino from 'pino';
-import type { Clock, GatewayModel } from '../ports.js';
+import type { Clock, GatewayModel } from '../service/ports.js';
 
 /** Looks like an image model: gpt-image-*, dall-e-*, chatgpt-image-*, imagen, flux, or "image" in the id. */
 const IMAGE_MODEL = /gpt-image|dall-e|chatgpt-image|imagen|flux|stable-diffusion|sdxl|midjourney|seedream|image/i;

@@ -4,9 +4,9 @@
  * multi-byte characters split across chunks are all covered.
  */
 import { describe, expect, it } from 'vitest';
-import { binaryIndex, JsonImageScanner, type ScannedBody } from '../../../src/service/gateway/json-image-scanner.js';
-import type { ImageFeed } from '../../../src/service/ports.js';
-import { parseJson } from '../../../src/service/gateway/schemas.js';
+import { binaryIndex, JsonImageScanner, type ScannedBody } from '../../src/gateway/json-image-scanner.js';
+import type { ImageFeed } from '../../src/service/ports.js';
+import { parseJson } from '../../src/gateway/schemas.js';
 
 /**
  * Scans `body` split at the given byte offsets; `sized` tells the scanner the body's length (images decoded into

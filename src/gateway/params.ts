@@ -4,8 +4,8 @@
  *
  * @see ../../../../shared/docs/image-gateway.md §0.3, §2.2, §2.3
  */
-import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../ports.js';
-import { ImageInputError } from '../image-rules.js';
+import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../service/ports.js';
+import { ImageInputError } from '../service/image-rules.js';
 
 /** A scalar field as it goes on the wire (JSON keeps types; multipart sends the text). */
 export type WireValue = string | number | boolean;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, findParam, type FailureInfo } from '../../../src/service/gateway/classify.js';
-import { GatewayConnectionError, GatewayHttpError, GatewayResponseError, GatewayTimeoutError, type GatewayError } from '../../../src/service/gateway/errors.js';
-import { findRequestId, stripRequestId } from '../../../src/service/gateway/request-id.js';
-import { parseRetryAfter } from '../../../src/service/gateway/retry-after.js';
-import { isRetryable, retryDelay } from '../../../src/service/gateway/retry.js';
+import { classifyFailure, findParam, type FailureInfo } from '../../src/gateway/classify.js';
+import { GatewayConnectionError, GatewayHttpError, GatewayResponseError, GatewayTimeoutError, type GatewayError } from '../../src/gateway/errors.js';
+import { findRequestId, stripRequestId } from '../../src/gateway/request-id.js';
+import { parseRetryAfter } from '../../src/gateway/retry-after.js';
+import { isRetryable, retryDelay } from '../../src/gateway/retry.js';
 
 describe('classifyFailure', () => {
   it.each<[string, FailureInfo, string]>([

@@ -4,7 +4,7 @@
  */
 import type pino from 'pino';
 import type { Dispatcher } from 'undici';
-import type { Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../ports.js';
+import type { Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../service/ports.js';
 import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';
 import { downloadImage } from './download.js';

@@ -7,8 +7,8 @@
  */
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
-import type { ImageFormat, InputImage } from '../ports.js';
-import { sniffImageFormat } from '../image-rules.js';
+import type { ImageFormat, InputImage } from '../service/ports.js';
+import { sniffImageFormat } from '../service/image-rules.js';
 import type { WireParams } from './params.js';
 
 const EXTENSIONS: Readonly<Record<ImageFormat, string>> = { png: 'png', jpeg: 'jpg', webp: 'webp' };

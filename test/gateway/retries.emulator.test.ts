@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import { createGatewayAgent } from '../../../src/service/gateway/agent.js';
-import { GatewayClient, type GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
-import { startGatewayEmulator, type Behaviour, type GatewayEmulator } from '../../emulators/gateway/index.js';
+import { createGatewayAgent } from '../../src/gateway/agent.js';
+import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/gateway-client.js';
+import { startGatewayEmulator, type Behaviour, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { clientFor, silentLogger, failure } from './fixtures.js';
 
 let gw: GatewayEmulator;

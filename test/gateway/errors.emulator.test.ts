@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import type { GatewayErrorCategory } from '../../../src/service/gateway/errors.js';
-import type { GatewayClient } from '../../../src/service/gateway/gateway-client.js';
-import { ERROR_PRESETS, startGatewayEmulator, type ErrorPreset, type GatewayEmulator, type RequestIdHeader } from '../../emulators/gateway/index.js';
+import type { GatewayErrorCategory } from '../../src/gateway/errors.js';
+import type { GatewayClient } from '../../src/gateway/gateway-client.js';
+import { ERROR_PRESETS, startGatewayEmulator, type ErrorPreset, type GatewayEmulator, type RequestIdHeader } from '../emulators/gateway/index.js';
 import { clientFor, failure } from './fixtures.js';
 
 let gw: GatewayEmulator | undefined;

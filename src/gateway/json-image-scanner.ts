@@ -14,7 +14,7 @@
  * `"b64_json"` written with escapes in the key is not recognised; its value then stays in the small text (still
  * correct, only not cheaper).
  */
-import type { ImageFeed } from '../ports.js';
+import type { ImageFeed } from '../service/ports.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { GatewayClient, type GatewayClientOptions } from '../../../src/service/gateway/gateway-client.js';
+import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/gateway-client.js';
 import { makeImage, recordingSleep, silentLogger, failure } from './fixtures.js';
 
 const ORIGIN = 'https://gateway.test';

@@ -4,7 +4,7 @@
  * running either way; while the gateway does not answer properly the check is repeated, and its recovery logged.
  */
 import type pino from 'pino';
-import { formatDuration } from '../../durations.js';
+import { formatDuration } from '../durations.js';
 import { GatewayConnectionError, GatewayTimeoutError, type GatewayError } from './errors.js';
 import { isImageModel } from './models.js';
 

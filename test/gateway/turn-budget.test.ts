@@ -3,9 +3,9 @@
  */
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CallScope } from '../../../src/service/gateway/call-scope.js';
-import { consumeCapped, type GatewayResponse } from '../../../src/service/gateway/transport.js';
-import { TURN_BYTES } from '../../../src/service/gateway/turn-budget.js';
+import { CallScope } from '../../src/gateway/call-scope.js';
+import { consumeCapped, type GatewayResponse } from '../../src/gateway/transport.js';
+import { TURN_BYTES } from '../../src/gateway/turn-budget.js';
 
 const CHUNK = 64 * 1024;
 
