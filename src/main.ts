@@ -7,12 +7,12 @@ import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type
 import type { DestinationStream, Logger } from 'pino';
 import { createComponents, createCommands, COMMAND_DEFINITIONS } from './commands/index.js';
 import { syncCommands } from './commands/command-sync.js';
-import { DiscordResponder } from './commands/discord-responder.js';
+import { DiscordResponder } from './discord/responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
 import { createInteractionRouter } from './commands/router.js';
 import { configWarnings, type Config } from './config.js';
 import { loginWithin } from './discord/login.js';
-import { createDiscordRestAgent } from './discord-rest-agent.js';
+import { createDiscordRestAgent } from './discord/rest-agent.js';
 import { tuneHeapGrowth } from './heap-tuning.js';
 import { createLogger } from './logger.js';
 import { downloadAttachment } from './service/attachment-download.js';
@@ -25,7 +25,7 @@ import { JobArchive, JobRecord, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
 import { systemClock, type Clock } from './service/ports.js';
 import { openStorage } from './storage/open-storage.js';
-import { createInteractionWebhookRest } from './commands/original-reply.js';
+import { createInteractionWebhookRest } from './discord/original-reply.js';
 
 /** Time a reservation outlives the gateway deadline before it expires on its own (queueing, uploads). */
 const RESERVATION_MARGIN_MS = 10 * 60_000;

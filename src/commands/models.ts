@@ -3,7 +3,7 @@
  */
 import { ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { ImageGateway } from '../service/ports.js';
-import { shortenForDiscord } from '../service/file-names.js';
+import { shortenForDiscord } from '../discord/text.js';
 import type { ChatCommand } from './command.js';
 
 export const MODELS_DATA = {

@@ -3,7 +3,7 @@
  */
 import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData, type ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
-import { shortenForDiscord } from '../service/file-names.js';
+import { shortenForDiscord } from '../discord/text.js';
 import { MAX_PROMPT_OPTION_LENGTH } from './image-options.js';
 
 const PROMPT_FIELD = 'prompt';

@@ -12,7 +12,7 @@ import type { ImageCommandDeps } from './image-command-deps.js';
 import { memberCan } from './job-from-interaction.js';
 import { startJob } from './start-job.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
-import { BUTTON_PREFIX } from './render.js';
+import { BUTTON_PREFIX } from '../discord/render.js';
 import { deferInBackground } from './acknowledge.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };

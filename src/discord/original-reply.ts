@@ -11,7 +11,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { DefaultRestOptions, MessagePayload, REST, Routes, type APIMessage, type InteractionEditReplyOptions, type RepliableInteraction, type ResponseLike, type RESTOptions } from 'discord.js';
-import { restUndici } from '../discord-rest-agent.js';
+import { restUndici } from './rest-agent.js';
 import { MultipartBody } from './multipart-body.js';
 
 const MEDIA_TYPES: Readonly<Record<string, string>> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' };

@@ -1,6 +1,6 @@
 import { ComponentType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { MAX_CONTENT_LENGTH, renderCaption, renderProgress, resultButtons } from '../../src/commands/render.js';
+import { MAX_CONTENT_LENGTH, renderCaption, renderProgress, resultButtons } from '../../src/discord/render.js';
 import type { Delivery, DeliveryNotice } from '../../src/service/jobs.js';
 import { newJobId } from '../../src/service/jobs.js';
 import { imagineJob, MEMBER_ID } from '../fakes/jobs.js';

@@ -5,8 +5,8 @@
  */
 import { REST, RESTEvents, Routes, type RateLimitData } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordRestAgent } from '../../src/discord-rest-agent.js';
-import { createInteractionWebhookRest } from '../../src/commands/original-reply.js';
+import { createDiscordRestAgent } from '../../src/discord/rest-agent.js';
+import { createInteractionWebhookRest } from '../../src/discord/original-reply.js';
 import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord/index.js';
 
 let emulator: DiscordEmulator;

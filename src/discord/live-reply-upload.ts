@@ -11,7 +11,7 @@
  * the usual way.
  */
 import { MessagePayload, type APIMessage, type InteractionEditReplyOptions, type REST, type RepliableInteraction } from 'discord.js';
-import { imageFileName } from '../service/file-names.js';
+import { imageFileName } from './file-names.js';
 import { sniffImageFormat } from '../service/image-rules.js';
 import type { ImageUpload } from '../service/jobs.js';
 import { MultipartBody } from './multipart-body.js';

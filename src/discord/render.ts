@@ -2,7 +2,7 @@
  * Message text and components for progress and results. Pure: easy to test, no Discord calls.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import { shortenForDiscord } from '../service/file-names.js';
+import { shortenForDiscord } from './text.js';
 import type { Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
 
 /** Discord's limit on message content. */

@@ -4,7 +4,7 @@
  * change nothing, and a failed body fails its readers.
  */
 import { describe, expect, it } from 'vitest';
-import { MultipartBody } from '../../src/commands/multipart-body.js';
+import { MultipartBody } from '../../src/discord/multipart-body.js';
 
 async function readAll(body: AsyncIterable<Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -1,15 +1,13 @@
 /**
- * Small text helpers for what the bot posts: attachment file names derived from the prompt, and text
- * shortened to fit Discord's length limits.
+ * Attachment file names for what the bot posts, derived from the prompt.
  */
-import type { ImageFormat } from './ports.js';
+import type { ImageFormat } from '../service/ports.js';
 
 /** Words of the prompt kept in a file name; the first few are enough to recognise an image in a download folder. */
 const MAX_SLUG_WORDS = 6;
 /** Upper bound for the slug part, so the whole name (suffix and extension included) stays around 60 characters. */
 const MAX_SLUG_LENGTH = 48;
 const FALLBACK_SLUG = 'image';
-const ELLIPSIS = '…';
 
 /** `.jpg` rather than `.jpeg`: the extension every viewer and OS file association recognises. */
 const EXTENSIONS = { png: 'png', jpeg: 'jpg', webp: 'webp' } as const satisfies Record<ImageFormat, string>;
@@ -49,20 +47,4 @@ function slugify(text: string): string {
     slug = next;
   }
   return slug === '' ? FALLBACK_SLUG : slug;
-}
-
-/**
- * Shortens `text` to at most `max` UTF-16 code units, ending with `…` when it had to cut.
- *
- * Lengths are counted in UTF-16 code units, as JavaScript does; Discord's limits count characters, and a
- * string is never longer in characters than in code units, so the result always fits. The cut never splits
- * a surrogate pair, which would leave a lone surrogate that Discord rejects or renders as `�`.
- */
-export function shortenForDiscord(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max < ELLIPSIS.length) return '';
-  let end = max - ELLIPSIS.length;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return text.slice(0, end).trimEnd() + ELLIPSIS;
 }

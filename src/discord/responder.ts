@@ -6,7 +6,8 @@
 import { AttachmentBuilder, DiscordAPIError, type Client, type REST, type MessageCreateOptions, type RepliableInteraction } from 'discord.js';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
-import { imageFileName, shortenForDiscord } from '../service/file-names.js';
+import { imageFileName } from './file-names.js';
+import { shortenForDiscord } from './text.js';
 import type { Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
 import { renderCaption, renderProgress, resultButtons } from './render.js';
