@@ -15,7 +15,7 @@ import { loginWithin } from './discord/login.js';
 import { createDiscordRestAgent } from './discord/rest-agent.js';
 import { tuneHeapGrowth } from './heap-tuning.js';
 import { createLogger } from './logger.js';
-import { downloadAttachment } from './service/attachment-download.js';
+import { downloadAttachment } from './discord/cdn-download.js';
 import { FairQueue } from './service/fair-queue.js';
 import { createGatewayAgent } from './gateway/agent.js';
 import { GatewayClient } from './gateway/gateway-client.js';

@@ -3,7 +3,7 @@
  * Anything not recognised is rethrown unchanged, so the router treats it as unexpected.
  */
 import { UserFacingError } from '../errors.js';
-import { AttachmentDownloadError } from './attachment-download.js';
+import { AttachmentDownloadError } from './ports.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
 import { GatewayConnectionError, GatewayError } from '../gateway/errors.js';
 import { ImageInputError } from './image-rules.js';

@@ -1,12 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AttachmentDownloadError,
-  downloadAttachment,
-  isAllowedAttachmentUrl,
-  type DownloadOptions,
-} from '../../src/service/attachment-download.js';
+import { downloadAttachment, isAllowedAttachmentUrl, type DownloadOptions } from '../../src/discord/cdn-download.js';
+import { AttachmentDownloadError } from '../../src/service/ports.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -1,8 +1,10 @@
 /**
- * Downloads the images members attach to /edit. Discord attachment URLs are signed and expire, so they are
- * fetched as soon as the command arrives; only from Discord's CDN hosts, and never more than a size cap.
+ * Downloads the images members attach to /edit from Discord's CDN. Discord attachment URLs are signed and expire,
+ * so they are fetched as soon as the command arrives; only from Discord's CDN hosts, and never more than a size cap.
+ * Failures are the service's {@link AttachmentDownloadError}, so it can tell the member what went wrong.
  */
 import { request, type Dispatcher } from 'undici';
+import { AttachmentDownloadError } from '../service/ports.js';
 
 /** Options for {@link downloadAttachment}. */
 export interface DownloadOptions {
@@ -20,29 +22,6 @@ export interface DownloadOptions {
   dispatcher: Dispatcher;
   /** Cancels the download. */
   signal?: AbortSignal | undefined;
-}
-
-/** Why a download failed. */
-export type AttachmentDownloadFailure =
-  | 'host_not_allowed'
-  | 'too_large'
-  | 'http_status'
-  | 'timeout'
-  | 'network'
-  | 'cancelled';
-
-/** A download that failed; `reason` is stable for mapping to user-facing copy. */
-export class AttachmentDownloadError extends Error {
-  override name = 'AttachmentDownloadError';
-  readonly reason: AttachmentDownloadFailure;
-  /** The HTTP status, for `http_status`. */
-  readonly status: number | undefined;
-
-  constructor(reason: AttachmentDownloadFailure, message: string, options: { status?: number; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.reason = reason;
-    this.status = options.status;
-  }
 }
 
 /**
