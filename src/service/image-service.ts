@@ -13,10 +13,10 @@ import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, JobProgress
 import type { Clock, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, PartialImage, QuotaLedger, QuotaStatus } from './ports.js';
 import { systemClock } from './ports.js';
 import { createProgressThrottle } from './progress-throttle.js';
-import { Semaphore } from './semaphore.js';
+import { Semaphore } from './streaming/semaphore.js';
 import type { JobArchive } from './job-archive.js';
-import { UploadFeed } from './upload-feed.js';
-import { AnswerBufferPool } from './answer-buffers.js';
+import { UploadFeed } from './streaming/upload-feed.js';
+import { AnswerBufferPool } from './streaming/answer-buffers.js';
 
 const MIB = 1024 * 1024;
 const DEFAULT_DELIVERY_BUDGET = 32 * MIB;

@@ -4,8 +4,8 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { AnswerBufferPool } from '../../src/service/answer-buffers.js';
-import { checkImage } from '../../src/gateway/decode.js';
+import { AnswerBufferPool } from '../../../src/service/streaming/answer-buffers.js';
+import { checkImage } from '../../../src/gateway/decode.js';
 
 const MB = 1024 * 1024;
 

@@ -4,8 +4,8 @@
  * when it carries exactly the files to deliver; otherwise it abandons it.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeliveryFile, ImageUpload } from '../../src/service/jobs.js';
-import { UploadFeed } from '../../src/service/upload-feed.js';
+import type { DeliveryFile, ImageUpload } from '../../../src/service/jobs.js';
+import { UploadFeed } from '../../../src/service/streaming/upload-feed.js';
 
 class RecordingUpload implements ImageUpload {
   readonly writes: [number, string][] = [];
