@@ -30,6 +30,8 @@ export interface SessionOptions {
 
 // The gateway emulator holds every in-flight answer as base64 JSON (16 MB each with four 1536x1024 PNGs).
 const EMULATOR_FLAGS = ['--max-old-space-size=8192'];
+/** Node flags our bot runs with, as under `npm start` and in the Docker image; the baseline gets Node's defaults. */
+export const OUR_BOT_FLAGS = ['--heap-growing-percent=200'];
 /** Quiet time between the warm-up and the measured load, for both bots. */
 const SETTLE_AFTER_WARM_UP_MS = 500;
 
@@ -39,7 +41,7 @@ export async function withSession<T>(options: SessionOptions, body: (s: Session)
   const extra = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
   const discord = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
   const gateway = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
-  const bot = HostProcess.start('./bot-host.ts', extra('BENCH_BOT_FLAGS'));
+  const bot = HostProcess.start('./bot-host.ts', [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...extra('BENCH_BOT_FLAGS')]);
   try {
     const [d, g] = await Promise.all([
       discord.call<Partial<EmulatorAddresses>>('start', { discord: true }),

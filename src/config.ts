@@ -56,7 +56,6 @@ export const ConfigSchema = z.object({
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
   STREAM_DELIVERIES: flag.default(true),
   BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),
-  GC_HEAP_GROWTH_PERCENT: nonNegativeInt('a whole number from 0 to 400').max(400, { error: 'expects a whole number from 0 to 400' }).default(200),
   SHUTDOWN_GRACE_MS: nonNegativeInt('a whole number of milliseconds').default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expects fatal, error, warn, info, debug, trace or silent' }).default('info'),
   LOG_PRETTY: flag.default(false),

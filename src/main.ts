@@ -13,7 +13,6 @@ import { createInteractionRouter } from './commands/router.js';
 import { configWarnings, type Config } from './config.js';
 import { loginWithin } from './discord/login.js';
 import { createDiscordRestAgent } from './discord/rest-agent.js';
-import { tuneHeapGrowth } from './heap-tuning.js';
 import { createLogger } from './logger.js';
 import { downloadAttachment } from './discord/cdn-download.js';
 import { FairQueue } from './service/fair-queue.js';
@@ -34,8 +33,6 @@ const RESERVATION_MARGIN_MS = 10 * 60_000;
 export interface BotOverrides {
   clock?: Clock | undefined;
   logDestination?: DestinationStream | undefined;
-  /** Receives the V8 flags the bot sets (see heap-tuning.ts) instead of V8. */
-  setV8Flags?: ((flags: string) => void) | undefined;
 }
 
 /** A running bot. */
@@ -49,7 +46,6 @@ export interface RunningBot {
 /** Starts the bot and resolves once it is logged in and its commands are in sync. */
 export async function startBot(config: Config, overrides: BotOverrides = {}): Promise<RunningBot> {
   const clock = overrides.clock ?? systemClock;
-  tuneHeapGrowth(config.GC_HEAP_GROWTH_PERCENT, overrides.setV8Flags);
   const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.LOG_PRETTY, destination: overrides.logDestination });
   for (const warning of configWarnings(config)) logger.warn(warning);
   const storage = await openStorage({

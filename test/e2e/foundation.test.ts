@@ -8,9 +8,8 @@ import { imagineOptions, startHarness, type Harness } from './harness.js';
 
 describe('the bot end to end (real discord.js and gateway client against the emulators)', () => {
   let h: Harness;
-  const v8Flags: string[] = [];
   beforeAll(async () => {
-    h = await startHarness({ setV8Flags: (flags) => v8Flags.push(flags) });
+    h = await startHarness();
   });
   afterAll(async () => {
     await h?.close();
@@ -21,10 +20,6 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     expect(h.discord.commandPuts[0]?.scope).toBe('global');
     const names = h.discord.registeredCommands('global').map((c) => (c as { name: string }).name);
     expect(names.sort()).toEqual(['Edit image', 'edit', 'imagine', 'models', 'quota']);
-  });
-
-  it('tunes V8 garbage collection at start, with the configured growth (GC_HEAP_GROWTH_PERCENT, default 200)', () => {
-    expect(v8Flags).toEqual(['--heap-growing-percent=200']);
   });
 
   it('answers a minimal /imagine with one PNG on the deferred reply', async () => {

@@ -20,8 +20,6 @@ export interface HarnessOptions {
   /** Use a SQLite file in a temp folder instead of memory:// (restart tests). */
   sqlite?: boolean | undefined;
   clock?: Clock | undefined;
-  /** Receives the V8 flags the bot sets instead of V8. */
-  setV8Flags?: ((flags: string) => void) | undefined;
 }
 
 /** A running bot with its two emulators. */
@@ -72,7 +70,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       if (seen) return resolve(seen);
       waiters.add((entry) => (matches(entry) ? (resolve(entry), true) : false));
     });
-  const start = () => startBot(config, { clock: options.clock, logDestination: destination, setV8Flags: options.setV8Flags });
+  const start = () => startBot(config, { clock: options.clock, logDestination: destination });
   let bot = await start();
   const harness: Harness = {
     discord,
