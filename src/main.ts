@@ -20,7 +20,7 @@ import { createGatewayAgent } from './gateway/agent.js';
 import { GatewayClient } from './gateway/gateway-client.js';
 import { GatewayCheck } from './gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
-import { JobArchive, JobRecord, PendingEdit } from './service/job-archive.js';
+import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
 import { systemClock, type Clock } from './service/ports.js';
 import { openStorage } from './storage/open-storage.js';
@@ -77,7 +77,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
   });
   const archive = new JobArchive({
-    jobs: storage.records('jobs', JobRecord),
+    jobs: storage.records('jobs', ArchivedJob),
     pendingEdits: storage.records('pending-edits', PendingEdit),
     jobTtlMs: config.BUTTON_TTL_HOURS * 3_600_000,
   });

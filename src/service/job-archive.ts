@@ -19,7 +19,7 @@ const GenerateRequestRecord = z.object({
 });
 
 /** A finished job, as stored for its buttons. */
-export const JobRecord = z.object({
+export const ArchivedJob = z.object({
   v: z.literal(1),
   kind: z.enum(['imagine', 'edit']),
   requesterId: z.string(),
@@ -29,7 +29,7 @@ export const JobRecord = z.object({
   edit: z.object({ images: z.array(AttachmentRef), mask: AttachmentRef.optional(), inputFidelity: z.enum(['high', 'low']).optional() }).optional(),
   messageIds: z.array(z.string()),
 });
-export type JobRecord = z.infer<typeof JobRecord>;
+export type ArchivedJob = z.infer<typeof ArchivedJob>;
 
 /** Attachments of a message being edited through the context menu. */
 export const PendingEdit = z.object({ v: z.literal(1), images: z.array(AttachmentRef).min(1), skipped: z.number().int().nonnegative() });
@@ -40,7 +40,7 @@ export const PENDING_EDIT_TTL_MS = 15 * 60_000;
 
 /** Options for {@link JobArchive}. */
 export interface JobArchiveOptions {
-  jobs: RecordStore<JobRecord>;
+  jobs: RecordStore<ArchivedJob>;
   pendingEdits: RecordStore<PendingEdit>;
   /** How long result buttons keep working. */
   jobTtlMs: number;
@@ -56,7 +56,7 @@ export class JobArchive {
 
   /** Stores a delivered job under its id. */
   async remember(job: ImageJob, messageIds: string[]): Promise<void> {
-    const record: JobRecord = JobRecord.parse({
+    const record: ArchivedJob = ArchivedJob.parse({
       v: 1,
       kind: job.kind,
       requesterId: job.origin.requesterId,
@@ -70,7 +70,7 @@ export class JobArchive {
   }
 
   /** A stored job, or undefined when it expired. */
-  recall(jobId: string): Promise<JobRecord | undefined> {
+  recall(jobId: string): Promise<ArchivedJob | undefined> {
     return this.options.jobs.get(jobId);
   }
 

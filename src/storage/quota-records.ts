@@ -8,7 +8,7 @@ import type { PeriodWindow } from './periods.js';
  *
  *   usage:{guildId|dm}:{userId}:{day|week|month}:{start}   UsageRecord, expires after its period + slack
  *   limit:{guildId}:server | :role:{roleId} | :member:{userId}   LimitRecord, no expiry
- *   job:{jobId}                                             JobRecord, expires with the reservation
+ *   job:{jobId}                                             JobReservationRecord, expires with the reservation
  */
 
 const Count = z.number().int().nonnegative();
@@ -34,7 +34,7 @@ export const LimitRecord = z.object({
 export type LimitRecord = z.infer<typeof LimitRecord>;
 
 /** Where a job's reservation lives, so commit and refund find it from the job id alone. */
-export const JobRecord = z.object({
+export const JobReservationRecord = z.object({
   v: z.literal(1),
   /** The member's lock key (`{guildId|dm}:{userId}`). */
   member: z.string().min(1),
@@ -42,7 +42,7 @@ export const JobRecord = z.object({
   /** End of the usage record's period, to keep its TTL when rewriting it. */
   periodEnd: z.number(),
 });
-export type JobRecord = z.infer<typeof JobRecord>;
+export type JobReservationRecord = z.infer<typeof JobReservationRecord>;
 
 /** The key scope of a subject: its server, or `dm` outside servers. */
 export function scopeOf(guildId: string | null): string {

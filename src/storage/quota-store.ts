@@ -8,7 +8,7 @@ import type { KvStore } from './kv-store.js';
 import { type PeriodWindow, periodWindow } from './periods.js';
 import { type EffectiveLimit, pickEffectiveLimit } from './quota-limits.js';
 import {
-  JobRecord, LimitRecord, UsageRecord, jobKey, limitKey, scopeOf, usageKey,
+  JobReservationRecord, LimitRecord, UsageRecord, jobKey, limitKey, scopeOf, usageKey,
 } from './quota-records.js';
 
 /** Usage records outlive their period by this much, so a late commit still finds them. */
@@ -64,7 +64,7 @@ export class KeyvQuotaStore implements QuotaLedger {
       if (usage.used + before.reserved + count > limit.limit) return { ok: false, status: before };
       const expiresAt = now + this.#reservationTtlMs;
       const next: UsageRecord = { ...usage, reservations: { ...usage.reservations, [jobId]: { count, expiresAt } } };
-      const job: JobRecord = { v: 1, member: memberKey(subject.guildId, subject.userId), usageKey: key, periodEnd: window.end };
+      const job: JobReservationRecord = { v: 1, member: memberKey(subject.guildId, subject.userId), usageKey: key, periodEnd: window.end };
       await this.#kv.setMany([
         { key, value: next, ttlMs: this.#usageTtl(window.end, now) },
         { key: jobKey(jobId), value: job, ttlMs: this.#reservationTtlMs + USAGE_SLACK_MS },
@@ -190,10 +190,10 @@ export class KeyvQuotaStore implements QuotaLedger {
     return { ...parsed.data, reservations: liveReservations(parsed.data, now) };
   }
 
-  async #readJob(jobId: string): Promise<JobRecord | undefined> {
+  async #readJob(jobId: string): Promise<JobReservationRecord | undefined> {
     const raw = await this.#kv.get(jobKey(jobId));
     if (raw === undefined) return undefined;
-    const parsed = JobRecord.safeParse(raw);
+    const parsed = JobReservationRecord.safeParse(raw);
     if (parsed.success) return parsed.data;
     this.#log.error({ jobId }, 'corrupt job record ignored');
     return undefined;

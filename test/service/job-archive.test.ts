@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { JobArchive, JobRecord, PENDING_EDIT_TTL_MS, PendingEdit } from '../../src/service/job-archive.js';
+import { ArchivedJob, JobArchive, PENDING_EDIT_TTL_MS, PendingEdit } from '../../src/service/job-archive.js';
 import type { AttachmentRef, ImageJob } from '../../src/service/jobs.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { imagineJob } from '../fakes/jobs.js';
@@ -18,7 +18,7 @@ async function setup() {
   const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, reservationTtlMs: 600_000, logger: silentLogger, clock });
   opened.push(storage);
   const archive = new JobArchive({
-    jobs: storage.records('job', JobRecord),
+    jobs: storage.records('job', ArchivedJob),
     pendingEdits: storage.records('pending-edit', PendingEdit),
     jobTtlMs: JOB_TTL_MS,
   });
