@@ -8,10 +8,8 @@ import type { JobArchive } from '../service/job-archive.js';
 import { MAX_EDIT_IMAGES } from '../service/image-rules.js';
 import type { ComponentHandler, MessageCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
-import type { ImageCommandDeps } from './image-command-deps.js';
+import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
-import { startJob } from './start-job.js';
-import { deferInBackground } from './acknowledge.js';
 
 export const EDIT_IMAGE_MENU_DATA = {
   type: ApplicationCommandType.Message,

@@ -6,10 +6,8 @@ import { UserFacingError } from '../errors.js';
 import type { ChatCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
-import type { ImageCommandDeps } from './image-command-deps.js';
+import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { checkModerationAllowed } from './job-from-interaction.js';
-import { startJob } from './start-job.js';
-import { deferInBackground } from './acknowledge.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 

@@ -1,13 +1,37 @@
 /**
- * The last step every image interaction shares: build the job, log it, hand it to the service with a responder
- * over this (already deferred) interaction.
+ * What every image interaction shares: the dependencies main.ts passes in, acknowledging without waiting, and
+ * the last step (build the job, log it, hand it to the service with a responder over the deferred interaction).
  */
-import type { BaseInteraction, RepliableInteraction } from 'discord.js';
-import type { ImageJob } from '../service/jobs.js';
+import type { AutocompleteInteraction, BaseInteraction, RepliableInteraction } from 'discord.js';
+import type { ImageService } from '../service/image-service.js';
+import type { ImageJob, Responder } from '../service/jobs.js';
 import type { GenerateRequest } from '../service/ports.js';
 import type { InteractionContext } from './command.js';
-import type { ImageCommandDeps } from './image-command-deps.js';
 import { buildJob } from './job-from-interaction.js';
+
+/** What the image commands need, passed in by main.ts. */
+export interface ImageCommandDeps {
+  images: Pick<ImageService, 'run'>;
+  /** A responder over a deferred interaction (progress edits, delivery, hand-off after the token expires). */
+  createResponder(interaction: RepliableInteraction, ctx: InteractionContext): Responder;
+  /** Answers model and size autocomplete for the image commands. */
+  autocomplete(interaction: AutocompleteInteraction, ctx: InteractionContext): Promise<void>;
+}
+
+/**
+ * Sends the public deferred acknowledgement and records it in `ctx` without waiting for it.
+ *
+ * The deferred reply ("thinking…") is sent at once, within Discord's 3 seconds, but not awaited, so downloading
+ * references, reserving quota and sending the gateway request overlap its round trip (around 100 ms against real
+ * Discord). The responder awaits it before its first edit, a failed acknowledgement cancels the job (and refunds
+ * it), and the router awaits it before answering an error.
+ */
+export function deferInBackground(interaction: RepliableInteraction, ctx: InteractionContext): void {
+  const pending = interaction.deferReply().then(() => undefined);
+  // Handled by whoever awaits ctx.acknowledgement; without this a failure before then would be "unhandled".
+  pending.catch(() => undefined);
+  ctx.acknowledgement = pending;
+}
 
 /** Runs an image job for a deferred interaction; resolves when it is delivered (or throws a member-facing error). */
 export async function startJob(

@@ -4,10 +4,8 @@
 import { ApplicationCommandType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import type { ChatCommand } from './command.js';
 import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
-import type { ImageCommandDeps } from './image-command-deps.js';
+import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { checkModerationAllowed } from './job-from-interaction.js';
-import { startJob } from './start-job.js';
-import { deferInBackground } from './acknowledge.js';
 
 export const IMAGINE_DATA = {
   type: ApplicationCommandType.ChatInput,

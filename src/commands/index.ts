@@ -8,7 +8,7 @@ import type { QuotaAdmin } from '../service/quota-admin.js';
 import type { Command, ComponentHandler } from './command.js';
 import { createEditCommand, EDIT_DATA } from './edit.js';
 import { createEditImageMenu, createEditImageMenuModal, EDIT_IMAGE_MENU_DATA } from './edit-image-menu.js';
-import type { ImageCommandDeps } from './image-command-deps.js';
+import type { ImageCommandDeps } from './image-jobs.js';
 import { createImagineCommand, IMAGINE_DATA } from './imagine.js';
 import { createModelsCommand, MODELS_DATA } from './models.js';
 import { createQuotaCommand } from './quota.js';

@@ -8,12 +8,10 @@ import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
 import type { ComponentHandler } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
-import type { ImageCommandDeps } from './image-command-deps.js';
+import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { memberCan } from './job-from-interaction.js';
-import { startJob } from './start-job.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
 import { BUTTON_PREFIX } from '../discord/render.js';
-import { deferInBackground } from './acknowledge.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
 
