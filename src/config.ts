@@ -77,9 +77,6 @@ export function configWarnings(config: Pick<Config, 'GATEWAY_BASE_URL'>): string
   return [`GATEWAY_BASE_URL (${url.host}${url.pathname === '/' ? '' : url.pathname}) has no version segment such as /v1; most gateways expect one (some relays use other paths)`];
 }
 
-/** Names of the variables whose values must never be printed. */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(['DISCORD_TOKEN', 'GATEWAY_API_KEY']);
-
 export type Config = z.infer<typeof ConfigSchema>;
 
 /** Thrown when the configuration is invalid; the message lists every bad variable. */
@@ -118,11 +115,11 @@ function parseWith<S extends z.ZodObject>(schema: S, env: Readonly<Record<string
 }
 
 /** The subset `npm run commands:deploy` needs: it talks to Discord only. */
-export const DeployConfigSchema = ConfigSchema.pick({ DISCORD_TOKEN: true, DISCORD_API_URL: true, COMMANDS_GUILD_ID: true, LOG_LEVEL: true });
+const DeployConfigSchema = ConfigSchema.pick({ DISCORD_TOKEN: true, DISCORD_API_URL: true, COMMANDS_GUILD_ID: true, LOG_LEVEL: true });
 export type DeployConfig = z.infer<typeof DeployConfigSchema>;
 
 /** Like {@link loadConfig}, for the deploy command. */
-export function loadDeployConfig(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}): DeployConfig {
+function loadDeployConfig(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}): DeployConfig {
   return parseWith(DeployConfigSchema, env, dotenv);
 }
 
@@ -132,7 +129,7 @@ export function loadDeployConfigFromProcess(): DeployConfig {
 }
 
 /** Reads `.env` from a directory if present (never required). */
-export function readDotenv(directory: string): Record<string, string> {
+function readDotenv(directory: string): Record<string, string> {
   const file = resolve(directory, '.env');
   if (!existsSync(file)) return {};
   return parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;

@@ -4,7 +4,7 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 
 /** Paths pino censors before anything is written. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'token',
   '*.token',
   'apiKey',

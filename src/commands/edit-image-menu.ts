@@ -17,7 +17,7 @@ export const EDIT_IMAGE_MENU_DATA = {
 } satisfies RESTPostAPIContextMenuApplicationCommandsJSONBody;
 
 /** Custom-id prefix of the modal this command opens. */
-export const MENU_EDIT_PREFIX = 'menuedit';
+const MENU_EDIT_PREFIX = 'menuedit';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'stashEdit' | 'takeEdit'> };
 

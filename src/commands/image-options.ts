@@ -46,7 +46,7 @@ export const IMAGE_OPTIONS = [
 ] satisfies APIApplicationCommandBasicOption[];
 
 /** The typed request an image command produces. */
-export const ImageCommandRequest = z.object({
+const ImageCommandRequest = z.object({
   prompt: z.string().trim().min(1, { error: 'the prompt is empty' }).max(MAX_PROMPT_OPTION_LENGTH),
   model: z.string().trim().min(1).max(100).optional(),
   size: z.string().trim().toLowerCase().optional(),
@@ -57,7 +57,7 @@ export const ImageCommandRequest = z.object({
   n: z.number().int().min(1).max(MAX_IMAGES_PER_REQUEST).optional(),
   moderation: z.enum(['auto', 'low']).optional(),
 });
-export type ImageCommandRequest = z.infer<typeof ImageCommandRequest>;
+type ImageCommandRequest = z.infer<typeof ImageCommandRequest>;
 
 /** The subset of an interaction's option reader these parsers use. */
 type OptionReader = Pick<ChatInputCommandInteraction['options'], 'getString' | 'getInteger'>;
@@ -84,7 +84,7 @@ export function parseImageOptions(options: OptionReader, prompt: string): Genera
 }
 
 /** Request fields → the option names members typed. */
-export const OPTION_NAMES: Record<string, string> = {
+const OPTION_NAMES: Record<string, string> = {
   prompt: 'prompt',
   model: 'model',
   size: 'size',

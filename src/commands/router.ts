@@ -83,7 +83,7 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
 }
 
 /** Sends an ephemeral message whether or not the interaction was already acknowledged. */
-export async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
+async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
   const allowedMentions = { parse: [] };
   if (!interaction.deferred && !interaction.replied) {
     await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions });

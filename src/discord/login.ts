@@ -6,7 +6,7 @@ import { Events, RESTEvents, type Client } from 'discord.js';
 import { formatDuration } from '../durations.js';
 
 /** Discord could not be reached or refused the bot at start; the message is meant for the operator. */
-export class DiscordStartupError extends Error {
+class DiscordStartupError extends Error {
   override readonly name = 'DiscordStartupError';
 }
 
@@ -62,7 +62,7 @@ const NETWORK_FAILURES: Readonly<Record<string, string>> = {
 };
 
 /** One operator-facing sentence for a failed login. */
-export function describeLoginFailure(err: unknown, apiUrl: string): string {
+function describeLoginFailure(err: unknown, apiUrl: string): string {
   const chain = causeChain(err);
   const codes = chain.map((e) => Reflect.get(e, 'code'));
   if (codes.includes('TokenInvalid') || chain.some((e) => Reflect.get(e, 'status') === 401)) {

@@ -15,9 +15,9 @@ import { LiveReplyUpload } from './live-reply-upload.js';
 import { editOriginalReply } from './original-reply.js';
 
 /** Discord allows 10 attachments per message. */
-export const MAX_FILES_PER_MESSAGE = 10;
+const MAX_FILES_PER_MESSAGE = 10;
 /** Interaction tokens live 15 minutes; stop using one a little before that. */
-export const TOKEN_SAFE_LIFETIME_MS = 14 * 60_000;
+const TOKEN_SAFE_LIFETIME_MS = 14 * 60_000;
 /** Used when an interaction does not say (Discord's documented default). */
 const DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024;
 /** Error codes that mean the interaction token is gone. */

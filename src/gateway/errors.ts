@@ -10,7 +10,7 @@ import { parseRetryAfter } from './retry-after.js';
 import { ErrorEnvelope, FlatErrorBody, parseJson } from './schemas.js';
 
 /** What went wrong, in terms a member can be told. `cancelled` means the caller aborted. */
-export const GATEWAY_ERROR_CATEGORIES = [
+const GATEWAY_ERROR_CATEGORIES = [
   'invalid_key',
   'balance_exhausted',
   'unknown_model',
@@ -132,7 +132,7 @@ export class GatewayCancelledError extends GatewayError {
  * Gateways echo keys in messages ("Incorrect API key provided: sk-…"); errors end up in logs, keys must not.
  * Keeps a short prefix so the operator can still tell which key it was.
  */
-export function redactKeys(message: string): string {
+function redactKeys(message: string): string {
   return message.replace(/\b(sk-[A-Za-z0-9]{0,4})[A-Za-z0-9_*-]{4,}/g, '$1***').replace(/(Bearer\s+)\S+/gi, '$1***');
 }
 

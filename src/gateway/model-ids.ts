@@ -12,7 +12,7 @@ import { ModelsResponse, parseJson } from './schemas.js';
 import { readCapped, send } from './transport.js';
 
 /** Autocomplete must answer within 3 s, so the catalogue fetch gets a short budget of its own. */
-export const MODELS_TIMEOUT_MS = 10_000;
+const MODELS_TIMEOUT_MS = 10_000;
 const MODELS_BODY_CAP = 4 * 1024 * 1024;
 
 /** Fetches the model ids within `timeoutMs`; rejects with a GatewayError on any failure or unknown shape. */

@@ -10,7 +10,7 @@ import type { Clock, GatewayModel } from '../service/ports.js';
 const IMAGE_MODEL = /gpt-image|dall-e|chatgpt-image|imagen|flux|stable-diffusion|sdxl|midjourney|seedream|image/i;
 
 /** How long a failed fetch is remembered before the next try. */
-export const MODELS_FAILURE_TTL_MS = 30_000;
+const MODELS_FAILURE_TTL_MS = 30_000;
 
 /** Options of a ModelCatalogue. */
 export interface ModelCatalogueOptions {
@@ -28,7 +28,7 @@ export function isImageModel(id: string): boolean {
 }
 
 /** Orders ids: the default first, then image models, then the rest, each group alphabetically, without duplicates. */
-export function orderModels(ids: readonly string[], defaultModel: string): GatewayModel[] {
+function orderModels(ids: readonly string[], defaultModel: string): GatewayModel[] {
   const others = [...new Set(ids)].filter((id) => id !== defaultModel).sort((a, b) => a.localeCompare(b));
   const image = others.filter(isImageModel);
   const rest = others.filter((id) => !isImageModel(id));

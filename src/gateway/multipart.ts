@@ -14,12 +14,12 @@ import type { WireParams } from './params.js';
 const EXTENSIONS: Readonly<Record<ImageFormat, string>> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
 
 /** The MIME type of an image format. */
-export function mimeType(format: ImageFormat): string {
+function mimeType(format: ImageFormat): string {
   return `image/${format}`;
 }
 
 /** A safe part file name: the original stem (if any) with the extension of the real format. */
-export function partFilename(image: InputImage, fallbackStem: string, format: ImageFormat): string {
+function partFilename(image: InputImage, fallbackStem: string, format: ImageFormat): string {
   const base = (image.filename ?? '').split(/[\\/]/).pop() ?? '';
   const stem = base.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_').slice(0, 80);
   return `${stem || fallbackStem}.${EXTENSIONS[format]}`;

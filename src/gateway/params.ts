@@ -23,7 +23,7 @@ const DEPENDENTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The highest `partial_images` the API accepts. */
-export const MAX_PARTIAL_IMAGES = 3;
+const MAX_PARTIAL_IMAGES = 3;
 
 /** Builds the wire fields for a validated request. */
 export function buildWireParams(req: GenerateRequest | EditRequest, model: string, call: GatewayCallOptions): WireParams {

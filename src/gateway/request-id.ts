@@ -6,7 +6,7 @@
  */
 
 /** Response headers that carry a request id, most specific first. */
-export const REQUEST_ID_HEADERS = ['x-request-id', 'x-oneapi-request-id', 'x-api-request-id'] as const;
+const REQUEST_ID_HEADERS = ['x-request-id', 'x-oneapi-request-id', 'x-api-request-id'] as const;
 
 /** Headers as undici's request() returns them. */
 export type ResponseHeaders = Record<string, string | string[] | undefined>;

@@ -10,7 +10,7 @@
 import { GatewayConnectionError, GatewayHttpError, type GatewayError } from './errors.js';
 
 /** Backoff before retry n (0-based): 0.5 s · 2ⁿ, capped at 8 s, less up to 25 % jitter (as openai-node). */
-export const BACKOFF = { initialMs: 500, maxMs: 8_000, jitter: 0.25 } as const;
+const BACKOFF = { initialMs: 500, maxMs: 8_000, jitter: 0.25 } as const;
 
 /** True when the failure cannot have produced (or billed) an image, so asking again is safe. */
 export function isRetryable(error: GatewayError): boolean {

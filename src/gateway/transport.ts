@@ -94,7 +94,7 @@ export async function consumeCapped(res: GatewayResponse, maxBytes: number, scop
 }
 
 /** Stops reading a body we will not use; undici reports the abort as an error event, which is expected here. */
-export function discard(res: GatewayResponse): void {
+function discard(res: GatewayResponse): void {
   res.body.on('error', () => {});
   res.body.destroy();
 }

@@ -23,11 +23,11 @@ export const SIZE_BOUNDS = {
 export const STANDARD_SIZES = ['1024x1024', '1536x1024', '1024x1536'] as const;
 export type StandardSize = (typeof STANDARD_SIZES)[number];
 
-export const MAX_PROMPT_LENGTH = 32_000;
+const MAX_PROMPT_LENGTH = 32_000;
 export const MAX_IMAGES_PER_REQUEST = 10;
 export const MAX_EDIT_IMAGES = 16;
-export const MAX_EDIT_IMAGE_BYTES = 50 * 1024 * 1024;
-export const MAX_MASK_BYTES = 4 * 1024 * 1024;
+const MAX_EDIT_IMAGE_BYTES = 50 * 1024 * 1024;
+const MAX_MASK_BYTES = 4 * 1024 * 1024;
 
 const FORMATS: readonly ImageFormat[] = ['png', 'jpeg', 'webp'];
 const QUALITIES = ['auto', 'low', 'medium', 'high'];

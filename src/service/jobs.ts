@@ -15,7 +15,7 @@ export const AttachmentRef = z.object({
 export type AttachmentRef = z.infer<typeof AttachmentRef>;
 
 /** Where a job came from, for re-rolls and for delivery after the interaction token expires. */
-export interface JobOrigin {
+interface JobOrigin {
   guildId: string | null;
   channelId: string | null;
   requesterId: string;

@@ -5,13 +5,13 @@
 
 /** Output image formats the gateway can produce. */
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
-export type ImageQuality = 'auto' | 'low' | 'medium' | 'high';
-export type ImageBackground = 'auto' | 'opaque' | 'transparent';
-export type ImageModeration = 'auto' | 'low';
+type ImageQuality = 'auto' | 'low' | 'medium' | 'high';
+type ImageBackground = 'auto' | 'opaque' | 'transparent';
+type ImageModeration = 'auto' | 'low';
 export type InputFidelity = 'high' | 'low';
 
 /** Options shared by generations and edits; only what the member set is sent, plus model. */
-export interface ImageOptions {
+interface ImageOptions {
   /** Model name from the gateway's catalogue; the configured default when absent. */
   model?: string | undefined;
   /** `auto`, a standard size, or a custom `WIDTHxHEIGHT`. */

@@ -4,10 +4,10 @@
  */
 
 /** Stable identifiers, so callers can branch without importing the classes. */
-export type StorageErrorCode = 'storage.unavailable' | 'storage.corrupt';
+type StorageErrorCode = 'storage.unavailable' | 'storage.corrupt';
 
 /** Base class of every storage failure. */
-export class StorageError extends Error {
+class StorageError extends Error {
   override name = 'StorageError';
   readonly code: StorageErrorCode;
 

@@ -14,8 +14,8 @@ import type { PeriodWindow } from './periods.js';
 const Count = z.number().int().nonnegative();
 
 /** An open reservation inside a usage record. */
-export const Reservation = z.object({ count: Count.positive(), expiresAt: z.number() });
-export type Reservation = z.infer<typeof Reservation>;
+const Reservation = z.object({ count: Count.positive(), expiresAt: z.number() });
+type Reservation = z.infer<typeof Reservation>;
 
 /** A member's usage in one period: committed images and open reservations by job id. */
 export const UsageRecord = z.object({
