@@ -4,7 +4,7 @@
  * Node's fetch defaults to 5-minute header and body timeouts whatever the caller wants; image calls take
  * 20–120 s and proxies cut idle sockets around 60–100 s, so set them here, explicitly.
  *
- * @see ../../../../shared/docs/image-gateway.md §0.9, §3.3
+ * @see ../../../shared/docs/image-gateway.md §0.9, §3.3
  * @see https://undici.nodejs.org/#/docs/api/Agent
  */
 import { Agent } from 'undici';

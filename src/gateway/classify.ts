@@ -6,7 +6,7 @@
  * same status means different things: 403 is a balance or a model restriction, 429 a rate limit or an empty
  * account, 503 saturation or an unknown model.
  *
- * @see ../../../../shared/docs/image-gateway.md §2.6, §4, §6
+ * @see ../../../shared/docs/image-gateway.md §2.6, §4, §6
  */
 import type { GatewayErrorCategory } from './errors.js';
 

@@ -2,7 +2,7 @@
  * Downloads `url` image items. GPT image models answer in base64, but relays and dall-e return links; a link is
  * fetched with its own timeout and the response size cap, and without our API key (it may point anywhere).
  *
- * @see ../../../../shared/docs/image-gateway.md §4.2.3 (relays return url items; downloads can be slow)
+ * @see ../../../shared/docs/image-gateway.md §4.2.3 (relays return url items; downloads can be slow)
  */
 import { request, type Dispatcher } from 'undici';
 import type { CallScope } from './call-scope.js';

@@ -2,7 +2,7 @@
  * Gateway errors. The service layer reads only `category`, `param` and `requestId`; the subclasses keep the
  * request context for logs.
  *
- * @see ../../../../shared/docs/image-gateway.md §6
+ * @see ../../../shared/docs/image-gateway.md §6
  */
 import { classifyFailure, findParam, type FailureInfo } from './classify.js';
 import { findRequestId, stripRequestId, type ResponseHeaders } from './request-id.js';

@@ -2,8 +2,8 @@
  * The gateway client: the ImageGateway port over undici, with pre-flight rules, bounded retries, the documented
  * recoveries, a total deadline and the model catalogue.
  *
- * @see ../../../../shared/docs/image-gateway.md
- * @see ../../../../shared/docs/gateway-interface.md
+ * @see ../../../shared/docs/image-gateway.md
+ * @see ../../../shared/docs/gateway-interface.md
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';

@@ -2,7 +2,7 @@
  * `GET {base}/models`: the ids of the gateway's catalogue. Accepts OpenAI's `{object:"list",data}` and new-api's
  * `{success:true,data}`; anything else is an error the catalogue absorbs.
  *
- * @see ../../../../shared/docs/image-gateway.md §2.8, §4.1, §4.2.1
+ * @see ../../../shared/docs/image-gateway.md §2.8, §4.1, §4.2.1
  */
 import { CallScope } from './call-scope.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';

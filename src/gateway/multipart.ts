@@ -3,7 +3,7 @@
  * then the optional `mask`. File names and content types follow the sniffed bytes, because relays such as
  * new-api guess the type from the name's extension.
  *
- * @see ../../../../shared/docs/image-gateway.md §0.2, §3.5, §4.2.2
+ * @see ../../../shared/docs/image-gateway.md §0.2, §3.5, §4.2.2
  */
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';

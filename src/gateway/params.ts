@@ -2,7 +2,7 @@
  * The request fields the client sends: only what the caller set, plus model. Never `response_format`: GPT image
  * models reject it with 400 unknown_parameter and always answer in base64, which is what the bot wants.
  *
- * @see ../../../../shared/docs/image-gateway.md §0.3, §2.2, §2.3
+ * @see ../../../shared/docs/image-gateway.md §0.3, §2.2, §2.3
  */
 import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../service/ports.js';
 import { ImageInputError } from '../service/image-rules.js';

@@ -3,7 +3,7 @@
  * a rejected custom size is retried with the standard size of the nearest aspect ratio (rule 4), and a parameter
  * the model does not know is dropped (rule 6).
  *
- * @see ../../../../shared/docs/gateway-interface.md "Behaviour rules" 4 and 6
+ * @see ../../../shared/docs/gateway-interface.md "Behaviour rules" 4 and 6
  */
 import { isCustomSize, nearestStandardSize, parseSize } from '../service/image-rules.js';
 import { isUnsupportedParameter } from './classify.js';

@@ -2,7 +2,7 @@
  * Request ids: every gateway family names its header differently, and one-api/new-api also append the id to
  * error messages. Keep whichever we find on every error and log line.
  *
- * @see ../../../../shared/docs/image-gateway.md §0.7, §4.2.3
+ * @see ../../../shared/docs/image-gateway.md §0.7, §4.2.3
  */
 
 /** Response headers that carry a request id, most specific first. */

@@ -5,7 +5,7 @@
  * may have reached the model (a timeout, 504, 524, a reset after the body was sent, a 500) is handed back to the
  * member instead, because a retry could generate and bill twice.
  *
- * @see ../../../../shared/docs/image-gateway.md §0.8, §3.2, §4.2.2 (new-api never retries 504/524)
+ * @see ../../../shared/docs/image-gateway.md §0.8, §3.2, §4.2.2 (new-api never retries 504/524)
  */
 import { GatewayConnectionError, GatewayHttpError, type GatewayError } from './errors.js';
 

@@ -2,7 +2,7 @@
  * Zod schemas for what the gateway sends back. Parsed with safeParse at the boundary; optional wherever a
  * one-api/new-api relay is known to leave things out.
  *
- * @see ../../../../shared/docs/image-gateway.md §2.4, §2.5, §2.6, §2.8
+ * @see ../../../shared/docs/image-gateway.md §2.4, §2.5, §2.6, §2.8
  */
 import { z } from 'zod';
 

@@ -3,7 +3,7 @@
  * bare `data:` lines without `event:`), comments and keep-alives are ignored, and `[DONE]` ends the stream.
  * Reading stops once the expected number of completed images has arrived: a relay may keep the socket open.
  *
- * @see ../../../../shared/docs/image-gateway.md §0.5, §2.5, §4.2.1 (SSE writer), §4.2.2 (PING comments)
+ * @see ../../../shared/docs/image-gateway.md §0.5, §2.5, §4.2.1 (SSE writer), §4.2.2 (PING comments)
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Readable } from 'node:stream';
