@@ -1,14 +1,7 @@
 /**
- * The edit of the original reply that carries the result, sent while the gateway's answer is still arriving
- * (the service's ImageUpload over Discord).
- *
- * Each image becomes a `files[n]` part the moment its first bytes are decoded, and its bytes follow as they are
- * decoded, so Discord receives the upload alongside the bot's download and the edit lands right after the answer's
- * last byte instead of one full upload later. The body ends (payload_json, then the closing boundary) only when
- * deliver() completes it, after the whole answer was checked; until then Discord holds an unfinished request,
- * which a cut-off connection discards. So an upload that is abandoned — the answer failed, an image turned out
- * too large, the member's reply went away — posts nothing, and the result is delivered (or the failure reported)
- * the usual way.
+ * The edit of the original reply that carries the result, sent while the gateway's answer is still arriving (the
+ * service's ImageUpload over Discord), so it lands right after the answer's last byte instead of one upload later.
+ * The body ends only when deliver() completes it; an abandoned upload is cut off, which posts nothing.
  */
 import { MessagePayload, type APIMessage, type InteractionEditReplyOptions, type REST, type RepliableInteraction } from 'discord.js';
 import { imageFileName } from './file-names.js';
@@ -34,7 +27,13 @@ export interface LiveReplyUploadOptions {
   startAfter: Promise<unknown>;
 }
 
-/** See the module comment. */
+/**
+ * Each image becomes a `files[n]` part the moment its first bytes are decoded, and its bytes follow as they are
+ * decoded. The body ends (payload_json, then the closing boundary) only when deliver() completes it, after the
+ * whole answer was checked; until then Discord holds an unfinished request, which a cut-off connection discards.
+ * So an upload that is abandoned — the answer failed, an image turned out too large, the member's reply went
+ * away — posts nothing, and the result is delivered (or the failure reported) the usual way.
+ */
 export class LiveReplyUpload implements ImageUpload {
   private readonly options: LiveReplyUploadOptions;
   private readonly body = new MultipartBody();

@@ -1,13 +1,8 @@
 /**
  * A multipart/form-data body (RFC 7578) that can still grow while it is being sent, and can be sent again from its
- * first byte (a rate-limited or retried request resends it whole).
- *
- * It exists for posting images while the gateway's answer is still arriving: each file part is opened as soon as
- * its image begins and its decoded bytes are appended as they come, so the upload runs alongside the download
- * instead of after it. form-data and undici's FormData take whole values (or one-shot streams) and cannot be
- * replayed, so the framing (a boundary line, two headers, CRLF) is written here. Nothing is copied: the body is a
- * list of the Buffers it was given, and a finished file's pieces may be swapped for its whole bytes (the same
- * bytes, held once) without disturbing a reader that is halfway through them.
+ * first byte (a rate-limited or retried request resends it whole), for posting images while the gateway's answer
+ * is still arriving. form-data and undici's FormData take whole values (or one-shot streams) and cannot be
+ * replayed, so the framing (a boundary line, two headers, CRLF) is written here.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -22,7 +17,11 @@ interface FileSegment {
 
 type Segment = Buffer | FileSegment;
 
-/** See the module comment. Iterating it yields the body from its start, waiting for parts still to come. */
+/**
+ * Iterating it yields the body from its start, waiting for parts still to come. Nothing is copied: the body is a
+ * list of the Buffers it was given, and a finished file's pieces may be swapped for its whole bytes (the same
+ * bytes, held once) without disturbing a reader that is halfway through them.
+ */
 export class MultipartBody implements AsyncIterable<Buffer> {
   readonly boundary = `----imagine-bot-${randomBytes(12).toString('hex')}`;
   private readonly segments: Segment[] = [];

@@ -1,13 +1,8 @@
 /**
- * Edits an interaction's original reply through the interaction-webhook REST client (see
- * createInteractionWebhookRest), with the image files in a {@link MultipartBody} over the Buffers the bot already
- * holds.
- *
- * discord.js would copy every file into a Blob and undici would stream it back out in small asynchronous reads:
- * about 4 ms of CPU per 2 MB image on a 2-core machine, on the path between the gateway's answer and the member
- * seeing the images. Here discord.js still builds the message JSON (MessagePayload) and its REST client still
- * sends the request (rate-limit buckets, retries, DiscordAPIError unchanged); only the multipart body is made
- * differently, in the order discord.js uses (files, then payload_json).
+ * Edits an interaction's original reply with the image files in a {@link MultipartBody} over the Buffers the bot
+ * already holds, where discord.js would copy each file into a Blob (CPU per image; figures in docs/benchmarks.md).
+ * discord.js still builds the message JSON and its REST client still sends the request (buckets, retries,
+ * DiscordAPIError unchanged); only the multipart body is made differently, in discord.js's order.
  */
 import { STATUS_CODES } from 'node:http';
 import { DefaultRestOptions, MessagePayload, REST, Routes, type APIMessage, type InteractionEditReplyOptions, type RepliableInteraction, type ResponseLike, type RESTOptions } from 'discord.js';

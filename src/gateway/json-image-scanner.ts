@@ -1,18 +1,8 @@
 /**
- * A streaming scanner for JSON image answers. A 4-image answer is ~17 MB, almost all of it the base64 of the
- * `"b64_json"` values; holding that as chunks, a concatenated Buffer, a string and parsed strings at once (and
- * converting each in one synchronous step) is what made 100 concurrent answers cost gigabytes and block the event
- * loop. So the scanner takes the body chunk by chunk and splits it in two:
- *
- * - every `"b64_json"` string value is base64-decoded as it arrives into bytes, one Buffer per value;
- * - everything else (created, usage, url items, error objects, …) is copied into a small JSON text in which each
- *   such value is replaced by a placeholder (`"__bin:0"`, see {@link binaryIndex}), to be JSON.parsed at the end.
- *
- * It is not a validator: it only tracks whether it is inside a string (and after a backslash), the bytes of the
- * last string against `b64_json`, and whether that string was followed by a colon. The structure is kept intact in
- * the small text, so JSON.parse still rejects whatever was malformed, including a body cut off mid-value.
- * `"b64_json"` written with escapes in the key is not recognised; its value then stays in the small text (still
- * correct, only not cheaper).
+ * A streaming scanner for JSON image answers, which are almost all base64: each `"b64_json"` value is decoded as it
+ * arrives, and everything else is copied into a small JSON text (each image replaced by a placeholder) to be
+ * JSON.parsed at the end. Holding whole answers as text made many concurrent answers cost gigabytes and block the
+ * event loop (figures in docs/benchmarks.md).
  */
 import type { ImageFeed } from '../service/ports.js';
 
@@ -42,7 +32,17 @@ export function binaryIndex(value: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Splits a JSON body, pushed chunk by chunk, into a small JSON text and decoded `b64_json` bytes. */
+/**
+ * Splits a JSON body, pushed chunk by chunk, into a small JSON text and decoded `b64_json` bytes: every
+ * `"b64_json"` string value becomes one Buffer, and is replaced in the text by a placeholder (`"__bin:0"`, see
+ * {@link binaryIndex}); everything else (created, usage, url items, error objects, …) is copied as is.
+ *
+ * It is not a validator: it only tracks whether it is inside a string (and after a backslash), the bytes of the
+ * last string against `b64_json`, and whether that string was followed by a colon. The structure is kept intact in
+ * the small text, so JSON.parse still rejects whatever was malformed, including a body cut off mid-value.
+ * `"b64_json"` written with escapes in the key is not recognised; its value then stays in the small text (still
+ * correct, only not cheaper).
+ */
 export class JsonImageScanner {
   private readonly listener: ImageFeed | undefined;
   /**

@@ -1,11 +1,8 @@
 /**
- * A byte budget per event-loop turn, shared by every response body being read.
- *
- * `for await` over a body does not give the event loop back between chunks: when a socket has buffered several
- * chunks, each next chunk arrives as a microtask, so one turn can go on through megabytes. With many answers
- * arriving together that adds up to 100 ms+ stalls even when each chunk's own work is small. So readers take
- * their chunks' bytes from this budget first and wait for the next turn (setImmediate) once the turn's budget is
- * spent. Bytes, not time, so the behaviour is deterministic.
+ * A byte budget per event-loop turn, shared by every response body being read: `for await` over a body does not
+ * give the event loop back between buffered chunks, so many answers arriving together stalled it (figures in
+ * docs/benchmarks.md). Readers take their chunks' bytes from this budget and wait for the next turn
+ * (setImmediate) once it is spent. Bytes, not time, so the behaviour is deterministic.
  */
 
 /**

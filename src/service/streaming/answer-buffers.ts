@@ -1,20 +1,16 @@
 /**
- * Reuses the Buffers gateway answers are decoded into.
- *
- * A JSON answer's images are decoded into one Buffer of about 3/4 of the answer's length (13 MB for four
- * 1536x1024 PNGs; see JsonImageScanner). V8 counts such memory as "external", and every 64 MB of new external
- * memory starts a full garbage collection: with a fresh Buffer per answer, that was most of the bot's full
- * collections under load, each a pause of several milliseconds. Handing the Buffer of a finished job to the next
- * answer avoids the allocation.
- *
- * Every image of an answer is a view of that Buffer, so it may be reused only once nothing can read those images
- * any more. A job takes its Buffers through a {@link AnswerBufferLease}, and gives them all back at once when it
- * is over: delivered or failed, its upload finished or abandoned, its gateway call settled. (sharp, which reads
- * the images on its own threads, keys its operation cache by argument objects it holds on to, so a Buffer reused
- * at the same address never yields the previous image's result; a test keeps that true.)
+ * Reuses the Buffers gateway answers are decoded into: a fresh multi-megabyte Buffer per answer was most of the
+ * bot's full garbage collections under load (V8 starts one per 64 MB of new external memory; figures in
+ * docs/benchmarks.md). Every image of an answer is a view of its Buffer, so a job gives its Buffers back only once
+ * nothing can read those images any more.
  */
 
-/** Buffers taken for one job; see the module comment. */
+/**
+ * Buffers taken for one job, all given back at once when it is over: delivered or failed, its upload finished or
+ * abandoned, its gateway call settled. (sharp, which reads the images on its own threads, keys its operation cache
+ * by argument objects it holds on to, so a Buffer reused at the same address never yields the previous image's
+ * result; a test keeps that true.)
+ */
 export interface AnswerBufferLease {
   /** A Buffer of at least `bytes` bytes (contents undefined), the lease's until it is released. */
   take(bytes: number): Buffer;
