@@ -8,50 +8,9 @@ import { classifyFailure, findParam, type FailureInfo } from './classify.js';
 import { findRequestId, stripRequestId, type ResponseHeaders } from './request-id.js';
 import { parseRetryAfter } from './retry-after.js';
 import { ErrorEnvelope, FlatErrorBody, parseJson } from './schemas.js';
+import { GatewayError, type GatewayErrorCategory, type GatewayErrorDetails } from '../service/ports.js';
 
-/** What went wrong, in terms a member can be told. `cancelled` means the caller aborted. */
-const GATEWAY_ERROR_CATEGORIES = [
-  'invalid_key',
-  'balance_exhausted',
-  'unknown_model',
-  'bad_parameter',
-  'content_rejected',
-  'busy',
-  'timed_out',
-  'gateway_failure',
-  'endpoint_missing',
-  'cancelled',
-] as const;
-export type GatewayErrorCategory = (typeof GATEWAY_ERROR_CATEGORIES)[number];
-
-/** Fields of a GatewayError besides the message. */
-export interface GatewayErrorDetails {
-  category: GatewayErrorCategory;
-  status?: number | undefined;
-  code?: string | undefined;
-  param?: string | undefined;
-  requestId?: string | undefined;
-  cause?: unknown;
-}
-
-/** Any failure of a gateway call. */
-export class GatewayError extends Error {
-  override name = 'GatewayError';
-  readonly category: GatewayErrorCategory;
-  readonly status?: number | undefined;
-  readonly code?: string | undefined;
-  readonly param?: string | undefined;
-  readonly requestId?: string | undefined;
-
-  constructor(message: string, details: GatewayErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.category = details.category;
-    this.status = details.status;
-    this.code = details.code;
-    this.param = details.param;
-    this.requestId = details.requestId;
-  }
-}
+export { GatewayError, type GatewayErrorCategory, type GatewayErrorDetails } from '../service/ports.js';
 
 /** The gateway answered with an error status (or a 200 carrying an error object, or a stream error event). */
 export class GatewayHttpError extends GatewayError {
@@ -102,11 +61,9 @@ export class GatewayResponseError extends GatewayError {
 /** No usable response: the connection failed. `beforeSend` is true when the request cannot have reached the gateway. */
 export class GatewayConnectionError extends GatewayError {
   override name = 'GatewayConnectionError';
-  readonly beforeSend: boolean;
 
   constructor(message: string, details: Omit<GatewayErrorDetails, 'category'> & { beforeSend: boolean; category?: GatewayErrorCategory }) {
     super(message, { ...details, category: details.category ?? 'gateway_failure' });
-    this.beforeSend = details.beforeSend;
   }
 }
 

@@ -3,9 +3,8 @@
  * Anything not recognised is rethrown unchanged, so the router treats it as unexpected.
  */
 import { UserFacingError } from '../errors.js';
-import { AttachmentDownloadError } from './ports.js';
+import { AttachmentDownloadError, GatewayError } from './ports.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
-import { GatewayConnectionError, GatewayError } from '../gateway/errors.js';
 import { ImageInputError } from './image-rules.js';
 
 /** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */
@@ -29,7 +28,7 @@ export function toUserFacingError(err: unknown, models: () => readonly string[])
 function fromGateway(err: GatewayError, models: () => readonly string[]): UserFacingError {
   const cause = { cause: err };
   // Refused, unresolvable or unroutable: the gateway is down, not this request at fault (the start-up check logs it).
-  if (err instanceof GatewayConnectionError && err.beforeSend) return new UserFacingError('gateway.unavailable', {}, cause);
+  if (err.beforeSend) return new UserFacingError('gateway.unavailable', {}, cause);
   switch (err.category) {
     case 'invalid_key':
     case 'balance_exhausted':

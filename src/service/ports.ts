@@ -236,3 +236,52 @@ export interface RecordStore<T> {
   set(id: string, value: T, ttlMs: number): Promise<void>;
   delete(id: string): Promise<void>;
 }
+
+/** What went wrong, in terms a member can be told. `cancelled` means the caller aborted. */
+const GATEWAY_ERROR_CATEGORIES = [
+  'invalid_key',
+  'balance_exhausted',
+  'unknown_model',
+  'bad_parameter',
+  'content_rejected',
+  'busy',
+  'timed_out',
+  'gateway_failure',
+  'endpoint_missing',
+  'cancelled',
+] as const;
+export type GatewayErrorCategory = (typeof GATEWAY_ERROR_CATEGORIES)[number];
+
+/** Fields of a GatewayError besides the message. */
+export interface GatewayErrorDetails {
+  category: GatewayErrorCategory;
+  status?: number | undefined;
+  code?: string | undefined;
+  param?: string | undefined;
+  requestId?: string | undefined;
+  /** True when the request cannot have reached the gateway (refused, unresolvable, unroutable). */
+  beforeSend?: boolean | undefined;
+  cause?: unknown;
+}
+
+/** Any failure of a gateway call: the ImageGateway port's error contract (the adapter throws subclasses). */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  readonly category: GatewayErrorCategory;
+  readonly status?: number | undefined;
+  readonly code?: string | undefined;
+  readonly param?: string | undefined;
+  readonly requestId?: string | undefined;
+  /** True when the request cannot have reached the gateway: it is down, not this request at fault. */
+  readonly beforeSend: boolean;
+
+  constructor(message: string, details: GatewayErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.category = details.category;
+    this.status = details.status;
+    this.code = details.code;
+    this.param = details.param;
+    this.requestId = details.requestId;
+    this.beforeSend = details.beforeSend ?? false;
+  }
+}
