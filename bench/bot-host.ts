@@ -91,7 +91,12 @@ function stats(): BotStats {
 async function start(args: BotStartArgs): Promise<void> {
   const a = args.addresses;
   if (args.kind === 'baseline') {
-    const bot = await startBaselineBot({ discordApiUrl: a.discordApiUrl, discordToken: a.discordToken, gatewayBaseUrl: a.gatewayBaseUrl, gatewayApiKey: a.gatewayApiKey });
+    const bot = await startBaselineBot({
+      discordApiUrl: a.discordApiUrl,
+      discordToken: a.discordToken,
+      gatewayBaseUrl: a.gatewayBaseUrl,
+      gatewayApiKey: a.gatewayApiKey,
+    });
     stop = () => bot.stop();
     return;
   }

@@ -92,7 +92,7 @@ export function serve(handlers: Record<string, (args: any) => unknown>, onExit: 
       })
       .then(
         (result) => process.send?.({ id: m.id, ok: true, result } satisfies Response),
-        (err: unknown) => process.send?.({ id: m.id, ok: false, error: err instanceof Error ? err.stack ?? err.message : String(err) } satisfies Response),
+        (err: unknown) => process.send?.({ id: m.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies Response),
       );
   });
 }

@@ -81,7 +81,12 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
   if (r.overhead) {
     const ref = r.overhead.reference['decodeAndUploadP50'];
     add('overhead p50, one 1024x1024 PNG (ms)', r.overhead.ours['oneImageP50'], '≤ 30', (v) => v <= 30);
-    add('overhead p50, four 1536x1024 PNGs (ms)', r.overhead.ours['fourImagesP50'], `≤ 2 × decode+upload once = ${ref == null ? '?' : Math.round(2 * ref)}`, (v) => ref != null && v <= 2 * ref);
+    add(
+      'overhead p50, four 1536x1024 PNGs (ms)',
+      r.overhead.ours['fourImagesP50'],
+      `≤ 2 × decode+upload once = ${ref == null ? '?' : Math.round(2 * ref)}`,
+      (v) => ref != null && v <= 2 * ref,
+    );
     add('four-image overhead ratio to baseline', r.overhead.ratio['fourImagesP50'], '< 0.8 (clearly better)', (v) => v < 0.8);
   }
   if (r.memory) {
@@ -94,7 +99,11 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
     add('quota reservations/s on SQLite', sqlite && 'reservationsPerSecond' in sqlite ? sqlite['reservationsPerSecond'] : null, '≥ 2000', (v) => v >= 2000);
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
-  for (const [section, c] of [['burst', r.burst], ['overhead', r.overhead], ['memory', r.memory]] as const) {
+  for (const [section, c] of [
+    ['burst', r.burst],
+    ['overhead', r.overhead],
+    ['memory', r.memory],
+  ] as const) {
     if (!c) continue;
     const worse = Object.keys(c.ours).filter((k) => {
       const a = c.ours[k];
@@ -105,7 +114,12 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
       if (k === 'idleRssMB') return false; // the resident size before any load: module weight, not load behaviour
       return a > Math.max(b * NOISE, b + NOISE_FLOOR);
     });
-    t.push({ name: `${section}: no figure worse than baseline (>10% and >5)`, value: worse.length, limit: worse.length ? `worse: ${worse.join(', ')}` : 'none worse', met: worse.length === 0 });
+    t.push({
+      name: `${section}: no figure worse than baseline (>10% and >5)`,
+      value: worse.length,
+      limit: worse.length ? `worse: ${worse.join(', ')}` : 'none worse',
+      met: worse.length === 0,
+    });
   }
   return t;
 }
@@ -123,26 +137,50 @@ export function tables(r: BenchResult): string {
     out.push(`### ${title}`, '', `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`), '');
   };
   const head = ['figure', 'ours', 'baseline', 'ours/baseline'];
-  if (r.burst) table(`Burst: ${r.burst.params.count} /imagine from ${r.burst.params.members} members in ${r.burst.params.spreadMs / 1000} s, SQLite, gateway delay ${r.burst.params.delayMs / 1000} s (ms)`, head, comparedRows(r.burst));
+  if (r.burst)
+    table(
+      `Burst: ${r.burst.params.count} /imagine from ${r.burst.params.members} members in ${r.burst.params.spreadMs / 1000} s, SQLite, gateway delay ${r.burst.params.delayMs / 1000} s (ms)`,
+      head,
+      comparedRows(r.burst),
+    );
   if (r.overhead) {
     const ref = r.overhead.reference;
-    table(`Overhead beyond the gateway delay L = ${r.overhead.params.delayMs} ms (ms, ${r.overhead.params.oneImage} × one 1024x1024, ${r.overhead.params.fourImages} × four 1536x1024, one at a time)`, head, [
-      ...comparedRows(r.overhead),
-      ['reference: decode + upload four images once (p50)', fmt(ref['decodeAndUploadP50']), '', ''],
-      ['reference: of which base64 decode (p50)', fmt(ref['decodeP50']), '', ''],
-      ['reference: gateway answer transfer + JSON parse beyond L (p50)', fmt(ref['gatewayTransferAndParseP50']), '', ''],
-      ['reference: the same for one 1024x1024 image (p50)', fmt(ref['gatewayTransferAndParseOneImageP50']), '', ''],
-      ['four PNGs, MB', fmt(ref['fourImagesMegabytes']), '', ''],
-    ]);
+    table(
+      `Overhead beyond the gateway delay L = ${r.overhead.params.delayMs} ms (ms, ${r.overhead.params.oneImage} × one 1024x1024, ${r.overhead.params.fourImages} × four 1536x1024, one at a time)`,
+      head,
+      [
+        ...comparedRows(r.overhead),
+        ['reference: decode + upload four images once (p50)', fmt(ref['decodeAndUploadP50']), '', ''],
+        ['reference: of which base64 decode (p50)', fmt(ref['decodeP50']), '', ''],
+        ['reference: gateway answer transfer + JSON parse beyond L (p50)', fmt(ref['gatewayTransferAndParseP50']), '', ''],
+        ['reference: the same for one 1024x1024 image (p50)', fmt(ref['gatewayTransferAndParseOneImageP50']), '', ''],
+        ['four PNGs, MB', fmt(ref['fourImagesMegabytes']), '', ''],
+      ],
+    );
   }
-  if (r.memory) table(`Memory: ${r.memory.params.jobs} jobs in flight, four 1536x1024 PNGs each, gateway delay ${r.memory.params.delayMs / 1000} s`, head, comparedRows(r.memory));
+  if (r.memory)
+    table(
+      `Memory: ${r.memory.params.jobs} jobs in flight, four 1536x1024 PNGs each, gateway delay ${r.memory.params.delayMs / 1000} s`,
+      head,
+      comparedRows(r.memory),
+    );
   if (r.quota) {
     const rows = Object.entries(r.quota.backends).map(([name, f]) =>
-      'skipped' in f ? [name, '–', '–', '–', `skipped: ${String(f.skipped)}`] : [name, fmt(f['reservationsPerSecond']), fmt(f['latencyP50Ms']), fmt(f['latencyP99Ms']), fmt(f['errors'])],
+      'skipped' in f
+        ? [name, '–', '–', '–', `skipped: ${String(f.skipped)}`]
+        : [name, fmt(f['reservationsPerSecond']), fmt(f['latencyP50Ms']), fmt(f['latencyP99Ms']), fmt(f['errors'])],
     );
-    table(`Quota store: reserve(), ${r.quota.params.concurrency} in flight for ${r.quota.params.durationMs / 1000} s, ${r.quota.params.members} members (no baseline: it keeps no quota)`, ['backend', 'reservations/s', 'p50 ms', 'p99 ms', 'errors'], rows);
+    table(
+      `Quota store: reserve(), ${r.quota.params.concurrency} in flight for ${r.quota.params.durationMs / 1000} s, ${r.quota.params.members} members (no baseline: it keeps no quota)`,
+      ['backend', 'reservations/s', 'p50 ms', 'p99 ms', 'errors'],
+      rows,
+    );
   }
-  table('Targets', ['target', 'value', 'limit', 'met'], r.targets.map((x) => [x.name, fmt(x.value), x.limit, x.met ? 'yes' : '**NO**']));
+  table(
+    'Targets',
+    ['target', 'value', 'limit', 'met'],
+    r.targets.map((x) => [x.name, fmt(x.value), x.limit, x.met ? 'yes' : '**NO**']),
+  );
   return out.join('\n');
 }
 
@@ -161,7 +199,7 @@ const NOTES_MARKER = '<!-- notes: everything below this line is kept when the be
 
 /** Rewrites docs/benchmarks.md with the latest figures, keeping the hand-written notes below the marker. */
 export function writeDocs(r: BenchResult, path: string, method: string): void {
-  const kept = existsSync(path) ? readFileSync(path, 'utf8').split(NOTES_MARKER)[1] ?? '\n' : '\n';
+  const kept = existsSync(path) ? (readFileSync(path, 'utf8').split(NOTES_MARKER)[1] ?? '\n') : '\n';
   const m = r.machine;
   const text = [
     '# Benchmarks',

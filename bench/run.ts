@@ -75,7 +75,11 @@ export const METHOD = `
 
 function parseArgs(argv: string[]) {
   const quick = argv.includes('--quick');
-  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
+  const only = argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',')
+    .filter(Boolean);
   for (const name of only ?? []) if (!SCENARIOS.includes(name as Scenario)) throw new Error(`unknown scenario ${name}; expected ${SCENARIOS.join(', ')}`);
   const resultsDir = argv.find((a) => a.startsWith('--results-dir='))?.slice('--results-dir='.length) ?? fileURLToPath(new URL('./results', import.meta.url));
   return { quick, only: (only ?? [...SCENARIOS]) as Scenario[], resultsDir, docs: !argv.includes('--no-docs') };
@@ -85,7 +89,13 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const params = args.quick ? QUICK : FULL;
   const started = performance.now();
-  const result: Omit<BenchResult, 'targets'> = { mode: args.quick ? 'quick' : 'full', startedAt: new Date().toISOString(), durationSeconds: 0, machine: machine(), baseline: {} };
+  const result: Omit<BenchResult, 'targets'> = {
+    mode: args.quick ? 'quick' : 'full',
+    startedAt: new Date().toISOString(),
+    durationSeconds: 0,
+    machine: machine(),
+    baseline: {},
+  };
   const failures: string[] = [];
   const log = (text: string) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1)} s] ${text}`);
   for (const name of args.only) {

@@ -26,20 +26,28 @@ async function main(): Promise<void> {
     const member = h.discord.fixtures.member;
 
     say(`${member.username}: /imagine prompt:"a watercolor fox in a misty forest" count:2`);
-    const imagine = h.discord.slash('imagine', [
-      { name: 'prompt', type: 3, value: 'a watercolor fox in a misty forest' },
-      { name: 'count', type: 4, value: 2 },
-    ], { user: member });
+    const imagine = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'a watercolor fox in a misty forest' },
+        { name: 'count', type: 4, value: 2 },
+      ],
+      { user: member },
+    );
     const imagined = await transcript(imagine, 'imagine');
 
     const first = imagined[0];
     if (!first) throw new Error('no image came back from /imagine');
     const upload = h.discord.uploadAttachment(first.bytes, first.filename, 'image/png');
     say(`\n${member.username}: /edit prompt:"the same scene in deep winter" image:${first.filename}`);
-    const edit = h.discord.slash('edit', [
-      { name: 'prompt', type: 3, value: 'the same scene in deep winter' },
-      { name: 'image', type: 11, value: upload.id },
-    ], { user: member, resolvedAttachments: [upload] });
+    const edit = h.discord.slash(
+      'edit',
+      [
+        { name: 'prompt', type: 3, value: 'the same scene in deep winter' },
+        { name: 'image', type: 11, value: upload.id },
+      ],
+      { user: member, resolvedAttachments: [upload] },
+    );
     const edited = await transcript(edit, 'edit');
     say(`\nDone. Images are in ${OUTPUT}:`);
     for (const file of [...imagined, ...edited]) say(relative(process.cwd(), file.path));

@@ -10,13 +10,25 @@ import { z } from 'zod';
 
 const MIB = 1024 * 1024;
 
-const positiveInt = (what: string) => z.coerce.number({ error: `expects ${what}` }).int({ error: `expects ${what}` }).positive({ error: `expects ${what}` });
-const nonNegativeInt = (what: string) => z.coerce.number({ error: `expects ${what}` }).int({ error: `expects ${what}` }).min(0, { error: `expects ${what}` });
-const httpUrl = (what: string) =>
-  z.url({ protocol: /^https?$/, error: `expects ${what}` }).transform((u) => u.replace(/\/+$/, ''));
+const positiveInt = (what: string) =>
+  z.coerce
+    .number({ error: `expects ${what}` })
+    .int({ error: `expects ${what}` })
+    .positive({ error: `expects ${what}` });
+const nonNegativeInt = (what: string) =>
+  z.coerce
+    .number({ error: `expects ${what}` })
+    .int({ error: `expects ${what}` })
+    .min(0, { error: `expects ${what}` });
+const httpUrl = (what: string) => z.url({ protocol: /^https?$/, error: `expects ${what}` }).transform((u) => u.replace(/\/+$/, ''));
 const hostList = z
   .string()
-  .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h.length > 0),
+  )
   .refine((hosts) => hosts.length > 0 && hosts.every((h) => /^[a-z0-9.-]+(:\d+)?$/.test(h)), {
     error: 'expects a comma-separated list of host names (optionally host:port)',
   });
@@ -24,15 +36,22 @@ const flag = z.stringbool({ error: 'expects true or false' });
 
 /** Every configuration key, its parser and its default; README.md documents each one (a test checks it). */
 export const ConfigSchema = z.object({
-  DISCORD_TOKEN: z.string({ error: 'is required: the bot token from the Discord developer portal' }).min(1, { error: 'is required: the bot token from the Discord developer portal' }),
+  DISCORD_TOKEN: z
+    .string({ error: 'is required: the bot token from the Discord developer portal' })
+    .min(1, { error: 'is required: the bot token from the Discord developer portal' }),
   DISCORD_API_URL: httpUrl('an http(s) URL such as https://discord.com/api (REST base without version)').default('https://discord.com/api'),
   DISCORD_LOGIN_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(30_000),
   DISCORD_CDN_HOSTS: hostList.default(['cdn.discordapp.com', 'media.discordapp.net']),
-  COMMANDS_GUILD_ID: z.string().regex(/^\d{17,20}$/, { error: 'expects a server (guild) id' }).optional(),
+  COMMANDS_GUILD_ID: z
+    .string()
+    .regex(/^\d{17,20}$/, { error: 'expects a server (guild) id' })
+    .optional(),
   GATEWAY_BASE_URL: httpUrl('an http(s) URL including the API version, such as https://api.openai.com/v1').refine((url) => !isPlaceholderHost(url), {
     error: "is still the placeholder from .env.example: set your gateway's address, such as https://api.openai.com/v1",
   }),
-  GATEWAY_API_KEY: z.string({ error: 'is required: the bearer key for the image gateway' }).min(1, { error: 'is required: the bearer key for the image gateway' }),
+  GATEWAY_API_KEY: z
+    .string({ error: 'is required: the bearer key for the image gateway' })
+    .min(1, { error: 'is required: the bearer key for the image gateway' }),
   DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).default('gpt-image-1'),
   GATEWAY_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(180_000),
   GATEWAY_CONNECT_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(10_000),
@@ -57,7 +76,9 @@ export const ConfigSchema = z.object({
   STREAM_DELIVERIES: flag.default(true),
   BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),
   SHUTDOWN_GRACE_MS: nonNegativeInt('a whole number of milliseconds').default(30_000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expects fatal, error, warn, info, debug, trace or silent' }).default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expects fatal, error, warn, info, debug, trace or silent' })
+    .default('info'),
   LOG_PRETTY: flag.default(false),
 });
 
@@ -74,7 +95,9 @@ function isPlaceholderHost(url: string): boolean {
 export function configWarnings(config: Pick<Config, 'GATEWAY_BASE_URL'>): string[] {
   const url = new URL(config.GATEWAY_BASE_URL);
   if (/\/v\d+[a-z0-9]*(\/|$)/i.test(`${url.pathname}/`)) return [];
-  return [`GATEWAY_BASE_URL (${url.host}${url.pathname === '/' ? '' : url.pathname}) has no version segment such as /v1; most gateways expect one (some relays use other paths)`];
+  return [
+    `GATEWAY_BASE_URL (${url.host}${url.pathname === '/' ? '' : url.pathname}) has no version segment such as /v1; most gateways expect one (some relays use other paths)`,
+  ];
 }
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -73,15 +73,20 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext) => string> = {
   'queue.full': (c) => `You already have ${c.limit ?? 'too many'} images waiting. Let some finish, then try again.`,
   'permission.manageServer': () => 'Only members with the **Manage Server** permission can do that.',
   'permission.deleteResult': () => 'Only the member who asked for these images (or someone with Manage Messages) can delete them.',
-  'gateway.contentRejected': () =>
-    "The image service's safety system declined this request. Try rewording the prompt or using different images.",
+  'gateway.contentRejected': () => "The image service's safety system declined this request. Try rewording the prompt or using different images.",
   'gateway.unknownModel': (c) =>
-    `That model isn't available.${c.models && c.models.length > 0 ? ` Try one of: ${c.models.slice(0, 10).map((m) => `\`${m}\``).join(', ')}.` : ''}`,
+    `That model isn't available.${
+      c.models && c.models.length > 0
+        ? ` Try one of: ${c.models
+            .slice(0, 10)
+            .map((m) => `\`${m}\``)
+            .join(', ')}.`
+        : ''
+    }`,
   'gateway.badParameter': (c) =>
     `The image service didn't accept ${c.param ? `\`${c.param}\`` : 'one of the options'}.${c.allowed ? ` Allowed: ${c.allowed}.` : ' Try the default for it.'}`,
   'gateway.busy': () => 'The image service is busy right now. Please try again in a minute.',
-  'gateway.timedOut': () =>
-    'The image took too long to make. Try a smaller size, a lower quality or fewer images. You were not charged.',
+  'gateway.timedOut': () => 'The image took too long to make. Try a smaller size, a lower quality or fewer images. You were not charged.',
   'gateway.unavailable': () => "Image generation isn't available right now. The bot's operator has been notified.",
   'gateway.failure': () => 'The image service ran into a problem. Please try again shortly. You were not charged.',
   'gateway.endpointMissing': () => "This image service doesn't offer that feature (for example editing). Try `/imagine` instead.",

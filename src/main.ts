@@ -87,7 +87,13 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     quotas: storage.quotas,
     queue,
     download: (ref, signal) =>
-      downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes: config.ATTACHMENT_MAX_BYTES, timeoutMs: 60_000, dispatcher: agent, signal }),
+      downloadAttachment(ref.url, {
+        allowedHosts: config.DISCORD_CDN_HOSTS,
+        maxBytes: config.ATTACHMENT_MAX_BYTES,
+        timeoutMs: 60_000,
+        dispatcher: agent,
+        signal,
+      }),
     logger,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     partialImages: config.GATEWAY_PARTIAL_IMAGES,
@@ -106,7 +112,15 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     archive,
     autocomplete: createImageAutocomplete(gateway),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
-      new DiscordResponder({ interaction, client, logger: ctx.logger, clock, acknowledged: ctx.acknowledgement, webhookRest, streamUploads: config.STREAM_DELIVERIES }),
+      new DiscordResponder({
+        interaction,
+        client,
+        logger: ctx.logger,
+        clock,
+        acknowledged: ctx.acknowledgement,
+        webhookRest,
+        streamUploads: config.STREAM_DELIVERIES,
+      }),
   };
   const route = createInteractionRouter({ commands: createCommands(deps), components: createComponents(deps), logger });
   const inFlight = new Set<Promise<void>>();
@@ -119,7 +133,13 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
 
   try {
     await loginWithin(client, { token: config.DISCORD_TOKEN, apiUrl: config.DISCORD_API_URL, timeoutMs: config.DISCORD_LOGIN_TIMEOUT_MS });
-    await syncCommands({ rest: client.rest, applicationId: client.application!.id, guildId: config.COMMANDS_GUILD_ID, definitions: COMMAND_DEFINITIONS, logger });
+    await syncCommands({
+      rest: client.rest,
+      applicationId: client.application!.id,
+      guildId: config.COMMANDS_GUILD_ID,
+      definitions: COMMAND_DEFINITIONS,
+      logger,
+    });
   } catch (err) {
     // destroy, not close: a Discord that never answers would keep close() waiting for its request.
     await Promise.allSettled([client.destroy(), agent.close(), discordAgent.destroy(), storage.close()]);
@@ -157,9 +177,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
 
 async function refuseWhileStopping(interaction: Interaction): Promise<void> {
   if (!interaction.isRepliable()) return;
-  await interaction
-    .reply({ content: 'The bot is restarting. Please try again in a minute.', flags: MessageFlags.Ephemeral })
-    .catch(() => undefined);
+  await interaction.reply({ content: 'The bot is restarting. Please try again in a minute.', flags: MessageFlags.Ephemeral }).catch(() => undefined);
 }
 
 /** Runs the bot until SIGTERM/SIGINT, then shuts down gracefully. Used by src/cli.ts (`npm start`). */

@@ -36,7 +36,10 @@ describe('loadConfig', () => {
   });
 
   it('lets the real environment win over .env and treats empty values as unset', () => {
-    const config = loadConfig({ ...REQUIRED, LOG_LEVEL: 'debug', QUOTA_DEFAULT_LIMIT: '' }, { LOG_LEVEL: 'warn', QUOTA_DEFAULT_LIMIT: '7', DEFAULT_IMAGE_MODEL: 'gpt-image-2' });
+    const config = loadConfig(
+      { ...REQUIRED, LOG_LEVEL: 'debug', QUOTA_DEFAULT_LIMIT: '' },
+      { LOG_LEVEL: 'warn', QUOTA_DEFAULT_LIMIT: '7', DEFAULT_IMAGE_MODEL: 'gpt-image-2' },
+    );
     expect(config.LOG_LEVEL).toBe('debug');
     expect(config.QUOTA_DEFAULT_LIMIT).toBe(7);
     expect(config.DEFAULT_IMAGE_MODEL).toBe('gpt-image-2');
@@ -75,9 +78,12 @@ describe('loadConfig', () => {
 });
 
 describe('configWarnings', () => {
-  it.each(['https://api.openai.com/v1', 'https://relay.internal/openai/v1/', 'http://127.0.0.1:3000/api/v3', 'https://g.internal/v1beta'])('accepts %s quietly', (url) => {
-    expect(configWarnings(loadConfig({ ...REQUIRED, GATEWAY_BASE_URL: url }))).toEqual([]);
-  });
+  it.each(['https://api.openai.com/v1', 'https://relay.internal/openai/v1/', 'http://127.0.0.1:3000/api/v3', 'https://g.internal/v1beta'])(
+    'accepts %s quietly',
+    (url) => {
+      expect(configWarnings(loadConfig({ ...REQUIRED, GATEWAY_BASE_URL: url }))).toEqual([]);
+    },
+  );
 
   it('warns about a base URL without a version segment, without user info', () => {
     expect(configWarnings(loadConfig({ ...REQUIRED, GATEWAY_BASE_URL: 'https://user:pw@relay.internal/openai' }))).toEqual([

@@ -86,7 +86,8 @@ const VITEST_ENV = ['TEST', 'NODE_ENV', 'MODE', 'DEV', 'PROD', 'SSR', 'BASE_URL'
 function run(cwd: string, command: string, args: string[]): Promise<{ code: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   for (const key of Object.keys(env)) {
-    if (key.startsWith('OPENAPI_SPEC_') || key.startsWith('VITEST') || VITEST_ENV.includes(key) || key === 'REDIS_URL' || key === 'POSTGRES_URL') delete env[key];
+    if (key.startsWith('OPENAPI_SPEC_') || key.startsWith('VITEST') || VITEST_ENV.includes(key) || key === 'REDIS_URL' || key === 'POSTGRES_URL')
+      delete env[key];
   }
   const child = spawn(join(cwd, command), args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];

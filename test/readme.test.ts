@@ -9,7 +9,10 @@ const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
 /** The README's wording of a permission → discord.js's flag name. */
 function flagOf(label: string): PermissionsString {
-  const wanted = label.replace(/\b(\w)/g, (c) => c.toUpperCase()).replace(/ /g, '').replace(/Channels$/, 'Channel');
+  const wanted = label
+    .replace(/\b(\w)/g, (c) => c.toUpperCase())
+    .replace(/ /g, '')
+    .replace(/Channels$/, 'Channel');
   const flag = Object.keys(PermissionsBitField.Flags).find((name) => name === wanted);
   if (!flag) throw new Error(`README lists an unknown permission: ${label}`);
   return flag as PermissionsString;

@@ -27,7 +27,10 @@ async function once(kind: BotKind, p: BurstParams): Promise<Figures> {
       ...latency(acks, 'ack'),
       acksOver3s: acks.filter((a) => a === null || a > 3000).length,
       completed: completed(samples),
-      ...latency(samples.map((x) => x.final), 'endToEnd'),
+      ...latency(
+        samples.map((x) => x.final),
+        'endToEnd',
+      ),
     };
   });
 }

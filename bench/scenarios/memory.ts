@@ -34,7 +34,10 @@ async function once(kind: BotKind, p: MemoryParams): Promise<Figures> {
       eventLoopP99Ms: round(st.eventLoopP99Ms),
       eventLoopMaxMs: round(st.eventLoopMaxMs),
       completed: completed(samples),
-      ...latency(samples.map((x) => x.final), 'endToEnd'),
+      ...latency(
+        samples.map((x) => x.final),
+        'endToEnd',
+      ),
     };
   });
 }

@@ -40,8 +40,16 @@ async function once(kind: BotKind, p: OverheadParams, before?: (s: Session) => P
     const one = await run(p.oneImage, ONE);
     const four = await run(p.fourImages, FOUR);
     return {
-      ...overheadFigures(one.map((x) => x.final), p.delayMs, 'oneImage'),
-      ...overheadFigures(four.map((x) => x.final), p.delayMs, 'fourImages'),
+      ...overheadFigures(
+        one.map((x) => x.final),
+        p.delayMs,
+        'oneImage',
+      ),
+      ...overheadFigures(
+        four.map((x) => x.final),
+        p.delayMs,
+        'fourImages',
+      ),
     };
   });
 }

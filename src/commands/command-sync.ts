@@ -20,9 +20,7 @@ export interface SyncOptions {
 
 /** Compares and, when needed, bulk-overwrites; returns what it did. */
 export async function syncCommands(options: SyncOptions): Promise<'unchanged' | 'updated'> {
-  const route = options.guildId
-    ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
-    : Routes.applicationCommands(options.applicationId);
+  const route = options.guildId ? Routes.applicationGuildCommands(options.applicationId, options.guildId) : Routes.applicationCommands(options.applicationId);
   const wanted = options.definitions.map((d) => (options.guildId ? forGuild(d) : d));
   if (!options.force) {
     const registered = (await options.rest.get(route)) as unknown[];
@@ -59,8 +57,32 @@ export function sameCommands(registered: readonly unknown[], wanted: readonly un
 const INSTALL_FIELDS = ['contexts', 'integration_types'];
 
 const COMMAND_FIELDS = ['type', 'name', 'description', 'default_member_permissions', 'nsfw', 'contexts', 'integration_types', 'options'];
-const OPTION_FIELDS = ['type', 'name', 'description', 'required', 'choices', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete', 'channel_types', 'options'];
-const DEFAULTS: Record<string, unknown> = { type: 1, description: '', default_member_permissions: null, nsfw: false, contexts: null, integration_types: null, options: [], required: false, autocomplete: false, choices: [] };
+const OPTION_FIELDS = [
+  'type',
+  'name',
+  'description',
+  'required',
+  'choices',
+  'min_value',
+  'max_value',
+  'min_length',
+  'max_length',
+  'autocomplete',
+  'channel_types',
+  'options',
+];
+const DEFAULTS: Record<string, unknown> = {
+  type: 1,
+  description: '',
+  default_member_permissions: null,
+  nsfw: false,
+  contexts: null,
+  integration_types: null,
+  options: [],
+  required: false,
+  autocomplete: false,
+  choices: [],
+};
 
 function normalise(value: unknown, fields = COMMAND_FIELDS): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -75,5 +97,5 @@ function normalise(value: unknown, fields = COMMAND_FIELDS): Record<string, unkn
 }
 
 function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] ?? undefined : undefined;
+  return typeof value === 'object' && value !== null ? ((value as Record<string, unknown>)[name] ?? undefined) : undefined;
 }

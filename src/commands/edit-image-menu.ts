@@ -52,4 +52,3 @@ export function createEditImageMenuModal(deps: Deps): ComponentHandler {
     },
   };
 }
-

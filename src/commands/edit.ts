@@ -22,7 +22,15 @@ export const EDIT_DATA = {
     { type: ApplicationCommandOptionType.Attachment, name: 'image3', description: 'Another reference image' },
     { type: ApplicationCommandOptionType.Attachment, name: 'image4', description: 'Another reference image' },
     { type: ApplicationCommandOptionType.Attachment, name: 'mask', description: 'PNG whose transparent areas mark what to change (same size as image)' },
-    { type: ApplicationCommandOptionType.String, name: 'fidelity', description: 'How closely to keep the input (high keeps faces and details)', choices: [{ name: 'high', value: 'high' }, { name: 'low', value: 'low' }] },
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'fidelity',
+      description: 'How closely to keep the input (high keeps faces and details)',
+      choices: [
+        { name: 'high', value: 'high' },
+        { name: 'low', value: 'low' },
+      ],
+    },
     ...IMAGE_OPTIONS,
   ],
   ...AVAILABLE_EVERYWHERE,

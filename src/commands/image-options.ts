@@ -35,14 +35,47 @@ export const PROMPT_OPTION = {
 
 /** The optional image options, in the order members see them. */
 export const IMAGE_OPTIONS = [
-  { type: ApplicationCommandOptionType.String, name: 'model', description: 'Image model to use (defaults to the server default)', autocomplete: true, max_length: 100 },
-  { type: ApplicationCommandOptionType.String, name: 'size', description: 'auto, 1024x1024, 1536x1024, 1024x1536 or WIDTHxHEIGHT', autocomplete: true, max_length: 20 },
-  { type: ApplicationCommandOptionType.String, name: 'quality', description: 'Higher quality takes longer', choices: choices(['auto', 'low', 'medium', 'high']) },
-  { type: ApplicationCommandOptionType.String, name: 'background', description: 'Transparent needs PNG or WebP', choices: choices(['auto', 'opaque', 'transparent']) },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: 'model',
+    description: 'Image model to use (defaults to the server default)',
+    autocomplete: true,
+    max_length: 100,
+  },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: 'size',
+    description: 'auto, 1024x1024, 1536x1024, 1024x1536 or WIDTHxHEIGHT',
+    autocomplete: true,
+    max_length: 20,
+  },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: 'quality',
+    description: 'Higher quality takes longer',
+    choices: choices(['auto', 'low', 'medium', 'high']),
+  },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: 'background',
+    description: 'Transparent needs PNG or WebP',
+    choices: choices(['auto', 'opaque', 'transparent']),
+  },
   { type: ApplicationCommandOptionType.String, name: 'format', description: 'File format of the result', choices: choices(['png', 'jpeg', 'webp']) },
   { type: ApplicationCommandOptionType.Integer, name: 'compression', description: 'JPEG/WebP compression, 0–100', min_value: 0, max_value: 100 },
-  { type: ApplicationCommandOptionType.Integer, name: 'count', description: `How many images (1–${MAX_IMAGES_PER_REQUEST}); each counts toward your quota`, min_value: 1, max_value: MAX_IMAGES_PER_REQUEST },
-  { type: ApplicationCommandOptionType.String, name: 'moderation', description: 'Content filter strength (low: age-restricted channels only)', choices: choices(['auto', 'low']) },
+  {
+    type: ApplicationCommandOptionType.Integer,
+    name: 'count',
+    description: `How many images (1–${MAX_IMAGES_PER_REQUEST}); each counts toward your quota`,
+    min_value: 1,
+    max_value: MAX_IMAGES_PER_REQUEST,
+  },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: 'moderation',
+    description: 'Content filter strength (low: age-restricted channels only)',
+    choices: choices(['auto', 'low']),
+  },
 ] satisfies APIApplicationCommandBasicOption[];
 
 /** The typed request an image command produces. */

@@ -11,8 +11,8 @@ import type { GenerateRequest, QuotaSubject } from '../service/ports.js';
  * (where the bot is not a member of the server, so configuration defaults apply).
  */
 export function subjectOf(interaction: BaseInteraction): QuotaSubject {
-  const guildInstalled = interaction.inGuild() && interaction.authorizingIntegrationOwners.guild !== null
-    && interaction.authorizingIntegrationOwners.guild !== undefined;
+  const guildInstalled =
+    interaction.inGuild() && interaction.authorizingIntegrationOwners.guild !== null && interaction.authorizingIntegrationOwners.guild !== undefined;
   if (!interaction.inGuild() || !guildInstalled) return { guildId: null, userId: interaction.user.id, roleIds: [] };
   return { guildId: interaction.guildId, userId: interaction.user.id, roleIds: memberRoleIds(interaction.member) };
 }

@@ -22,7 +22,9 @@ export function createModelsCommand(deps: { models: Pick<ImageGateway, 'listMode
       const models = (await deps.models.listModels()).filter((m) => m.image);
       const lines = models.map((m) => `• \`${m.id}\`${m.id === deps.defaultModel ? ' (default)' : ''}`);
       const body = lines.length > 0 ? lines.join('\n') : `• \`${deps.defaultModel}\` (default)`;
-      await interaction.editReply({ content: shortenForDiscord(`**Image models**\n${body}\n-# Pick one with the \`model\` option of /imagine or /edit.`, 2000) });
+      await interaction.editReply({
+        content: shortenForDiscord(`**Image models**\n${body}\n-# Pick one with the \`model\` option of /imagine or /edit.`, 2000),
+      });
     },
   };
 }

@@ -21,7 +21,14 @@ export const QUOTA_DATA = {
       name: 'set',
       description: 'Set a limit for a member, a role, or the whole server (Manage Server)',
       options: [
-        { type: ApplicationCommandOptionType.Integer, name: 'limit', description: 'Images per period; 0 blocks', required: true, min_value: 0, max_value: 100_000 },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'limit',
+          description: 'Images per period; 0 blocks',
+          required: true,
+          min_value: 0,
+          max_value: 100_000,
+        },
         { type: ApplicationCommandOptionType.User, name: 'user', description: 'This member only (overrides roles)' },
         { type: ApplicationCommandOptionType.Role, name: 'role', description: 'Members with this role (the most generous role wins)' },
         {

@@ -28,9 +28,10 @@ export function createQuotaCommand(deps: { quotas: Pick<QuotaAdmin, 'show' | 'se
 async function show(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'show'> }): Promise<string> {
   const user = interaction.options.getUser('user');
   if (user && user.id !== interaction.user.id) requireManageServer(interaction);
-  const subject: QuotaSubject = user && user.id !== interaction.user.id
-    ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(interaction.options.getMember('user')) }
-    : subjectOf(interaction);
+  const subject: QuotaSubject =
+    user && user.id !== interaction.user.id
+      ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(interaction.options.getMember('user')) }
+      : subjectOf(interaction);
   const status = await deps.quotas.show(subject);
   return renderStatus(status, user && user.id !== interaction.user.id ? `<@${user.id}>` : 'You');
 }

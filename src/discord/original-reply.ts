@@ -5,7 +5,17 @@
  * DiscordAPIError unchanged); only the multipart body is made differently, in discord.js's order.
  */
 import { STATUS_CODES } from 'node:http';
-import { DefaultRestOptions, MessagePayload, REST, Routes, type APIMessage, type InteractionEditReplyOptions, type RepliableInteraction, type ResponseLike, type RESTOptions } from 'discord.js';
+import {
+  DefaultRestOptions,
+  MessagePayload,
+  REST,
+  Routes,
+  type APIMessage,
+  type InteractionEditReplyOptions,
+  type RepliableInteraction,
+  type ResponseLike,
+  type RESTOptions,
+} from 'discord.js';
 import { restUndici } from './rest-agent.js';
 import { MultipartBody } from './multipart-body.js';
 

@@ -65,7 +65,14 @@ export class DiscordResponder implements Responder {
 
   async progress(update: JobProgress): Promise<void> {
     // Without an acknowledgement there is no reply to edit (the job is being cancelled).
-    if (this.ready && !(await this.ready.then(() => true, () => false))) return;
+    if (
+      this.ready &&
+      !(await this.ready.then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     if (!this.tokenUsable()) return;
     const content = renderProgress(update);
     const preview = update.stage === 'generating' ? update.preview : undefined;

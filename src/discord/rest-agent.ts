@@ -19,7 +19,11 @@ export interface RestUndici {
   request: (
     url: string,
     options: object,
-  ) => Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: import('node:stream').Readable & { arrayBuffer(): Promise<ArrayBuffer>; json(): Promise<unknown>; text(): Promise<string>; bodyUsed: boolean } }>;
+  ) => Promise<{
+    statusCode: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: import('node:stream').Readable & { arrayBuffer(): Promise<ArrayBuffer>; json(): Promise<unknown>; text(): Promise<string>; bodyUsed: boolean };
+  }>;
 }
 
 let loaded: RestUndici | undefined;

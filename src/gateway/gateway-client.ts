@@ -10,7 +10,16 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type pino from 'pino';
 import type { Dispatcher } from 'undici';
 import { validateEditRequest, validateGenerateRequest } from '../service/image-rules.js';
-import { systemClock, type Clock, type EditRequest, type GatewayCallOptions, type GatewayModel, type GenerateRequest, type ImageGateway, type ImageResult } from '../service/ports.js';
+import {
+  systemClock,
+  type Clock,
+  type EditRequest,
+  type GatewayCallOptions,
+  type GatewayModel,
+  type GenerateRequest,
+  type ImageGateway,
+  type ImageResult,
+} from '../service/ports.js';
 import { CallScope } from './call-scope.js';
 import { GatewayHttpError, type GatewayError } from './errors.js';
 import { exchangeImages, type ExchangeContext, type ExchangeResult } from './image-exchange.js';
@@ -132,7 +141,10 @@ export class GatewayClient implements ImageGateway {
       for (;;) {
         try {
           const result = await this.withRetries({ endpoint, params, edit, call }, scope);
-          this.log.info({ endpoint, requestId: result.requestId, images: result.images.length, durationMs: this.ctx.clock.now() - started }, 'image request completed');
+          this.log.info(
+            { endpoint, requestId: result.requestId, images: result.images.length, durationMs: this.ctx.clock.now() - started },
+            'image request completed',
+          );
           return { ...result, model: String(params.get('model')), sizeFallback: state.sizeFallback, droppedParams: state.droppedParams };
         } catch (err) {
           const next = planRecovery(err, params, state);
@@ -143,14 +155,20 @@ export class GatewayClient implements ImageGateway {
       }
     } catch (err) {
       const error = toGatewayError(err, scope);
-      this.log.warn({ err: error, endpoint, category: error.category, status: error.status, requestId: error.requestId, durationMs: this.ctx.clock.now() - started }, 'image request failed');
+      this.log.warn(
+        { err: error, endpoint, category: error.category, status: error.status, requestId: error.requestId, durationMs: this.ctx.clock.now() - started },
+        'image request failed',
+      );
       throw error;
     } finally {
       scope.dispose();
     }
   }
 
-  private async withRetries(req: { endpoint: 'generations' | 'edits'; params: WireParams; edit: EditRequest | undefined; call: GatewayCallOptions }, scope: CallScope): Promise<ExchangeResult> {
+  private async withRetries(
+    req: { endpoint: 'generations' | 'edits'; params: WireParams; edit: EditRequest | undefined; call: GatewayCallOptions },
+    scope: CallScope,
+  ): Promise<ExchangeResult> {
     // One key per logical request body: retries reuse it, a recovery (different body) gets a new one.
     const idempotencyKey = randomUUID();
     for (let retry = 0; ; retry += 1) {
@@ -160,7 +178,10 @@ export class GatewayClient implements ImageGateway {
         const error = toGatewayError(err, scope);
         const wait = this.retryWait(error, retry, scope);
         if (wait === undefined) throw error;
-        this.log.warn({ err: error, category: error.category, status: error.status, requestId: error.requestId, retry: retry + 1, delayMs: wait }, 'gateway request retried');
+        this.log.warn(
+          { err: error, category: error.category, status: error.status, requestId: error.requestId, retry: retry + 1, delayMs: wait },
+          'gateway request retried',
+        );
         await this.sleep(wait, scope.signal).catch((cause: unknown) => {
           throw toGatewayError(cause, scope, error.requestId);
         });

@@ -87,7 +87,13 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
 }
 
 /** Decodes and checks one at a time, letting go of each item (its base64 string, from a stream) once its bytes exist. */
-async function decodeOneByOne(ctx: ExchangeContext, items: ReadItem[], expected: ImageFormat | undefined, scope: CallScope, requestId: string | undefined): Promise<GeneratedImage[]> {
+async function decodeOneByOne(
+  ctx: ExchangeContext,
+  items: ReadItem[],
+  expected: ImageFormat | undefined,
+  scope: CallScope,
+  requestId: string | undefined,
+): Promise<GeneratedImage[]> {
   const images: GeneratedImage[] = [];
   for (let item = items.shift(); item; item = items.shift()) images.push(await decodeItem(ctx, item, expected, scope, requestId));
   return images;
@@ -162,7 +168,8 @@ async function readJsonItems(
   await consumeCapped(res, ctx.maxResponseBytes, scope, requestId, (chunk) => scanner.push(chunk));
   const scanned = scanner.end();
   const parsed = ImagesResponse.safeParse(scanned && parseJson(scanned.json));
-  if (!scanned || !parsed.success) throw new GatewayResponseError('gateway answered with a malformed body', { category: 'gateway_failure', code: 'malformed_response', requestId });
+  if (!scanned || !parsed.success)
+    throw new GatewayResponseError('gateway answered with a malformed body', { category: 'gateway_failure', code: 'malformed_response', requestId });
   // one-api style: a 200 that carries an error object is still an error.
   if (parsed.data.error !== undefined && !parsed.data.data?.length) throw GatewayHttpError.fromResponse(undefined, scanned.json, res.headers, ctx.clock.now());
   const items = (parsed.data.data ?? []).map((item) => withBytes(item, scanned.images));
@@ -177,12 +184,24 @@ function withBytes(item: ImageItem, images: readonly Buffer[]): ReadItem {
   return bytes.byteLength > 0 ? { ...item, b64_json: undefined, bytes } : { ...item, b64_json: '' };
 }
 
-async function decodeItem(ctx: ExchangeContext, item: ReadItem, expected: ImageFormat | undefined, scope: CallScope, requestId: string | undefined): Promise<GeneratedImage> {
+async function decodeItem(
+  ctx: ExchangeContext,
+  item: ReadItem,
+  expected: ImageFormat | undefined,
+  scope: CallScope,
+  requestId: string | undefined,
+): Promise<GeneratedImage> {
   let bytes: Buffer;
   if (item.bytes) bytes = item.bytes;
   else if (item.b64_json) bytes = decodeBase64(item.b64_json, ctx.maxResponseBytes, requestId);
-  else if (item.url) bytes = await downloadImage(item.url, { dispatcher: ctx.dispatcher, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId });
-  else throw new GatewayResponseError('gateway returned an image item with neither b64_json nor url', { category: 'gateway_failure', code: 'empty_item', requestId });
+  else if (item.url)
+    bytes = await downloadImage(item.url, { dispatcher: ctx.dispatcher, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId });
+  else
+    throw new GatewayResponseError('gateway returned an image item with neither b64_json nor url', {
+      category: 'gateway_failure',
+      code: 'empty_item',
+      requestId,
+    });
   return checkImage(bytes, expected, requestId);
 }
 

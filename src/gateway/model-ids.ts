@@ -19,12 +19,17 @@ const MODELS_BODY_CAP = 4 * 1024 * 1024;
 export async function fetchModelIds(ctx: ExchangeContext, signal?: AbortSignal, timeoutMs = MODELS_TIMEOUT_MS): Promise<string[]> {
   const scope = new CallScope(timeoutMs, signal);
   try {
-    const res = await send(ctx.dispatcher, { method: 'GET', url: `${ctx.baseUrl}/models`, headers: { authorization: `Bearer ${ctx.apiKey}`, accept: 'application/json' } }, scope);
+    const res = await send(
+      ctx.dispatcher,
+      { method: 'GET', url: `${ctx.baseUrl}/models`, headers: { authorization: `Bearer ${ctx.apiKey}`, accept: 'application/json' } },
+      scope,
+    );
     const requestId = findRequestId(res.headers);
     const text = (await readCapped(res, MODELS_BODY_CAP, scope, requestId)).toString('utf8');
     if (res.statusCode >= 400) throw GatewayHttpError.fromResponse(res.statusCode, text, res.headers, ctx.clock.now());
     const parsed = ModelsResponse.safeParse(parseJson(text));
-    if (!parsed.success) throw new GatewayResponseError('gateway model list has an unknown shape', { category: 'gateway_failure', code: 'malformed_response', requestId });
+    if (!parsed.success)
+      throw new GatewayResponseError('gateway model list has an unknown shape', { category: 'gateway_failure', code: 'malformed_response', requestId });
     return parsed.data.data.map((model) => model.id);
   } finally {
     scope.dispose();

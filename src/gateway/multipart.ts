@@ -21,7 +21,10 @@ function mimeType(format: ImageFormat): string {
 /** A safe part file name: the original stem (if any) with the extension of the real format. */
 function partFilename(image: InputImage, fallbackStem: string, format: ImageFormat): string {
   const base = (image.filename ?? '').split(/[\\/]/).pop() ?? '';
-  const stem = base.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_').slice(0, 80);
+  const stem = base
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^\w.-]+/g, '_')
+    .slice(0, 80);
   return `${stem || fallbackStem}.${EXTENSIONS[format]}`;
 }
 

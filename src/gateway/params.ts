@@ -14,7 +14,16 @@ export type WireValue = string | number | boolean;
 export type WireParams = ReadonlyMap<string, WireValue>;
 
 /** Fields the client may drop on the one retry when the model says it does not know them. */
-export const DROPPABLE_PARAMS = ['quality', 'background', 'output_format', 'output_compression', 'moderation', 'input_fidelity', 'stream', 'partial_images'] as const;
+export const DROPPABLE_PARAMS = [
+  'quality',
+  'background',
+  'output_format',
+  'output_compression',
+  'moderation',
+  'input_fidelity',
+  'stream',
+  'partial_images',
+] as const;
 
 /** Fields that make no sense without another (compression without a format, partial images without a stream). */
 const DEPENDENTS: Readonly<Record<string, readonly string[]>> = {

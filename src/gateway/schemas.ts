@@ -7,7 +7,10 @@
 import { z } from 'zod';
 
 /** `code` is a string, a number or null depending on the relay; `param` may be null or "". */
-const loosely = z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined || v === '' ? undefined : String(v)));
+const loosely = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v) => (v === null || v === undefined || v === '' ? undefined : String(v)));
 
 /** `{error:{message,type,param,code}}`, with every field optional (one-api omits code and param). */
 export const ErrorObject = z.object({

@@ -53,7 +53,12 @@ export async function readImageStream(body: Readable, opts: StreamOptions): Prom
   for await (const chunk of body) {
     if (!Buffer.isBuffer(chunk)) continue;
     total += chunk.byteLength;
-    if (total > opts.maxBytes) throw new GatewayResponseError(`gateway stream exceeds the ${opts.maxBytes}-byte limit`, { category: 'gateway_failure', code: 'response_too_large', requestId: opts.requestId });
+    if (total > opts.maxBytes)
+      throw new GatewayResponseError(`gateway stream exceeds the ${opts.maxBytes}-byte limit`, {
+        category: 'gateway_failure',
+        code: 'response_too_large',
+        requestId: opts.requestId,
+      });
     parser.feed(decoder.decode(chunk, { stream: true }));
     drain();
     if (step.done) break;
@@ -62,7 +67,11 @@ export async function readImageStream(body: Readable, opts: StreamOptions): Prom
   if (!step.done) parser.feed('\n\n');
   drain();
   if (outcome.items.length === 0) {
-    throw new GatewayResponseError('gateway stream ended before the image was completed', { category: 'gateway_failure', code: 'stream_incomplete', requestId: opts.requestId });
+    throw new GatewayResponseError('gateway stream ended before the image was completed', {
+      category: 'gateway_failure',
+      code: 'stream_incomplete',
+      requestId: opts.requestId,
+    });
   }
   return outcome;
 }
@@ -74,7 +83,11 @@ function handleEvent(event: EventSourceMessage, outcome: StreamOutcome, opts: St
   }
   const parsed = ImageStreamEvent.safeParse(parseJson(event.data));
   if (!parsed.success) {
-    throw new GatewayResponseError('gateway sent a malformed stream event', { category: 'gateway_failure', code: 'malformed_event', requestId: opts.requestId });
+    throw new GatewayResponseError('gateway sent a malformed stream event', {
+      category: 'gateway_failure',
+      code: 'malformed_event',
+      requestId: opts.requestId,
+    });
   }
   const data = parsed.data;
   if (event.event === 'error' || data.type === 'error' || data.error !== undefined) throw streamError(data.error ?? parsed.data, opts.requestId);

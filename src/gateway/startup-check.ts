@@ -75,10 +75,16 @@ export class GatewayCheck {
       return 'no_image_models';
     }
     if (!ids.includes(defaultModel)) {
-      this.log.error({ host, defaultModel }, `default image model ${defaultModel} is not listed by the gateway at ${host} (image models: ${listOf(image)}): set DEFAULT_IMAGE_MODEL to one of them`);
+      this.log.error(
+        { host, defaultModel },
+        `default image model ${defaultModel} is not listed by the gateway at ${host} (image models: ${listOf(image)}): set DEFAULT_IMAGE_MODEL to one of them`,
+      );
       return 'default_not_listed';
     }
-    this.log.info({ host, imageModels: image.length, defaultModel }, `image gateway at ${host} is ready (${image.length} image models, default ${defaultModel})`);
+    this.log.info(
+      { host, imageModels: image.length, defaultModel },
+      `image gateway at ${host} is ready (${image.length} image models, default ${defaultModel})`,
+    );
     return 'ok';
   }
 
@@ -101,7 +107,10 @@ export class GatewayCheck {
         this.log.error(fields, `image gateway at ${host} refused the API key (HTTP ${error.status ?? '?'}): check GATEWAY_API_KEY`);
         break;
       default:
-        this.log.error(fields, `image gateway at ${host} failed GET /models (${error.status === undefined ? (error.code ?? 'no status') : `HTTP ${error.status}`}): ${then}`);
+        this.log.error(
+          fields,
+          `image gateway at ${host} failed GET /models (${error.status === undefined ? (error.code ?? 'no status') : `HTTP ${error.status}`}): ${then}`,
+        );
     }
     return outcome;
   }

@@ -21,7 +21,16 @@ export interface OutgoingRequest {
 }
 
 // Failures that happen while connecting, before the request line is written: the gateway never saw the request.
-const BEFORE_SEND_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CONNECT']);
+const BEFORE_SEND_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CONNECT',
+]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 function errorCode(err: unknown): string | undefined {
@@ -69,7 +78,13 @@ export async function readCapped(res: GatewayResponse, maxBytes: number, scope: 
  * work per chunk never hold the event loop for long, however many bodies arrive together. `onChunk` must not throw
  * (anything thrown is reported as a connection failure).
  */
-export async function consumeCapped(res: GatewayResponse, maxBytes: number, scope: CallScope, requestId: string | undefined, onChunk: (chunk: Buffer) => void): Promise<number> {
+export async function consumeCapped(
+  res: GatewayResponse,
+  maxBytes: number,
+  scope: CallScope,
+  requestId: string | undefined,
+  onChunk: (chunk: Buffer) => void,
+): Promise<number> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     discard(res);
@@ -101,5 +116,9 @@ function discard(res: GatewayResponse): void {
 
 /** The error for a body beyond the cap. */
 export function tooLarge(maxBytes: number, requestId?: string): GatewayResponseError {
-  return new GatewayResponseError(`gateway response exceeds the ${maxBytes}-byte limit`, { category: 'gateway_failure', code: 'response_too_large', requestId });
+  return new GatewayResponseError(`gateway response exceeds the ${maxBytes}-byte limit`, {
+    category: 'gateway_failure',
+    code: 'response_too_large',
+    requestId,
+  });
 }

@@ -71,11 +71,7 @@ export class FairQueue {
    * Queues `run` for `memberId`, starting it at once when the caps allow. Refuses synchronously when the member
    * already has `perMemberQueued` jobs waiting, or the queue is closed.
    */
-  submit<T>(
-    memberId: string,
-    run: (signal: AbortSignal) => Promise<T>,
-    hooks: SubmitHooks = {},
-  ): QueueTicket<T> | QueueRefusal {
+  submit<T>(memberId: string, run: (signal: AbortSignal) => Promise<T>, hooks: SubmitHooks = {}): QueueTicket<T> | QueueRefusal {
     if (this.closed) return { accepted: false, reason: 'closed' };
     const member = this.members.get(memberId) ?? { running: 0, waiting: [], lastTurn: 0 };
     if (member.waiting.length >= this.perMemberQueued) return { accepted: false, reason: 'member_queue_full' };
@@ -212,7 +208,10 @@ export class FairQueue {
  * its member the most recently served, so the policy settles into rounds in a fixed member order.
  */
 function simulateStartOrder(members: readonly Member[]): Job[] {
-  const queues = members.filter((m) => m.waiting.length > 0).sort(compareMembers).map((m) => m.waiting);
+  const queues = members
+    .filter((m) => m.waiting.length > 0)
+    .sort(compareMembers)
+    .map((m) => m.waiting);
   const order: Job[] = [];
   for (let round = 0; queues.some((jobs) => jobs.length > round); round++) {
     for (const jobs of queues) {

@@ -7,9 +7,7 @@ import type { GeneratedImage, ImageFormat } from './ports.js';
 
 /** What became of one image. */
 export type FitOutcome =
-  | { kind: 'original'; image: GeneratedImage }
-  | { kind: 'reencoded'; image: GeneratedImage; from: ImageFormat }
-  | { kind: 'dropped'; bytes: number };
+  { kind: 'original'; image: GeneratedImage } | { kind: 'reencoded'; image: GeneratedImage; from: ImageFormat } | { kind: 'dropped'; bytes: number };
 
 /**
  * Decoding guard, well above the largest image the gateway produces (3840×2160 ≈ 8.3 MP) and far below sharp's
@@ -61,12 +59,7 @@ export async function fitToLimit(image: GeneratedImage, limitBytes: number): Pro
  * misses, the worst is tried next: when even that misses, the qualities in between are skipped. A typical image
  * costs one encode; a hopeless one two per format.
  */
-async function bestFit(
-  decoded: Decoded,
-  format: 'webp' | 'jpeg',
-  qualities: readonly number[],
-  limitBytes: number,
-): Promise<Buffer | undefined> {
+async function bestFit(decoded: Decoded, format: 'webp' | 'jpeg', qualities: readonly number[], limitBytes: number): Promise<Buffer | undefined> {
   const [best, ...middle] = qualities;
   const worst = middle.pop();
   if (best === undefined) return undefined;
@@ -85,9 +78,7 @@ async function bestFit(
 /** Decodes once to raw pixels, so each step of the ladder only pays for encoding. */
 async function decode(bytes: Buffer): Promise<Decoded | undefined> {
   try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).raw().toBuffer({ resolveWithObject: true });
     const { width, height, channels } = info;
     const hasAlpha = channels === 2 || channels === 4;
     if (!hasAlpha || !isOpaque(data, channels)) {

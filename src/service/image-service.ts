@@ -79,7 +79,8 @@ export class ImageService {
     } catch (err) {
       const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
       // The member only hears "not available right now"; the operator must fix the key or the balance.
-      if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable') log.error({ err }, 'gateway account problem: check the API key and balance');
+      if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable')
+        log.error({ err }, 'gateway account problem: check the API key and balance');
       throw mapped;
     }
   }
@@ -182,7 +183,9 @@ export class ImageService {
       },
     });
     if (!ticket.accepted) {
-      throw ticket.reason === 'closed' ? new UserFacingError('job.cancelled') : new UserFacingError('queue.full', { limit: this.options.perMemberQueued ?? 10 });
+      throw ticket.reason === 'closed'
+        ? new UserFacingError('job.cancelled')
+        : new UserFacingError('queue.full', { limit: this.options.perMemberQueued ?? 10 });
     }
     // No reply to deliver into: stop waiting or generating (the finally of runReserved refunds).
     responder.ready?.catch(() => ticket.cancel());
@@ -196,7 +199,10 @@ export class ImageService {
     }
   }
 
-  private callGateway(request: GenerateRequest | EditRequest, hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'beforeBody' | 'imageFeed' | 'answerBuffer'>): Promise<ImageResult> {
+  private callGateway(
+    request: GenerateRequest | EditRequest,
+    hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'beforeBody' | 'imageFeed' | 'answerBuffer'>,
+  ): Promise<ImageResult> {
     const partialImages = this.options.partialImages ?? 1;
     const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);

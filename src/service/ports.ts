@@ -162,15 +162,11 @@ export interface QuotaStatus {
   source: QuotaLimitSource;
 }
 
-export type ReserveOutcome =
-  | { ok: true; reservationId: string; status: QuotaStatus }
-  | { ok: false; status: QuotaStatus };
+export type ReserveOutcome = { ok: true; reservationId: string; status: QuotaStatus } | { ok: false; status: QuotaStatus };
 
 /** What an admin can set a limit on. */
 export type QuotaTarget =
-  | { kind: 'server'; guildId: string }
-  | { kind: 'role'; guildId: string; roleId: string }
-  | { kind: 'member'; guildId: string; userId: string };
+  { kind: 'server'; guildId: string } | { kind: 'role'; guildId: string; roleId: string } | { kind: 'member'; guildId: string; userId: string };
 
 /** A stored limit. */
 export interface QuotaLimit {
@@ -195,13 +191,7 @@ export interface QuotaLedger {
 }
 
 /** Why a download failed. */
-export type AttachmentDownloadFailure =
-  | 'host_not_allowed'
-  | 'too_large'
-  | 'http_status'
-  | 'timeout'
-  | 'network'
-  | 'cancelled';
+export type AttachmentDownloadFailure = 'host_not_allowed' | 'too_large' | 'http_status' | 'timeout' | 'network' | 'cancelled';
 
 /**
  * A download of a member's attachment that failed (thrown by the download function ImageService is given);

@@ -58,10 +58,7 @@ interface Pending<S> {
  * const progress = createProgressThrottle((s) => responder.progress(s), { intervalMs: 3000 });
  * progress.update({ kind: 'queued', position: 2 });
  */
-export function createProgressThrottle<S>(
-  send: (state: S) => Promise<void>,
-  options: ProgressThrottleOptions,
-): ProgressThrottle<S> {
+export function createProgressThrottle<S>(send: (state: S) => Promise<void>, options: ProgressThrottleOptions): ProgressThrottle<S> {
   const timers = options.timers ?? systemTimers;
   let pending: Pending<S> | undefined;
   let inFlight: Promise<void> | undefined;

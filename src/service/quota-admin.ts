@@ -48,7 +48,10 @@ export class QuotaAdmin {
   /** Clears a member's usage in the current period and logs it. */
   async resetUsage(actorId: string, guildId: string, userId: string): Promise<{ usedBefore: number }> {
     const result = await this.quotas.resetUsage(guildId, userId);
-    this.log.info({ actorId, action: 'quota.reset', target: { guildId, userId }, before: { used: result.usedBefore }, after: { used: 0 } }, 'quota usage reset');
+    this.log.info(
+      { actorId, action: 'quota.reset', target: { guildId, userId }, before: { used: result.usedBefore }, after: { used: 0 } },
+      'quota usage reset',
+    );
     return result;
   }
 }

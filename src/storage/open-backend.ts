@@ -105,8 +105,7 @@ async function createRedisAdapter(url: string, options: BackendOptions): Promise
     socket: {
       connectTimeout: options.connectTimeoutMs,
       // Give up on the first failure at start (open must fail fast); reconnect with capped backoff later.
-      reconnectStrategy: (retries: number, cause: Error) =>
-        connected ? Math.min(2 ** retries * 100, 3_000) : cause,
+      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(2 ** retries * 100, 3_000) : cause),
     },
   });
   // Errors also reach callers as rejected commands; this listener only keeps node-redis from crashing on them.

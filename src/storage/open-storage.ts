@@ -53,10 +53,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage>
 }
 
 /** Builds the stores over an open backend (tests use it to reach the backend underneath). */
-export function createStorage(
-  backend: Backend,
-  options: Pick<OpenStorageOptions, 'defaults' | 'reservationTtlMs' | 'clock' | 'logger'>,
-): Storage {
+export function createStorage(backend: Backend, options: Pick<OpenStorageOptions, 'defaults' | 'reservationTtlMs' | 'clock' | 'logger'>): Storage {
   const clock = options.clock ?? systemClock;
   const quotas = new KeyvQuotaStore({
     kv: backend.kv,

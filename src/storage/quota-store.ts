@@ -1,15 +1,11 @@
 import type pino from 'pino';
-import type {
-  Clock, QuotaLedger, QuotaLimit, QuotaStatus, QuotaSubject, QuotaTarget, ReserveOutcome,
-} from '../service/ports.js';
+import type { Clock, QuotaLedger, QuotaLimit, QuotaStatus, QuotaSubject, QuotaTarget, ReserveOutcome } from '../service/ports.js';
 import { StorageCorruptError } from './errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { KvStore } from './kv-store.js';
 import { type PeriodWindow, periodWindow } from './periods.js';
 import { type EffectiveLimit, pickEffectiveLimit } from './quota-limits.js';
-import {
-  JobReservationRecord, LimitRecord, UsageRecord, jobKey, limitKey, scopeOf, usageKey,
-} from './quota-records.js';
+import { JobReservationRecord, LimitRecord, UsageRecord, jobKey, limitKey, scopeOf, usageKey } from './quota-records.js';
 
 /** Usage records outlive their period by this much, so a late commit still finds them. */
 const USAGE_SLACK_MS = 86_400_000;
@@ -146,11 +142,14 @@ export class KeyvQuotaStore implements QuotaLedger {
    */
   async #load(subject: QuotaSubject, now: number): Promise<Loaded> {
     const { guildId, userId } = subject;
-    const limitKeys = guildId === null ? [] : [
-      limitKey({ kind: 'member', guildId, userId }),
-      limitKey({ kind: 'server', guildId }),
-      ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId })),
-    ];
+    const limitKeys =
+      guildId === null
+        ? []
+        : [
+            limitKey({ kind: 'member', guildId, userId }),
+            limitKey({ kind: 'server', guildId }),
+            ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId })),
+          ];
     const windows = PERIODS.map((period) => periodWindow(period, now));
     const usageKeys = windows.map((window) => usageKey(scopeOf(guildId), userId, window));
     const values = await this.#kv.getMany([...limitKeys, ...usageKeys]);

@@ -15,7 +15,10 @@ const GUILD = Routes.applicationGuildCommands(APPLICATION_ID, GUILD_ID);
 const EXPLICIT: RESTPostAPIApplicationCommandsJSONBody[] = [IMAGINE_DATA, EDIT_DATA];
 
 function registeredAs(rest: FakeCommandRest, route: string, definitions: readonly RESTPostAPIApplicationCommandsJSONBody[], guildId?: string): void {
-  rest.registered.set(route, definitions.map((d, index) => echoCommand({ ...d }, { guildId, index })));
+  rest.registered.set(
+    route,
+    definitions.map((d, index) => echoCommand({ ...d }, { guildId, index })),
+  );
 }
 
 function sync(rest: FakeCommandRest, definitions: readonly RESTPostAPIApplicationCommandsJSONBody[], extra: { guildId?: string; force?: boolean } = {}) {
@@ -140,7 +143,12 @@ describe('sameCommands', () => {
   });
 
   it('sees a choice that changed value', () => {
-    const before = { name: 'x', description: 'd', integration_types: [0], options: [{ type: 3, name: 'q', description: 'q', choices: [{ name: 'a', value: 'a' }] }] };
+    const before = {
+      name: 'x',
+      description: 'd',
+      integration_types: [0],
+      options: [{ type: 3, name: 'q', description: 'q', choices: [{ name: 'a', value: 'a' }] }],
+    };
     const after = { ...before, options: [{ type: 3, name: 'q', description: 'q', choices: [{ name: 'a', value: 'b' }] }] };
     expect(sameCommands([echoCommand(before)], [after])).toBe(false);
   });

@@ -88,7 +88,12 @@ describe('createImageAutocomplete', () => {
   });
 
   it('answers from the cached catalogue when listing fails', async () => {
-    const handler = createImageAutocomplete({ listModels: async () => { throw new Error('down'); }, cachedModels: () => CATALOGUE.slice(0, 1) });
+    const handler = createImageAutocomplete({
+      listModels: async () => {
+        throw new Error('down');
+      },
+      cachedModels: () => CATALOGUE.slice(0, 1),
+    });
     const interaction = autocompleteFor('model', '');
     await handler(interaction.asAutocomplete());
     expect(names(interaction)).toEqual(['gpt-image-1']);

@@ -21,8 +21,21 @@ function failure(values: Record<string, string | number>, prompt?: string): User
 describe('parseImageOptions', () => {
   it.each<[string, Record<string, string | number>, GenerateRequest]>([
     ['no options', {}, { prompt: 'a red fox' }],
-    ['every option', { model: 'gpt-image-1', size: '1536x1024', quality: 'high', background: 'opaque', format: 'jpeg', compression: 80, count: 3, moderation: 'low' },
-      { prompt: 'a red fox', model: 'gpt-image-1', size: '1536x1024', quality: 'high', background: 'opaque', outputFormat: 'jpeg', outputCompression: 80, n: 3, moderation: 'low' }],
+    [
+      'every option',
+      { model: 'gpt-image-1', size: '1536x1024', quality: 'high', background: 'opaque', format: 'jpeg', compression: 80, count: 3, moderation: 'low' },
+      {
+        prompt: 'a red fox',
+        model: 'gpt-image-1',
+        size: '1536x1024',
+        quality: 'high',
+        background: 'opaque',
+        outputFormat: 'jpeg',
+        outputCompression: 80,
+        n: 3,
+        moderation: 'low',
+      },
+    ],
     ['a size in capitals with spaces', { size: ' 1024X1024 ' }, { prompt: 'a red fox', size: '1024x1024' }],
     ['count at the bounds', { count: 10, compression: 0, format: 'webp' }, { prompt: 'a red fox', n: 10, outputCompression: 0, outputFormat: 'webp' }],
   ])('GIVEN %s THEN a typed request', (_name, values, request) => {

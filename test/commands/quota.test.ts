@@ -12,11 +12,7 @@ function status(overrides: Partial<QuotaStatus> = {}): QuotaStatus {
 describe('renderStatus', () => {
   it('tells a member what is left, what was used and when it resets', () => {
     expect(renderStatus(status(), 'You')).toBe(
-      [
-        '**You have 3 of 5 images left** this day.',
-        `Used: 2 · resets <t:${RESETS_AT / 1000}:R>`,
-        "-# Limit from: the bot's default",
-      ].join('\n'),
+      ['**You have 3 of 5 images left** this day.', `Used: 2 · resets <t:${RESETS_AT / 1000}:R>`, "-# Limit from: the bot's default"].join('\n'),
     );
   });
 
@@ -44,11 +40,7 @@ describe('renderStatus', () => {
 });
 
 describe('QuotaSetRequest', () => {
-  it.each([
-    [{ limit: 10 }],
-    [{ limit: 0, userId: '42' }],
-    [{ limit: 3, roleId: '77', period: 'week' }],
-  ])('GIVEN %o THEN accepted', (input) => {
+  it.each([[{ limit: 10 }], [{ limit: 0, userId: '42' }], [{ limit: 3, roleId: '77', period: 'week' }]])('GIVEN %o THEN accepted', (input) => {
     expect(QuotaSetRequest.safeParse(input).success).toBe(true);
   });
 

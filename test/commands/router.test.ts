@@ -73,7 +73,11 @@ describe('createInteractionRouter', () => {
 
   it('answers a UserFacingError with its copy and the reference id, ephemerally, and logs it at warn', async () => {
     const error = new UserFacingError('quota.exceeded', { limit: 5, remaining: 0, resetsAt: 1_700_000_000_000 });
-    const { route, find } = setup([chat('imagine', async () => { throw error; })]);
+    const { route, find } = setup([
+      chat('imagine', async () => {
+        throw error;
+      }),
+    ]);
     const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
 
     await route(interaction.asInteraction());
@@ -86,7 +90,11 @@ describe('createInteractionRouter', () => {
   });
 
   it('answers an unexpected error with the generic apology and reference id, never its message, and logs it at error with err', async () => {
-    const { route, find, lines } = setup([chat('imagine', async () => { throw new Error('postgres password=hunter2 refused'); })]);
+    const { route, find, lines } = setup([
+      chat('imagine', async () => {
+        throw new Error('postgres password=hunter2 refused');
+      }),
+    ]);
     const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
 
     await route(interaction.asInteraction());
@@ -96,12 +104,22 @@ describe('createInteractionRouter', () => {
     expect(contentOf(payload)).not.toContain('hunter2');
     expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
     const [logged] = find('interaction failed');
-    expect(logged).toMatchObject({ level: LEVEL.error, interactionId: INTERACTION_ID, command: 'imagine', err: { message: 'postgres password=hunter2 refused', type: 'Error' } });
+    expect(logged).toMatchObject({
+      level: LEVEL.error,
+      interactionId: INTERACTION_ID,
+      command: 'imagine',
+      err: { message: 'postgres password=hunter2 refused', type: 'Error' },
+    });
     expect(lines.filter((l) => l.level >= LEVEL.error)).toHaveLength(1);
   });
 
   it('after a public defer, deletes the thinking placeholder and answers the error in an ephemeral follow-up', async () => {
-    const { route } = setup([chat('imagine', async (i) => { await i.deferReply(); throw new UserFacingError('gateway.busy'); })]);
+    const { route } = setup([
+      chat('imagine', async (i) => {
+        await i.deferReply();
+        throw new UserFacingError('gateway.busy');
+      }),
+    ]);
     const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
 
     await route(interaction.asInteraction());
@@ -114,11 +132,13 @@ describe('createInteractionRouter', () => {
 
   // discord.js sets `replied` on every editReply: the progress text must not stay up for everyone.
   it('after a public defer and a progress edit, still removes the placeholder before the ephemeral follow-up', async () => {
-    const { route } = setup([chat('imagine', async (i) => {
-      await i.deferReply();
-      await i.editReply({ content: '🎨 Generating… 0s' });
-      throw new UserFacingError('gateway.timedOut');
-    })]);
+    const { route } = setup([
+      chat('imagine', async (i) => {
+        await i.deferReply();
+        await i.editReply({ content: '🎨 Generating… 0s' });
+        throw new UserFacingError('gateway.timedOut');
+      }),
+    ]);
     const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
 
     await route(interaction.asInteraction());
@@ -128,10 +148,12 @@ describe('createInteractionRouter', () => {
   });
 
   it('after an ephemeral defer, answers the error by editing the deferred reply', async () => {
-    const { route } = setup([chat('quota', async (i) => {
-      await i.deferReply({ flags: MessageFlags.Ephemeral });
-      throw new UserFacingError('permission.manageServer');
-    })]);
+    const { route } = setup([
+      chat('quota', async (i) => {
+        await i.deferReply({ flags: MessageFlags.Ephemeral });
+        throw new UserFacingError('permission.manageServer');
+      }),
+    ]);
     const interaction = new FakeInteraction({ kind: 'chat', commandName: 'quota', id: INTERACTION_ID });
 
     await route(interaction.asInteraction());
@@ -141,11 +163,13 @@ describe('createInteractionRouter', () => {
   });
 
   it('after an ephemeral defer and a progress edit, replaces the progress text with the error', async () => {
-    const { route } = setup([chat('imagine', async (i) => {
-      await i.deferReply({ flags: MessageFlags.Ephemeral });
-      await i.editReply({ content: '⏳ Queued: position 2.' });
-      throw new UserFacingError('gateway.busy');
-    })]);
+    const { route } = setup([
+      chat('imagine', async (i) => {
+        await i.deferReply({ flags: MessageFlags.Ephemeral });
+        await i.editReply({ content: '⏳ Queued: position 2.' });
+        throw new UserFacingError('gateway.busy');
+      }),
+    ]);
     const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
 
     await route(interaction.asInteraction());
@@ -155,7 +179,18 @@ describe('createInteractionRouter', () => {
   });
 
   it('after a button deferUpdate, never deletes the message the button sits on', async () => {
-    const { route } = setup([], [{ prefix: 'delres', button: async (i) => { await i.deferUpdate(); throw new Error('boom'); } }]);
+    const { route } = setup(
+      [],
+      [
+        {
+          prefix: 'delres',
+          button: async (i) => {
+            await i.deferUpdate();
+            throw new Error('boom');
+          },
+        },
+      ],
+    );
     const interaction = new FakeInteraction({ kind: 'button', customId: 'delres:job1', id: INTERACTION_ID });
 
     await route(interaction.asInteraction());
@@ -165,7 +200,12 @@ describe('createInteractionRouter', () => {
   });
 
   it('still sends the follow-up when deleting the placeholder fails', async () => {
-    const { route } = setup([chat('imagine', async (i) => { await i.deferReply(); throw new Error('boom'); })]);
+    const { route } = setup([
+      chat('imagine', async (i) => {
+        await i.deferReply();
+        throw new Error('boom');
+      }),
+    ]);
     const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
     interaction.failing.add('deleteReply');
 
@@ -175,17 +215,31 @@ describe('createInteractionRouter', () => {
   });
 
   it('logs, and does not throw, when the error message itself cannot be delivered', async () => {
-    const { route, find } = setup([chat('imagine', async () => { throw new UserFacingError('gateway.busy'); })]);
+    const { route, find } = setup([
+      chat('imagine', async () => {
+        throw new UserFacingError('gateway.busy');
+      }),
+    ]);
     const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine' });
     interaction.failing.add('reply');
 
     await expect(route(interaction.asInteraction())).resolves.toBeUndefined();
 
-    expect(find('could not deliver error message')).toEqual([expect.objectContaining({ level: LEVEL.error, err: expect.objectContaining({ message: 'reply failed (scripted)' }) })]);
+    expect(find('could not deliver error message')).toEqual([
+      expect.objectContaining({ level: LEVEL.error, err: expect.objectContaining({ message: 'reply failed (scripted)' }) }),
+    ]);
   });
 
   it('logs an autocomplete failure without trying to reply', async () => {
-    const { route, find } = setup([chat('imagine', async () => undefined, async () => { throw new Error('catalogue down'); })]);
+    const { route, find } = setup([
+      chat(
+        'imagine',
+        async () => undefined,
+        async () => {
+          throw new Error('catalogue down');
+        },
+      ),
+    ]);
     const interaction = new FakeInteraction({ kind: 'autocomplete', commandName: 'imagine' });
 
     await route(interaction.asInteraction());

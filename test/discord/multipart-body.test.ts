@@ -52,7 +52,7 @@ describe('MultipartBody', () => {
     expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('first-second');
   });
 
-  it('continues a reader at the right byte when a finished file\'s pieces are swapped for its whole bytes', async () => {
+  it("continues a reader at the right byte when a finished file's pieces are swapped for its whole bytes", async () => {
     const body = new MultipartBody();
     body.beginFile('files[0]', 'x.png', 'image/png');
     body.writeFile(Buffer.from('AAAA'));

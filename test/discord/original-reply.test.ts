@@ -25,7 +25,9 @@ async function globalLimitsDuringBurst(rest: REST, count: number): Promise<RateL
   const limited: RateLimitData[] = [];
   rest.on(RESTEvents.RateLimited, (data) => void (data.global && limited.push(data)));
   const edits = Array.from({ length: count }, (_, i) =>
-    rest.patch(Routes.webhookMessage(emulator.applicationId, `unknown-token-${i}`, '@original'), { body: { content: 'done' }, auth: false }).catch(() => undefined),
+    rest
+      .patch(Routes.webhookMessage(emulator.applicationId, `unknown-token-${i}`, '@original'), { body: { content: 'done' }, auth: false })
+      .catch(() => undefined),
   );
   await Promise.all(edits);
   rest.clearHashSweeper();
@@ -39,7 +41,7 @@ describe('createInteractionWebhookRest', () => {
     expect(await globalLimitsDuringBurst(rest, 60)).toEqual([]);
   });
 
-  it('where discord.js\'s default client would hold some back (the control)', async () => {
+  it("where discord.js's default client would hold some back (the control)", async () => {
     const rest = new REST({ api: emulator.apiUrl, agent });
     expect((await globalLimitsDuringBurst(rest, 60)).length).toBeGreaterThan(0);
   });

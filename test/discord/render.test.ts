@@ -22,7 +22,10 @@ describe('renderProgress', () => {
     [{ stage: 'queued', position: 1 } as const, '⏳ Queued: you are next.'],
     [{ stage: 'queued', position: 4 } as const, '⏳ Queued: position 4.'],
     [{ stage: 'generating', startedAt: 1_750_000_012_400 } as const, '🎨 Generating… started <t:1750000012:R>'],
-    [{ stage: 'generating', startedAt: 1_750_000_003_000, preview: { index: 0, bytes: Buffer.alloc(1), format: 'png' } } as const, '🎨 Generating… started <t:1750000003:R> (early preview below)'],
+    [
+      { stage: 'generating', startedAt: 1_750_000_003_000, preview: { index: 0, bytes: Buffer.alloc(1), format: 'png' } } as const,
+      '🎨 Generating… started <t:1750000003:R> (early preview below)',
+    ],
   ])('GIVEN %o THEN %s', (progress, text) => {
     expect(renderProgress(progress)).toBe(text);
   });
@@ -62,7 +65,12 @@ describe('renderCaption', () => {
   });
 
   it('renders singular notices in the singular', () => {
-    const caption = renderCaption(delivery('x', [{ kind: 'reencoded', count: 1, format: 'jpeg' }, { kind: 'dropped', count: 2 }]));
+    const caption = renderCaption(
+      delivery('x', [
+        { kind: 'reencoded', count: 1, format: 'jpeg' },
+        { kind: 'dropped', count: 2 },
+      ]),
+    );
     expect(caption).toContain('One image was re-encoded as JPEG');
     expect(caption).toContain("2 images were too large to post even after re-encoding, and weren't charged.");
   });

@@ -14,7 +14,14 @@ describe('result buttons and long jobs end to end', () => {
 
   it('keeps Re-roll, Edit and Delete working after a bot restart', async () => {
     const { member, users } = h.discord.fixtures;
-    const first = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a paper boat' }, { name: 'quality', type: 3, value: 'high' }], { user: member });
+    const first = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'a paper boat' },
+        { name: 'quality', type: 3, value: 'high' },
+      ],
+      { user: member },
+    );
     await first.waitFor((x) => finalEdit(x) !== undefined);
     const message = first.lastMessage()!;
     const ids = (message.components![0] as { components: { custom_id: string }[] }).components.map((b) => b.custom_id);

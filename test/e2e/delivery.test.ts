@@ -17,7 +17,14 @@ describe('delivery limits and fairness end to end', () => {
 
   it('re-encodes an image larger than the attachment limit and says so', async () => {
     const limit = 400_000;
-    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'detailed texture' }, { name: 'size', type: 3, value: '1536x1024' }], { user: h.discord.fixtures.member, attachmentSizeLimit: limit });
+    const handle = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'detailed texture' },
+        { name: 'size', type: 3, value: '1536x1024' },
+      ],
+      { user: h.discord.fixtures.member, attachmentSizeLimit: limit },
+    );
     await handle.waitFor((x) => finalEdit(x) !== undefined);
     const final = finalEdit(handle)!;
     expect(final.files).toHaveLength(1);
@@ -52,10 +59,21 @@ describe('delivery limits and fairness end to end', () => {
   });
 
   it('posts more than 10 images as the reply plus follow-ups', async () => {
-    const small = (await sharp({ create: { width: 16, height: 16, channels: 3, background: '#abcdef' } }).png().toBuffer()).toString('base64');
+    const small = (
+      await sharp({ create: { width: 16, height: 16, channels: 3, background: '#abcdef' } })
+        .png()
+        .toBuffer()
+    ).toString('base64');
     const body = JSON.stringify({ created: 1, data: Array.from({ length: 12 }, () => ({ b64_json: small })) });
     h.gateway.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body });
-    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a dozen' }, { name: 'count', type: 4, value: 10 }], { user: h.discord.fixtures.users.member3 });
+    const handle = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'a dozen' },
+        { name: 'count', type: 4, value: 10 },
+      ],
+      { user: h.discord.fixtures.users.member3 },
+    );
     await handle.waitFor((x) => finalEdit(x) !== undefined && x.followUps.some((f) => f.status === 200 && f.files.length > 0));
     expect(finalEdit(handle)!.files).toHaveLength(10);
     const follow = handle.followUps.find((f) => f.files.length > 0)!;
@@ -79,7 +97,10 @@ describe('delivery limits and fairness end to end', () => {
     expect(texts(bJob).find((t) => t.includes('Queued'))).toContain('you are next');
     held.release();
     await Promise.all([first, ...rest, bJob].map((x) => x.waitFor((y) => finalEdit(y) !== undefined)));
-    const order = h.gateway.imageRequests().map((r) => r.json?.['prompt']).filter((p) => /^[AB]\d$/.test(String(p)));
+    const order = h.gateway
+      .imageRequests()
+      .map((r) => r.json?.['prompt'])
+      .filter((p) => /^[AB]\d$/.test(String(p)));
     expect(order).toEqual(['A1', 'B1', 'A2', 'A3', 'A4']);
     for (const x of [first, ...rest, bJob, refused]) expect(acceptedAcks(x)).toBe(1);
   });

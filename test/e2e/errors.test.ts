@@ -53,10 +53,26 @@ describe('errors members can act on, end to end', () => {
 
   it('tells a member when the quota does not cover the request, with the reset time', async () => {
     const user = h.discord.fixtures.users.owner;
-    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'too many' }, { name: 'count', type: 4, value: 10 }], { user });
+    const handle = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'too many' },
+        { name: 'count', type: 4, value: 10 },
+      ],
+      { user },
+    );
     await handle.waitFor(settled);
     const before = h.gateway.imageRequests().length;
-    const many = Array.from({ length: 10 }, () => h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'more' }, { name: 'count', type: 4, value: 10 }], { user }));
+    const many = Array.from({ length: 10 }, () =>
+      h.discord.slash(
+        'imagine',
+        [
+          { name: 'prompt', type: 3, value: 'more' },
+          { name: 'count', type: 4, value: 10 },
+        ],
+        { user },
+      ),
+    );
     await Promise.all(many.map((x) => x.waitFor(settled)));
     const refused = many.map(ephemeralError).filter((m): m is string => m !== undefined);
     expect(refused.length).toBeGreaterThan(0);
@@ -67,8 +83,22 @@ describe('errors members can act on, end to end', () => {
   it.each([
     ['an invalid custom size', [{ name: 'size', type: 3, value: '1000x1000' }], 'size'],
     ['an extreme aspect ratio', [{ name: 'size', type: 3, value: '3840x256' }], 'size'],
-    ['compression with PNG', [{ name: 'compression', type: 4, value: 50 }, { name: 'format', type: 3, value: 'png' }], 'compression'],
-    ['a transparent JPEG', [{ name: 'background', type: 3, value: 'transparent' }, { name: 'format', type: 3, value: 'jpeg' }], 'transparent'],
+    [
+      'compression with PNG',
+      [
+        { name: 'compression', type: 4, value: 50 },
+        { name: 'format', type: 3, value: 'png' },
+      ],
+      'compression',
+    ],
+    [
+      'a transparent JPEG',
+      [
+        { name: 'background', type: 3, value: 'transparent' },
+        { name: 'format', type: 3, value: 'jpeg' },
+      ],
+      'transparent',
+    ],
     ['moderation:low outside age-restricted channels', [{ name: 'moderation', type: 3, value: 'low' }], 'age-restricted'],
   ])('refuses %s before any gateway call', async (_name, options, text) => {
     const before = h.gateway.imageRequests().length;
@@ -86,11 +116,25 @@ describe('errors members can act on, end to end', () => {
   it('refuses an attachment that is not really an image, without calling the gateway', async () => {
     const before = h.gateway.imageRequests().length;
     const fake = h.discord.uploadAttachment(Buffer.from('GIF89a not a png at all'), 'sneaky.png', 'image/png');
-    const handle = h.discord.slash('edit', [{ name: 'prompt', type: 3, value: 'x' }, { name: 'image', type: 11, value: fake.id }], { user: h.discord.fixtures.member, resolvedAttachments: [fake] });
+    const handle = h.discord.slash(
+      'edit',
+      [
+        { name: 'prompt', type: 3, value: 'x' },
+        { name: 'image', type: 11, value: fake.id },
+      ],
+      { user: h.discord.fixtures.member, resolvedAttachments: [fake] },
+    );
     await handle.waitFor(settled);
     expect(ephemeralError(handle)).toMatch(/png, jpeg, webp/i);
     const text = h.discord.uploadAttachment(Buffer.from('hello'), 'notes.txt', 'text/plain');
-    const second = h.discord.slash('edit', [{ name: 'prompt', type: 3, value: 'x' }, { name: 'image', type: 11, value: text.id }], { user: h.discord.fixtures.member, resolvedAttachments: [text] });
+    const second = h.discord.slash(
+      'edit',
+      [
+        { name: 'prompt', type: 3, value: 'x' },
+        { name: 'image', type: 11, value: text.id },
+      ],
+      { user: h.discord.fixtures.member, resolvedAttachments: [text] },
+    );
     await second.waitFor(settled);
     expect(second.acks[0]?.type).toBe(4);
     expect(h.gateway.imageRequests().length).toBe(before);
@@ -98,9 +142,29 @@ describe('errors members can act on, end to end', () => {
 
   it('refuses a mask of the wrong size before any gateway call', async () => {
     const before = h.gateway.imageRequests().length;
-    const image = h.discord.uploadAttachment(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } }).png().toBuffer(), 'a.png', 'image/png');
-    const mask = h.discord.uploadAttachment(await sharp({ create: { width: 32, height: 32, channels: 4, background: '#0000' } }).png().toBuffer(), 'm.png', 'image/png');
-    const handle = h.discord.slash('edit', [{ name: 'prompt', type: 3, value: 'x' }, { name: 'image', type: 11, value: image.id }, { name: 'mask', type: 11, value: mask.id }], { user: h.discord.fixtures.member, resolvedAttachments: [image, mask] });
+    const image = h.discord.uploadAttachment(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer(),
+      'a.png',
+      'image/png',
+    );
+    const mask = h.discord.uploadAttachment(
+      await sharp({ create: { width: 32, height: 32, channels: 4, background: '#0000' } })
+        .png()
+        .toBuffer(),
+      'm.png',
+      'image/png',
+    );
+    const handle = h.discord.slash(
+      'edit',
+      [
+        { name: 'prompt', type: 3, value: 'x' },
+        { name: 'image', type: 11, value: image.id },
+        { name: 'mask', type: 11, value: mask.id },
+      ],
+      { user: h.discord.fixtures.member, resolvedAttachments: [image, mask] },
+    );
     await handle.waitFor(settled);
     expect(ephemeralError(handle)).toContain('mask');
     expect(h.gateway.imageRequests().length).toBe(before);

@@ -4,7 +4,9 @@ import { startHarness, type Harness } from './harness.js';
 import { acceptedAcks, ephemeralError, finalEdit, settled } from './support.js';
 
 async function png(width: number, height: number, color: string, alpha = false): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: alpha ? 4 : 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: alpha ? 4 : 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
 describe('/imagine, /edit and Edit image end to end', () => {
@@ -17,13 +19,17 @@ describe('/imagine, /edit and Edit image end to end', () => {
   });
 
   it('delivers images of the requested format and size with a caption naming prompt, model, size and quality', async () => {
-    const handle = h.discord.slash('imagine', [
-      { name: 'prompt', type: 3, value: 'a red fox' },
-      { name: 'size', type: 3, value: '1536x1024' },
-      { name: 'format', type: 3, value: 'jpeg' },
-      { name: 'quality', type: 3, value: 'low' },
-      { name: 'count', type: 4, value: 2 },
-    ], { user: h.discord.fixtures.member });
+    const handle = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'a red fox' },
+        { name: 'size', type: 3, value: '1536x1024' },
+        { name: 'format', type: 3, value: 'jpeg' },
+        { name: 'quality', type: 3, value: 'low' },
+        { name: 'count', type: 4, value: 2 },
+      ],
+      { user: h.discord.fixtures.member },
+    );
     await handle.waitFor((x) => finalEdit(x) !== undefined);
     const final = finalEdit(handle)!;
     expect(final.files).toHaveLength(2);
@@ -44,7 +50,16 @@ describe('/imagine, /edit and Edit image end to end', () => {
     expect(buttons).toEqual(['Re-roll', 'Edit', 'Delete']);
     expect(acceptedAcks(handle)).toBe(1);
     const sent = h.gateway.imageRequests().at(-1)!.json!;
-    expect(sent).toMatchObject({ model: 'gpt-image-1', prompt: 'a red fox', size: '1536x1024', output_format: 'jpeg', quality: 'low', n: 2, stream: true, partial_images: 1 });
+    expect(sent).toMatchObject({
+      model: 'gpt-image-1',
+      prompt: 'a red fox',
+      size: '1536x1024',
+      output_format: 'jpeg',
+      quality: 'low',
+      n: 2,
+      stream: true,
+      partial_images: 1,
+    });
     expect(sent).not.toHaveProperty('response_format');
   });
 
@@ -65,13 +80,17 @@ describe('/imagine, /edit and Edit image end to end', () => {
     const a = h.discord.uploadAttachment(first, 'first.png', 'image/png');
     const b = h.discord.uploadAttachment(second, 'second.png', 'image/png');
     const m = h.discord.uploadAttachment(mask, 'mask.png', 'image/png');
-    const handle = h.discord.slash('edit', [
-      { name: 'prompt', type: 3, value: 'combine them' },
-      { name: 'image', type: 11, value: a.id },
-      { name: 'image2', type: 11, value: b.id },
-      { name: 'mask', type: 11, value: m.id },
-      { name: 'fidelity', type: 3, value: 'high' },
-    ], { user: h.discord.fixtures.users.member3, resolvedAttachments: [a, b, m] });
+    const handle = h.discord.slash(
+      'edit',
+      [
+        { name: 'prompt', type: 3, value: 'combine them' },
+        { name: 'image', type: 11, value: a.id },
+        { name: 'image2', type: 11, value: b.id },
+        { name: 'mask', type: 11, value: m.id },
+        { name: 'fidelity', type: 3, value: 'high' },
+      ],
+      { user: h.discord.fixtures.users.member3, resolvedAttachments: [a, b, m] },
+    );
     await handle.waitFor((x) => finalEdit(x) !== undefined);
     const form = h.gateway.imageRequests().at(-1)!.form!;
     const images = form.files.filter((f) => f.field === 'image[]');
@@ -98,7 +117,10 @@ describe('/imagine, /edit and Edit image end to end', () => {
     expect(JSON.stringify(modal.body)).toContain('1 other attachment ignored');
     const submit = h.discord.modalSubmit(modal.body.data.custom_id, { prompt: 'make it night' }, { user });
     await submit.waitFor((x) => finalEdit(x) !== undefined);
-    const parts = h.gateway.imageRequests().at(-1)!.form!.files.filter((f) => f.field === 'image[]');
+    const parts = h.gateway
+      .imageRequests()
+      .at(-1)!
+      .form!.files.filter((f) => f.field === 'image[]');
     expect(parts.map((p) => p.bytes)).toEqual(images);
     expect(acceptedAcks(submit)).toBe(1);
   });
@@ -122,7 +144,14 @@ describe('/imagine, /edit and Edit image end to end', () => {
   });
 
   it('answers model and size autocomplete with at most 25 choices', async () => {
-    const model = h.discord.autocomplete('imagine', [{ name: 'prompt', type: 3, value: '' }, { name: 'model', type: 3, value: 'image', focused: true }], { user: h.discord.fixtures.member });
+    const model = h.discord.autocomplete(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: '' },
+        { name: 'model', type: 3, value: 'image', focused: true },
+      ],
+      { user: h.discord.fixtures.member },
+    );
     const modelAck = await model.waitForAck();
     expect(modelAck.type).toBe(8);
     const models = modelAck.body.data.choices.map((c: { value: string }) => c.value);

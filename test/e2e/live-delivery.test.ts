@@ -22,7 +22,9 @@ describe('posting while the answer arrives, end to end', () => {
 
   it('starts the upload of the reply before the answer has fully arrived, and completes it after', async () => {
     const held = h.gateway.holdBody(0.6);
-    const handle = h.discord.slash('imagine', imagineOptions('four at once', [{ name: 'count', type: 4, value: 4 }]), { user: h.discord.fixtures.users.member });
+    const handle = h.discord.slash('imagine', imagineOptions('four at once', [{ name: 'count', type: 4, value: 4 }]), {
+      user: h.discord.fixtures.users.member,
+    });
     const started = h.discord.nextStart(replyEditOf(handle));
     await held.written;
     // With 60 % of the answer sent and the rest held back, Discord already has the head of the edit: a streamed body.
@@ -74,7 +76,9 @@ describe('with STREAM_DELIVERIES=false', () => {
 
   it('uploads the result in one piece, of declared length, after the whole answer', async () => {
     const held = h.gateway.holdBody(0.6);
-    const handle = h.discord.slash('imagine', imagineOptions('in one piece', [{ name: 'count', type: 4, value: 2 }]), { user: h.discord.fixtures.users.member });
+    const handle = h.discord.slash('imagine', imagineOptions('in one piece', [{ name: 'count', type: 4, value: 2 }]), {
+      user: h.discord.fixtures.users.member,
+    });
     const started = h.discord.nextStart(replyEditOf(handle));
     await held.written;
     held.release();

@@ -4,7 +4,11 @@ import { imagineOptions, startHarness, type Harness } from './harness.js';
 
 /** The text the member finally sees: the last edit or follow-up with content. */
 function lastText(handle: InteractionHandle): string {
-  const texts = [...handle.acks.map((a) => a.body?.data?.content), ...handle.edits.map((e) => e.payload?.content), ...handle.followUps.map((f) => f.payload?.content)];
+  const texts = [
+    ...handle.acks.map((a) => a.body?.data?.content),
+    ...handle.edits.map((e) => e.payload?.content),
+    ...handle.followUps.map((f) => f.payload?.content),
+  ];
   return String(texts.filter((t) => typeof t === 'string').at(-1) ?? '');
 }
 
@@ -33,12 +37,17 @@ describe('quotas end to end', () => {
 
   it('lets an admin set a limit of 3 that exactly 3 of 12 simultaneous requests get', async () => {
     const { admin, member } = h.discord.fixtures;
-    const set = await quota(h, admin, 'set', [{ name: 'limit', type: 4, value: 3 }, { name: 'user', type: 6, value: member.id }]);
+    const set = await quota(h, admin, 'set', [
+      { name: 'limit', type: 4, value: 3 },
+      { name: 'user', type: 6, value: member.id },
+    ]);
     expect(set.text).toContain('3 images per day');
     expect(set.handle.acks[0]?.body?.data?.flags).toBe(64);
 
     const before = h.gateway.imageRequests().length;
-    const handles = Array.from({ length: 12 }, (_, i) => h.discord.slash('imagine', imagineOptions(`burst ${i}`, [{ name: 'count', type: 4, value: 1 }]), { user: member }));
+    const handles = Array.from({ length: 12 }, (_, i) =>
+      h.discord.slash('imagine', imagineOptions(`burst ${i}`, [{ name: 'count', type: 4, value: 1 }]), { user: member }),
+    );
     await Promise.all(handles.map((x) => x.waitFor(settled)));
     const ok = handles.filter(delivered);
     expect(ok).toHaveLength(3);
@@ -68,7 +77,10 @@ describe('quotas end to end', () => {
 
   it('refuses limit changes from a member without Manage Server, even when the command reaches the bot', async () => {
     const { member, users } = h.discord.fixtures;
-    const attempt = await quota(h, member, 'set', [{ name: 'limit', type: 4, value: 99 }, { name: 'user', type: 6, value: member.id }]);
+    const attempt = await quota(h, member, 'set', [
+      { name: 'limit', type: 4, value: 99 },
+      { name: 'user', type: 6, value: member.id },
+    ]);
     expect(attempt.text).toContain('Manage Server');
     const peek = await quota(h, member, 'show', [{ name: 'user', type: 6, value: users.member2.id }]);
     expect(peek.text).toContain('Manage Server');
@@ -85,11 +97,19 @@ describe('quotas end to end', () => {
     const reset = await quota(h, admin, 'reset', [{ name: 'user', type: 6, value: member.id }]);
     expect(reset.text).toContain('was 3');
     expect((await quota(h, member, 'show')).text).toContain('3 of 3 images left');
-    await quota(h, admin, 'set', [{ name: 'limit', type: 4, value: 7 }, { name: 'role', type: 8, value: guild.roles.vip.id }, { name: 'period', type: 3, value: 'week' }]);
+    await quota(h, admin, 'set', [
+      { name: 'limit', type: 4, value: 7 },
+      { name: 'role', type: 8, value: guild.roles.vip.id },
+      { name: 'period', type: 3, value: 'week' },
+    ]);
     const vip = await quota(h, users.vip, 'show');
     expect(vip.text).toContain('7 of 7 images left');
     expect(vip.text).toContain('this week');
-    const both = await quota(h, admin, 'set', [{ name: 'limit', type: 4, value: 1 }, { name: 'user', type: 6, value: member.id }, { name: 'role', type: 8, value: guild.roles.vip.id }]);
+    const both = await quota(h, admin, 'set', [
+      { name: 'limit', type: 4, value: 1 },
+      { name: 'user', type: 6, value: member.id },
+      { name: 'role', type: 8, value: guild.roles.vip.id },
+    ]);
     expect(both.text).toContain('not both');
   });
 

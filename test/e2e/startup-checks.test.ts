@@ -97,7 +97,10 @@ describe('start-up check of the image gateway', () => {
     h = await startHarness({ gateway: { models: ['gpt-4o-mini', 'text-embedding-3-small'] } });
     const host = new URL(h.gateway.baseUrl).host;
     expect(entries(h)).toContainEqual(
-      expect.objectContaining({ level: ERROR, msg: `image gateway at ${host} lists no image models (it lists gpt-4o-mini, text-embedding-3-small): image commands will fail` }),
+      expect.objectContaining({
+        level: ERROR,
+        msg: `image gateway at ${host} lists no image models (it lists gpt-4o-mini, text-embedding-3-small): image commands will fail`,
+      }),
     );
   });
 

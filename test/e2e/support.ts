@@ -10,7 +10,11 @@ export function finalEdit(handle: InteractionHandle) {
 
 /** Every text the member was shown for this interaction, in order. */
 export function texts(handle: InteractionHandle): string[] {
-  const all = [...handle.acks.map((a) => a.body?.data?.content), ...handle.edits.map((e) => e.payload?.content), ...handle.followUps.map((f) => f.payload?.content)];
+  const all = [
+    ...handle.acks.map((a) => a.body?.data?.content),
+    ...handle.edits.map((e) => e.payload?.content),
+    ...handle.followUps.map((f) => f.payload?.content),
+  ];
   return all.filter((t): t is string => typeof t === 'string');
 }
 

@@ -15,7 +15,9 @@ let png: Buffer;
 beforeAll(async () => {
   emulator = await startDiscordEmulator({ log: false });
   harness = await connectClient(emulator);
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366ff' } }).png().toBuffer();
+  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366ff' } })
+    .png()
+    .toBuffer();
 });
 
 afterAll(async () => {
@@ -58,9 +60,16 @@ describe('slash command with an attachment', () => {
       await interaction.editReply({ content: 'done', files: [new AttachmentBuilder(png, { name: 'result.png', description: 'generated' })] });
       await interaction.followUp({ content: 'extra', flags: MessageFlags.Ephemeral });
     });
-    const h = emulator.slash('edit', [{ name: 'prompt', type: 3, value: 'watercolor' }, { name: 'image', type: 11, value: upload.id }], {
-      user: emulator.fixtures.member,
-    });
+    const h = emulator.slash(
+      'edit',
+      [
+        { name: 'prompt', type: 3, value: 'watercolor' },
+        { name: 'image', type: 11, value: upload.id },
+      ],
+      {
+        user: emulator.fixtures.member,
+      },
+    );
     await h.waitFor((x) => x.followUps.length === 1);
 
     expect(seen).toEqual({ url: upload.url, width: 64, limit: 10 * 1024 * 1024 });
@@ -93,9 +102,16 @@ describe('autocomplete', () => {
       const choices = Array.from({ length: 30 }, (_, i) => ({ name: `style ${i}`, value: `s${i}` }));
       await interaction.respond(choices.slice(0, 25));
     });
-    const h = emulator.autocomplete('imagine', [{ name: 'prompt', type: 3, value: 'cat' }, { name: 'style', type: 3, value: 'wat', focused: true }], {
-      user: emulator.fixtures.member,
-    });
+    const h = emulator.autocomplete(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'cat' },
+        { name: 'style', type: 3, value: 'wat', focused: true },
+      ],
+      {
+        user: emulator.fixtures.member,
+      },
+    );
     const ack = await h.waitForAck();
     expect(focused).toMatchObject({ name: 'style', value: 'wat' });
     expect(ack).toMatchObject({ type: 8, status: 204 });
@@ -256,7 +272,16 @@ describe('interaction shapes', () => {
       };
       await interaction.deferReply({ flags: 64 });
     });
-    const options = [{ name: 'set', type: 1, options: [{ name: 'target', type: 6, value: users.member.id }, { name: 'role', type: 8, value: guild.roles.vip.id }] }];
+    const options = [
+      {
+        name: 'set',
+        type: 1,
+        options: [
+          { name: 'target', type: 6, value: users.member.id },
+          { name: 'role', type: 8, value: guild.roles.vip.id },
+        ],
+      },
+    ];
     await emulator.slash('quota', options, { user: users.admin }).waitForAck();
     expect(seen).toEqual({ target: users.member.id, targetRoles: 'member', role: 'VIP', canManage: true, sub: 'set' });
     await emulator.slash('quota', options, { user: users.member }).waitForAck();

@@ -91,11 +91,21 @@ describe('gateway emulator: broken transports', () => {
     expect(text.length).toBe(3_000_000);
     expect(res.headers.get('content-length')).toBe('3000000');
     const body = JSON.parse(text) as { data: { b64_json: string }[] };
-    expect(Buffer.from(body.data[0]?.b64_json ?? '', 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(body.data[0]?.b64_json ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('writes raw chunks and can destroy the socket afterwards', async () => {
-    gateway.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: ['data: {"type":"image_generation.partial_image"', '}\n\n'], destroyAfter: true });
+    gateway.enqueue({
+      type: 'raw',
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: ['data: {"type":"image_generation.partial_image"', '}\n\n'],
+      destroyAfter: true,
+    });
     const res = await fetch(`${gateway.baseUrl}/images/generations`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },

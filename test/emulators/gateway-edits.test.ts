@@ -32,7 +32,12 @@ afterEach(async () => {
 
 describe('gateway emulator: edits', () => {
   it('edits one image sent as a single image part and returns a real PNG', async () => {
-    const result = await client.images.edit({ model: 'gpt-image-1', prompt: 'add a hat', image: await toFile(png, 'in.png', { type: 'image/png' }), size: '1024x1536' });
+    const result = await client.images.edit({
+      model: 'gpt-image-1',
+      prompt: 'add a hat',
+      image: await toFile(png, 'in.png', { type: 'image/png' }),
+      size: '1024x1536',
+    });
     const meta = await sharp(Buffer.from(result.data?.[0]?.b64_json ?? '', 'base64')).metadata();
     expect(meta).toMatchObject({ format: 'png', width: 1024, height: 1536 });
     const form = gateway.imageRequests()[0]?.form;
@@ -45,7 +50,11 @@ describe('gateway emulator: edits', () => {
     await client.images.edit({
       model: 'gpt-image-1',
       prompt: 'combine',
-      image: [await toFile(png, 'a.png', { type: 'image/png' }), await toFile(jpeg, 'b.jpg', { type: 'image/jpeg' }), await toFile(webp, 'c.webp', { type: 'image/webp' })],
+      image: [
+        await toFile(png, 'a.png', { type: 'image/png' }),
+        await toFile(jpeg, 'b.jpg', { type: 'image/jpeg' }),
+        await toFile(webp, 'c.webp', { type: 'image/webp' }),
+      ],
       mask: await toFile(mask, 'mask.png', { type: 'image/png' }),
       input_fidelity: 'high',
     });
@@ -60,14 +69,21 @@ describe('gateway emulator: edits', () => {
   });
 
   it('accepts moderation on edits, as the gateway doc allows', async () => {
-    await client.images.edit({ model: 'gpt-image-1', prompt: 'x', image: await toFile(png, 'in.png', { type: 'image/png' }), moderation: 'low' } as OpenAI.Images.ImageEditParamsNonStreaming);
+    await client.images.edit({
+      model: 'gpt-image-1',
+      prompt: 'x',
+      image: await toFile(png, 'in.png', { type: 'image/png' }),
+      moderation: 'low',
+    } as OpenAI.Images.ImageEditParamsNonStreaming);
     expect(gateway.imageRequests()[0]?.form?.fields['moderation']).toBe('low');
     expect(gateway.specViolations).toEqual([]);
   });
 
   it('rejects an input that is not png, jpeg or webp by its magic bytes', async () => {
     const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
-    const error = await client.images.edit({ model: 'gpt-image-1', prompt: 'x', image: await toFile(gif, 'in.png', { type: 'image/png' }) }).catch((e: unknown) => e);
+    const error = await client.images
+      .edit({ model: 'gpt-image-1', prompt: 'x', image: await toFile(gif, 'in.png', { type: 'image/png' }) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, param: 'image', type: 'invalid_request_error', code: 'invalid_value' });
   });
@@ -77,7 +93,12 @@ describe('gateway emulator: edits', () => {
     const otherSize = await solid(32, 32, 4).png().toBuffer();
     for (const bad of [noAlpha, otherSize, jpeg]) {
       const error = await client.images
-        .edit({ model: 'gpt-image-1', prompt: 'x', image: await toFile(png, 'in.png', { type: 'image/png' }), mask: await toFile(bad, 'mask.png', { type: 'image/png' }) })
+        .edit({
+          model: 'gpt-image-1',
+          prompt: 'x',
+          image: await toFile(png, 'in.png', { type: 'image/png' }),
+          mask: await toFile(bad, 'mask.png', { type: 'image/png' }),
+        })
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 400, param: 'mask', code: 'invalid_value' });
     }

@@ -34,24 +34,27 @@ async function generateError(body: Partial<OpenAI.Images.ImageGenerateParamsNonS
 const PRESETS = Object.keys(ERROR_PRESETS) as ErrorPreset[];
 
 describe('gateway emulator: error presets through the SDK', () => {
-  it.each(PRESETS.flatMap((preset) => [[preset, 'en'] as const, [preset, 'zh'] as const]))('%s (%s) surfaces as the SDK error class of its status', async (preset, lang) => {
-    gateway.enqueue({ type: 'error', preset, lang });
-    const error = await generateError();
-    const { status, code } = ERROR_PRESETS[preset];
-    expect(error.status).toBe(status);
-    expect(error).toBeInstanceOf(expectedClass(status));
-    const requestId = error.headers?.get('x-oneapi-request-id');
-    expect(requestId).toBeTruthy();
-    if (preset === 'rate_limited_empty') {
-      expect(error.error).toBeUndefined();
-      expect(error.message).toBe('429 status code (no body)');
-    } else if (preset === 'cloudflare_524') {
-      expect(error.message).toContain('error code: 524');
-    } else {
-      expect(error.message).toMatch(new RegExp(`^${status} .+ \\(request id: ${requestId ?? ''}\\)$`));
-      if (lang === 'en') expect(error.code ?? undefined).toBe(code);
-    }
-  });
+  it.each(PRESETS.flatMap((preset) => [[preset, 'en'] as const, [preset, 'zh'] as const]))(
+    '%s (%s) surfaces as the SDK error class of its status',
+    async (preset, lang) => {
+      gateway.enqueue({ type: 'error', preset, lang });
+      const error = await generateError();
+      const { status, code } = ERROR_PRESETS[preset];
+      expect(error.status).toBe(status);
+      expect(error).toBeInstanceOf(expectedClass(status));
+      const requestId = error.headers?.get('x-oneapi-request-id');
+      expect(requestId).toBeTruthy();
+      if (preset === 'rate_limited_empty') {
+        expect(error.error).toBeUndefined();
+        expect(error.message).toBe('429 status code (no body)');
+      } else if (preset === 'cloudflare_524') {
+        expect(error.message).toContain('error code: 524');
+      } else {
+        expect(error.message).toMatch(new RegExp(`^${status} .+ \\(request id: ${requestId ?? ''}\\)$`));
+        if (lang === 'en') expect(error.code ?? undefined).toBe(code);
+      }
+    },
+  );
 
   it('adds Retry-After and extra headers', async () => {
     gateway.enqueue({ type: 'error', preset: 'rate_limited', retryAfter: '7', headers: { 'x-routing-group': 'default' } });
@@ -96,7 +99,12 @@ describe('gateway emulator: automatic errors', () => {
   it('answers response_format sent to gpt-image-1 with 400 unknown_parameter exactly as OpenAI', async () => {
     const error = await generateError({ response_format: 'b64_json' });
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(error.error).toMatchObject({ message: expect.stringMatching(/^Unknown parameter: 'response_format'\. \(request id: /), type: 'invalid_request_error', param: 'response_format', code: 'unknown_parameter' });
+    expect(error.error).toMatchObject({
+      message: expect.stringMatching(/^Unknown parameter: 'response_format'\. \(request id: /),
+      type: 'invalid_request_error',
+      param: 'response_format',
+      code: 'unknown_parameter',
+    });
   });
 
   it('rejects configured unsupported parameters with unknown_parameter', async () => {
@@ -155,7 +163,7 @@ describe('gateway emulator: automatic errors', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('read_request_body_failed');
   });
 
-  it('answers an unknown route with one-api\'s Invalid URL body', async () => {
+  it("answers an unknown route with one-api's Invalid URL body", async () => {
     const res = await fetch(`${gateway.baseUrl}/nope`, { method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}` } });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: { message: 'Invalid URL (POST /v1/nope)', type: 'invalid_request_error', param: '', code: '' } });

@@ -95,7 +95,12 @@ describe('gateway emulator: generations', () => {
   it('records the JSON body and headers of the request', async () => {
     await client.images.generate({ model: 'gpt-image-1', prompt: 'recorded', moderation: 'low' });
     const [request] = gateway.imageRequests();
-    expect(request).toMatchObject({ method: 'POST', path: '/v1/images/generations', json: { model: 'gpt-image-1', prompt: 'recorded', moderation: 'low' }, specErrors: [] });
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/v1/images/generations',
+      json: { model: 'gpt-image-1', prompt: 'recorded', moderation: 'low' },
+      specErrors: [],
+    });
     expect(request?.headers['authorization']).toBe(`Bearer ${gateway.apiKey}`);
     expect(gateway.specViolations).toEqual([]);
   });

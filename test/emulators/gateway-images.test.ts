@@ -80,7 +80,9 @@ describe('gateway emulator: illustrated images', () => {
 
   it('gives a transparent request clear corners', async () => {
     const result = await client.images.generate({ model: 'gpt-image-1', prompt: 'sticker', size: '1024x1024', background: 'transparent' });
-    const { data, info } = await sharp(Buffer.from(result.data?.[0]?.b64_json ?? '', 'base64')).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(Buffer.from(result.data?.[0]?.b64_json ?? '', 'base64'))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(4);
     expect(data[3]).toBe(0);
     expect(data[(512 * info.width + 512) * 4 + 3]).toBe(255);
@@ -108,7 +110,9 @@ describe('gateway emulator: illustrated images', () => {
     // Transparent (editable) left half, opaque right half.
     const alpha = Buffer.alloc(512 * 512 * 4);
     for (let i = 0; i < 512 * 512; i++) alpha[i * 4 + 3] = i % 512 < 256 ? 0 : 255;
-    const mask = await sharp(alpha, { raw: { width: 512, height: 512, channels: 4 } }).png().toBuffer();
+    const mask = await sharp(alpha, { raw: { width: 512, height: 512, channels: 4 } })
+      .png()
+      .toBuffer();
     const edited = await edit('only the left', reference, { mask });
     const kept = { left: 300, top: 20, width: 200, height: 260 };
     const changed = { left: 12, top: 20, width: 200, height: 260 };

@@ -68,8 +68,16 @@ describe('gateway emulator: streaming', () => {
   });
 
   it('streams image_edit events for edits', async () => {
-    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#888' } }).png().toBuffer();
-    const stream = await client.images.edit({ model: 'gpt-image-1', prompt: 'x', image: await toFile(png, 'in.png', { type: 'image/png' }), stream: true, partial_images: 1 });
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
+    const stream = await client.images.edit({
+      model: 'gpt-image-1',
+      prompt: 'x',
+      image: await toFile(png, 'in.png', { type: 'image/png' }),
+      stream: true,
+      partial_images: 1,
+    });
     const events = await collect(stream);
     expect(events.map((e) => e.type)).toEqual(['image_edit.partial_image', 'image_edit.completed']);
   });

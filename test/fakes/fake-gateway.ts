@@ -14,7 +14,10 @@ export interface GatewayCall {
 
 export class FakeGateway implements ImageGateway {
   readonly calls: GatewayCall[] = [];
-  models: GatewayModel[] = [{ id: 'gpt-image-1', image: true }, { id: 'dall-e-3', image: true }];
+  models: GatewayModel[] = [
+    { id: 'gpt-image-1', image: true },
+    { id: 'dall-e-3', image: true },
+  ];
   readonly #scripts: GatewayScript[] = [];
   readonly #callWaiters: { count: number; resolve: () => void }[] = [];
 

@@ -6,7 +6,9 @@ import type { GeneratedImage } from '../../src/service/ports.js';
 
 /** A flat-colour PNG of a few hundred bytes at most. */
 export async function flatPng(width = 16, height = 16): Promise<GeneratedImage> {
-  const bytes = await sharp({ create: { width, height, channels: 3, background: '#336699' } }).png().toBuffer();
+  const bytes = await sharp({ create: { width, height, channels: 3, background: '#336699' } })
+    .png()
+    .toBuffer();
   return { bytes, format: 'png', width, height };
 }
 
@@ -18,6 +20,8 @@ export async function noisyPng(width = 128, height = 128): Promise<GeneratedImag
     state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
     raw[i] = state >>> 24;
   }
-  const bytes = await sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  const bytes = await sharp(raw, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
   return { bytes, format: 'png', width, height };
 }

@@ -28,7 +28,6 @@ afterEach(async () => {
   agent = undefined;
 });
 
-
 const EXPECTED: Record<ErrorPreset, GatewayErrorCategory> = {
   invalid_key: 'invalid_key',
   balance: 'balance_exhausted',
@@ -105,7 +104,12 @@ describe('error classification', () => {
 
   it('classifies a raw one-api 403 for a model the key may not use', async () => {
     const { gw, client } = await setup();
-    gw.enqueue({ type: 'raw', status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: '该令牌无权使用模型：gpt-image-1 (request id: 2025022112345678abcd)', type: 'one_api_error' } }) });
+    gw.enqueue({
+      type: 'raw',
+      status: 403,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: '该令牌无权使用模型：gpt-image-1 (request id: 2025022112345678abcd)', type: 'one_api_error' } }),
+    });
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'unknown_model', status: 403, requestId: expect.any(String) });
   });
 
@@ -117,7 +121,12 @@ describe('error classification', () => {
 
   it('treats a 200 carrying an error object as that error', async () => {
     const { gw, client } = await setup();
-    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: '用户额度不足, 剩余额度: 0', type: 'new_api_error' } }) });
+    gw.enqueue({
+      type: 'raw',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: '用户额度不足, 剩余额度: 0', type: 'new_api_error' } }),
+    });
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'balance_exhausted' });
   });
 
@@ -125,6 +134,9 @@ describe('error classification', () => {
     const { gw, client } = await setup();
     gw.enqueue({ type: 'error', preset: 'not_implemented', lang: 'zh' });
     const { makeImage } = await import('./fixtures.js');
-    expect(await failure(client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }] }))).toMatchObject({ category: 'endpoint_missing', status: 501 });
+    expect(await failure(client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }] }))).toMatchObject({
+      category: 'endpoint_missing',
+      status: 501,
+    });
   });
 });

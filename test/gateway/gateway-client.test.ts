@@ -17,7 +17,16 @@ let waits: number[];
 function client(extra: Partial<GatewayClientOptions> = {}): GatewayClient {
   const sleep = recordingSleep();
   waits = sleep.waits;
-  return new GatewayClient({ baseUrl: `${ORIGIN}/v1/`, apiKey: KEY, dispatcher: mock, defaultModel: 'gpt-image-1', logger: silentLogger, sleep: sleep.sleep, random: () => 0, ...extra });
+  return new GatewayClient({
+    baseUrl: `${ORIGIN}/v1/`,
+    apiKey: KEY,
+    dispatcher: mock,
+    defaultModel: 'gpt-image-1',
+    logger: silentLogger,
+    sleep: sleep.sleep,
+    random: () => 0,
+    ...extra,
+  });
 }
 
 beforeEach(() => {
@@ -30,7 +39,6 @@ afterEach(async () => {
   await mock.close();
 });
 
-
 const json = { 'content-type': 'application/json' };
 
 describe('GatewayClient over MockAgent', () => {
@@ -42,7 +50,11 @@ describe('GatewayClient over MockAgent', () => {
       .intercept({ path: '/v1/images/generations', method: 'POST' })
       .reply((opts) => {
         seen = opts.headers as Record<string, string>;
-        return { statusCode: 200, data: JSON.stringify({ created: 1, data: [{ b64_json: png.toString('base64') }] }), responseOptions: { headers: { ...json, 'x-request-id': 'req_abc' } } };
+        return {
+          statusCode: 200,
+          data: JSON.stringify({ created: 1, data: [{ b64_json: png.toString('base64') }] }),
+          responseOptions: { headers: { ...json, 'x-request-id': 'req_abc' } },
+        };
       });
     const result = await client().generate({ prompt: 'p' });
     expect(seen['authorization']).toBe(`Bearer ${KEY}`);
@@ -53,7 +65,21 @@ describe('GatewayClient over MockAgent', () => {
   });
 
   it('classifies a 400 content-policy answer', async () => {
-    mock.get(ORIGIN).intercept({ path: '/v1/images/generations', method: 'POST' }).reply(400, { error: { message: 'Your request was rejected as a result of our safety system.', type: 'invalid_request_error', param: null, code: 'content_policy_violation' } }, { headers: json });
+    mock
+      .get(ORIGIN)
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .reply(
+        400,
+        {
+          error: {
+            message: 'Your request was rejected as a result of our safety system.',
+            type: 'invalid_request_error',
+            param: null,
+            code: 'content_policy_violation',
+          },
+        },
+        { headers: json },
+      );
     expect(await failure(client().generate({ prompt: 'p' }))).toMatchObject({ category: 'content_rejected', status: 400, code: 'content_policy_violation' });
   });
 
@@ -61,7 +87,9 @@ describe('GatewayClient over MockAgent', () => {
     const png = await makeImage('png');
     const pool = mock.get(ORIGIN);
     pool.intercept({ path: '/v1/images/generations', method: 'POST' }).reply(429, '', { headers: { 'retry-after': '2' } });
-    pool.intercept({ path: '/v1/images/generations', method: 'POST' }).reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
+    pool
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
     await client().generate({ prompt: 'p' });
     expect(waits).toEqual([2000]);
   });
@@ -69,8 +97,12 @@ describe('GatewayClient over MockAgent', () => {
   it('retries a 503, then succeeds', async () => {
     const png = await makeImage('png');
     const pool = mock.get(ORIGIN);
-    pool.intercept({ path: '/v1/images/generations', method: 'POST' }).reply(503, { error: { message: 'overloaded', type: 'server_error' } }, { headers: json });
-    pool.intercept({ path: '/v1/images/generations', method: 'POST' }).reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
+    pool
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .reply(503, { error: { message: 'overloaded', type: 'server_error' } }, { headers: json });
+    pool
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
     expect((await client().generate({ prompt: 'p' })).images).toHaveLength(1);
     expect(waits).toEqual([500]);
   });
@@ -78,14 +110,21 @@ describe('GatewayClient over MockAgent', () => {
   it('retries a refused connection', async () => {
     const png = await makeImage('png');
     const pool = mock.get(ORIGIN);
-    pool.intercept({ path: '/v1/images/generations', method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
-    pool.intercept({ path: '/v1/images/generations', method: 'POST' }).reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
+    pool
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    pool
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
     await client().generate({ prompt: 'p' });
     expect(waits).toEqual([500]);
   });
 
   it('does not retry a reset after sending', async () => {
-    mock.get(ORIGIN).intercept({ path: '/v1/images/generations', method: 'POST' }).replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
+    mock
+      .get(ORIGIN)
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
     expect(await failure(client().generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', code: 'UND_ERR_SOCKET' });
     expect(waits).toEqual([]);
   });
@@ -110,8 +149,16 @@ describe('logging', () => {
     const b64 = png.toString('base64');
     const pool = mock.get(ORIGIN);
     pool.intercept({ path: '/v1/images/generations', method: 'POST' }).reply(429, '', { headers: { 'x-oneapi-request-id': 'rid-1' } });
-    pool.intercept({ path: '/v1/images/generations', method: 'POST' }).reply(200, { created: 1, data: [{ b64_json: b64 }] }, { headers: { ...json, 'x-oneapi-request-id': 'rid-2' } });
-    pool.intercept({ path: '/v1/images/generations', method: 'POST' }).reply(401, { error: { message: `Incorrect API key provided: ${KEY}`, code: 'invalid_api_key' } }, { headers: { ...json, 'x-oneapi-request-id': 'rid-3' } });
+    pool
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .reply(200, { created: 1, data: [{ b64_json: b64 }] }, { headers: { ...json, 'x-oneapi-request-id': 'rid-2' } });
+    pool
+      .intercept({ path: '/v1/images/generations', method: 'POST' })
+      .reply(
+        401,
+        { error: { message: `Incorrect API key provided: ${KEY}`, code: 'invalid_api_key' } },
+        { headers: { ...json, 'x-oneapi-request-id': 'rid-3' } },
+      );
     const c = client({ logger });
     await c.generate({ prompt: 'p' });
     await failure(c.generate({ prompt: 'p' }));

@@ -28,7 +28,15 @@ function everySplit(body: string): Array<ScannedBody | undefined> {
   const length = Buffer.byteLength(body);
   return [false, true].flatMap((sized) => {
     const once = Array.from({ length: length + 1 }, (_, cut) => scan(body, [cut], sized));
-    return [scan(body, [], sized), ...once, scan(body, Array.from({ length }, (_, i) => i), sized)];
+    return [
+      scan(body, [], sized),
+      ...once,
+      scan(
+        body,
+        Array.from({ length }, (_, i) => i),
+        sized,
+      ),
+    ];
   });
 }
 
@@ -89,7 +97,18 @@ describe('JsonImageScanner', () => {
 
   it('finds b64_json at any depth and leaves other keys and string values that mention it alone', () => {
     expectSameAsWholeBody(JSON.stringify({ result: { images: [{ meta: { b64_json: b64(9, 8, 7) } }] }, b64_json: b64(6) }));
-    const decoys = JSON.stringify({ note: 'b64_json', x: '"b64_json":"AAAA"', b64_json_url: 'QUJD', xb64_json: 'QUJD', b64_jsonx: 'QUJD', 'b64_json\n': 'QUJD', data: [{ b64_json: null, url: 'https://e/b64_json' }, { b64_json: 12, n: 'QUJD' }] });
+    const decoys = JSON.stringify({
+      note: 'b64_json',
+      x: '"b64_json":"AAAA"',
+      b64_json_url: 'QUJD',
+      xb64_json: 'QUJD',
+      b64_jsonx: 'QUJD',
+      'b64_json\n': 'QUJD',
+      data: [
+        { b64_json: null, url: 'https://e/b64_json' },
+        { b64_json: 12, n: 'QUJD' },
+      ],
+    });
     for (const scanned of everySplit(decoys)) expect(scanned).toEqual({ json: decoys, images: [] });
   });
 

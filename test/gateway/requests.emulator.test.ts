@@ -119,12 +119,32 @@ describe('POST /images/edits', () => {
     expect(lastImageRequest().path).toBe('/v1/images/edits');
     expect(lastImageRequest().headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(form?.order).toEqual([
-      'model', 'prompt', 'n', 'size', 'quality', 'background', 'output_format', 'output_compression', 'moderation', 'input_fidelity',
-      'image[]', 'image[]', 'image[]', 'mask',
+      'model',
+      'prompt',
+      'n',
+      'size',
+      'quality',
+      'background',
+      'output_format',
+      'output_compression',
+      'moderation',
+      'input_fidelity',
+      'image[]',
+      'image[]',
+      'image[]',
+      'mask',
     ]);
     expect(form?.fields).toEqual({
-      model: 'gpt-image-1', prompt: 'make it blue', n: '1', size: '1024x1536', quality: 'low', background: 'auto',
-      output_format: 'jpeg', output_compression: '80', moderation: 'auto', input_fidelity: 'high',
+      model: 'gpt-image-1',
+      prompt: 'make it blue',
+      n: '1',
+      size: '1024x1536',
+      quality: 'low',
+      background: 'auto',
+      output_format: 'jpeg',
+      output_compression: '80',
+      moderation: 'auto',
+      input_fidelity: 'high',
     });
     expect(form?.files.map((f) => [f.field, f.filename, f.contentType])).toEqual([
       ['image[]', 'first.png', 'image/png'],

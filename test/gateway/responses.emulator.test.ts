@@ -26,7 +26,6 @@ afterEach(async () => {
   await gw.close();
 });
 
-
 describe('JSON answers', () => {
   it('downloads url items without sending the API key there', async () => {
     const client = await setup();
@@ -44,7 +43,11 @@ describe('JSON answers', () => {
   it('fails clearly on a broken image link', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', brokenUrl: true });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', code: 'image_download_failed', requestId: expect.any(String) });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({
+      category: 'gateway_failure',
+      code: 'image_download_failed',
+      requestId: expect.any(String),
+    });
   });
 
   it('fails on an image link beyond the size cap', async () => {
@@ -57,7 +60,16 @@ describe('JSON answers', () => {
     ['malformed (HTML) body', { type: 'malformed' as const }, 'malformed_response'],
     ['empty data', { type: 'success' as const, emptyData: true }, 'no_images'],
     ['image of another format than requested', { type: 'success' as const, wrongFormat: true }, 'invalid_image'],
-    ['non-image bytes', { type: 'raw' as const, status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ created: 1, data: [{ b64_json: Buffer.from('hello').toString('base64') }] }) }, 'invalid_image'],
+    [
+      'non-image bytes',
+      {
+        type: 'raw' as const,
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ created: 1, data: [{ b64_json: Buffer.from('hello').toString('base64') }] }),
+      },
+      'invalid_image',
+    ],
   ])('fails on a %s', async (_name, behaviour, code) => {
     const client = await setup();
     gw.enqueue(behaviour);
@@ -73,7 +85,12 @@ describe('JSON answers', () => {
   it('fails on a body beyond the cap, declared or not', async () => {
     const client = await setup({}, { maxResponseBytes: 200_000 });
     gw.enqueue({ type: 'oversized', bytes: 300_000 });
-    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, chunks: ['{"created":1,"data":[{"b64_json":"', 'A'.repeat(150_000), 'A'.repeat(150_000), '"}]}'] });
+    gw.enqueue({
+      type: 'raw',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      chunks: ['{"created":1,"data":[{"b64_json":"', 'A'.repeat(150_000), 'A'.repeat(150_000), '"}]}'],
+    });
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ code: 'response_too_large' });
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ code: 'response_too_large' });
   });
@@ -81,7 +98,11 @@ describe('JSON answers', () => {
   it('decodes images whose base64 is split across writes at odd places and escapes its slashes', async () => {
     const client = await setup();
     const images = [await makeImage('png', 40, 30), await makeImage('webp', 24, 20)];
-    const json = JSON.stringify({ created: 1, data: images.map((i) => ({ b64_json: i.toString('base64') })), usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } });
+    const json = JSON.stringify({
+      created: 1,
+      data: images.map((i) => ({ b64_json: i.toString('base64') })),
+      usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
+    });
     // `\/` is a valid escape anywhere in JSON; some encoders write every slash that way.
     const body = json.replace(/\//g, '\\/');
     const cuts = [0, 23, 24, 101, Math.floor(body.length / 2) + 1, body.length - 3, body.length];
@@ -132,7 +153,10 @@ describe('streams', () => {
     const client = await setup();
     gw.enqueue({ type: 'success', sseFraming: 'bare' });
     const partials: PartialImage[] = [];
-    const result = await client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }], outputFormat: 'webp' }, { stream: true, partialImages: 1, onPartial: (p) => partials.push(p) });
+    const result = await client.edit(
+      { prompt: 'p', images: [{ bytes: await makeImage('png') }], outputFormat: 'webp' },
+      { stream: true, partialImages: 1, onPartial: (p) => partials.push(p) },
+    );
     expect(partials).toHaveLength(1);
     expect(result.images[0]?.format).toBe('webp');
   });
@@ -148,7 +172,10 @@ describe('streams', () => {
 
   it('turns an error event into a classified error', async () => {
     const client = await setup();
-    const error = { type: 'error', error: { type: 'image_generation_user_error', code: 'moderation_blocked', message: 'Your request was rejected by the safety system.' } };
+    const error = {
+      type: 'error',
+      error: { type: 'image_generation_user_error', code: 'moderation_blocked', message: 'Your request was rejected by the safety system.' },
+    };
     gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [': PING\n\n', `data: ${JSON.stringify(error)}\n\n`] });
     expect(await failure(client.generate({ prompt: 'p' }, { stream: true }))).toMatchObject({ category: 'content_rejected', requestId: expect.any(String) });
   });
@@ -157,7 +184,12 @@ describe('streams', () => {
     const client = await setup();
     const png = (await makeImage('png')).toString('base64');
     const partial = { type: 'image_generation.partial_image', b64_json: png, partial_image_index: 0 };
-    gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [`data: ${JSON.stringify(partial)}\n\n`, 'data: [DONE]\n\n'] });
+    gw.enqueue({
+      type: 'raw',
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: [`data: ${JSON.stringify(partial)}\n\n`, 'data: [DONE]\n\n'],
+    });
     expect(await failure(client.generate({ prompt: 'p' }, { stream: true, partialImages: 1 }))).toMatchObject({ code: 'stream_incomplete' });
   });
 
@@ -213,7 +245,14 @@ describe('recoveries the gateway documentation asks for', () => {
 
   it('drops a parameter named only in the message, as relays that lose code and param send it', async () => {
     const client = await setup();
-    gw.enqueue({ type: 'raw', status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: "Unknown parameter: 'quality'. (request id: 2026112100000001)", type: 'new_api_error', param: '', code: null } }) });
+    gw.enqueue({
+      type: 'raw',
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        error: { message: "Unknown parameter: 'quality'. (request id: 2026112100000001)", type: 'new_api_error', param: '', code: null },
+      }),
+    });
     const result = await client.generate({ prompt: 'p', quality: 'high' });
     expect(gw.imageRequests()[1]?.json).toEqual({ model: 'gpt-image-1', prompt: 'p' });
     expect(result.droppedParams).toEqual(['quality']);
@@ -230,7 +269,10 @@ describe('recoveries the gateway documentation asks for', () => {
 
   it('drops only once', async () => {
     const client = await setup({ unsupportedParams: ['moderation', 'quality'] });
-    expect(await failure(client.generate({ prompt: 'p', moderation: 'low', quality: 'low' }))).toMatchObject({ category: 'bad_parameter', param: expect.any(String) });
+    expect(await failure(client.generate({ prompt: 'p', moderation: 'low', quality: 'low' }))).toMatchObject({
+      category: 'bad_parameter',
+      param: expect.any(String),
+    });
     expect(gw.imageRequests()).toHaveLength(2);
   });
 });
@@ -280,15 +322,18 @@ describe('the caller’s body gate', () => {
     let reached!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const atGate = new Promise<void>((resolve) => (reached = resolve));
-    const result = client.generate({ prompt: 'gated' }, {
-      beforeBody: async ({ contentLength }) => {
-        order.push('gate');
-        expect(contentLength).toBeGreaterThan(1000);
-        reached();
-        await gate;
-        order.push('open');
+    const result = client.generate(
+      { prompt: 'gated' },
+      {
+        beforeBody: async ({ contentLength }) => {
+          order.push('gate');
+          expect(contentLength).toBeGreaterThan(1000);
+          reached();
+          await gate;
+          order.push('open');
+        },
       },
-    });
+    );
     await atGate;
     await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual(['gate']);

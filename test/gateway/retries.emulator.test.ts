@@ -25,7 +25,6 @@ afterEach(async () => {
   await gw.close();
 });
 
-
 describe('retried: nothing can have been generated', () => {
   it.each<[string, Behaviour]>([
     ['429 rate limited', { type: 'error', preset: 'rate_limited' }],
@@ -48,7 +47,11 @@ describe('retried: nothing can have been generated', () => {
 
   it('gives up after two retries and reports the last failure', async () => {
     const { client } = await setup();
-    gw.enqueue({ type: 'error', preset: 'rate_limited_empty' }, { type: 'error', preset: 'rate_limited_empty' }, { type: 'error', preset: 'rate_limited_empty' });
+    gw.enqueue(
+      { type: 'error', preset: 'rate_limited_empty' },
+      { type: 'error', preset: 'rate_limited_empty' },
+      { type: 'error', preset: 'rate_limited_empty' },
+    );
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'busy', status: 429 });
     expect(gw.imageRequests()).toHaveLength(3);
   });
@@ -138,7 +141,14 @@ describe('deadline and cancellation', () => {
     gw = await startGatewayEmulator();
     const agent = createGatewayAgent({ connectTimeoutMs: 1_000, headersTimeoutMs: 200, bodyTimeoutMs: 200 });
     agents.push(agent);
-    const client = new GatewayClient({ baseUrl: gw.baseUrl, apiKey: gw.apiKey, dispatcher: agent, defaultModel: 'gpt-image-1', logger: silentLogger, sleep: async () => {} });
+    const client = new GatewayClient({
+      baseUrl: gw.baseUrl,
+      apiKey: gw.apiKey,
+      dispatcher: agent,
+      defaultModel: 'gpt-image-1',
+      logger: silentLogger,
+      sleep: async () => {},
+    });
     const held = gw.hold();
     const err = await failure(client.generate({ prompt: 'p' }));
     held.release();

@@ -7,7 +7,6 @@ import { makeImage, failure } from './fixtures.js';
 const chunks = (...parts: string[]): Readable => Readable.from(parts.map((p) => Buffer.from(p)));
 const options = (extra: Partial<StreamOptions> = {}): StreamOptions => ({ maxBytes: 10_000_000, expected: 1, ...extra });
 
-
 describe('readImageStream', () => {
   it('dispatches on the JSON type, with CRLF lines, comments and events split mid-character', async () => {
     const b64 = (await makeImage('png')).toString('base64');
@@ -34,7 +33,10 @@ describe('readImageStream', () => {
     const b64 = (await makeImage('png')).toString('base64');
     const problems: unknown[] = [];
     const outcome = await readImageStream(
-      chunks(`data: ${JSON.stringify({ type: 'image_generation.partial_image', b64_json: 'aGVsbG8=' })}\n\n`, `data: ${JSON.stringify({ type: 'image_generation.completed', b64_json: b64 })}\n\n`),
+      chunks(
+        `data: ${JSON.stringify({ type: 'image_generation.partial_image', b64_json: 'aGVsbG8=' })}\n\n`,
+        `data: ${JSON.stringify({ type: 'image_generation.completed', b64_json: b64 })}\n\n`,
+      ),
       options({ onPartial: () => undefined, onPartialProblem: (e) => problems.push(e) }),
     );
     expect(problems).toHaveLength(1);
@@ -43,7 +45,11 @@ describe('readImageStream', () => {
 
   it.each([
     ['an event named error', 'event: error\ndata: {"error":{"message":"Invalid token","type":"new_api_error"}}\n\n', 'invalid_key'],
-    ['a type of error', 'data: {"type":"error","error":{"type":"image_generation_server_error","code":"image_generation_failed","message":"failed"}}\n\n', 'gateway_failure'],
+    [
+      'a type of error',
+      'data: {"type":"error","error":{"type":"image_generation_server_error","code":"image_generation_failed","message":"failed"}}\n\n',
+      'gateway_failure',
+    ],
     ['data with an error key', 'data: {"error":{"code":"moderation_blocked","message":"rejected"}}\n\n', 'content_rejected'],
   ])('turns %s into a classified error', async (_name, wire, category) => {
     expect((await failure(readImageStream(chunks(wire), options()))).category).toBe(category);

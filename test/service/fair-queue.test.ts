@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FairQueue,
-  QueueCancelledError,
-  QueueClosedError,
-  type FairQueueOptions,
-  type QueueTicket,
-  type SubmitHooks,
-} from '../../src/service/fair-queue.js';
+import { FairQueue, QueueCancelledError, QueueClosedError, type FairQueueOptions, type QueueTicket, type SubmitHooks } from '../../src/service/fair-queue.js';
 
 /** Lets promise callbacks (the queue's settle handlers) run. */
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

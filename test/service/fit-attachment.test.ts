@@ -44,7 +44,9 @@ beforeAll(async () => {
 
 describe('fitToLimit', () => {
   it('returns an image that fits as is, without copying it', async () => {
-    const small = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer();
+    const small = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     const image: GeneratedImage = { bytes: small, format: 'png', width: 8, height: 8 };
     const outcome = await fitToLimit(image, small.length);
     expect(outcome.kind).toBe('original');
@@ -65,9 +67,7 @@ describe('fitToLimit', () => {
   });
 
   it('picks the highest WebP quality that fits', async () => {
-    const [q90, q80] = await Promise.all(
-      [90, 80].map((quality) => sharp(quarter.bytes).webp({ quality }).toBuffer()),
-    );
+    const [q90, q80] = await Promise.all([90, 80].map((quality) => sharp(quarter.bytes).webp({ quality }).toBuffer()));
     expect(q80?.length).toBeLessThan(q90?.length ?? 0);
     const outcome = await fitToLimit(quarter, q80?.length ?? 0);
     expect(outcome.kind === 'reencoded' && outcome.image.bytes.equals(q80 ?? Buffer.alloc(0))).toBe(true);

@@ -140,7 +140,11 @@ describe('validateEditRequest', () => {
 
   it.each<[string, () => Promise<Partial<EditRequest>>, string]>([
     ['no images', async () => ({ images: [] }), 'image'],
-    ['17 images', async () => ({ images: Array.from({ length: 17 }, () => ({ bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) })) }), 'image'],
+    [
+      '17 images',
+      async () => ({ images: Array.from({ length: 17 }, () => ({ bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) })) }),
+      'image',
+    ],
     ['an image of 50 MB', async () => ({ images: [{ bytes: Buffer.concat([await makeImage('png'), Buffer.alloc(50 * 1024 * 1024)]) }] }), 'image'],
     ['a jpeg mask', async () => ({ mask: { bytes: await makeImage('jpeg', 64, 48) } }), 'mask'],
     ['a mask without alpha', async () => ({ mask: { bytes: await makeImage('png', 64, 48) } }), 'mask'],

@@ -91,7 +91,14 @@ describe('ImageService progress', () => {
     expect(quick.progressUpdates).toEqual([]);
 
     const patient = new FakeResponder();
-    const fastTicks = new ImageService({ gateway, quotas: storage.quotas, queue: new FairQueue(), download: async () => Buffer.alloc(0), logger, progressIntervalMs: 5 });
+    const fastTicks = new ImageService({
+      gateway,
+      quotas: storage.quotas,
+      queue: new FairQueue(),
+      download: async () => Buffer.alloc(0),
+      logger,
+      progressIntervalMs: 5,
+    });
     const running = fastTicks.run(imagineJob({ prompt: 'slow' }), patient);
     const update = await patient.waitForProgress((p) => p.stage === 'generating');
     expect(update).toMatchObject({ stage: 'generating' });
@@ -109,7 +116,13 @@ describe('ImageService answer buffers', () => {
     opened.push(storage);
     const gateway = new FakeGateway();
     const image = await flatPng(16, 16);
-    const service = new ImageService({ gateway, quotas: storage.quotas, queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }), download: async () => Buffer.alloc(0), logger });
+    const service = new ImageService({
+      gateway,
+      quotas: storage.quotas,
+      queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
+      download: async () => Buffer.alloc(0),
+      logger,
+    });
     const taken: ArrayBufferLike[] = [];
     /** The next call takes `count` answer Buffers (as retries would), then answers or fails. */
     const nextCall = (count: number, failure?: Error) =>
@@ -136,7 +149,12 @@ describe('ImageService answer buffers', () => {
     nextCall(2);
     await service.run(imagineJob({ prompt: 'three' }), new FakeResponder());
     // Both earlier Buffers (the same memory, not equal copies) are decoded into again.
-    expect(taken.slice(2).map((buffer) => taken.indexOf(buffer)).sort()).toEqual([0, 1]);
+    expect(
+      taken
+        .slice(2)
+        .map((buffer) => taken.indexOf(buffer))
+        .sort(),
+    ).toEqual([0, 1]);
   });
 
   it('gets the Buffer back from a job whose gateway call failed after taking it', async () => {

@@ -35,7 +35,7 @@ describe('QuotaAdmin', () => {
     expect(await admin.show(memberSubject())).toMatchObject({ limit: 3, period: 'week', source: 'member' });
   });
 
-  it("falls back to the configured period when the server has none", async () => {
+  it('falls back to the configured period when the server has none', async () => {
     const { admin } = await setup();
     expect((await admin.setLimit(ADMIN_ID, member, 3)).after).toEqual({ limit: 3, period: 'day' });
   });
@@ -66,7 +66,13 @@ describe('QuotaAdmin', () => {
 
     expect(await admin.show(memberSubject())).toMatchObject({ used: 0, remaining: 5 });
     expect(find('quota usage reset')).toEqual([
-      expect.objectContaining({ actorId: ADMIN_ID, action: 'quota.reset', target: { guildId: GUILD_ID, userId: MEMBER_ID }, before: { used: 2 }, after: { used: 0 } }),
+      expect.objectContaining({
+        actorId: ADMIN_ID,
+        action: 'quota.reset',
+        target: { guildId: GUILD_ID, userId: MEMBER_ID },
+        before: { used: 2 },
+        after: { used: 0 },
+      }),
     ]);
   });
 });

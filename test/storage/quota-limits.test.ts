@@ -17,8 +17,18 @@ describe('pickEffectiveLimit', () => {
 
 describe('mostGenerous', () => {
   it('compares limits of different periods by their daily rate', () => {
-    expect(mostGenerous([{ limit: 50, period: 'month' }, { limit: 10, period: 'day' }])).toEqual({ limit: 10, period: 'day' });
-    expect(mostGenerous([{ limit: 100, period: 'week' }, { limit: 10, period: 'day' }])).toEqual({ limit: 100, period: 'week' });
+    expect(
+      mostGenerous([
+        { limit: 50, period: 'month' },
+        { limit: 10, period: 'day' },
+      ]),
+    ).toEqual({ limit: 10, period: 'day' });
+    expect(
+      mostGenerous([
+        { limit: 100, period: 'week' },
+        { limit: 10, period: 'day' },
+      ]),
+    ).toEqual({ limit: 100, period: 'week' });
   });
 
   it('breaks equal rates by the higher limit, whatever the order', () => {

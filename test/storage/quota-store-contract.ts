@@ -32,9 +32,7 @@ export function describeQuotaStoreContract(name: string, openBackend: OpenBacken
     afterEach(async () => cleanup());
 
     it('grants exactly 5 of 200 concurrent reservations against a limit of 5', async () => {
-      const outcomes = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => storage.quotas.reserve(alice, `job-${i}`, 1)),
-      );
+      const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => storage.quotas.reserve(alice, `job-${i}`, 1)));
       expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
       expect(await storage.quotas.status(alice)).toMatchObject({ used: 0, reserved: 5, remaining: 0 });
     });

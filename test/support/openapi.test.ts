@@ -23,7 +23,9 @@ describe('against the official specs', () => {
   it.skipIf(openai.skip)(openai.title, () => {
     const validator = loadSpecValidator('openai')!;
     expect(validator.validateRequest('post', '/images/generations', 'application/json', { model: 'gpt-image-1', prompt: 'a cat', n: 2 })).toEqual([]);
-    expect(validator.validateRequest('post', '/images/generations', 'application/json', { model: 'gpt-image-1', prompt: 'a cat', n: 50 }).join('\n')).toMatch(/\/n /);
+    expect(validator.validateRequest('post', '/images/generations', 'application/json', { model: 'gpt-image-1', prompt: 'a cat', n: 50 }).join('\n')).toMatch(
+      /\/n /,
+    );
     const edit = { model: 'gpt-image-1', image: ['image.png'], prompt: 'in winter', n: '1' };
     expect(validator.validateRequest('post', '/images/edits', 'multipart/form-data', edit, 'form')).toEqual([]);
     const { prompt: _prompt, ...noPrompt } = edit;
@@ -43,7 +45,9 @@ describe('where the specs are absent', () => {
     expect(specStatus('openai')).toEqual({ available: false, reason: `${join(dir, 'openai-openapi.json')} is absent ${hint}` });
     expect(loadSpecValidator('discord')).toBeUndefined();
     expect(loadSpecValidator('openai')).toBeUndefined();
-    expect(specValidationSummary()).toBe(`OpenAPI validation off: ${join(dir, 'discord-openapi.json')} and ${join(dir, 'openai-openapi.json')} are absent ${hint}`);
+    expect(specValidationSummary()).toBe(
+      `OpenAPI validation off: ${join(dir, 'discord-openapi.json')} and ${join(dir, 'openai-openapi.json')} are absent ${hint}`,
+    );
   });
 
   it('validates with the specs that are there and names the one that is not', () => {
@@ -73,7 +77,11 @@ describe('where the specs are absent', () => {
     vi.stubEnv('OPENAPI_SPEC_REQUIRED', '');
     const [discord, gateway] = await Promise.all([startDiscordEmulator({ log: false }), startGatewayEmulator()]);
     try {
-      const callback = await fetch(`${discord.apiUrl}/v10/interactions/1/token/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":99}' });
+      const callback = await fetch(`${discord.apiUrl}/v10/interactions/1/token/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"type":99}',
+      });
       expect(callback.status).not.toBe(400);
       const res = await fetch(`${gateway.baseUrl}/images/generations`, {
         method: 'POST',

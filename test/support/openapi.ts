@@ -73,7 +73,9 @@ export class SpecValidator {
     // Form coercion rewrites values in place; validate a copy so callers keep what arrived.
     const subject = encoding === 'form' ? structuredClone(body) : body;
     if (validate(subject)) return [];
-    return (validate.errors ?? []).map((e) => `${this.name}: ${op.template} ${e.instancePath || '(body)'} ${e.message ?? 'invalid'} ${JSON.stringify(e.params)}`);
+    return (validate.errors ?? []).map(
+      (e) => `${this.name}: ${op.template} ${e.instancePath || '(body)'} ${e.message ?? 'invalid'} ${JSON.stringify(e.params)}`,
+    );
   }
 
   /** Validates a value against a named component schema, e.g. `CreateImageRequest`. */

@@ -21,7 +21,9 @@ export default class SkipReporter implements Reporter {
     this.filtered =
       config?.testNamePattern !== undefined ||
       (config?.tagsFilter?.length ?? 0) > 0 ||
-      specifications.some((s) => s.testNamePattern !== undefined || (s.testLines?.length ?? 0) > 0 || (s.testIds?.length ?? 0) > 0 || (s.testTagsFilter?.length ?? 0) > 0);
+      specifications.some(
+        (s) => s.testNamePattern !== undefined || (s.testLines?.length ?? 0) > 0 || (s.testIds?.length ?? 0) > 0 || (s.testTagsFilter?.length ?? 0) > 0,
+      );
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {

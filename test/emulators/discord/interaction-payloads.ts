@@ -57,7 +57,11 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
  * `data.resolved` for the user (6), channel (7), role (8), mentionable (9) and attachment (11) options among
  * `options` (walking subcommands); attachments come from ctx.resolvedAttachments or the CDN store.
  */
-export function resolveOptions(state: EmulatorState, options: readonly SlashOption[], ctx: InteractionContext): Record<string, Record<string, unknown>> | undefined {
+export function resolveOptions(
+  state: EmulatorState,
+  options: readonly SlashOption[],
+  ctx: InteractionContext,
+): Record<string, Record<string, unknown>> | undefined {
   const resolved: Record<string, Record<string, unknown>> = {};
   const put = (kind: string, id: string, value: unknown) => ((resolved[kind] ??= {})[id] = value);
   const guild = ctx.guild === undefined ? state.fixtures.guild : ctx.guild;

@@ -8,7 +8,12 @@ import { checkCallback, checkMessage, EPHEMERAL, Errors, isEmptyMessage, LOADING
 import type { EmulatorState } from './state.js';
 
 export function interactionRoutes(state: EmulatorState): Route[] {
-  const webhook = (method: string, pattern: RegExp, handle: (rec: InteractionRecord, req: RestRequest, target?: string) => RestResult, list: 'edits' | 'followUps'): Route => ({
+  const webhook = (
+    method: string,
+    pattern: RegExp,
+    handle: (rec: InteractionRecord, req: RestRequest, target?: string) => RestResult,
+    list: 'edits' | 'followUps',
+  ): Route => ({
     method,
     pattern,
     auth: 'none',
@@ -53,7 +58,8 @@ function callback(state: EmulatorState, req: RestRequest, rec: InteractionRecord
   const body = req.payload ?? {};
   const type = Number(body.type);
   const data = body.data as Record<string, any> | undefined;
-  const rejected = checkCallback(rec.kind, rec.fromComponent, body) ?? (type === 4 || type === 7 ? checkMessage(data, req.files, rec.attachmentSizeLimit) : undefined);
+  const rejected =
+    checkCallback(rec.kind, rec.fromComponent, body) ?? (type === 4 || type === 7 ? checkMessage(data, req.files, rec.attachmentSizeLimit) : undefined);
   if (rejected) return rejected;
   if (type === 4 && isEmptyMessage(data, req.files)) return Errors.emptyMessage();
   let messageId: string | undefined;
@@ -83,7 +89,9 @@ function callbackResponse(state: EmulatorState, rec: InteractionRecord, type: nu
     interaction: {
       id: rec.id,
       type: rec.kind,
-      ...(message ? { response_message_id: message.id, response_message_loading: (flags & LOADING) !== 0, response_message_ephemeral: (flags & EPHEMERAL) !== 0 } : {}),
+      ...(message
+        ? { response_message_id: message.id, response_message_loading: (flags & LOADING) !== 0, response_message_ephemeral: (flags & EPHEMERAL) !== 0 }
+        : {}),
     },
     resource: { type, ...(message ? { message } : {}) },
   };
@@ -107,7 +115,12 @@ function followUp(state: EmulatorState, rec: InteractionRecord, req: RestRequest
   const rejected = checkMessage(req.payload, req.files, rec.attachmentSizeLimit);
   if (rejected) return rejected;
   if (isEmptyMessage(req.payload, req.files)) return Errors.emptyMessage();
-  const created = state.messages.create({ ...responseMessage(state, rec), payload: req.payload, files: req.files, flags: Number(req.payload?.flags ?? 0) & EPHEMERAL });
+  const created = state.messages.create({
+    ...responseMessage(state, rec),
+    payload: req.payload,
+    files: req.files,
+    flags: Number(req.payload?.flags ?? 0) & EPHEMERAL,
+  });
   if (!('id' in created)) return created;
   rec.messageIds.add(created.id);
   return { status: 200, body: created };
@@ -137,7 +150,12 @@ function responseMessage(state: EmulatorState, rec: InteractionRecord) {
     extra: {
       webhook_id: state.applicationId,
       application_id: state.applicationId,
-      interaction_metadata: { id: rec.id, type: rec.kind, user: payload.member?.user ?? payload.user, authorizing_integration_owners: payload.authorizing_integration_owners ?? {} },
+      interaction_metadata: {
+        id: rec.id,
+        type: rec.kind,
+        user: payload.member?.user ?? payload.user,
+        authorizing_integration_owners: payload.authorizing_integration_owners ?? {},
+      },
     },
   };
 }

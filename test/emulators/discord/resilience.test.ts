@@ -83,7 +83,10 @@ describe('failure injection', () => {
     harness.onInteraction(async (interaction: Interaction) => {
       if (!interaction.isChatInputCommand()) return;
       // @discordjs/rest retries only timeouts and ECONNRESET; a dropped socket surfaces to the caller.
-      failure = await interaction.deferReply().then(() => undefined, (err: unknown) => err);
+      failure = await interaction.deferReply().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       await harness.client.rest.post(`/interactions/${interaction.id}/${interaction.token}/callback`, { body: { type: 5 }, auth: false });
       settled();
     });
@@ -105,7 +108,10 @@ describe('REST auth and routing', () => {
     };
     expect(await get('/gateway/bot', 'wrong')).toMatchObject({ status: 401 });
     expect(await get('/gateway/bot')).toMatchObject({ status: 401 });
-    expect(await get('/gateway/bot', emulator.token)).toMatchObject({ status: 200, body: { url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/) } });
+    expect(await get('/gateway/bot', emulator.token)).toMatchObject({
+      status: 200,
+      body: { url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/) },
+    });
     expect(await get('/no/such/route', emulator.token)).toEqual({ status: 404, body: { code: 0, message: '404: Not Found' } });
   });
 

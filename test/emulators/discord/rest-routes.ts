@@ -41,7 +41,8 @@ export function restRoutes(state: EmulatorState): Route[] {
       method: 'PUT',
       pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/,
       auth: 'bot',
-      handle: (req, [id, guild = '']) => appOnly(id, () => (knownGuild(state, guild) ? ok(state.commands.overwrite(guild, req.payload)) : Errors.unknownGuild())),
+      handle: (req, [id, guild = '']) =>
+        appOnly(id, () => (knownGuild(state, guild) ? ok(state.commands.overwrite(guild, req.payload)) : Errors.unknownGuild())),
     },
     {
       method: 'GET',

@@ -70,7 +70,10 @@ describe('initial response', () => {
       second = await rejection(harness.client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), { body: { type: 5 }, auth: false }));
     });
     expect(second).toMatchObject({ code: 40060, status: 400 });
-    expect(handle.acks.map((a) => [a.status, a.errorCode])).toEqual([[204, undefined], [400, 40060]]);
+    expect(handle.acks.map((a) => [a.status, a.errorCode])).toEqual([
+      [204, undefined],
+      [400, 40060],
+    ]);
   });
 
   it('rejects callback types that do not suit the interaction and type-5 flags other than 64, without consuming the ack', async () => {
@@ -146,13 +149,18 @@ describe('interaction webhook', () => {
     expect(errors).toEqual([]);
     const first = handle.edits[0];
     expect(first?.status).toBe(200);
-    const names = handle.lastMessage()?.attachments.map((a) => a.filename).sort();
+    const names = handle
+      .lastMessage()
+      ?.attachments.map((a) => a.filename)
+      .sort();
     expect(names).toEqual(['a0.png', 'new.png']);
     expect(emulator.specViolations).toEqual([]);
   });
 
   it('refuses webhook requests with an unknown token (401/50027)', async () => {
-    const error = await rejection(harness.client.rest.patch(Routes.webhookMessage(emulator.applicationId, 'not-a-token', '@original'), { body: { content: 'x' }, auth: false }));
+    const error = await rejection(
+      harness.client.rest.patch(Routes.webhookMessage(emulator.applicationId, 'not-a-token', '@original'), { body: { content: 'x' }, auth: false }),
+    );
     expect(error).toMatchObject({ code: 50027, status: 401 });
   });
 });

@@ -105,7 +105,17 @@ export class RestServer {
     const { raw, length } = await readBody(req, streamed);
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, Errors.notFound());
     const path = url.pathname.slice(API_PREFIX.length);
-    const request: RestRequest = { method, path, query: url.searchParams, headers: req.headers, contentType: '', payload: undefined, files: [], receivedAt, clockAt };
+    const request: RestRequest = {
+      method,
+      path,
+      query: url.searchParams,
+      headers: req.headers,
+      contentType: '',
+      payload: undefined,
+      files: [],
+      receivedAt,
+      clockAt,
+    };
     const hold = this.takeMatching(this.holds, method, path);
     if (hold) {
       hold.arrive();

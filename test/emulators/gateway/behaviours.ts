@@ -34,7 +34,8 @@ export interface BehaviourContext {
 }
 
 // What an HTML error page from a proxy in front of the gateway looks like (image-gateway.md §6 "non-JSON/HTML bodies").
-const PROXY_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+const PROXY_PAGE =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 /** Runs a behaviour to completion (the response is ended or its socket destroyed). */
 export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ctx: BehaviourContext): Promise<void> {
@@ -50,10 +51,16 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
       return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...behaviour.headers } });
     }
     case 'error':
-      return sendPreset(res, behaviour.preset, behaviour.lang ?? 'en', { ...ctx.preset, ...(behaviour.param === undefined ? {} : { param: behaviour.param }) }, {
-        ...(behaviour.retryAfter === undefined ? {} : { 'retry-after': behaviour.retryAfter }),
-        ...behaviour.headers,
-      });
+      return sendPreset(
+        res,
+        behaviour.preset,
+        behaviour.lang ?? 'en',
+        { ...ctx.preset, ...(behaviour.param === undefined ? {} : { param: behaviour.param }) },
+        {
+          ...(behaviour.retryAfter === undefined ? {} : { 'retry-after': behaviour.retryAfter }),
+          ...behaviour.headers,
+        },
+      );
     case 'raw':
       return sendRaw(res, behaviour);
     case 'stream-error':
@@ -76,7 +83,13 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
 }
 
 /** Sends a preset error with the gateway's request-id suffix. */
-export async function sendPreset(res: ServerResponse, preset: ErrorPreset, lang: 'en' | 'zh', ctx: PresetContext, headers: Record<string, string> = {}): Promise<void> {
+export async function sendPreset(
+  res: ServerResponse,
+  preset: ErrorPreset,
+  lang: 'en' | 'zh',
+  ctx: PresetContext,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const rendered = renderPreset(preset, lang, ctx);
   const frames = rendered.text === '' ? [] : [rendered.text];
   const base: Record<string, string> = rendered.text === '' ? { 'content-length': '0' } : { 'content-type': rendered.contentType };
@@ -130,7 +143,10 @@ async function sendStreamError(res: ServerResponse, behaviour: StreamErrorBehavi
   const stream = await ctx.success({ type: 'success', sseFraming: framing, forceStream: true }, false);
   const partials = stream.frames.filter((f) => String(f).includes('.partial_image"')).slice(0, behaviour.partials ?? 0);
   // The shape a third-party gateway's tests use for a failed image stream (image-gateway.md §2.5).
-  const error = { type: 'error', error: { type: 'image_generation_server_error', code: 'image_generation_failed', message: behaviour.message ?? 'Image generation failed', param: null } };
+  const error = {
+    type: 'error',
+    error: { type: 'image_generation_server_error', code: 'image_generation_failed', message: behaviour.message ?? 'Image generation failed', param: null },
+  };
   const frame = framing === 'event' ? `event: error\ndata: ${JSON.stringify(error)}\n\n` : `data: ${JSON.stringify(error)}\n\n`;
   res.writeHead(200, sseHeaders());
   await writeFrames(res, [...partials, frame]);

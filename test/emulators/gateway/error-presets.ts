@@ -52,24 +52,44 @@ export const ERROR_PRESETS: Readonly<Record<ErrorPreset, ErrorPresetDefinition>>
   balance: {
     status: 403,
     code: 'insufficient_user_quota',
-    en: () => ({ message: 'image pre-consumed quota failed, user quota: ＄0.001, need quota: ＄0.04', type: 'new_api_error', param: '', code: 'insufficient_user_quota' }),
+    en: () => ({
+      message: 'image pre-consumed quota failed, user quota: ＄0.001, need quota: ＄0.04',
+      type: 'new_api_error',
+      param: '',
+      code: 'insufficient_user_quota',
+    }),
     zh: () => ({ message: '预扣费额度失败, 用户剩余额度: ＄0.001, 需要预扣费额度: ＄0.04', type: 'new_api_error', param: '', code: 'insufficient_user_quota' }),
   },
   openai_quota: {
     status: 429,
     code: 'insufficient_quota',
-    en: () => ({ message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' }),
+    en: () => ({
+      message: 'You exceeded your current quota, please check your plan and billing details.',
+      type: 'insufficient_quota',
+      param: null,
+      code: 'insufficient_quota',
+    }),
   },
   unknown_model: {
     status: 503,
     code: 'model_not_found',
-    en: (c) => ({ message: `No available channel for model ${c.model} under group default (distributor)`, type: 'new_api_error', param: '', code: 'model_not_found' }),
+    en: (c) => ({
+      message: `No available channel for model ${c.model} under group default (distributor)`,
+      type: 'new_api_error',
+      param: '',
+      code: 'model_not_found',
+    }),
     zh: (c) => ({ message: `当前分组 default 下对于模型 ${c.model} 无可用渠道`, type: 'one_api_error' }),
   },
   model_not_found_404: {
     status: 404,
     code: 'model_not_found',
-    en: (c) => ({ message: `The model \`${c.model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' }),
+    en: (c) => ({
+      message: `The model \`${c.model}\` does not exist or you do not have access to it.`,
+      type: 'invalid_request_error',
+      param: null,
+      code: 'model_not_found',
+    }),
   },
   bad_size: {
     status: 400,
@@ -100,7 +120,12 @@ export const ERROR_PRESETS: Readonly<Record<ErrorPreset, ErrorPresetDefinition>>
   content_policy: {
     status: 400,
     code: 'content_policy_violation',
-    en: () => ({ message: 'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.', type: 'invalid_request_error', param: null, code: 'content_policy_violation' }),
+    en: () => ({
+      message: 'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
+      type: 'invalid_request_error',
+      param: null,
+      code: 'content_policy_violation',
+    }),
   },
   sensitive_words: {
     status: 400,

@@ -33,9 +33,15 @@ const TARGET_COLUMNS = 24;
 export async function illustrate(spec: ImageSpec): Promise<Sharp> {
   const scene = spec.scene ?? UNTITLED;
   const overlay = Buffer.from(overlaySvg(spec, scene));
-  const image = scene.kind === 'edit' && scene.reference ? sharp(await editedPixels(spec, scene, scene.reference), { raw: raw(spec) }) : sharp(Buffer.from(backgroundSvg(spec, scene)));
+  const image =
+    scene.kind === 'edit' && scene.reference
+      ? sharp(await editedPixels(spec, scene, scene.reference), { raw: raw(spec) })
+      : sharp(Buffer.from(backgroundSvg(spec, scene)));
   // sharp composites after every other operation of a pipeline, so the alpha is settled in a second one.
-  const { data, info } = await image.composite([{ input: overlay }]).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await image
+    .composite([{ input: overlay }])
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const composed = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   return spec.transparent ? composed.ensureAlpha() : composed.flatten({ background: '#ffffff' });
 }
@@ -137,7 +143,11 @@ interface Labels {
 /** GENERATED or EDIT badge, variant counter, the prompt (centred for a generation, in a caption panel for an edit), size and model. */
 function overlaySvg(spec: ImageSpec, scene: Scene): string {
   const layout = layoutOf(spec);
-  const labels = { counter: `${spec.variant + 1}/${scene.count}`, details: toFontText(`${spec.width}x${spec.height} · ${scene.model}`), palette: paletteOf(scene, spec.variant) };
+  const labels = {
+    counter: `${spec.variant + 1}/${scene.count}`,
+    details: toFontText(`${spec.width}x${spec.height} · ${scene.model}`),
+    palette: paletteOf(scene, spec.variant),
+  };
   return svg(spec, scene.kind === 'edit' ? editOverlay(scene, layout, labels) : generationOverlay(scene, layout, labels));
 }
 

@@ -47,18 +47,33 @@ export async function parseImageBody(record: RecordedRequest, body: Buffer): Pro
 }
 
 /** Answers an authorised image POST. */
-export async function handleImagePost(state: EmulatorState, record: RecordedRequest, res: ServerResponse, presetCtx: PresetContext, startedAt: number): Promise<void> {
-  if (record.specErrors.length > 0) return sendInvalid(res, presetCtx.requestId, paramOf(record.specErrors[0] ?? ''), `Invalid request: ${record.specErrors.join('; ')}`);
+export async function handleImagePost(
+  state: EmulatorState,
+  record: RecordedRequest,
+  res: ServerResponse,
+  presetCtx: PresetContext,
+  startedAt: number,
+): Promise<void> {
+  if (record.specErrors.length > 0)
+    return sendInvalid(res, presetCtx.requestId, paramOf(record.specErrors[0] ?? ''), `Invalid request: ${record.specErrors.join('; ')}`);
   const endpoint = record.path.startsWith('/v1/images/edits') ? 'edits' : record.path.startsWith('/v1/images/generations') ? 'generations' : undefined;
   if (!endpoint) {
     const message = `Invalid URL (POST ${record.path})`;
-    return sendAnswer(res, { status: 404, headers: { 'content-type': 'application/json' }, frames: [JSON.stringify({ error: { message, type: 'invalid_request_error', param: '', code: '' } })] });
+    return sendAnswer(res, {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      frames: [JSON.stringify({ error: { message, type: 'invalid_request_error', param: '', code: '' } })],
+    });
   }
   // The gateway's edit relay reads multipart only (image-gateway.md §4.2.2 "no multipart form data found").
   if (endpoint === 'edits' && !record.form) return sendInvalid(res, presetCtx.requestId, null, 'no multipart form data found');
   const params = record.form ? record.form.fields : (record.json ?? {});
   const checked = await checkImageRequest(endpoint, params, record.form?.files ?? [], state.settings);
-  const ctx: PresetContext = { ...presetCtx, model: typeof params['model'] === 'string' ? params['model'] : '', size: typeof params['size'] === 'string' ? params['size'] : '' };
+  const ctx: PresetContext = {
+    ...presetCtx,
+    model: typeof params['model'] === 'string' ? params['model'] : '',
+    size: typeof params['size'] === 'string' ? params['size'] : '',
+  };
   if ('kind' in checked) return sendRejection(res, checked, ctx, state.settings.lang);
   ctx.param = guessParam(params);
   const behaviour = state.imageQueue.shift() ?? { type: 'success' };
@@ -91,7 +106,12 @@ async function successAnswer(job: ImageJob, behaviour: SuccessBehaviour, jsonOnl
 
 function sendRejection(res: ServerResponse, rejection: Rejection, ctx: PresetContext, lang: 'en' | 'zh'): Promise<void> {
   if (rejection.kind === 'invalid') return sendInvalid(res, ctx.requestId, rejection.param, rejection.message, rejection.code);
-  const presetCtx = { ...ctx, ...(rejection.param === undefined ? {} : { param: rejection.param }), ...(rejection.size === undefined ? {} : { size: rejection.size }), ...(rejection.model === undefined ? {} : { model: rejection.model }) };
+  const presetCtx = {
+    ...ctx,
+    ...(rejection.param === undefined ? {} : { param: rejection.param }),
+    ...(rejection.size === undefined ? {} : { size: rejection.size }),
+    ...(rejection.model === undefined ? {} : { model: rejection.model }),
+  };
   return sendPreset(res, rejection.preset, lang, presetCtx);
 }
 

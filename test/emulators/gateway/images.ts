@@ -46,7 +46,9 @@ export class ImageFactory {
       const full = await this.image(spec);
       // Earlier partials are coarser: downscale by 16, 8, 4 and scale back up.
       const factor = 16 >> Math.min(index, 2);
-      const small = await sharp(full).resize(Math.max(1, Math.round(spec.width / factor)), Math.max(1, Math.round(spec.height / factor))).toBuffer();
+      const small = await sharp(full)
+        .resize(Math.max(1, Math.round(spec.width / factor)), Math.max(1, Math.round(spec.height / factor)))
+        .toBuffer();
       return encode(sharp(small).resize(spec.width, spec.height), spec);
     });
   }
@@ -90,7 +92,10 @@ function encode(image: Sharp, spec: ImageSpec): Promise<Buffer> {
       return image.png().toBuffer();
     case 'jpeg':
       // JPEG has no alpha: flatten onto white like the real service.
-      return image.flatten({ background: '#ffffff' }).jpeg(quality === undefined ? {} : { quality }).toBuffer();
+      return image
+        .flatten({ background: '#ffffff' })
+        .jpeg(quality === undefined ? {} : { quality })
+        .toBuffer();
     case 'webp':
       return image.webp(quality === undefined ? {} : { quality }).toBuffer();
   }

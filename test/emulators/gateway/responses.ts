@@ -124,7 +124,9 @@ function responseObject(
   const data = behaviour.emptyData
     ? []
     : rendered.map((image) => {
-        const item: Record<string, unknown> = asUrl ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) } : { b64_json: b64(image) };
+        const item: Record<string, unknown> = asUrl
+          ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) }
+          : { b64_json: b64(image) };
         if (job.model === 'dall-e-3') item['revised_prompt'] = `A detailed rendering of: ${job.prompt}`;
         return item;
       });
@@ -139,7 +141,12 @@ function responseObject(
 }
 
 /** The stream events of a job: per image, its partial images then its completed event. */
-export async function streamEvents(job: ImageJob, behaviour: SuccessBehaviour, rendered: RenderedImage[], ctx: SuccessContext): Promise<Record<string, unknown>[]> {
+export async function streamEvents(
+  job: ImageJob,
+  behaviour: SuccessBehaviour,
+  rendered: RenderedImage[],
+  ctx: SuccessContext,
+): Promise<Record<string, unknown>[]> {
   const prefix = job.endpoint === 'edits' ? 'image_edit' : 'image_generation';
   const events: Record<string, unknown>[] = [];
   const images = behaviour.emptyData ? [] : rendered;
@@ -155,9 +162,10 @@ export async function streamEvents(job: ImageJob, behaviour: SuccessBehaviour, r
       const partial = await ctx.images.partial(image.spec, index);
       events.push({ type: `${prefix}.partial_image`, b64_json: partial.toString('base64'), ...common, partial_image_index: index });
     }
-    const payload = behaviour.urlItems || behaviour.brokenUrl
-      ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) }
-      : { b64_json: base64Of(image.bytes) };
+    const payload =
+      behaviour.urlItems || behaviour.brokenUrl
+        ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) }
+        : { b64_json: base64Of(image.bytes) };
     const completed: Record<string, unknown> = { type: `${prefix}.completed`, ...payload, ...common };
     if (!behaviour.omitUsage) completed['usage'] = usageOf(job);
     events.push(completed);

@@ -72,7 +72,11 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
   }
   // one-api's NoRoute answer (image-gateway.md §4.1 Routes).
   const message = `Invalid URL (${record.method} ${path})`;
-  return sendAnswer(res, { status: 404, headers: { 'content-type': 'application/json' }, frames: [JSON.stringify({ error: { message, type: 'invalid_request_error', param: '', code: '' } })] });
+  return sendAnswer(res, {
+    status: 404,
+    headers: { 'content-type': 'application/json' },
+    frames: [JSON.stringify({ error: { message, type: 'invalid_request_error', param: '', code: '' } })],
+  });
 }
 
 /** Checks the bearer key; answers 401 (one-api/new-api style) and returns false when it is wrong or missing. */

@@ -31,10 +31,11 @@ export function sseFrames(events: Record<string, unknown>[], framing: SseFraming
 export async function writeFrames(res: ServerResponse, frames: (string | Buffer)[]): Promise<void> {
   for (const frame of frames) {
     if (res.destroyed) return;
-    if (!res.write(frame)) await new Promise<void>((resolve) => {
-      res.once('drain', resolve);
-      res.once('close', resolve);
-    });
+    if (!res.write(frame))
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
   }
   if (!res.destroyed) res.end();
 }

@@ -32,8 +32,7 @@ export interface ImageJob {
 
 /** Why a request is refused: a preset, or a 400 invalid_request_error naming the field. */
 export type Rejection =
-  | { kind: 'preset'; preset: ErrorPreset; param?: string; size?: string; model?: string }
-  | { kind: 'invalid'; param: string; message: string; code?: string };
+  { kind: 'preset'; preset: ErrorPreset; param?: string; size?: string; model?: string } | { kind: 'invalid'; param: string; message: string; code?: string };
 
 /** What the checks need to know about the emulator. */
 export interface ValidationSettings {
@@ -113,12 +112,16 @@ type OutputSettings = Pick<ImageJob, 'format' | 'compression' | 'transparent' | 
 
 function checkOutput(params: Record<string, unknown>, model: string, gptImage: boolean): OutputSettings | Rejection {
   const format = text(params['output_format']) || 'png';
-  if (format !== 'png' && format !== 'jpeg' && format !== 'webp') return invalid('output_format', `Invalid value: '${format}'. Supported values are: 'png', 'jpeg', and 'webp'.`);
+  if (format !== 'png' && format !== 'jpeg' && format !== 'webp')
+    return invalid('output_format', `Invalid value: '${format}'. Supported values are: 'png', 'jpeg', and 'webp'.`);
   const compression = integer(params['output_compression']);
-  if (compression !== undefined && (compression < 0 || compression > 100)) return invalid('output_compression', 'output_compression must be between 0 and 100.');
-  if (compression !== undefined && format === 'png') return invalid('output_compression', "output_compression is only supported for the 'jpeg' and 'webp' output formats.");
+  if (compression !== undefined && (compression < 0 || compression > 100))
+    return invalid('output_compression', 'output_compression must be between 0 and 100.');
+  if (compression !== undefined && format === 'png')
+    return invalid('output_compression', "output_compression is only supported for the 'jpeg' and 'webp' output formats.");
   const background = text(params['background']) || 'auto';
-  if (background === 'transparent' && format === 'jpeg') return invalid('background', "Transparent background is not supported for the 'jpeg' output format; use 'png' or 'webp'.");
+  if (background === 'transparent' && format === 'jpeg')
+    return invalid('background', "Transparent background is not supported for the 'jpeg' output format; use 'png' or 'webp'.");
   const stream = params['stream'] === true || params['stream'] === 'true';
   const partialImages = integer(params['partial_images']) ?? 0;
   if (partialImages < 0 || partialImages > 3) return invalid('partial_images', 'partial_images must be between 0 and 3.');
@@ -138,8 +141,10 @@ function checkSize(size: string, model: string, customSizes: boolean): { width: 
   if (!customSizes || !parsed) return { kind: 'preset', preset: 'bad_size', size };
   const { width, height } = parsed;
   if (width % 16 !== 0 || height % 16 !== 0) return invalid('size', `Invalid value: '${size}'. Width and height must both be multiples of 16.`);
-  if (Math.min(width, height) < 16 || Math.max(width, height) > MAX_SIDE) return invalid('size', `Invalid value: '${size}'. Each side must be between 16 and ${MAX_SIDE} pixels.`);
-  if (Math.max(width, height) / Math.min(width, height) > MAX_RATIO) return invalid('size', `Invalid value: '${size}'. The aspect ratio must be between 1:3 and 3:1.`);
+  if (Math.min(width, height) < 16 || Math.max(width, height) > MAX_SIDE)
+    return invalid('size', `Invalid value: '${size}'. Each side must be between 16 and ${MAX_SIDE} pixels.`);
+  if (Math.max(width, height) / Math.min(width, height) > MAX_RATIO)
+    return invalid('size', `Invalid value: '${size}'. The aspect ratio must be between 1:3 and 3:1.`);
   if (width * height > MAX_PIXELS) return invalid('size', `Invalid value: '${size}'. The image may have at most ${MAX_PIXELS} pixels (3840x2160).`);
   return parsed;
 }
@@ -150,7 +155,10 @@ async function checkEditFiles(files: RecordedFile[]): Promise<{ count: number; r
   if (images.length > 16) return invalid('image', `Invalid 'image': array too long. Expected at most 16 images, got ${images.length}.`);
   for (const [index, image] of images.entries()) {
     if (!detectFormat(image.bytes)) {
-      return invalid('image', `Invalid image file or mode for image ${index + 1}, please check your image file. Supported file formats are 'png', 'jpeg', and 'webp'.`);
+      return invalid(
+        'image',
+        `Invalid image file or mode for image ${index + 1}, please check your image file. Supported file formats are 'png', 'jpeg', and 'webp'.`,
+      );
     }
   }
   const mask = files.find((f) => f.field === 'mask');
@@ -160,7 +168,10 @@ async function checkEditFiles(files: RecordedFile[]): Promise<{ count: number; r
     if (!info) return invalid('mask', 'Invalid mask image: the mask must be a valid PNG file.');
     if (!info.hasAlpha) return invalid('mask', 'Invalid mask image: the mask must have an alpha channel.');
     if (first && (first.width !== info.width || first.height !== info.height)) {
-      return invalid('mask', `Invalid mask image: the mask (${info.width}x${info.height}) must have the same dimensions as the image (${first.width}x${first.height}).`);
+      return invalid(
+        'mask',
+        `Invalid mask image: the mask (${info.width}x${info.height}) must have the same dimensions as the image (${first.width}x${first.height}).`,
+      );
     }
   }
   return { count: images.length, reference: images[0]?.bytes, mask: mask?.bytes };

@@ -63,9 +63,12 @@ describe('AnswerBufferPool', () => {
 });
 
 describe('a reused Buffer and sharp', () => {
-  it("reads the new image, not a cached result for the same memory (libvips caches operations by their arguments)", async () => {
+  it('reads the new image, not a cached result for the same memory (libvips caches operations by their arguments)', async () => {
     // Uncompressed PNGs of one size have one length, so the second lands at exactly the first one's address and length.
-    const png = (r: number, g: number, b: number) => sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g, b } } }).png({ compressionLevel: 0 }).toBuffer();
+    const png = (r: number, g: number, b: number) =>
+      sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g, b } } })
+        .png({ compressionLevel: 0 })
+        .toBuffer();
     const [red, blue] = await Promise.all([png(255, 0, 0), png(0, 0, 255)]);
     expect(blue.length).toBe(red.length);
     const pool = new AnswerBufferPool(MB);

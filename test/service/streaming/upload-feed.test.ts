@@ -53,7 +53,11 @@ describe('UploadFeed', () => {
     feed.data(1, second);
     feed.end(1, second);
     expect(opened()).toBe(1);
-    expect(upload.writes).toEqual([[0, 'a'], [0, 'b'], [1, 'c']]);
+    expect(upload.writes).toEqual([
+      [0, 'a'],
+      [0, 'b'],
+      [1, 'c'],
+    ]);
     expect(await feed.settle([file(first), file(second)])).toBe(upload);
     expect(upload.abandoned).toBe(0);
   });
