@@ -93,7 +93,7 @@ export class LiveReplyUpload implements ImageUpload {
    */
   async finish(options: InteractionEditReplyOptions): Promise<APIMessage> {
     if (this.abandoned || !this.sent || this.current !== this.complete.length - 1) throw new Error('the upload is not complete');
-    const { body } = await MessagePayload.create(this.options.interaction.webhook, options).resolveBody();
+    const { body } = MessagePayload.create(this.options.interaction.webhook, options).resolveBody();
     this.body.field('payload_json', JSON.stringify(body), 'application/json');
     this.body.close();
     return this.sent;
