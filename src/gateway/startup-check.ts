@@ -11,6 +11,9 @@ import { isImageModel } from './models.js';
 /** What the check found. */
 export type GatewayCheckOutcome = 'ok' | 'unreachable' | 'timed_out' | 'key_refused' | 'failed' | 'no_image_models' | 'default_not_listed';
 
+/** The outcomes of a check that could not list the models (retried every interval). */
+type FailureOutcome = Extract<GatewayCheckOutcome, 'unreachable' | 'timed_out' | 'key_refused' | 'failed'>;
+
 /** Options of a {@link GatewayCheck}. */
 export interface GatewayCheckOptions {
   /** `GET /models` bounded by `timeoutMs`: the ids, or a GatewayError. */
@@ -88,7 +91,7 @@ export class GatewayCheck {
     return 'ok';
   }
 
-  private reportFailure(err: unknown): GatewayCheckOutcome {
+  private reportFailure(err: unknown): FailureOutcome {
     const { host, timeoutMs } = this.opts;
     const error = err as Partial<GatewayError>;
     const outcome = classify(err);
@@ -106,7 +109,7 @@ export class GatewayCheck {
       case 'key_refused':
         this.log.error(fields, `image gateway at ${host} refused the API key (HTTP ${error.status ?? '?'}): check GATEWAY_API_KEY`);
         break;
-      default:
+      case 'failed':
         this.log.error(
           fields,
           `image gateway at ${host} failed GET /models (${error.status === undefined ? (error.code ?? 'no status') : `HTTP ${error.status}`}): ${then}`,
@@ -116,14 +119,14 @@ export class GatewayCheck {
   }
 }
 
-function classify(err: unknown): GatewayCheckOutcome {
+function classify(err: unknown): FailureOutcome {
   if (err instanceof GatewayTimeoutError) return 'timed_out';
   if (err instanceof GatewayConnectionError) return 'unreachable';
   if ((err as Partial<GatewayError>).category === 'invalid_key') return 'key_refused';
   return 'failed';
 }
 
-function isFailure(outcome: GatewayCheckOutcome): boolean {
+function isFailure(outcome: GatewayCheckOutcome): outcome is FailureOutcome {
   return outcome === 'unreachable' || outcome === 'timed_out' || outcome === 'key_refused' || outcome === 'failed';
 }
 

@@ -47,7 +47,7 @@ function fromGateway(err: GatewayError, models: () => readonly string[]): UserFa
       return new UserFacingError('gateway.endpointMissing', {}, cause);
     case 'cancelled':
       return new UserFacingError('job.cancelled', {}, cause);
-    default:
+    case 'gateway_failure':
       return new UserFacingError('gateway.failure', {}, cause);
   }
 }
