@@ -61,13 +61,12 @@ function isFinal(h: InteractionHandle): boolean {
 }
 
 async function track(handle: InteractionHandle, timeoutMs: number): Promise<InteractionSample> {
-  let finalAt: number | null = null;
   // Our own timeout: the emulator's waitFor timeout path formats a summary that can throw on bodiless requests.
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-  const arrived = handle.waitFor(isFinal, 2_147_000_000).then(() => void (finalAt = performance.now()));
+  const timedOut = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
+  const arrived = handle.waitFor(isFinal, 2_147_000_000).then(() => performance.now());
   arrived.catch(() => undefined);
-  await Promise.race([arrived, timedOut]);
+  const finalAt = await Promise.race([arrived, timedOut]);
   clearTimeout(timer);
   const ack = handle.acks.find((a) => a.status >= 200 && a.status < 300) ?? handle.acks[0];
   const edit = handle.edits.find((e) => e.status === 200 && e.files.length > 0);

@@ -15,7 +15,7 @@ export const CATALOGUE_WAIT_MS = 1_200;
 export function createImageAutocomplete(models: Pick<ImageGateway, 'listModels' | 'cachedModels'>) {
   return async (interaction: AutocompleteInteraction): Promise<void> => {
     const focused = interaction.options.getFocused(true);
-    const typed = String(focused.value).trim().toLowerCase();
+    const typed = focused.value.trim().toLowerCase();
     const names = focused.name === 'model' ? await modelChoices(models, typed) : focused.name === 'size' ? sizeChoices(typed) : [];
     await interaction.respond(names.slice(0, MAX_CHOICES).map((name) => ({ name, value: name })));
   };

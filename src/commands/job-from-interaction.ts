@@ -11,8 +11,7 @@ import type { GenerateRequest, QuotaSubject } from '../service/ports.js';
  * (where the bot is not a member of the server, so configuration defaults apply).
  */
 export function subjectOf(interaction: BaseInteraction): QuotaSubject {
-  const guildInstalled =
-    interaction.inGuild() && interaction.authorizingIntegrationOwners.guild !== null && interaction.authorizingIntegrationOwners.guild !== undefined;
+  const guildInstalled = interaction.inGuild() && interaction.authorizingIntegrationOwners.guild !== null;
   if (!interaction.inGuild() || !guildInstalled) return { guildId: null, userId: interaction.user.id, roleIds: [] };
   return { guildId: interaction.guildId, userId: interaction.user.id, roleIds: memberRoleIds(interaction.member) };
 }
@@ -37,14 +36,15 @@ export function buildJob(interaction: BaseInteraction, kind: ImageJob['kind'], r
 
 /** Whether the member holds a permission in this interaction (false outside servers). */
 export function memberCan(interaction: BaseInteraction, permission: bigint): boolean {
-  return interaction.inGuild() && (interaction.memberPermissions?.has(permission) ?? false);
+  // memberPermissions is null outside servers (DMs and group DMs carry no member).
+  return interaction.memberPermissions?.has(permission) ?? false;
 }
 
 /** moderation:low is for age-restricted channels, or members who manage the server. */
 export function checkModerationAllowed(interaction: BaseInteraction, request: GenerateRequest): void {
   if (request.moderation !== 'low') return;
   const channel = interaction.channel;
-  const ageRestricted = channel !== null && channel.type !== ChannelType.DM && 'nsfw' in channel && channel.nsfw === true;
+  const ageRestricted = channel !== null && channel.type !== ChannelType.DM && 'nsfw' in channel && channel.nsfw;
   if (ageRestricted || memberCan(interaction, PermissionFlagsBits.ManageGuild)) return;
   throw new UserFacingError('input.moderationNotAllowed');
 }

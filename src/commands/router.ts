@@ -56,7 +56,7 @@ async function dispatch(
     throw new UserFacingError('button.expired');
   }
   if (interaction.isButton() || interaction.isModalSubmit()) {
-    const [prefix = '', arg = ''] = splitCustomId(interaction.customId);
+    const [prefix, arg] = splitCustomId(interaction.customId);
     const handler = components.get(prefix);
     if (interaction.isButton() && handler?.button) return handler.button(interaction, arg, ctx);
     if (interaction.isModalSubmit() && handler?.modal) return handler.modal(interaction, arg, ctx);
@@ -100,7 +100,7 @@ async function replyEphemeral(interaction: RepliableInteraction, content: string
 
 function commandNameOf(interaction: Interaction): string {
   if (interaction.isCommand() || interaction.isAutocomplete()) return interaction.commandName;
-  if (interaction.isButton() || interaction.isModalSubmit()) return `component:${splitCustomId(interaction.customId)[0] ?? ''}`;
+  if (interaction.isButton() || interaction.isModalSubmit()) return `component:${splitCustomId(interaction.customId)[0]}`;
   return 'unknown';
 }
 

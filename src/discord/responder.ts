@@ -60,7 +60,9 @@ export class DiscordResponder implements Responder {
   }
 
   get maxFileBytes(): number {
-    return this.interaction.attachmentSizeLimit ?? DEFAULT_ATTACHMENT_LIMIT;
+    // discord.js types attachmentSizeLimit as always set, but copies it from the payload as is: an interaction that omits it leaves it undefined.
+    const { attachmentSizeLimit } = this.interaction as { readonly attachmentSizeLimit?: number };
+    return attachmentSizeLimit ?? DEFAULT_ATTACHMENT_LIMIT;
   }
 
   async progress(update: JobProgress): Promise<void> {

@@ -36,7 +36,7 @@ export async function downloadImage(url: string, opts: DownloadOptions): Promise
     return await readCapped(res, opts.maxBytes, opts.scope, opts.requestId);
   } catch (err) {
     if (opts.scope.signal.aborted) throw opts.scope.abortError(opts.requestId);
-    if (timeout.aborted && !opts.scope.signal.aborted) {
+    if (timeout.aborted) {
       throw new GatewayTimeoutError(`image download passed ${opts.timeoutMs} ms`, { requestId: opts.requestId, cause: err });
     }
     if (err instanceof GatewayResponseError) throw err;
