@@ -41,7 +41,7 @@ export function createInteractionWebhookRest(options: Pick<RESTOptions, 'api' | 
 async function sendRequest(url: string, init: Parameters<RESTOptions['makeRequest']>[1]): Promise<ResponseLike> {
   if (!(init.body instanceof MultipartBody)) return DefaultRestOptions.makeRequest(url, init);
   const res = await restUndici().request(url, init);
-  const headers = new Headers();
+  const headers = new (restUndici().Headers)();
   for (const [name, value] of Object.entries(res.headers)) {
     for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
   }

@@ -6,7 +6,8 @@
  * so the bot never depends on module load order.
  */
 import { createRequire } from 'node:module';
-import type { RESTOptions } from 'discord.js';
+import type { Readable } from 'node:stream';
+import type { ResponseLike, RESTOptions } from 'discord.js';
 
 interface ClosableAgent {
   close(): Promise<void>;
@@ -16,13 +17,15 @@ interface ClosableAgent {
 /** The parts of @discordjs/rest's undici the bot uses; typed here since it is not the bot's own undici. */
 export interface RestUndici {
   Agent: new (options?: object) => NonNullable<RESTOptions['agent']> & ClosableAgent;
+  /** Its Headers class: the one a discord.js response's `headers` is an instance of (not the global Headers). */
+  Headers: new () => ResponseLike['headers'];
   request: (
     url: string,
     options: object,
   ) => Promise<{
     statusCode: number;
     headers: Record<string, string | string[] | undefined>;
-    body: import('node:stream').Readable & { arrayBuffer(): Promise<ArrayBuffer>; json(): Promise<unknown>; text(): Promise<string>; bodyUsed: boolean };
+    body: Readable & { arrayBuffer(): Promise<ArrayBuffer>; json(): Promise<unknown>; text(): Promise<string>; bodyUsed: boolean };
   }>;
 }
 
