@@ -33,12 +33,12 @@ describe('result buttons and long jobs end to end', () => {
     await reroll.waitFor((x) => finalEdit(x) !== undefined);
     expect(acceptedAcks(reroll)).toBe(1);
     expect(h.gateway.imageRequests().at(-1)!.json).toMatchObject({ prompt: 'a paper boat', quality: 'high' });
-    expect(finalEdit(reroll)!.payload.content).toContain(`<@${users.member2.id}>`);
+    expect(finalEdit(reroll)!.payload!.content).toContain(`<@${users.member2.id}>`);
 
     const edit = h.discord.button(message, ids[1]!, { user: member });
     const modal = await edit.waitForAck();
     expect(modal.type).toBe(9);
-    const submit = h.discord.modalSubmit(modal.body.data.custom_id, { prompt: 'now in gold' }, { user: member, message });
+    const submit = h.discord.modalSubmit(modal.body!.data!.custom_id!, { prompt: 'now in gold' }, { user: member, message });
     await submit.waitFor((x) => finalEdit(x) !== undefined);
     const sent = h.gateway.imageRequests().at(-1)!;
     expect(sent.path).toBe('/v1/images/edits');
@@ -72,8 +72,8 @@ describe('result buttons and long jobs end to end', () => {
     await outliveToken(user, 'a very slow painting', h.discord.channelPosts);
     const post = h.discord.channelPosts.at(-1)!;
     expect(post.path).toContain(h.discord.fixtures.guild.channels.general.id);
-    expect(post.payload.content).toContain(`<@${user.id}>`);
-    expect(post.payload.allowed_mentions).toEqual({ users: [user.id] });
+    expect(post.payload!.content).toContain(`<@${user.id}>`);
+    expect(post.payload!.allowed_mentions).toEqual({ users: [user.id] });
     expect(post.files).toHaveLength(1);
   });
 

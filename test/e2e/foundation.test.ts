@@ -33,7 +33,7 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     const meta = await sharp(final.files[0]!.bytes).metadata();
     expect(meta.format).toBe('png');
     expect([meta.width, meta.height]).toEqual([1024, 1024]);
-    expect(final.payload.content).toContain('a lighthouse at dusk');
+    expect(final.payload!.content).toContain('a lighthouse at dusk');
     expect(handle.acks).toHaveLength(1);
     expect(h.gateway.imageRequests()).toHaveLength(1);
   });

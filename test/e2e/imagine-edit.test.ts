@@ -40,13 +40,13 @@ describe('/imagine, /edit and Edit image end to end', () => {
       expect(file.contentType).toBe('image/jpeg');
     }
     // The upload body is built by the bot (reply-upload.ts): each file is declared in payload_json.
-    expect(final.payload.attachments).toMatchObject([
+    expect(final.payload!.attachments).toMatchObject([
       { id: '0', description: 'a red fox' },
       { id: '1', description: 'a red fox' },
     ]);
-    expect(final.payload.content).toContain('a red fox');
-    expect(final.payload.content).toContain('gpt-image-1 · 1536x1024 · low quality');
-    const buttons = final.payload.components[0].components.map((b: { label: string }) => b.label);
+    expect(final.payload!.content).toContain('a red fox');
+    expect(final.payload!.content).toContain('gpt-image-1 · 1536x1024 · low quality');
+    const buttons = final.payload!.components![0]!.components.map((b) => b.label);
     expect(buttons).toEqual(['Re-roll', 'Edit', 'Delete']);
     expect(acceptedAcks(handle)).toBe(1);
     const sent = h.gateway.imageRequests().at(-1)!.json!;
@@ -69,7 +69,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'preview please' }], { user: h.discord.fixtures.users.member2 });
     await handle.waitFor((x) => finalEdit(x) !== undefined);
     const preview = handle.edits.find((e) => e.files.some((f) => f.filename.startsWith('preview.')));
-    expect(preview?.payload.content).toContain('preview');
+    expect(preview?.payload!.content).toContain('preview');
     expect(handle.edits.indexOf(preview!)).toBeLessThan(handle.edits.indexOf(finalEdit(handle)!));
   });
 
@@ -99,7 +99,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     expect(images[1]!.bytes.equals(second)).toBe(true);
     expect(form.files.find((f) => f.field === 'mask')!.bytes.equals(mask)).toBe(true);
     expect(form.fields).toMatchObject({ prompt: 'combine them', input_fidelity: 'high' });
-    expect(finalEdit(handle)!.payload.content).toContain('Edited for');
+    expect(finalEdit(handle)!.payload!.content).toContain('Edited for');
     expect(acceptedAcks(handle)).toBe(1);
   });
 
@@ -115,7 +115,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     const modal = await menu.waitForAck();
     expect(modal.type).toBe(9);
     expect(JSON.stringify(modal.body)).toContain('1 other attachment ignored');
-    const submit = h.discord.modalSubmit(modal.body.data.custom_id, { prompt: 'make it night' }, { user });
+    const submit = h.discord.modalSubmit(modal.body!.data!.custom_id!, { prompt: 'make it night' }, { user });
     await submit.waitFor((x) => finalEdit(x) !== undefined);
     const parts = h.gateway
       .imageRequests()
@@ -137,7 +137,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     const handle = h.discord.slash('models', [], { user: h.discord.fixtures.member });
     await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
     expect(handle.acks[0]?.flags).toBe(64);
-    const text = String(handle.edits.at(-1)?.payload.content);
+    const text = String(handle.edits.at(-1)?.payload!.content);
     expect(text.indexOf('gpt-image-1')).toBeLessThan(text.indexOf('gpt-image-2'));
     expect(text).toContain('(default)');
     expect(text).not.toContain('text-embedding');
@@ -154,13 +154,13 @@ describe('/imagine, /edit and Edit image end to end', () => {
     );
     const modelAck = await model.waitForAck();
     expect(modelAck.type).toBe(8);
-    const models = modelAck.body.data.choices.map((c: { value: string }) => c.value);
+    const models = modelAck.body!.data!.choices!.map((c) => c.value);
     expect(models[0]).toBe('gpt-image-1');
     expect(models.length).toBeLessThanOrEqual(25);
     const size = h.discord.autocomplete('imagine', [{ name: 'size', type: 3, value: '2048x1152', focused: true }], { user: h.discord.fixtures.member });
-    expect((await size.waitForAck()).body.data.choices.map((c: { value: string }) => c.value)).toEqual(['2048x1152']);
+    expect((await size.waitForAck()).body!.data!.choices!.map((c) => c.value)).toEqual(['2048x1152']);
     const bad = h.discord.autocomplete('imagine', [{ name: 'size', type: 3, value: '1000x1000', focused: true }], { user: h.discord.fixtures.member });
-    expect((await bad.waitForAck()).body.data.choices).toEqual([]);
+    expect((await bad.waitForAck()).body!.data!.choices).toEqual([]);
   });
 
   it('sent nothing the platforms would reject', () => {

@@ -43,8 +43,8 @@ describe('posting while the answer arrives, end to end', () => {
       expect([meta.format, meta.width, meta.height]).toEqual(['png', 1024, 1024]);
     }
     expect(final.files.map((f) => f.filename)).toEqual(['four-at-once-1.png', 'four-at-once-2.png', 'four-at-once-3.png', 'four-at-once-4.png']);
-    expect(final.payload.content).toContain('four at once');
-    expect(final.payload.components).toHaveLength(1);
+    expect(final.payload!.content).toContain('four at once');
+    expect(final.payload!.components).toHaveLength(1);
   });
 
   it('posts nothing and charges nothing when the answer is cut off after the upload started', async () => {

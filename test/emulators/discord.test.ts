@@ -2,7 +2,7 @@
  * The Discord emulator driven by the real discord.js client: login, slash → defer → edit with files → follow-up,
  * autocomplete, button → modal → submit, message context menu, command registration and channel posts.
  */
-import { AttachmentBuilder, type Interaction, MessageFlags } from 'discord.js';
+import { AttachmentBuilder, ButtonStyle, ComponentType, type Interaction, MessageFlags, TextInputStyle } from 'discord.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type HarnessedClient } from './discord/client-harness.js';
@@ -80,7 +80,7 @@ describe('slash command with an attachment', () => {
     const [edit] = h.edits;
     expect(edit?.status).toBe(200);
     expect(edit?.files[0]?.bytes.equals(png)).toBe(true);
-    expect(edit?.payload.attachments).toEqual([expect.objectContaining({ id: '0', description: 'generated' })]);
+    expect(edit?.payload!.attachments).toEqual([expect.objectContaining({ id: '0', description: 'generated' })]);
     const original = h.lastMessage();
     expect(original).toMatchObject({ content: 'done', type: 20, flags: 0 });
     expect(original?.attachments[0]).toMatchObject({ filename: 'result.png', width: 64, height: 48, description: 'generated' });
@@ -115,7 +115,7 @@ describe('autocomplete', () => {
     const ack = await h.waitForAck();
     expect(focused).toMatchObject({ name: 'style', value: 'wat' });
     expect(ack).toMatchObject({ type: 8, status: 204 });
-    expect(ack.body.data.choices).toHaveLength(25);
+    expect(ack.body!.data!.choices).toHaveLength(25);
     expect(emulator.specViolations).toEqual([]);
   });
 });
@@ -125,12 +125,23 @@ describe('button, modal and modal submit', () => {
     const user = emulator.fixtures.member;
     handle(async (interaction) => {
       if (interaction.isChatInputCommand()) {
-        await interaction.reply({ content: 'result', components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'refine:1', label: 'Refine' }] }] });
+        await interaction.reply({
+          content: 'result',
+          components: [
+            { type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: 'refine:1', label: 'Refine' }] },
+          ],
+        });
       } else if (interaction.isButton()) {
         await interaction.showModal({
           custom_id: 'refine-modal:1',
           title: 'Refine prompt',
-          components: [{ type: 18, label: 'Prompt', component: { type: 4, custom_id: 'prompt', style: 2, max_length: 4000 } }],
+          components: [
+            {
+              type: ComponentType.Label,
+              label: 'Prompt',
+              component: { type: ComponentType.TextInput, custom_id: 'prompt', style: TextInputStyle.Paragraph, max_length: 4000 },
+            },
+          ],
         });
       } else if (interaction.isModalSubmit() && interaction.isFromMessage()) {
         await interaction.deferUpdate();
@@ -144,7 +155,7 @@ describe('button, modal and modal submit', () => {
 
     const click = emulator.button(message!, 'refine:1', { user });
     expect((await click.waitForAck()).type).toBe(9);
-    expect(click.acks[0]?.body.data).toMatchObject({ custom_id: 'refine-modal:1', title: 'Refine prompt' });
+    expect(click.acks[0]?.body!.data).toMatchObject({ custom_id: 'refine-modal:1', title: 'Refine prompt' });
 
     const submit = emulator.modalSubmit('refine-modal:1', { prompt: 'more blue' }, { user, message: message! });
     await submit.waitFor((h) => h.edits.some((e) => e.status === 200));
@@ -270,7 +281,7 @@ describe('interaction shapes', () => {
         canManage: interaction.memberPermissions?.has('ManageGuild'),
         sub: interaction.options.getSubcommand(),
       };
-      await interaction.deferReply({ flags: 64 });
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     });
     const options = [
       {
@@ -295,7 +306,12 @@ describe('interaction shapes', () => {
       if (interaction.isChatInputCommand()) {
         const response = await interaction.deferReply({ withResponse: true });
         loading = response.interaction.responseMessageLoading ?? undefined;
-        await interaction.editReply({ content: 'v1', components: [{ type: 1, components: [{ type: 2, style: 2, custom_id: 'regen', label: 'Again' }] }] });
+        await interaction.editReply({
+          content: 'v1',
+          components: [
+            { type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: 'regen', label: 'Again' }] },
+          ],
+        });
       } else if (interaction.isButton()) {
         await interaction.update({ content: 'v2', components: [] });
         await interaction.deleteReply();

@@ -48,7 +48,7 @@ export class Cdn {
     const match = /^\/(?:ephemeral-attachments|attachments)\/[^/]+\/(\d+)\/([^/]+)$/.exec(pathname);
     if (!match) return false;
     const file = this.files.get(match[1] ?? '');
-    if (!file || decodeURIComponent(match[2] ?? '') !== file.attachment.filename) {
+    if (file?.attachment.filename !== decodeURIComponent(match[2] ?? '')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return true;
     }

@@ -8,7 +8,7 @@ type Command = Record<string, unknown>;
 
 export class CommandRegistry {
   /** Every bulk overwrite, in order. */
-  readonly puts: { scope: 'global' | string; body: unknown[] }[] = [];
+  readonly puts: { scope: string; body: unknown[] }[] = [];
   private readonly scopes = new Map<string, Map<string, Command>>();
   private readonly ids: SnowflakeGenerator;
   private readonly applicationId: string;
@@ -19,7 +19,7 @@ export class CommandRegistry {
   }
 
   /** Replaces a scope's commands with `body` and returns them as Discord echoes them. */
-  overwrite(scope: 'global' | string, body: Command[]): Command[] {
+  overwrite(scope: string, body: Command[]): Command[] {
     this.puts.push({ scope, body: structuredClone(body) });
     const previous = this.scopes.get(scope) ?? new Map<string, Command>();
     const next = new Map<string, Command>();
@@ -41,7 +41,7 @@ export class CommandRegistry {
     return this.list(scope);
   }
 
-  list(scope: 'global' | string): Command[] {
+  list(scope: string): Command[] {
     return [...(this.scopes.get(scope)?.values() ?? [])];
   }
 

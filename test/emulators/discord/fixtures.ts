@@ -34,8 +34,9 @@ export function createFixtures(ids: SnowflakeGenerator): EmulatorFixtures {
     id: ids.next(FIXTURE_TIME),
     username,
     discriminator: '0',
-    global_name: username[0]?.toUpperCase() + username.slice(1),
+    global_name: (username[0]?.toUpperCase() ?? '') + username.slice(1),
     avatar: null,
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- a bitfield enum has no 0 member; 0 is "no flags", as Discord sends it.
     public_flags: 0 as UserFlags,
     roleNames,
   });
@@ -57,6 +58,7 @@ function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string): Gu
     name: roleName,
     permissions: permissions.toString(),
     position,
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- Discord still sends the deprecated `color` next to `colors`; the fixture mirrors the wire.
     color: 0,
     colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
     hoist: false,
@@ -64,6 +66,7 @@ function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string): Gu
     unicode_emoji: null,
     managed: false,
     mentionable: false,
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- a bitfield enum has no 0 member; 0 is "no flags", as Discord sends it.
     flags: 0 as RoleFlags,
   });
   const channel = (channelName: string, nsfw: boolean): ChannelFixture => ({ id: ids.next(FIXTURE_TIME), name: channelName, nsfw, guildId: id });

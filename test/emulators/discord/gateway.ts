@@ -107,9 +107,10 @@ export class Gateway {
   }
 
   private onMessage(ws: WebSocket, data: RawData): void {
-    let packet: { op?: number; d?: any };
+    // The fields IDENTIFY (op 2) and RESUME (op 6) carry that the emulator reads; typed here, checked where read.
+    let packet: { op?: number; d?: { token?: unknown; session_id?: unknown; seq?: unknown } | undefined };
     try {
-      packet = JSON.parse(data.toString()) as { op?: number; d?: any };
+      packet = JSON.parse(rawText(data)) as typeof packet;
     } catch {
       ws.close(4002, 'Decode error');
       return;
@@ -175,4 +176,9 @@ export class Gateway {
       entry.onSent?.();
     }
   }
+}
+
+/** A frame's text: ws hands over a Buffer, an ArrayBuffer or fragments, depending on its binaryType. */
+function rawText(data: RawData): string {
+  return (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
 }

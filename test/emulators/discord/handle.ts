@@ -109,7 +109,7 @@ export class InteractionRecord implements InteractionHandle {
   /** A readable summary of everything recorded, for timeout messages. */
   describe(): string {
     const line = (kind: string, r: { status: number; errorCode?: number | undefined }, detail: unknown) =>
-      `  ${kind} ${r.status}${r.errorCode === undefined ? '' : ` code ${r.errorCode}`} ${String(JSON.stringify(detail)).slice(0, 300)}`;
+      `  ${kind} ${r.status}${r.errorCode === undefined ? '' : ` code ${r.errorCode}`} ${(detail === undefined ? 'undefined' : JSON.stringify(detail)).slice(0, 300)}`;
     const lines = [
       `  dispatched: ${Number.isNaN(this.dispatchedAt) ? 'not yet written to a socket' : 'yes'}`,
       ...this.acks.map((a) => line('ack', a, a.body)),

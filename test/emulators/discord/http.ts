@@ -3,7 +3,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RestResult } from './rules.js';
-import type { RecordedFile } from './types.js';
+import type { RecordedFile, RecordedRequest, SentCallback, SentMessage } from './types.js';
 
 export interface RestRequest {
   method: string;
@@ -12,7 +12,8 @@ export interface RestRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   contentType: string;
-  payload: any;
+  /** The parsed JSON (or payload_json) as sent; read it through messageBody / callbackBody. */
+  payload: unknown;
   files: RecordedFile[];
   /** performance.now() when the request arrived. */
   receivedAt: number;
@@ -35,7 +36,7 @@ export interface Route {
 }
 
 /** The RecordedRequest shape shared by every recording list. */
-export function toRecorded(req: RestRequest, result: RestResult) {
+export function toRecorded(req: RestRequest, result: RestResult): RecordedRequest {
   const body = result.body as { code?: unknown } | undefined;
   return {
     method: req.method,
@@ -43,7 +44,17 @@ export function toRecorded(req: RestRequest, result: RestResult) {
     receivedAt: req.receivedAt,
     status: result.status,
     errorCode: result.status >= 400 && typeof body?.code === 'number' ? body.code : undefined,
-    payload: req.payload,
+    payload: messageBody(req),
     files: req.files,
   };
+}
+
+/** The body of a message route (create, edit, follow-up) as the bot sent it: typed at this boundary, judged by the rules. */
+export function messageBody(req: RestRequest): SentMessage | undefined {
+  return req.payload as SentMessage | undefined;
+}
+
+/** The body of an interaction callback as the bot sent it: typed at this boundary, judged by checkCallback. */
+export function callbackBody(req: RestRequest): SentCallback | undefined {
+  return req.payload as SentCallback | undefined;
 }

@@ -51,7 +51,7 @@ export interface DiscordEmulator {
   readonly messages: Map<string, EmulatedMessage>;
   readonly channelPosts: RecordedRequest[];
   readonly dmPosts: RecordedRequest[];
-  readonly commandPuts: { scope: 'global' | string; body: unknown[] }[];
+  readonly commandPuts: { scope: string; body: unknown[] }[];
   readonly specViolations: string[];
   /** Every REST request answered (including injected failures), in order. */
   readonly requests: RecordedRequest[];
@@ -67,7 +67,7 @@ export interface DiscordEmulator {
   messageCommand(name: string, target: EmulatedMessage, ctx: InteractionContext): InteractionHandle;
   uploadAttachment(bytes: Uint8Array, filename: string, contentType?: string): Attachment;
   createUserMessage(channelId: string, author: UserFixture, content: string, attachments: Attachment[]): EmulatedMessage;
-  registeredCommands(scope?: 'global' | string): unknown[];
+  registeredCommands(scope?: string): unknown[];
   failNext(match: FailureMatch, response: FailureResponse, times?: number): void;
   /** Holds the next matching REST request unprocessed until released (see RestServer.holdNext). */
   holdNext(match: FailureMatch): HeldRestRequest;

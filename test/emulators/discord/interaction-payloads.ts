@@ -37,7 +37,7 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
   }
   const channelId = channelOverride ?? ctx.channelId ?? guild.channels.general.id;
   const found = state.findGuildChannel(channelId);
-  if (!found || found.guild.id !== guild.id) throw new Error(`Discord emulator: channel ${channelId} is not a channel of guild ${guild.id}`);
+  if (found?.guild.id !== guild.id) throw new Error(`Discord emulator: channel ${channelId} is not a channel of guild ${guild.id}`);
   const roles = ctx.roles ?? memberRoleIds(guild, ctx.user);
   const payload = {
     ...common,

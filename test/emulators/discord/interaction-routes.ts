@@ -3,7 +3,7 @@
  * (follow-ups and @original / {id} edits), with the 3 s / 15 min rules measured on the emulator clock.
  */
 import type { InteractionRecord } from './handle.js';
-import { type RestRequest, type Route, toRecorded } from './http.js';
+import { callbackBody, messageBody, type RestRequest, type Route, toRecorded } from './http.js';
 import { checkCallback, checkMessage, EPHEMERAL, Errors, isEmptyMessage, LOADING, type RestResult } from './rules.js';
 import type { EmulatorState } from './state.js';
 
@@ -20,7 +20,7 @@ export function interactionRoutes(state: EmulatorState): Route[] {
     handle: (req, [app = '', token = '', target]) => {
       const rec = [...state.interactions.values()].find((r) => r.token === token);
       const refused = app === state.applicationId ? checkToken(state, rec, req.clockAt) : Errors.unknownWebhook();
-      return refused ?? handle(rec as InteractionRecord, req, target);
+      return refused ?? handle(rec!, req, target);
     },
     record: (req, [, token], result) => {
       const rec = [...state.interactions.values()].find((r) => r.token === token);
@@ -38,8 +38,9 @@ export function interactionRoutes(state: EmulatorState): Route[] {
       record: (req, [id = ''], result) => {
         const rec = state.interactions.get(id);
         if (!rec) return;
-        const { status, errorCode, receivedAt, payload, files } = toRecorded(req, result);
-        rec.acks.push({ type: Number(payload?.type), body: payload, flags: payload?.data?.flags, receivedAt, status, errorCode, files });
+        const { status, errorCode, receivedAt, files } = toRecorded(req, result);
+        const body = callbackBody(req);
+        rec.acks.push({ type: Number(body?.type), body, flags: body?.data?.flags, receivedAt, status, errorCode, files });
         rec.notify();
       },
     },
@@ -55,16 +56,16 @@ function callback(state: EmulatorState, req: RestRequest, rec: InteractionRecord
   if (rec.ackedType !== undefined) return Errors.alreadyAcknowledged();
   // Past the deadline Discord invalidates the interaction: the late ack is "unknown" (§1.3).
   if (req.clockAt - rec.issuedAt > state.options.ackDeadlineMs) return Errors.unknownInteraction();
-  const body = req.payload ?? {};
+  const body = callbackBody(req) ?? {};
   const type = Number(body.type);
-  const data = body.data as Record<string, any> | undefined;
+  const data = body.data;
   const rejected =
     checkCallback(rec.kind, rec.fromComponent, body) ?? (type === 4 || type === 7 ? checkMessage(data, req.files, rec.attachmentSizeLimit) : undefined);
   if (rejected) return rejected;
   if (type === 4 && isEmptyMessage(data, req.files)) return Errors.emptyMessage();
   let messageId: string | undefined;
   if (type === 4 || type === 5) {
-    const flags = type === 5 ? LOADING | (Number(data?.['flags'] ?? 0) & EPHEMERAL) : Number(data?.['flags'] ?? 0);
+    const flags = type === 5 ? LOADING | ((data?.flags ?? 0) & EPHEMERAL) : (data?.flags ?? 0);
     const created = state.messages.create({ ...responseMessage(state, rec), payload: type === 5 ? {} : data, files: req.files, flags });
     if (!('id' in created)) return created;
     messageId = created.id;
@@ -112,14 +113,15 @@ function checkToken(state: EmulatorState, rec: InteractionRecord | undefined, no
  * that relies on it (instead of PATCH @original) leaves a visible loading message in tests.
  */
 function followUp(state: EmulatorState, rec: InteractionRecord, req: RestRequest): RestResult {
-  const rejected = checkMessage(req.payload, req.files, rec.attachmentSizeLimit);
+  const payload = messageBody(req);
+  const rejected = checkMessage(payload, req.files, rec.attachmentSizeLimit);
   if (rejected) return rejected;
-  if (isEmptyMessage(req.payload, req.files)) return Errors.emptyMessage();
+  if (isEmptyMessage(payload, req.files)) return Errors.emptyMessage();
   const created = state.messages.create({
     ...responseMessage(state, rec),
-    payload: req.payload,
+    payload,
     files: req.files,
-    flags: Number(req.payload?.flags ?? 0) & EPHEMERAL,
+    flags: (payload?.flags ?? 0) & EPHEMERAL,
   });
   if (!('id' in created)) return created;
   rec.messageIds.add(created.id);
@@ -128,9 +130,10 @@ function followUp(state: EmulatorState, rec: InteractionRecord, req: RestRequest
 
 function editMessage(state: EmulatorState, rec: InteractionRecord, req: RestRequest, target: string | undefined): RestResult {
   return withMessage(state, rec, target, (id) => {
-    const rejected = checkMessage(req.payload, req.files, rec.attachmentSizeLimit);
+    const payload = messageBody(req);
+    const rejected = checkMessage(payload, req.files, rec.attachmentSizeLimit);
     if (rejected) return rejected;
-    const edited = state.messages.edit(id, req.payload, req.files);
+    const edited = state.messages.edit(id, payload, req.files);
     return 'id' in edited ? { status: 200, body: edited } : edited;
   });
 }

@@ -6,11 +6,11 @@ import type { APIMessage } from 'discord-api-types/v10';
 import type { Cdn } from './cdn.js';
 import type { SnowflakeGenerator } from './fixtures.js';
 import { Errors, LOADING, type RestResult } from './rules.js';
-import type { Attachment, EmulatedMessage, RecordedFile } from './types.js';
+import type { Attachment, EmulatedMessage, RecordedFile, SentMessage } from './types.js';
 
 export interface CreateMessage {
   channelId: string;
-  payload: Record<string, any> | undefined;
+  payload: SentMessage | undefined;
   files: readonly RecordedFile[];
   author: Record<string, unknown>;
   /** Message type: 0 default, 20 chat-input command reply, 23 context-menu reply. */
@@ -32,7 +32,7 @@ export class MessageStore {
 
   /** Creates a message, or returns the 400 for an attachments array that names unknown ids. */
   create(input: CreateMessage): EmulatedMessage | RestResult {
-    const attachments = this.buildAttachments(input.channelId, input.payload?.['attachments'], input.files, []);
+    const attachments = this.buildAttachments(input.channelId, input.payload?.attachments, input.files, []);
     if (!Array.isArray(attachments)) return attachments;
     const payload = input.payload ?? {};
     const message = {
@@ -40,18 +40,18 @@ export class MessageStore {
       type: input.type,
       channel_id: input.channelId,
       author: input.author,
-      content: typeof payload['content'] === 'string' ? payload['content'] : '',
-      embeds: payload['embeds'] ?? [],
-      components: payload['components'] ?? [],
+      content: typeof payload.content === 'string' ? payload.content : '',
+      embeds: payload.embeds ?? [],
+      components: payload.components ?? [],
       attachments,
       mentions: [],
       mention_roles: [],
       mention_everyone: false,
       pinned: false,
-      tts: Boolean(payload['tts']),
+      tts: Boolean(payload.tts),
       timestamp: new Date().toISOString(),
       edited_timestamp: null,
-      flags: input.flags ?? Number(payload['flags'] ?? 0),
+      flags: input.flags ?? payload.flags ?? 0,
       ...input.extra,
     } as unknown as APIMessage;
     this.messages.set(message.id, message);
@@ -59,18 +59,18 @@ export class MessageStore {
   }
 
   /** Applies an edit (PATCH semantics); clears the LOADING flag of a deferred response. */
-  edit(id: string, payload: Record<string, any> | undefined, files: readonly RecordedFile[]): EmulatedMessage | RestResult {
+  edit(id: string, payload: SentMessage | undefined, files: readonly RecordedFile[]): EmulatedMessage | RestResult {
     const current = this.messages.get(id);
     if (!current) return Errors.unknownMessage();
-    const attachments = this.buildAttachments(current.channel_id, payload?.['attachments'], files, current.attachments);
+    const attachments = this.buildAttachments(current.channel_id, payload?.attachments, files, current.attachments);
     if (!Array.isArray(attachments)) return attachments;
     const next: Record<string, unknown> = { ...current, attachments, edited_timestamp: new Date().toISOString() };
-    if (payload && 'content' in payload) next['content'] = payload['content'] ?? '';
-    if (payload && 'embeds' in payload) next['embeds'] = payload['embeds'] ?? [];
-    if (payload && 'components' in payload) next['components'] = payload['components'] ?? [];
+    if (payload && 'content' in payload) next['content'] = payload.content ?? '';
+    if (payload && 'embeds' in payload) next['embeds'] = payload.embeds ?? [];
+    if (payload && 'components' in payload) next['components'] = payload.components ?? [];
     // Ephemerality cannot change after creation; other flags (suppress embeds, components v2) may.
     const keep = (current.flags ?? 0) & 64;
-    const requested = payload?.['flags'] === undefined || payload['flags'] === null ? (current.flags ?? 0) : Number(payload['flags']);
+    const requested = payload?.flags ?? current.flags ?? 0;
     next['flags'] = ((requested & ~64) | keep) & ~LOADING;
     const message = next as unknown as APIMessage;
     this.messages.set(id, message);
@@ -85,22 +85,27 @@ export class MessageStore {
    * v10 semantics: when `attachments` is given it lists everything that remains — existing ids are retained, numeric
    * placeholders refer to `files[n]`, anything else is dropped. Without it, existing attachments stay and all files are added.
    */
-  private buildAttachments(channelId: string, entries: unknown, files: readonly RecordedFile[], existing: readonly Attachment[]): Attachment[] | RestResult {
+  private buildAttachments(
+    channelId: string,
+    entries: SentMessage['attachments'],
+    files: readonly RecordedFile[],
+    existing: readonly Attachment[],
+  ): Attachment[] | RestResult {
     const byPlaceholder = new Map<string, RecordedFile>();
     files.forEach((file, index) => byPlaceholder.set(/^files\[(\d+)\]$/.exec(file.field)?.[1] ?? String(index), file));
     const used = new Set<RecordedFile>();
-    const upload = (file: RecordedFile, entry: Record<string, any>): Attachment => {
+    const upload = (file: RecordedFile, entry: NonNullable<SentMessage['attachments']>[number]): Attachment => {
       used.add(file);
       const extra: Partial<Attachment> = {};
-      if (typeof entry['description'] === 'string') extra.description = entry['description'];
-      if (typeof entry['title'] === 'string') extra.title = entry['title'];
-      const filename = typeof entry['filename'] === 'string' ? entry['filename'] : file.filename;
+      if (typeof entry.description === 'string') extra.description = entry.description;
+      if (typeof entry.title === 'string') extra.title = entry.title;
+      const filename = typeof entry.filename === 'string' ? entry.filename : file.filename;
       return this.cdn.store(this.ids.next(), `attachments/${channelId}`, file.bytes, filename, file.contentType, extra);
     };
     const result: Attachment[] = [];
     if (Array.isArray(entries)) {
-      for (const entry of entries as Record<string, any>[]) {
-        const id = String(entry['id']);
+      for (const entry of entries) {
+        const id = String(entry.id);
         const kept = existing.find((a) => a.id === id);
         const file = byPlaceholder.get(id);
         if (kept) result.push(kept);

@@ -11,7 +11,7 @@ export interface ParsedBody {
   /** media type without parameters ('' when there was no body) */
   contentType: string;
   /** JSON body, or the parsed payload_json (plus any other text fields) of a multipart body */
-  payload: any;
+  payload: unknown;
   files: RecordedFile[];
 }
 
@@ -94,11 +94,11 @@ function multipartParse(header: string): StreamingBodyParse {
         const fields: Record<string, unknown> = {};
         try {
           for (const [field, value] of texts) {
-            if (field === 'payload_json') payload = parseJson(value);
+            if (field === 'payload_json') payload = parseJson(value) as Record<string, unknown>;
             else fields[field] = value;
           }
         } catch (err) {
-          reject(err);
+          reject(err instanceof Error ? err : new Error(String(err)));
           return;
         }
         resolve({ contentType: 'multipart/form-data', payload: { ...fields, ...payload }, files: recorded });
@@ -114,7 +114,7 @@ function multipartParse(header: string): StreamingBodyParse {
   };
 }
 
-function parseJson(text: string): any {
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

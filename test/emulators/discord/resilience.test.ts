@@ -104,13 +104,13 @@ describe('REST auth and routing', () => {
   it('requires the bot token on bot routes and answers unknown routes with 404 code 0', async () => {
     const get = async (path: string, token?: string) => {
       const res = await fetch(`${emulator.apiUrl}/v10${path}`, token === undefined ? {} : { headers: { authorization: `Bot ${token}` } });
-      return { status: res.status, body: (await res.json()) as unknown };
+      return { status: res.status, body: await res.json() };
     };
     expect(await get('/gateway/bot', 'wrong')).toMatchObject({ status: 401 });
     expect(await get('/gateway/bot')).toMatchObject({ status: 401 });
     expect(await get('/gateway/bot', emulator.token)).toMatchObject({
       status: 200,
-      body: { url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/) },
+      body: { url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/) as string },
     });
     expect(await get('/no/such/route', emulator.token)).toEqual({ status: 404, body: { code: 0, message: '404: Not Found' } });
   });
@@ -118,7 +118,8 @@ describe('REST auth and routing', () => {
   it('closes the gateway with 4004 when IDENTIFY carries a wrong token', async () => {
     const ws = new WebSocket(`ws://${emulator.cdnHost}/gateway?v=10&encoding=json`);
     ws.on('message', (data) => {
-      if ((JSON.parse(data.toString()) as { op: number }).op === 10) ws.send(JSON.stringify({ op: 2, d: { token: 'wrong', intents: 1, properties: {} } }));
+      if ((JSON.parse((data as Buffer).toString()) as { op: number }).op === 10)
+        ws.send(JSON.stringify({ op: 2, d: { token: 'wrong', intents: 1, properties: {} } }));
     });
     const code = await new Promise<number>((resolve) => ws.on('close', resolve));
     expect(code).toBe(4004);

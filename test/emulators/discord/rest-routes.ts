@@ -2,7 +2,7 @@
  * Bot-token routes: gateway discovery, command registration, channel messages, DM channels, @me.
  */
 import { userJson } from './fixtures.js';
-import { type RestRequest, type Route, toRecorded } from './http.js';
+import { messageBody, type RestRequest, type Route, toRecorded } from './http.js';
 import { checkMessage, Errors, isEmptyMessage, type RestResult } from './rules.js';
 import type { EmulatorState } from './state.js';
 
@@ -29,7 +29,7 @@ export function restRoutes(state: EmulatorState): Route[] {
       method: 'PUT',
       pattern: /^\/applications\/(\d+)\/commands$/,
       auth: 'bot',
-      handle: (req, [id]) => appOnly(id, () => ok(state.commands.overwrite('global', req.payload))),
+      handle: (req, [id]) => appOnly(id, () => ok(state.commands.overwrite('global', commandsBody(req)))),
     },
     {
       method: 'GET',
@@ -42,7 +42,7 @@ export function restRoutes(state: EmulatorState): Route[] {
       pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/,
       auth: 'bot',
       handle: (req, [id, guild = '']) =>
-        appOnly(id, () => (knownGuild(state, guild) ? ok(state.commands.overwrite(guild, req.payload)) : Errors.unknownGuild())),
+        appOnly(id, () => (knownGuild(state, guild) ? ok(state.commands.overwrite(guild, commandsBody(req))) : Errors.unknownGuild())),
     },
     {
       method: 'GET',
@@ -81,7 +81,7 @@ export function restRoutes(state: EmulatorState): Route[] {
       pattern: /^\/users\/@me\/channels$/,
       auth: 'bot',
       handle: (req) => {
-        const user = state.findUser(String(req.payload?.recipient_id));
+        const user = state.findUser(String((req.payload as { recipient_id?: unknown } | undefined)?.recipient_id));
         return user ? ok(state.dmChannelFor(user)) : Errors.invalidForm(['recipient_id'], 'USER_NOT_FOUND', 'Unknown user.');
       },
     },
@@ -91,20 +91,26 @@ export function restRoutes(state: EmulatorState): Route[] {
 function postChannelMessage(state: EmulatorState, req: RestRequest, channelId: string): RestResult {
   if (!state.channelJson(channelId)) return Errors.unknownChannel();
   if (state.deniedChannels.has(channelId)) return Errors.missingPermissions();
-  const rejected = checkMessage(req.payload, req.files, state.options.attachmentSizeLimit);
+  const payload = messageBody(req);
+  const rejected = checkMessage(payload, req.files, state.options.attachmentSizeLimit);
   if (rejected) return rejected;
-  if (isEmptyMessage(req.payload, req.files)) return Errors.emptyMessage();
+  if (isEmptyMessage(payload, req.files)) return Errors.emptyMessage();
   const guildId = state.findGuildChannel(channelId)?.guild.id;
   const created = state.messages.create({
     channelId,
-    payload: req.payload,
+    payload,
     files: req.files,
     author: state.botUser,
     type: 0,
-    flags: Number(req.payload?.flags ?? 0),
+    flags: payload?.flags ?? 0,
     extra: guildId === undefined ? {} : { guild_id: guildId },
   });
   return 'id' in created ? { status: 200, body: created } : created;
+}
+
+/** A bulk-overwrite body (PUT .../commands): a list of command definitions, typed at this boundary. */
+function commandsBody(req: RestRequest): Record<string, unknown>[] {
+  return req.payload as Record<string, unknown>[];
 }
 
 export function gatewayUrl(state: EmulatorState): string {

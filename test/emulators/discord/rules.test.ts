@@ -46,7 +46,7 @@ function rejection(promise: Promise<unknown>): Promise<{ code?: unknown; status?
     () => {
       throw new Error('expected the request to be rejected');
     },
-    (err: { code?: unknown; status?: unknown }) => err,
+    (err: unknown) => err as { code?: unknown; status?: unknown },
   );
 }
 
@@ -83,7 +83,7 @@ describe('initial response', () => {
       results.push(await post({ type: 6 }), await post({ type: 8, data: { choices: [] } }), await post({ type: 5, data: { flags: 4 } }));
       await interaction.deferReply();
     });
-    expect(results).toEqual([0, 1, 2].map(() => expect.objectContaining({ code: 50035, status: 400 })));
+    expect(results).toEqual([0, 1, 2].map((): unknown => expect.objectContaining({ code: 50035, status: 400 })));
     expect(handle.acks.map((a) => a.status)).toEqual([400, 400, 400, 204]);
   });
 

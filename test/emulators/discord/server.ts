@@ -66,8 +66,8 @@ export class RestServer {
    * would: nothing of it takes effect (an acknowledgement is not yet an acknowledgement) until it is released.
    */
   holdNext(match: FailureMatch): HeldRestRequest {
-    let arrive = () => {};
-    let release = () => {};
+    let arrive!: () => void;
+    let release!: () => void;
     const arrived = new Promise<void>((resolve) => (arrive = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
     this.holds.push({ match, arrive, released });
@@ -103,7 +103,10 @@ export class RestServer {
     }
     const streamed = startMultipartParse(req.headers['content-type']);
     const { raw, length } = await readBody(req, streamed);
-    if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, Errors.notFound());
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) {
+      send(res, Errors.notFound());
+      return;
+    }
     const path = url.pathname.slice(API_PREFIX.length);
     const request: RestRequest = {
       method,
@@ -126,8 +129,9 @@ export class RestServer {
       const injected = failureResult(failure);
       this.state.requests.push(toRecorded(request, injected));
       if (failure.delayMs !== undefined) await sleep(failure.delayMs);
-      if (failure.dropConnection) return void req.socket.destroy();
-      return send(res, injected);
+      if (failure.dropConnection) req.socket.destroy();
+      else send(res, injected);
+      return;
     }
     const result = await this.route(request, raw, length > 0 ? streamed?.result : undefined);
     this.state.requests.push(toRecorded(request, result));
@@ -141,7 +145,8 @@ export class RestServer {
     for (const route of this.routes) {
       const match = route.method === request.method ? route.pattern.exec(decoded) : null;
       if (match) {
-        found = { route, params: match.slice(1).map((p) => p ?? '') };
+        // An optional group that did not take part is undefined at run time, whatever RegExpExecArray's type says.
+        found = { route, params: match.slice(1).map((p: string | undefined) => p ?? '') };
         break;
       }
     }

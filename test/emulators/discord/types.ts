@@ -103,21 +103,55 @@ export interface RecordedFile {
   bytes: Buffer;
 }
 
+/** A component row as the bot sent it: the fields tests read are named, the rest pass through unchecked. */
+export interface SentActionRow {
+  type: number;
+  components: { type: number; custom_id?: string; label?: string; style?: number; url?: string; disabled?: boolean; [key: string]: unknown }[];
+}
+
+/**
+ * The message fields of a JSON body the bot sent (an edit, a follow-up, a channel post, a callback's data). Typed at
+ * the parse boundary, not validated: the spec check and the rules judge the body, tests read what was sent.
+ */
+export interface SentMessage {
+  content?: string | null;
+  flags?: number | null;
+  embeds?: unknown[] | null;
+  components?: SentActionRow[] | null;
+  attachments?: { id?: string | number; filename?: string; description?: string; title?: string }[] | null;
+  allowed_mentions?: { parse?: string[]; users?: string[]; roles?: string[]; replied_user?: boolean } | null;
+  tts?: boolean;
+  [key: string]: unknown;
+}
+
+/** An interaction callback body as the bot sent it (POST /interactions/{id}/{token}/callback). */
+export interface SentCallback {
+  type?: number;
+  data?: SentCallbackData;
+}
+
+/** A callback's data: a message (types 4, 7), autocomplete choices (type 8) or a modal (type 9). */
+export interface SentCallbackData extends SentMessage {
+  choices?: { name: string; value: string | number }[];
+  custom_id?: string;
+  title?: string;
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
   receivedAt: number;
   status: number;
   errorCode?: number | undefined;
-  /** JSON body or the parsed payload_json of a multipart body. */
-  payload: any;
+  /** JSON body or the parsed payload_json of a multipart body; undefined without a body. */
+  payload: SentMessage | undefined;
   files: RecordedFile[];
 }
 
 export interface RecordedAck {
   type: number;
-  body: any;
-  flags?: number | undefined;
+  body: SentCallback | undefined;
+  flags?: number | null | undefined;
   receivedAt: number;
   status: number;
   errorCode?: number | undefined;
