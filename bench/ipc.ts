@@ -72,8 +72,11 @@ export class HostProcess {
   }
 }
 
+/** A command of a child; its argument is whatever {@link HostProcess.call} sent (the orchestrator in this folder), not validated. */
+type Handler = (args: never) => unknown;
+
 /** Child side: answers commands with `handlers`; 'exit' runs `onExit` then exits. */
-export function serve(handlers: Record<string, (args: any) => unknown>, onExit: () => Promise<void>): void {
+export function serve(handlers: Record<string, Handler>, onExit: () => Promise<void>): void {
   const exit = async () => {
     await onExit().catch((err: unknown) => console.error('bench host: close failed', err));
     process.exit(0);
@@ -88,7 +91,7 @@ export function serve(handlers: Record<string, (args: any) => unknown>, onExit: 
     Promise.resolve()
       .then(() => {
         if (!handler) throw new Error(`unknown command ${m.cmd}`);
-        return handler(m.args);
+        return (handler as (args: unknown) => unknown)(m.args);
       })
       .then(
         (result) => process.send?.({ id: m.id, ok: true, result } satisfies Response),

@@ -64,7 +64,7 @@ const NETWORK_FAILURES: Readonly<Record<string, string>> = {
 /** One operator-facing sentence for a failed login. */
 function describeLoginFailure(err: unknown, apiUrl: string): string {
   const chain = causeChain(err);
-  const codes = chain.map((e) => Reflect.get(e, 'code'));
+  const codes = chain.map((e): unknown => Reflect.get(e, 'code'));
   if (codes.includes('TokenInvalid') || chain.some((e) => Reflect.get(e, 'status') === 401)) {
     return `Discord at ${apiUrl} refused the bot token: check DISCORD_TOKEN (Bot tab of the developer portal)`;
   }

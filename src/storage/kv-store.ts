@@ -1,8 +1,16 @@
-import type { Deserialize, Keyv } from 'keyv';
+import type { Deserialize, DeserializedData, Keyv } from 'keyv';
 import { StorageUnavailableError } from './errors.js';
 
 /** What a value that is not valid JSON (or not a keyv entry) reads as: `{ unreadable: true }`, which fails every record schema. */
 const UNREADABLE_ENTRY = JSON.stringify({ value: { unreadable: true } });
+
+/**
+ * The part of keyv's store that {@link KvStore.writeRaw} uses. keyv types its store as `any`; every store it
+ * accepts (a Map or a keyv adapter) has `set(key, value)`, returning the Map or a promise.
+ */
+interface RawWritableStore {
+  set(key: string, value: string): unknown;
+}
 
 /** A value and its time to live, for {@link KvStore.setMany}. */
 export interface KvEntry {
@@ -67,9 +75,11 @@ export class KvStore {
 
   /** Writes raw text under `key`, bypassing encoding: lets tests and repair tools simulate or fix corruption. */
   async writeRaw(key: string, raw: string): Promise<void> {
-    const store = this.#keyv.store;
+    const store = this.#keyv.store as RawWritableStore;
     const fullKey = this.#keyv.useKeyPrefix && this.#keyv.namespace ? `${this.#keyv.namespace}:${key}` : key;
-    await this.#guard('write', async () => store.set(fullKey, raw));
+    await this.#guard('write', async () => {
+      await store.set(fullKey, raw);
+    });
   }
 
   /** Refuses every later operation; some drivers (node-redis) would otherwise silently reconnect. */
@@ -101,13 +111,13 @@ export function serializeEntry(data: unknown): string {
  * keyv's deserializer: text that is not a JSON keyv entry reads as an `{ unreadable: true }` value instead of
  * throwing, so a garbled value is reported as corrupt by the record's schema rather than as a storage outage.
  */
-export const deserializeEntry: Deserialize = (data) => {
+export const deserializeEntry: Deserialize = <Value>(data: string): DeserializedData<Value> => {
+  // keyv's generic signature promises the caller's Value; the text only proves an object with a `value`, which callers validate with zod.
   try {
-    // JSON.parse is typed `any`, which is what keyv's generic signature needs; callers validate with zod.
-    const parsed = JSON.parse(data);
-    if (typeof parsed === 'object' && parsed !== null && 'value' in parsed) return parsed;
+    const parsed: unknown = JSON.parse(data);
+    if (typeof parsed === 'object' && parsed !== null && 'value' in parsed) return parsed as DeserializedData<Value>;
   } catch {
     // Not JSON: fall through.
   }
-  return JSON.parse(UNREADABLE_ENTRY);
+  return JSON.parse(UNREADABLE_ENTRY) as DeserializedData<Value>;
 };
