@@ -226,7 +226,7 @@ describe('createInteractionRouter', () => {
     await expect(route(interaction.asInteraction())).resolves.toBeUndefined();
 
     expect(find('could not deliver error message')).toEqual([
-      expect.objectContaining({ level: LEVEL.error, err: expect.objectContaining({ message: 'reply failed (scripted)' }) }),
+      expect.objectContaining({ level: LEVEL.error, err: expect.objectContaining({ message: 'reply failed (scripted)' }) as unknown }),
     ]);
   });
 

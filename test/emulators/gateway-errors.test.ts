@@ -100,7 +100,7 @@ describe('gateway emulator: automatic errors', () => {
     const error = await generateError({ response_format: 'b64_json' });
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error.error).toMatchObject({
-      message: expect.stringMatching(/^Unknown parameter: 'response_format'\. \(request id: /),
+      message: expect.stringMatching(/^Unknown parameter: 'response_format'\. \(request id: /) as string,
       type: 'invalid_request_error',
       param: 'response_format',
       code: 'unknown_parameter',

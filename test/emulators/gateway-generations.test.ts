@@ -49,7 +49,11 @@ describe('gateway emulator: generations', () => {
     const meta = await decode(result.data?.[0]?.b64_json);
     expect(meta).toMatchObject({ format: 'png', width: 1536, height: 1024 });
     expect(result).toMatchObject({ output_format: 'png', size: '1536x1024', quality: 'low', background: 'opaque' });
-    expect(result.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+    expect(result.usage).toMatchObject({
+      input_tokens: expect.any(Number) as number,
+      output_tokens: expect.any(Number) as number,
+      total_tokens: expect.any(Number) as number,
+    });
     expect(result.usage?.input_tokens_details).toBeDefined();
     expect(result.created).toBeTypeOf('number');
   });
@@ -125,7 +129,7 @@ describe('gateway emulator: generations', () => {
 
   it('answers url items to dall-e-3 when response_format is url, with revised_prompt', async () => {
     const result = await client.images.generate({ model: 'dall-e-3', prompt: 'otter', response_format: 'url' });
-    expect(result.data?.[0]).toMatchObject({ url: expect.any(String), revised_prompt: expect.any(String) });
+    expect(result.data?.[0]).toMatchObject({ url: expect.any(String) as string, revised_prompt: expect.any(String) as string });
   });
 
   it('applies emptyData, omitUsage, wrongFormat and extra headers', async () => {

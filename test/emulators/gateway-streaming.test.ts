@@ -37,7 +37,7 @@ describe('gateway emulator: streaming', () => {
     expect(events.map((e) => e.partial_image_index)).toEqual([0, 1, undefined]);
     for (const event of events) for (const field of REQUIRED) expect(event).toHaveProperty(field);
     const completed = events.at(-1);
-    expect(completed?.usage).toMatchObject({ total_tokens: expect.any(Number), input_tokens_details: expect.any(Object) });
+    expect(completed?.usage).toMatchObject({ total_tokens: expect.any(Number) as number, input_tokens_details: expect.any(Object) as object });
     const meta = await sharp(Buffer.from(completed?.b64_json ?? '', 'base64')).metadata();
     expect(meta).toMatchObject({ format: 'png', width: 1536, height: 1024 });
   });
@@ -90,7 +90,7 @@ describe('gateway emulator: streaming', () => {
       body: JSON.stringify({ model: 'gpt-image-1', prompt: 'x', stream: true }),
     });
     expect(res.headers.get('content-type')).toBe('application/json');
-    expect(await res.json()).toMatchObject({ data: [{ b64_json: expect.any(String) }] });
+    expect(await res.json()).toMatchObject({ data: [{ b64_json: expect.any(String) as string }] });
   });
 
   it('puts a url instead of b64_json in the completed event for urlItems', async () => {

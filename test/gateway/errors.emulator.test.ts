@@ -110,7 +110,7 @@ describe('error classification', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ error: { message: '该令牌无权使用模型：gpt-image-1 (request id: 2025022112345678abcd)', type: 'one_api_error' } }),
     });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'unknown_model', status: 403, requestId: expect.any(String) });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'unknown_model', status: 403, requestId: expect.any(String) as string });
   });
 
   it('classifies an HTML page from a proxy by its status', async () => {

@@ -74,7 +74,11 @@ describe('POST /images/generations', () => {
       ['webp', 1536, 864],
       ['webp', 1536, 864],
     ]);
-    expect(result.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), totalTokens: expect.any(Number) });
+    expect(result.usage).toEqual({
+      inputTokens: expect.any(Number) as number,
+      outputTokens: expect.any(Number) as number,
+      totalTokens: expect.any(Number) as number,
+    });
   });
 
   it('sends transparent with png when no format was given', async () => {

@@ -46,7 +46,7 @@ describe('JSON answers', () => {
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({
       category: 'gateway_failure',
       code: 'image_download_failed',
-      requestId: expect.any(String),
+      requestId: expect.any(String) as string,
     });
   });
 
@@ -177,7 +177,10 @@ describe('streams', () => {
       error: { type: 'image_generation_user_error', code: 'moderation_blocked', message: 'Your request was rejected by the safety system.' },
     };
     gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [': PING\n\n', `data: ${JSON.stringify(error)}\n\n`] });
-    expect(await failure(client.generate({ prompt: 'p' }, { stream: true }))).toMatchObject({ category: 'content_rejected', requestId: expect.any(String) });
+    expect(await failure(client.generate({ prompt: 'p' }, { stream: true }))).toMatchObject({
+      category: 'content_rejected',
+      requestId: expect.any(String) as string,
+    });
   });
 
   it('fails when the stream ends before the image is completed', async () => {
@@ -271,7 +274,7 @@ describe('recoveries the gateway documentation asks for', () => {
     const client = await setup({ unsupportedParams: ['moderation', 'quality'] });
     expect(await failure(client.generate({ prompt: 'p', moderation: 'low', quality: 'low' }))).toMatchObject({
       category: 'bad_parameter',
-      param: expect.any(String),
+      param: expect.any(String) as string,
     });
     expect(gw.imageRequests()).toHaveLength(2);
   });

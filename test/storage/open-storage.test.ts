@@ -89,7 +89,7 @@ describe('openStorage', () => {
     await dropKeyvTable(file);
     const failure: unknown = await storage.quotas.reserve(alice, 'during', 1).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(StorageUnavailableError);
-    expect(failure).toMatchObject({ code: 'storage.unavailable', message: expect.stringContaining(`sqlite://${file}`) });
+    expect(failure).toMatchObject({ code: 'storage.unavailable', message: expect.stringContaining(`sqlite://${file}`) as string });
     expect(failure instanceof Error && String(failure.cause)).toContain('no such table');
     await expect(storage.quotas.commit('before', 1)).rejects.toBeInstanceOf(StorageUnavailableError);
     await expect(storage.quotas.status(alice)).rejects.toBeInstanceOf(StorageUnavailableError);
