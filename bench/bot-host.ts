@@ -112,7 +112,13 @@ async function start(args: BotStartArgs): Promise<void> {
     ...args.env,
   });
   // Production logs go to stdout; here they are counted and dropped so the terminal stays readable.
-  const bot = await startBot(config, { logDestination: { write: () => void logLines++ } });
+  const bot = await startBot(config, {
+    logDestination: {
+      write: () => {
+        logLines++;
+      },
+    },
+  });
   stop = () => bot.stop();
 }
 

@@ -65,7 +65,9 @@ export async function withSession<T>(options: SessionOptions, body: (s: Session)
       gateway,
       bot,
       load: (spec) => discord.call<InteractionSample[]>('load', spec),
-      resetStats: async () => void (await bot.call('resetStats')),
+      resetStats: async () => {
+        await bot.call('resetStats');
+      },
       stats: () => bot.call<BotStats>('stats'),
     };
     return await body(session);

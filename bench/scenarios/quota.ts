@@ -51,7 +51,7 @@ async function measure(url: string, p: QuotaParams): Promise<Figures> {
       latencies.push(performance.now() - t0);
     }
   };
-  let ended = Number.NaN;
+  let ended: number;
   try {
     await Promise.all(Array.from({ length: p.concurrency }, worker));
     ended = performance.now();

@@ -75,7 +75,7 @@ async function probe(kv: KvStore): Promise<void> {
 async function createAdapter(location: StorageLocation, options: BackendOptions): Promise<Adapter> {
   switch (location.scheme) {
     case 'memory':
-      return { store: new Map<string, unknown>(), keyvPrefixes: true, close: async () => undefined };
+      return { store: new Map<string, unknown>(), keyvPrefixes: true, close: () => Promise.resolve() };
     case 'sqlite':
       // Bounded: Node's recursive mkdir can hang on special file systems such as /proc.
       return withTimeout(createSqliteAdapter(location.file), options.connectTimeoutMs);
@@ -122,7 +122,7 @@ async function createRedisAdapter(url: string, options: BackendOptions): Promise
   return { store, keyvPrefixes: false, close: () => store.disconnect() };
 }
 
-async function createPostgresAdapter(url: string, options: BackendOptions): Promise<Adapter> {
+function createPostgresAdapter(url: string, options: BackendOptions): Adapter {
   // @keyv/postgres keeps one pg.Pool per URI for the whole process and ends it on disconnect: open one
   // Storage per PostgreSQL URL at a time.
   const store = new KeyvPostgres({ uri: url, connectionTimeoutMillis: options.connectTimeoutMs, max: 10 });
