@@ -16,14 +16,16 @@ beforeAll(async () => {
   emulator = await startDiscordEmulator({ log: false });
 });
 afterAll(async () => {
-  await emulator?.close();
+  await (emulator as DiscordEmulator | undefined)?.close();
   await agent.close();
 });
 
 /** Sends `count` edits of different interactions' replies at once; returns the global rate-limit events seen. */
 async function globalLimitsDuringBurst(rest: REST, count: number): Promise<RateLimitData[]> {
   const limited: RateLimitData[] = [];
-  rest.on(RESTEvents.RateLimited, (data) => void (data.global && limited.push(data)));
+  rest.on(RESTEvents.RateLimited, (data) => {
+    if (data.global) limited.push(data);
+  });
   const edits = Array.from({ length: count }, (_, i) =>
     rest
       .patch(Routes.webhookMessage(emulator.applicationId, `unknown-token-${i}`, '@original'), { body: { content: 'done' }, auth: false })

@@ -15,7 +15,7 @@ describe('acknowledging without waiting, end to end', () => {
     h = await startHarness({ env: { QUOTA_DEFAULT_LIMIT: '5' } });
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('sends the gateway request while the acknowledgement is still on its way, and edits only after it landed', async () => {

@@ -9,7 +9,7 @@ describe('result buttons and long jobs end to end', () => {
     h = await startHarness({ sqlite: true });
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('keeps Re-roll, Edit and Delete working after a bot restart', async () => {

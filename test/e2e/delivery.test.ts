@@ -12,7 +12,7 @@ describe('delivery limits and fairness end to end', () => {
     });
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('re-encodes an image larger than the attachment limit and says so', async () => {

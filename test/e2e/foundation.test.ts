@@ -12,7 +12,7 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     h = await startHarness();
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('logs in and registers its commands once', () => {
@@ -117,7 +117,7 @@ describe('start-up with unreachable storage', () => {
       (err: unknown) => err,
     );
     expect(error).toBeInstanceOf(Error);
-    expect(String((error as Error).message)).toMatch(/Cannot connect to storage at redis:\/\/127\.0\.0\.1:1/);
-    expect(String((error as Error).message)).not.toContain('hunter2');
+    expect((error as Error).message).toMatch(/Cannot connect to storage at redis:\/\/127\.0\.0\.1:1/);
+    expect((error as Error).message).not.toContain('hunter2');
   });
 });

@@ -67,7 +67,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     new Promise<LogEntry>((resolve) => {
       const matches = (entry: LogEntry) => (typeof msg === 'string' ? entry.msg === msg : msg.test(entry.msg));
       const seen = logs.map((line) => JSON.parse(line) as LogEntry).find(matches);
-      if (seen) return resolve(seen);
+      if (seen) {
+        resolve(seen);
+        return;
+      }
       waiters.add((entry) => (matches(entry) ? (resolve(entry), true) : false));
     });
   const start = () => startBot(config, { clock: options.clock, logDestination: destination });

@@ -15,7 +15,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     h = await startHarness({ env: { GATEWAY_PARTIAL_IMAGES: '1', PROGRESS_INTERVAL_MS: '50' } });
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('delivers images of the requested format and size with a caption naming prompt, model, size and quality', async () => {

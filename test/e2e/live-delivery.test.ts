@@ -17,7 +17,7 @@ describe('posting while the answer arrives, end to end', () => {
     h = await startHarness({ gateway: { imageStyle: 'textured' }, env: { QUOTA_DEFAULT_LIMIT: '8' } });
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('starts the upload of the reply before the answer has fully arrived, and completes it after', async () => {
@@ -71,7 +71,7 @@ describe('with STREAM_DELIVERIES=false', () => {
     h = await startHarness({ env: { STREAM_DELIVERIES: 'false' } });
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('uploads the result in one piece, of declared length, after the whole answer', async () => {

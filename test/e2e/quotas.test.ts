@@ -9,7 +9,7 @@ function lastText(handle: InteractionHandle): string {
     ...handle.edits.map((e) => e.payload?.content),
     ...handle.followUps.map((f) => f.payload?.content),
   ];
-  return String(texts.filter((t) => typeof t === 'string').at(-1) ?? '');
+  return texts.filter((t) => typeof t === 'string').at(-1) ?? '';
 }
 
 function delivered(handle: InteractionHandle): boolean {
@@ -32,7 +32,7 @@ describe('quotas end to end', () => {
     h = await startHarness({ sqlite: true, env: { QUOTA_DEFAULT_LIMIT: '20' } });
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('lets an admin set a limit of 3 that exactly 3 of 12 simultaneous requests get', async () => {

@@ -12,7 +12,7 @@ describe('graceful shutdown', () => {
     h = await startHarness();
   });
   afterAll(async () => {
-    await h?.close();
+    await (h as Harness | undefined)?.close();
   });
 
   it('finishes in-flight work, refuses new work while stopping, then starts again cleanly', async () => {
@@ -40,7 +40,7 @@ describe('npm start under a process supervisor', () => {
     [discord, gateway] = await Promise.all([startDiscordEmulator({ log: false }), startGatewayEmulator()]);
   });
   afterAll(async () => {
-    await Promise.all([discord?.close(), gateway?.close()]);
+    await Promise.all([(discord as DiscordEmulator | undefined)?.close(), (gateway as GatewayEmulator | undefined)?.close()]);
   });
 
   it('logs in, serves, and exits 0 on SIGTERM without logging secrets', async () => {

@@ -21,8 +21,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await harness?.destroy();
-  await emulator?.close();
+  await (harness as HarnessedClient | undefined)?.destroy();
+  await (emulator as DiscordEmulator | undefined)?.close();
 });
 
 function handle(fn: (interaction: Interaction) => Promise<unknown>): void {

@@ -17,8 +17,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await harness?.destroy();
-  await emulator?.close();
+  await (harness as HarnessedClient | undefined)?.destroy();
+  await (emulator as DiscordEmulator | undefined)?.close();
 });
 
 /** The bot defers every slash command; `deferred(id)` resolves once deferReply() resolved in the bot. */

@@ -17,8 +17,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await harness?.destroy();
-  await emulator?.close();
+  await (harness as HarnessedClient | undefined)?.destroy();
+  await (emulator as DiscordEmulator | undefined)?.close();
 });
 
 /** Dispatches /imagine, runs `body` as the bot's handler and returns the handle once `body` has finished. */
