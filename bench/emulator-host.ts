@@ -93,7 +93,11 @@ async function load(spec: LoadSpec): Promise<InteractionSample[]> {
   if (!discord) throw new Error('emulators not started');
   const emulator = discord;
   const members = syntheticMembers(spec.members);
-  const slash = (i: number) => emulator.slash('imagine', imagineOptions(i, spec), { user: members[i % members.length]! });
+  const slash = (i: number) => {
+    const user = members[i % members.length];
+    if (!user) throw new Error('load needs at least one member');
+    return emulator.slash('imagine', imagineOptions(i, spec), { user });
+  };
   if (spec.sequential) {
     const out: InteractionSample[] = [];
     for (let i = 0; i < spec.count; i++) out.push(await track(slash(i), spec.timeoutMs));
@@ -130,9 +134,10 @@ serve(
     /** Interactions of a command no bot handles (the baseline ignores it), for the decode-and-upload reference; the caller acks them. */
     mint(args: { count: number }) {
       if (!discord) throw new Error('emulators not started');
-      const user = discord.fixtures.member;
+      const emulator = discord;
+      const user = emulator.fixtures.member;
       return Array.from({ length: args.count }, () => {
-        const h = discord!.slash('bench-reference', [], { user });
+        const h = emulator.slash('bench-reference', [], { user });
         return { id: h.id, token: h.token };
       });
     },

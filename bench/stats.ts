@@ -13,7 +13,7 @@ export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1]!;
+  return sorted[rank - 1] ?? Number.NaN;
 }
 
 /** count, p50, p99, max and mean of the samples. */

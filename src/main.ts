@@ -133,9 +133,11 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
 
   try {
     await loginWithin(client, { token: config.DISCORD_TOKEN, apiUrl: config.DISCORD_API_URL, timeoutMs: config.DISCORD_LOGIN_TIMEOUT_MS });
+    // Set from the READY payload, so always there once login has resolved.
+    if (!client.application) throw new Error('Discord sent no application with READY');
     await syncCommands({
       rest: client.rest,
-      applicationId: client.application!.id,
+      applicationId: client.application.id,
       guildId: config.COMMANDS_GUILD_ID,
       definitions: COMMAND_DEFINITIONS,
       logger,
