@@ -128,6 +128,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   client.on(Events.InteractionCreate, (interaction) => {
     const work = stopping ? refuseWhileStopping(interaction) : route(interaction);
     inFlight.add(work);
+    // Not awaited: route() and refuseWhileStopping() answer every failure themselves and never reject; stop() awaits inFlight.
     void work.finally(() => inFlight.delete(work));
   });
 

@@ -126,6 +126,7 @@ export class LiveReplyUpload implements ImageUpload {
   }
 
   private giveUp(): false {
+    // Not awaited: abandon() never rejects (it swallows the request's failure), and finish() refuses an abandoned upload.
     void this.abandon();
     return false;
   }

@@ -172,6 +172,8 @@ export class FairQueue {
 
   private launch(job: Job): void {
     callHook(() => job.hooks.onStart?.());
+    // Not awaited: execute() catches the job's failure and resolves to its settlement, so this chain never rejects;
+    // the ticket's result carries the outcome, and close() waits for running jobs through idleWaiters.
     void job.execute(job.controller.signal).then((settle) => {
       job.state = 'done';
       job.member.running -= 1;

@@ -104,6 +104,6 @@ export interface ImageUpload {
   end(index: number, bytes: Buffer): void;
   /** The complete images written so far, in order. */
   readonly images: readonly Buffer[];
-  /** Cuts the request off before its end, so nothing is posted; resolves once it has stopped. Idempotent. */
+  /** Cuts the request off before its end, so nothing is posted; resolves once it has stopped (never rejects). Idempotent. */
   abandon(): Promise<void>;
 }

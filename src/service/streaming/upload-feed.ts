@@ -62,6 +62,7 @@ export class UploadFeed implements ImageFeed {
 
   private giveUp(): void {
     this.state = 'off';
+    // Not awaited: abandon() never rejects (ImageUpload's contract), and settle() awaits it again (idempotent) before delivering.
     void this.upload?.abandon();
   }
 }
