@@ -10,6 +10,20 @@ import { describe, expect, it } from 'vitest';
 
 const repo = new URL('..', import.meta.url).pathname;
 
+/** The parts of a quick results file this test reads; parsed JSON, so nothing in it is checked until asserted. */
+interface BenchComparison {
+  ours: Record<string, unknown>;
+  baseline: Record<string, unknown>;
+  ratio: unknown;
+}
+interface BenchResults {
+  mode: unknown;
+  burst: BenchComparison;
+  overhead: BenchComparison & { reference: Record<string, unknown> };
+  memory: BenchComparison;
+  quota: { backends: Record<string, Record<string, unknown> | undefined> };
+}
+
 describe('npm run bench -- --quick', () => {
   it('exits 0 and writes a JSON result with every section', () => {
     const dir = mkdtempSync(join(tmpdir(), 'imagine-bench-test-'));
@@ -20,17 +34,17 @@ describe('npm run bench -- --quick', () => {
     expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
     const files = readdirSync(dir).filter((f) => f.startsWith('quick-') && f.endsWith('.json'));
     expect(files).toHaveLength(1);
-    const json = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as Record<string, any>;
-    expect(json['mode']).toBe('quick');
+    const json = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as BenchResults;
+    expect(json.mode).toBe('quick');
     for (const section of ['burst', 'overhead', 'memory', 'quota', 'baseline', 'targets', 'machine']) expect(json, section).toHaveProperty(section);
-    for (const section of ['burst', 'overhead', 'memory']) {
+    for (const section of ['burst', 'overhead', 'memory'] as const) {
       expect(Object.keys(json[section].ours).length).toBeGreaterThan(0);
       expect(Object.keys(json[section].baseline).length).toBeGreaterThan(0);
       expect(json[section].ratio).toBeTypeOf('object');
       expect(json[section].ours['completed'] ?? json[section].ours['oneImageFailed']).not.toBeUndefined();
     }
-    expect(json['overhead'].reference['decodeAndUploadP50']).toBeTypeOf('number');
-    expect(json['quota'].backends['sqlite']['reservationsPerSecond']).toBeTypeOf('number');
-    expect(json['quota'].backends['memory']['reservationsPerSecond']).toBeTypeOf('number');
+    expect(json.overhead.reference['decodeAndUploadP50']).toBeTypeOf('number');
+    expect(json.quota.backends['sqlite']!['reservationsPerSecond']).toBeTypeOf('number');
+    expect(json.quota.backends['memory']!['reservationsPerSecond']).toBeTypeOf('number');
   }, 600_000);
 });

@@ -18,10 +18,10 @@ afterEach(async () => {
 
 /** A responder whose deliveries finish only when the test says so. */
 class GatedResponder extends FakeResponder {
-  readonly started = deferred<void>();
-  readonly finish = deferred<void>();
+  readonly started = deferred<undefined>();
+  readonly finish = deferred<undefined>();
   override async deliver(delivery: Delivery): Promise<{ messageIds: string[] }> {
-    this.started.resolve();
+    this.started.resolve(undefined);
     await this.finish.promise;
     return super.deliver(delivery);
   }
@@ -58,7 +58,7 @@ describe('ImageService delivery slots', () => {
     await gateway.waitForCalls(2);
     await new Promise((resolve) => setImmediate(resolve));
     expect(bodyReadAt).toEqual(['first']);
-    slow.finish.resolve();
+    slow.finish.resolve(undefined);
     await Promise.all([first, second]);
     expect(bodyReadAt).toEqual(['first', 'second']);
     expect(fast.deliveries).toHaveLength(1);
@@ -72,7 +72,7 @@ describe('ImageService progress', () => {
     opened.push(storage);
     const gateway = new FakeGateway();
     const image = await flatPng(16, 16);
-    const slow = deferred<void>();
+    const slow = deferred<undefined>();
     gateway.returns(imageResult([image]));
     gateway.next(async () => {
       await slow.promise;
@@ -102,7 +102,7 @@ describe('ImageService progress', () => {
     const running = fastTicks.run(imagineJob({ prompt: 'slow' }), patient);
     const update = await patient.waitForProgress((p) => p.stage === 'generating');
     expect(update).toMatchObject({ stage: 'generating' });
-    slow.resolve();
+    slow.resolve(undefined);
     await running;
     expect(patient.deliveries).toHaveLength(1);
   });
@@ -144,7 +144,7 @@ describe('ImageService answer buffers', () => {
     await service.run(imagineJob({ prompt: 'two' }), new FakeResponder());
     // The first job is still delivering its images: its Buffer must not be decoded into again.
     expect(taken[1]).not.toBe(taken[0]);
-    slow.finish.resolve();
+    slow.finish.resolve(undefined);
     await first;
     nextCall(2);
     await service.run(imagineJob({ prompt: 'three' }), new FakeResponder());

@@ -247,7 +247,7 @@ describe('ImageService.run', () => {
 
   it('refuses a job past the per-member waiting cap with queue.full, refunding only that job', async () => {
     const { service, gateway, quota } = await setup({ queue: { concurrency: 1, perMemberRunning: 1, perMemberQueued: 1 }, perMemberQueued: 1 });
-    const first = deferred<void>();
+    const first = deferred<undefined>();
     const image = await flatPng();
     gateway.next(async () => {
       await first.promise;
@@ -264,7 +264,7 @@ describe('ImageService.run', () => {
 
     expect(error).toMatchObject({ identifier: 'queue.full', context: { limit: 1 } });
     expect(await quota()).toMatchObject({ used: 0, reserved: 2 });
-    first.resolve();
+    first.resolve(undefined);
     await Promise.all([running, waiting]);
     expect(await quota()).toMatchObject({ used: 2, reserved: 0 });
   });
@@ -280,14 +280,14 @@ describe('ImageService.run', () => {
 
   it('calls the gateway without waiting for the acknowledgement, and cancels and refunds when it fails', async () => {
     const { service, gateway, quota } = await setup();
-    const acknowledgement = deferred<void>();
+    const acknowledgement = deferred<undefined>();
     let abortedWith: unknown;
     gateway.next(
       (_request, options) =>
         new Promise((_resolve, reject) =>
           options.signal?.addEventListener('abort', () => {
             abortedWith = options.signal?.reason;
-            reject(options.signal?.reason);
+            reject(options.signal?.reason as Error);
           }),
         ),
     );

@@ -133,9 +133,9 @@ function normaliseNullable(node: unknown): Record<string, unknown> {
     delete out['nullable'];
     const type = out['type'];
     if (typeof type === 'string') out['type'] = [type, 'null'];
-    else if (Array.isArray(type)) out['type'] = type.includes('null') ? type : [...type, 'null'];
-    else if (Array.isArray(out['anyOf'])) out['anyOf'] = [...out['anyOf'], { type: 'null' }];
-    else if (Array.isArray(out['oneOf'])) out['oneOf'] = [...out['oneOf'], { type: 'null' }];
+    else if (Array.isArray(type)) out['type'] = type.includes('null') ? type : [...(type as unknown[]), 'null'];
+    else if (Array.isArray(out['anyOf'])) out['anyOf'] = [...(out['anyOf'] as unknown[]), { type: 'null' }];
+    else if (Array.isArray(out['oneOf'])) out['oneOf'] = [...(out['oneOf'] as unknown[]), { type: 'null' }];
     else if (Array.isArray(out['allOf'])) return { anyOf: [{ allOf: out['allOf'] }, { type: 'null' }], ...without(out, 'allOf') };
     return out;
   }

@@ -109,8 +109,8 @@ async function serveFile(state: EmulatorState, name: string, res: ServerResponse
 async function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk instanceof Buffer ? chunk : Buffer.from(String(chunk));
+  for await (const chunk of req as AsyncIterable<Buffer | string>) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     size += buffer.length;
     if (size <= limit) chunks.push(buffer);
   }
