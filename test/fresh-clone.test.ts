@@ -84,11 +84,9 @@ const VITEST_ENV = ['TEST', 'NODE_ENV', 'MODE', 'DEV', 'PROD', 'SSR', 'BASE_URL'
  * the parent vitest's variables. The output is stdout, then stderr.
  */
 function run(cwd: string, command: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
-  for (const key of Object.keys(env)) {
-    if (key.startsWith('OPENAPI_SPEC_') || key.startsWith('VITEST') || VITEST_ENV.includes(key) || key === 'REDIS_URL' || key === 'POSTGRES_URL')
-      delete env[key];
-  }
+  const inherited = (key: string) =>
+    !(key.startsWith('OPENAPI_SPEC_') || key.startsWith('VITEST') || VITEST_ENV.includes(key) || key === 'REDIS_URL' || key === 'POSTGRES_URL');
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }).filter(([key]) => inherited(key)));
   const child = spawn(join(cwd, command), args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError } from 'openai';
+import type OpenAI from 'openai';
+import { APIConnectionError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { GatewayEmulator } from './gateway/index.js';
 import { useEmulatorWithSdk } from './gateway/sdk-fixture.js';

@@ -1,4 +1,4 @@
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { specTest } from '../support/openapi.js';
 import { ERROR_PRESETS, startGatewayEmulator, type ErrorPreset, type GatewayEmulator } from './gateway/index.js';

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 async function generate(prompt: string, size = '512x512', n = 1): Promise<Buffer[]> {
-  const result = await client.images.generate({ model: 'gpt-image-1', prompt, size: size as '1024x1024', n });
+  const result = await client.images.generate({ model: 'gpt-image-1', prompt, size, n });
   return (result.data ?? []).map((item) => Buffer.from(item.b64_json ?? '', 'base64'));
 }
 
@@ -26,7 +26,7 @@ async function edit(prompt: string, image: Buffer, options: { size?: string; mas
     model: 'gpt-image-1',
     prompt,
     image: await toFile(image, 'in.png', { type: 'image/png' }),
-    size: (options.size ?? '512x512') as '1024x1024',
+    size: options.size ?? '512x512',
     ...(options.mask ? { mask: await toFile(options.mask, 'mask.png', { type: 'image/png' }) } : {}),
   });
   return Buffer.from(result.data?.[0]?.b64_json ?? '', 'base64');

@@ -1,4 +1,5 @@
-import OpenAI, { APIError, toFile } from 'openai';
+import type OpenAI from 'openai';
+import { APIError, toFile } from 'openai';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { GatewayEmulator } from './gateway/index.js';

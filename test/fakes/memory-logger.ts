@@ -10,7 +10,7 @@ export type LogLine = Record<string, unknown> & { level: number; msg?: string };
 export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 } as const;
 
 /** A debug-level logger and the lines it wrote, parsed. */
-export function memoryLogger(): { logger: pino.Logger; lines: LogLine[]; find(msg: string): LogLine[] } {
+export function memoryLogger(): { logger: pino.Logger; lines: LogLine[]; find: (msg: string) => LogLine[] } {
   const lines: LogLine[] = [];
   const stream = {
     write(line: string): void {

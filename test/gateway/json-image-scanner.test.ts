@@ -24,7 +24,7 @@ function scan(body: string | Buffer, cuts: number[] = [], sized = false, listene
 }
 
 /** Every way to scan `body`: whole, cut once at each position, and byte by byte; each with and without its length. */
-function everySplit(body: string): Array<ScannedBody | undefined> {
+function everySplit(body: string): (ScannedBody | undefined)[] {
   const length = Buffer.byteLength(body);
   return [false, true].flatMap((sized) => {
     const once = Array.from({ length: length + 1 }, (_, cut) => scan(body, [cut], sized));

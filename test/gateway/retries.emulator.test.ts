@@ -147,7 +147,7 @@ describe('deadline and cancellation', () => {
       dispatcher: agent,
       defaultModel: 'gpt-image-1',
       logger: silentLogger,
-      sleep: async () => {},
+      sleep: () => Promise.resolve(),
     });
     const held = gw.hold();
     const err = await failure(client.generate({ prompt: 'p' }));

@@ -12,7 +12,12 @@ const CHUNK = 64 * 1024;
 /** A response whose body has all its chunks buffered already (the case where for-await never yields). */
 function bufferedResponse(chunks: number): GatewayResponse {
   // Object mode keeps the chunks apart (a byte stream would hand them over concatenated).
-  const body = new Readable({ objectMode: true, read() {} });
+  const body = new Readable({
+    objectMode: true,
+    read() {
+      // Everything is pushed up front.
+    },
+  });
   for (let i = 0; i < chunks; i += 1) body.push(Buffer.alloc(CHUNK, i));
   body.push(null);
   return { statusCode: 200, headers: {}, body } as unknown as GatewayResponse;
@@ -40,7 +45,7 @@ describe('consumeCapped within the turn budget', () => {
     const perTurn = new Map<number, number>();
     const firstBytes: number[][] = [[], [], []];
     const read = (index: number) =>
-      consumeCapped(bufferedResponse(48), 64 * TURN_BYTES, scope as CallScope, undefined, (chunk) => {
+      consumeCapped(bufferedResponse(48), 64 * TURN_BYTES, scope!, undefined, (chunk) => {
         perTurn.set(counter.turn(), (perTurn.get(counter.turn()) ?? 0) + chunk.byteLength);
         firstBytes[index]?.push(chunk[0] ?? -1);
       });
@@ -54,7 +59,7 @@ describe('consumeCapped within the turn budget', () => {
 
   it('still refuses a body beyond the cap', async () => {
     scope = new CallScope(60_000);
-    const read = consumeCapped(bufferedResponse(4), 3 * CHUNK, scope, undefined, () => {});
+    const read = consumeCapped(bufferedResponse(4), 3 * CHUNK, scope, undefined, () => undefined);
     await expect(read).rejects.toMatchObject({ code: 'response_too_large' });
   });
 });

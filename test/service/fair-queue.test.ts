@@ -104,7 +104,8 @@ describe('FairQueue', () => {
     const { submit, started, finish } = harness({ concurrency: 1, perMemberRunning: 1 });
     for (let i = 1; i <= 10; i++) submit('a', `a${i}`);
     submit('b', 'b1');
-    for (let done = 0; done < started.length; done++) await finish(started[done] ?? '');
+    // for-of also visits what is started while it runs, as the index loop did.
+    for (const id of started) await finish(id);
     expect(started.indexOf('b1')).toBe(1);
     expect(started).toHaveLength(11);
   });

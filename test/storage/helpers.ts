@@ -4,8 +4,8 @@ import pino from 'pino';
 export { ManualClock } from '../fakes/manual-clock.js';
 
 /** A pino logger that keeps its lines in memory, so tests can assert on them. */
-export function memoryLogger(): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
-  const lines: Array<Record<string, unknown>> = [];
+export function memoryLogger(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
   const stream = {
     write(line: string): void {
       const parsed: unknown = JSON.parse(line);

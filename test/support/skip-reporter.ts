@@ -16,7 +16,7 @@ export default class SkipReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+  onTestRunStart(specifications: readonly TestSpecification[]): void {
     const config = this.vitest?.config;
     this.filtered =
       config?.testNamePattern !== undefined ||
@@ -26,7 +26,7 @@ export default class SkipReporter implements Reporter {
       );
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: readonly TestModule[]): void {
     const lines = testModules.flatMap((module) => skippedIn(module));
     if (lines.length === 0) return;
     const out = this.vitest?.logger ?? console;

@@ -162,9 +162,8 @@ export function detectFormat(bytes: Buffer): ImageFormat | undefined {
 /** Width, height and alpha of image bytes, or undefined when sharp cannot read them. */
 export async function readImageInfo(bytes: Buffer): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {
   try {
-    const meta = await sharp(bytes).metadata();
-    if (meta.width === undefined || meta.height === undefined) return undefined;
-    return { width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha === true };
+    const { width, height, hasAlpha } = await sharp(bytes).metadata();
+    return { width, height, hasAlpha };
   } catch {
     return undefined;
   }

@@ -110,9 +110,9 @@ export class EmulatorState implements FileStore {
     let release: () => void = () => undefined;
     const arrived = new Promise<RecordedRequest>((resolve) => (resolveArrived = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
-    const hold: Hold = { arrived, released, resolveArrived, release: () => release() };
-    this.holds.push(hold);
-    return { arrived, release: hold.release };
+    const releaseHold = () => release();
+    this.holds.push({ arrived, released, resolveArrived, release: releaseHold });
+    return { arrived, release: releaseHold };
   }
 
   /** Registers a hold inside the next successful plain-JSON answer's body. */
