@@ -189,7 +189,14 @@ export async function runBot(config: Config): Promise<void> {
   let signalled: string | undefined;
   const stopAndExit = (running: RunningBot, signal: string) => {
     running.logger.info({ signal }, 'signal received');
-    void running.stop().then(() => process.exit(0));
+    // Not awaited: the signal handler cannot wait; the process exits either way, with status 1 when shutting down failed.
+    void running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        running.logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   // Installed before start-up, so a signal during login still ends in a clean shutdown.
   const onSignal = (signal: string) => {
