@@ -34,12 +34,12 @@ export interface DownloadOptions {
  */
 export function isAllowedAttachmentUrl(url: string, allowedHosts: readonly string[]): boolean {
   const target = URL.parse(url);
-  if (target === null || target.username !== '' || target.password !== '') return false;
+  if (target?.username !== '' || target.password !== '') return false;
   if (target.protocol !== 'https:' && target.protocol !== 'http:') return false;
   return allowedHosts.some((entry) => {
     // Parsing the entry as a URL normalises case, IDN and IPv6 brackets the same way as the target.
     const allowed = URL.parse(`http://${entry}`);
-    if (allowed === null || allowed.hostname !== target.hostname) return false;
+    if (allowed?.hostname !== target.hostname) return false;
     if (allowed.port !== '') return target.port === allowed.port;
     return target.protocol === 'https:' && target.port === '';
   });

@@ -63,7 +63,7 @@ const TYPES: Readonly<Record<string, GatewayErrorCategory>> = {
 };
 
 /** Message patterns, checked in this order (balance before key: "令牌…额度已用尽" names the token). */
-const MESSAGES: ReadonlyArray<readonly [GatewayErrorCategory, RegExp]> = [
+const MESSAGES: readonly (readonly [GatewayErrorCategory, RegExp])[] = [
   // First, so "Unknown parameter: 'moderation'" is not read as a moderation block.
   ['bad_parameter', /unknown parameter|unsupported parameter|unrecognized request argument|invalid value:/i],
   [
@@ -106,7 +106,7 @@ export function classifyFailure(info: FailureInfo): GatewayErrorCategory {
   return byStatus(info.status);
 }
 
-const PARAM_IN_MESSAGE: ReadonlyArray<readonly [RegExp, string | undefined]> = [
+const PARAM_IN_MESSAGE: readonly (readonly [RegExp, string | undefined])[] = [
   [/(?:unknown|unsupported|unrecognized|invalid) parameter:?\s*['"`]?([\w[\].]+)/i, undefined],
   [/['"`]([\w[\].]+)['"`] is not supported/i, undefined],
   [/Invalid value: '\d+x\d+'|\bsize\b|尺寸/i, 'size'],

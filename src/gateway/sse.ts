@@ -31,7 +31,9 @@ export interface StreamOptions {
   onPartialProblem?: ((err: unknown) => void) | undefined;
 }
 
-type Step = { done: boolean };
+interface Step {
+  done: boolean;
+}
 
 /** Consumes the body; resolves with the completed items or rejects with a GatewayError. */
 export async function readImageStream(body: Readable, opts: StreamOptions): Promise<StreamOutcome> {
@@ -43,7 +45,7 @@ export async function readImageStream(body: Readable, opts: StreamOptions): Prom
   let total = 0;
   let partials = 0;
   // Leaving the loop early destroys the body; undici then emits an abort error nobody else listens for.
-  body.on('error', () => {});
+  body.on('error', () => undefined);
   const drain = (): void => {
     for (const event of pending.splice(0)) {
       if (step.done) return;

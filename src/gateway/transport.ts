@@ -110,7 +110,7 @@ export async function consumeCapped(
 
 /** Stops reading a body we will not use; undici reports the abort as an error event, which is expected here. */
 function discard(res: GatewayResponse): void {
-  res.body.on('error', () => {});
+  res.body.on('error', () => undefined);
   res.body.destroy();
 }
 

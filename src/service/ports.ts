@@ -228,19 +228,17 @@ export interface RecordStore<T> {
 }
 
 /** What went wrong, in terms a member can be told. `cancelled` means the caller aborted. */
-const GATEWAY_ERROR_CATEGORIES = [
-  'invalid_key',
-  'balance_exhausted',
-  'unknown_model',
-  'bad_parameter',
-  'content_rejected',
-  'busy',
-  'timed_out',
-  'gateway_failure',
-  'endpoint_missing',
-  'cancelled',
-] as const;
-export type GatewayErrorCategory = (typeof GATEWAY_ERROR_CATEGORIES)[number];
+export type GatewayErrorCategory =
+  | 'invalid_key'
+  | 'balance_exhausted'
+  | 'unknown_model'
+  | 'bad_parameter'
+  | 'content_rejected'
+  | 'busy'
+  | 'timed_out'
+  | 'gateway_failure'
+  | 'endpoint_missing'
+  | 'cancelled';
 
 /** Fields of a GatewayError besides the message. */
 export interface GatewayErrorDetails {
