@@ -43,7 +43,7 @@ function forGuild(definition: RESTPostAPIApplicationCommandsJSONBody): RESTPostA
 /** Order-insensitive comparison of what matters, with Discord's defaults filled in on both sides. */
 export function sameCommands(registered: readonly unknown[], wanted: readonly unknown[]): boolean {
   if (registered.length !== wanted.length) return false;
-  const key = (c: unknown) => `${String(field(c, 'type') ?? 1)}:${String(field(c, 'name'))}`;
+  const key = (c: unknown) => JSON.stringify([field(c, 'type') ?? 1, field(c, 'name')]);
   const byKey = new Map(registered.map((c) => [key(c), c]));
   return wanted.every((c) => {
     // Discord fills in installation fields we leave out (e.g. integration_types [0] or [0,1]); compare them

@@ -13,6 +13,7 @@ const EQUALS = 0x3d;
 const KEY = Buffer.from('b64_json');
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 /** JSON forbids raw control characters in strings; JSON.parse rejected them, so do we. */
+// eslint-disable-next-line no-control-regex -- matching the control characters JSON forbids is this pattern's purpose
 const CONTROL = /[\u0000-\u001f]/;
 /** Characters Node's base64 decoder would skip anyway; dropped before aligning to 4 (url-safe `-_` are kept). */
 const NOT_BASE64 = /[^A-Za-z0-9+/\-_=]+/g;
@@ -62,7 +63,7 @@ export class JsonImageScanner {
    *   allocation per chunk and no copy to join an image's pieces (fewer, larger buffers for the garbage collector).
    * @param allocate - supplies that Buffer (at least the size asked for); a new one by default.
    */
-  constructor(listener?: ImageFeed, bodyBytes?: number, allocate: (bytes: number) => Buffer = Buffer.allocUnsafe) {
+  constructor(listener?: ImageFeed, bodyBytes?: number, allocate: (bytes: number) => Buffer = (bytes) => Buffer.allocUnsafe(bytes)) {
     this.listener = listener;
     if (bodyBytes !== undefined && bodyBytes > 0) {
       const size = Math.floor((bodyBytes * 3) / 4);

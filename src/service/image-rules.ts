@@ -124,6 +124,7 @@ function checkInteger(param: string, value: number | undefined, min: number, max
 }
 
 function checkPrompt(prompt: string): void {
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- the limit counts code points on purpose (a surrogate pair is one character), not graphemes
   const length = [...prompt].length;
   if (prompt.trim().length === 0 || length > MAX_PROMPT_LENGTH) {
     throw new ImageInputError('prompt', `1 to ${MAX_PROMPT_LENGTH.toLocaleString('en')} characters`);

@@ -119,6 +119,7 @@ function invoke<S>(send: (state: S) => Promise<void>, state: S): Promise<void> {
   try {
     return send(state);
   } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on exactly what send threw, as its own rejection would
     return Promise.reject(error);
   }
 }

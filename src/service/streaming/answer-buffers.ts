@@ -12,8 +12,8 @@
  * result; a test keeps that true.)
  */
 export interface AnswerBufferLease {
-  /** A Buffer of at least `bytes` bytes (contents undefined), the lease's until it is released. */
-  take(bytes: number): Buffer;
+  /** A Buffer of at least `bytes` bytes (contents undefined), the lease's until it is released. A function property: it may be passed on unbound. */
+  take: (bytes: number) => Buffer;
   /** Gives every Buffer taken back to the pool; takes after this allocate without pooling. Safe to call twice. */
   release(): void;
 }
