@@ -63,7 +63,7 @@ async function transcript(handle: InteractionHandle, label: string): Promise<{ b
   for (const ack of handle.acks) say(`  ${since(ack.receivedAt)}  acknowledged (type ${ack.type}${ack.type === 5 ? ': "thinking…"' : ''})`);
   const saved: { bytes: Buffer; filename: string; path: string }[] = [];
   for (const edit of handle.edits) {
-    const text = String(edit.payload?.content ?? '').split('\n')[0];
+    const text = (edit.payload?.content ?? '').split('\n')[0];
     const files = edit.files.length > 0 ? ` [${edit.files.map((f) => `${f.filename} ${(f.bytes.length / 1024).toFixed(0)} KiB`).join(', ')}]` : '';
     say(`  ${since(edit.receivedAt)}  edit ${edit.status}: ${text}${files}`);
   }
