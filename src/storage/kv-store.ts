@@ -12,14 +12,6 @@ interface RawWritableStore {
   set(key: string, value: string): unknown;
 }
 
-/** A value and its time to live, for {@link KvStore.setMany}. */
-export interface KvEntry {
-  key: string;
-  value: unknown;
-  /** Milliseconds to keep the value; undefined keeps it until deleted. */
-  ttlMs: number | undefined;
-}
-
 /**
  * The only door to keyv: one namespaced `Keyv` with `throwOnErrors`, whose every failure becomes a
  * {@link StorageUnavailableError} carrying the driver error as `cause` (fail closed). Values come back as
@@ -53,15 +45,6 @@ export class KvStore {
    */
   async set(key: string, value: unknown, ttlMs: number | undefined): Promise<void> {
     await this.#guard('write', () => this.#keyv.set(key, value, toTtl(ttlMs)));
-  }
-
-  /** Stores several values; one round trip on Redis and PostgreSQL, concurrent writes elsewhere. */
-  async setMany(entries: readonly KvEntry[]): Promise<void> {
-    const batch = entries.map(({ key, value, ttlMs }) => {
-      const ttl = toTtl(ttlMs);
-      return ttl === undefined ? { key, value } : { key, value, ttl };
-    });
-    await this.#guard('write', () => this.#keyv.setMany(batch));
   }
 
   async delete(key: string): Promise<void> {

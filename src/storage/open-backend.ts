@@ -1,17 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import KeyvPostgres from '@keyv/postgres';
-import KeyvRedis, { createClient } from '@keyv/redis';
+import KeyvRedis from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import type pino from 'pino';
 import { StorageUnavailableError } from './errors.js';
 import { KvStore, deserializeEntry, serializeEntry } from './kv-store.js';
+import type { Ledger } from './ledger.js';
+import { openLedger } from './open-ledger.js';
+import { connectRedis } from './redis-client.js';
+import { withTimeout } from './with-timeout.js';
 import type { StorageLocation } from './storage-url.js';
 
-/** An open connection to one backend, seen through {@link KvStore}. */
+/** An open connection to one backend: keyv for limits and records, the ledger for quota usage. */
 export interface Backend {
   kv: KvStore;
+  /** Atomic records in the backend itself, through its own client (see open-ledger.ts). */
+  ledger: Ledger;
   /** Disconnects (idempotent); the store throws {@link StorageUnavailableError} afterwards. */
   close(): Promise<void>;
 }
@@ -22,6 +29,8 @@ export interface BackendOptions {
   namespace: string;
   /** How long connecting may take before open fails. */
   connectTimeoutMs: number;
+  /** Name of the bot's connections (PostgreSQL `application_name`, Redis CLIENT SETNAME); the ledger's are `{name}-ledger`. @default 'imagine-bot' */
+  applicationName?: string | undefined;
   logger: pino.Logger;
 }
 
@@ -51,8 +60,15 @@ export async function openBackend(location: StorageLocation, options: BackendOpt
   // With throwOnErrors the error is thrown to the caller too; the event only feeds the log.
   keyv.on('error', (err: unknown) => options.logger.warn({ err, storage: location.display }, 'storage error event'));
   const kv = new KvStore(keyv, location.display);
+  let ledger: Ledger;
   try {
     await withTimeout(probe(kv), options.connectTimeoutMs);
+    ledger = await openLedger(location, {
+      namespace: options.namespace,
+      connectTimeoutMs: options.connectTimeoutMs,
+      applicationName: `${applicationName(options)}-ledger`,
+      logger: options.logger,
+    });
   } catch (error) {
     await adapter.close().catch(() => undefined);
     throw unavailable(location, error);
@@ -60,16 +76,23 @@ export async function openBackend(location: StorageLocation, options: BackendOpt
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     kv.markClosed();
-    await adapter.close();
+    await Promise.all([adapter.close(), ledger.close()]);
   };
   // Idempotent: a second close (shutdown racing a failure path) must not end a pg pool twice.
-  return { kv, close: () => (closing ??= close()) };
+  return { kv, ledger, close: () => (closing ??= close()) };
 }
 
+function applicationName(options: BackendOptions): string {
+  return options.applicationName ?? 'imagine-bot';
+}
+
+/** A write and a read of a key of its own: processes starting together on one store must not read each other's. */
 async function probe(kv: KvStore): Promise<void> {
-  const token = `${Date.now()}-${Math.random()}`;
-  await kv.set('probe', token, 60_000);
-  if ((await kv.get('probe')) !== token) throw new Error('probe value did not read back');
+  const token = randomUUID();
+  const key = `probe:${token}`;
+  await kv.set(key, token, 60_000);
+  if ((await kv.get(key)) !== token) throw new Error('probe value did not read back');
+  await kv.delete(key);
 }
 
 async function createAdapter(location: StorageLocation, options: BackendOptions): Promise<Adapter> {
@@ -97,27 +120,7 @@ async function createSqliteAdapter(file: string): Promise<Adapter> {
 }
 
 async function createRedisAdapter(url: string, options: BackendOptions): Promise<Adapter> {
-  let connected = false;
-  const client = createClient({
-    url,
-    // Fail a command at once while disconnected instead of queueing it: the request is refused (fail closed).
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: options.connectTimeoutMs,
-      // Give up on the first failure at start (open must fail fast); reconnect with capped backoff later.
-      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(2 ** retries * 100, 3_000) : cause),
-    },
-  });
-  // Errors also reach callers as rejected commands; this listener only keeps node-redis from crashing on them.
-  client.on('error', () => undefined);
-  try {
-    // connectTimeout covers the TCP connect only; a server that accepts but never answers needs this deadline.
-    await withTimeout(client.connect(), options.connectTimeoutMs);
-  } catch (error) {
-    if (client.isOpen) client.destroy();
-    throw error;
-  }
-  connected = true;
+  const client = await connectRedis(url, { connectTimeoutMs: options.connectTimeoutMs, name: applicationName(options) });
   const store = new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true });
   return { store, keyvPrefixes: false, close: () => store.disconnect() };
 }
@@ -125,20 +128,8 @@ async function createRedisAdapter(url: string, options: BackendOptions): Promise
 function createPostgresAdapter(url: string, options: BackendOptions): Adapter {
   // @keyv/postgres keeps one pg.Pool per URI for the whole process and ends it on disconnect: open one
   // Storage per PostgreSQL URL at a time.
-  const store = new KeyvPostgres({ uri: url, connectionTimeoutMillis: options.connectTimeoutMs, max: 10 });
+  const store = new KeyvPostgres({ uri: url, connectionTimeoutMillis: options.connectTimeoutMs, max: 10, application_name: applicationName(options) });
   return { store, keyvPrefixes: true, close: () => store.disconnect() };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function unavailable(location: StorageLocation, cause: unknown): StorageUnavailableError {

@@ -2,7 +2,7 @@ import type pino from 'pino';
 import type { z } from 'zod';
 import { type Clock, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
 import { type Backend, openBackend } from './open-backend.js';
-import { KeyvQuotaStore } from './quota-store.js';
+import { QuotaStore } from './quota-store.js';
 import { KeyvRecordStore } from './record-store.js';
 import { parseStorageUrl } from './storage-url.js';
 
@@ -24,8 +24,8 @@ export interface OpenStorageOptions {
   url: string;
   /** Limit for DMs, user-installed contexts and servers without limits. */
   defaults: QuotaLimit;
-  /** How long an unsettled reservation holds quota: the gateway deadline plus a margin. */
-  reservationTtlMs: number;
+  /** How long a reservation holds quota unless its job renews it (JOB_LEASE_MS). */
+  jobLeaseMs: number;
   /** @default systemClock */
   clock?: Clock | undefined;
   logger: pino.Logger;
@@ -33,6 +33,8 @@ export interface OpenStorageOptions {
   namespace?: string | undefined;
   /** How long connecting may take before open fails. @default 5000 */
   connectTimeoutMs?: number | undefined;
+  /** Name of the bot's connections (PostgreSQL `application_name`, Redis CLIENT SETNAME); the ledger's are `{name}-ledger`. @default 'imagine-bot' */
+  applicationName?: string | undefined;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage>
   const backend = await openBackend(location, {
     namespace: options.namespace ?? 'imagine-bot',
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    applicationName: options.applicationName,
     logger,
   });
   logger.info({ storage: location.display }, 'storage opened');
@@ -53,12 +56,13 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage>
 }
 
 /** Builds the stores over an open backend (tests use it to reach the backend underneath). */
-export function createStorage(backend: Backend, options: Pick<OpenStorageOptions, 'defaults' | 'reservationTtlMs' | 'clock' | 'logger'>): Storage {
+export function createStorage(backend: Backend, options: Pick<OpenStorageOptions, 'defaults' | 'jobLeaseMs' | 'clock' | 'logger'>): Storage {
   const clock = options.clock ?? systemClock;
-  const quotas = new KeyvQuotaStore({
+  const quotas = new QuotaStore({
     kv: backend.kv,
+    ledger: backend.ledger,
     defaults: options.defaults,
-    reservationTtlMs: options.reservationTtlMs,
+    leaseMs: options.jobLeaseMs,
     clock,
     logger: options.logger,
   });

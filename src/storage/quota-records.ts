@@ -6,22 +6,27 @@ import type { PeriodWindow } from './periods.js';
  * Stored shapes and key layout of the quota ledger, private to src/storage. Every record carries `v` so a
  * later shape can be told apart; anything that fails its schema is treated as corrupt (see quota-store.ts).
  *
+ * In the ledger (atomic records, see atomic-store.ts):
  *   usage:{guildId|dm}:{userId}:{day|week|month}:{start}   UsageRecord, expires after its period + slack
+ *   job:{jobId}                                             JobReservationRecord, expires with its usage record
+ * In keyv:
  *   limit:{guildId}:server | :role:{roleId} | :member:{userId}   LimitRecord, no expiry
- *   job:{jobId}                                             JobReservationRecord, expires with the reservation
  */
 
 const Count = z.number().int().nonnegative();
 
-/** An open reservation inside a usage record. */
+/** An open reservation inside a usage record: a lease that holds `count` images until `expiresAt` unless renewed. */
 const Reservation = z.object({ count: Count.positive(), expiresAt: z.number() });
-type Reservation = z.infer<typeof Reservation>;
 
-/** A member's usage in one period: committed images and open reservations by job id. */
+/**
+ * A member's usage in one period: committed images, open reservations by job id, and the jobs already committed
+ * (job id → when that memory lapses), so a repeated commit charges nothing.
+ */
 export const UsageRecord = z.object({
   v: z.literal(1),
   used: Count,
   reservations: z.record(z.string(), Reservation),
+  committed: z.record(z.string(), z.number()).default({}),
 });
 export type UsageRecord = z.infer<typeof UsageRecord>;
 
@@ -33,14 +38,18 @@ export const LimitRecord = z.object({
 });
 export type LimitRecord = z.infer<typeof LimitRecord>;
 
-/** Where a job's reservation lives, so commit and refund find it from the job id alone. */
+/**
+ * Where a job's reservation lives, so commit, refund and renew find it from the job id alone, and what it reserved,
+ * so a commit still charges (at most that) when the reservation itself has lapsed or been released.
+ */
 export const JobReservationRecord = z.object({
   v: z.literal(1),
-  /** The member's lock key (`{guildId|dm}:{userId}`). */
+  /** The member's key (`{guildId|dm}:{userId}`), which serialises their updates within a process. */
   member: z.string().min(1),
   usageKey: z.string().min(1),
   /** End of the usage record's period, to keep its TTL when rewriting it. */
   periodEnd: z.number(),
+  count: Count.positive(),
 });
 export type JobReservationRecord = z.infer<typeof JobReservationRecord>;
 

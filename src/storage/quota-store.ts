@@ -3,48 +3,57 @@ import type { Clock, QuotaLedger, QuotaLimit, QuotaStatus, QuotaSubject, QuotaTa
 import { StorageCorruptError } from './errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { KvStore } from './kv-store.js';
-import { type PeriodWindow, periodWindow } from './periods.js';
+import type { Ledger, LedgerChange } from './ledger.js';
+import { periodWindow } from './periods.js';
 import { type EffectiveLimit, pickEffectiveLimit } from './quota-limits.js';
-import { JobReservationRecord, LimitRecord, UsageRecord, jobKey, limitKey, scopeOf, usageKey } from './quota-records.js';
+import { JobReservationRecord, LimitRecord, type UsageRecord, jobKey, limitKey, scopeOf, usageKey } from './quota-records.js';
+import { commitIn, readUsage, releaseIn, renewIn, reserveIn, statusOf } from './usage-changes.js';
 
 /** Usage records outlive their period by this much, so a late commit still finds them. */
 const USAGE_SLACK_MS = 86_400_000;
 const PERIODS = ['day', 'week', 'month'] as const;
 
-/** Options of {@link KeyvQuotaStore}. */
-export interface KeyvQuotaStoreOptions {
+/** Options of {@link QuotaStore}. */
+export interface QuotaStoreOptions {
+  /** Limits (set by admins) live here. */
   kv: KvStore;
+  /** Usage records and job records live here: atomic in the backend itself. */
+  ledger: Ledger;
   /** Limit for DMs, user-installed contexts and servers without limits (QUOTA_DEFAULT_LIMIT / _PERIOD). */
   defaults: QuotaLimit;
-  /** How long an unsettled reservation holds quota: the gateway deadline plus a margin. */
-  reservationTtlMs: number;
+  /** How long a reservation holds quota unless its job renews it (JOB_LEASE_MS). */
+  leaseMs: number;
   clock: Clock;
   logger: pino.Logger;
 }
 
 /**
- * The quota ledger over keyv. One usage record per (server or `dm`, member, period); a reservation is one
- * read (limits and usage together) and one write (usage record and job pointer) under the member's
- * in-process lock. keyv has no
- * atomic operations, so exactness relies on one process owning a server's keys: see the README.
+ * The quota ledger. Limits are read through keyv; each member's usage in a period is one record in the
+ * {@link Ledger}, and every reservation, commit, refund and renewal is one atomic update of it in the backend, so
+ * processes sharing a store are exact together. A reservation is a lease of `leaseMs` that the job renews; a
+ * commit charges what was delivered (at most what was reserved) even when the lease has lapsed, once per job.
+ * The in-process lock per member only saves optimistic backends from retrying against this process's own updates.
  *
- * Corrupt records: a usage record that fails validation is logged at error and every reserve, commit, refund
- * and status on it throws {@link StorageCorruptError} (fail closed) until an admin resets the member's usage,
- * which overwrites it. A corrupt limit record is logged and ignored, so the next level applies. A corrupt job
- * pointer is logged and its job treated as unknown: the reservation then expires on its own.
+ * Corrupt records: a usage record that fails validation is logged at error and every reserve, commit, refund,
+ * renewal and status on it throws {@link StorageCorruptError} (fail closed) until an admin resets the member's
+ * usage, which overwrites it. A corrupt limit record is logged and ignored, so the next level applies. A corrupt job
+ * record is logged and its job treated as unknown: its reservation then lapses at the end of its lease.
  */
-export class KeyvQuotaStore implements QuotaLedger {
+export class QuotaStore implements QuotaLedger {
   readonly #kv: KvStore;
+  readonly #ledger: Ledger;
   readonly #defaults: QuotaLimit;
-  readonly #reservationTtlMs: number;
+  readonly #leaseMs: number;
   readonly #clock: Clock;
   readonly #log: pino.Logger;
   readonly #mutex = new KeyedMutex();
 
-  constructor(options: KeyvQuotaStoreOptions) {
+  constructor(options: QuotaStoreOptions) {
+    if (!(options.leaseMs > 0)) throw new RangeError(`leaseMs must be positive, got ${options.leaseMs}`);
     this.#kv = options.kv;
+    this.#ledger = options.ledger;
     this.#defaults = options.defaults;
-    this.#reservationTtlMs = options.reservationTtlMs;
+    this.#leaseMs = options.leaseMs;
     this.#clock = options.clock;
     this.#log = options.logger.child({ module: 'quota-store' });
   }
@@ -52,35 +61,56 @@ export class KeyvQuotaStore implements QuotaLedger {
   async reserve(subject: QuotaSubject, jobId: string, count: number): Promise<ReserveOutcome> {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be a positive integer, got ${count}`);
     if (jobId === '') throw new RangeError('jobId must not be empty');
-    return this.#mutex.run(memberKey(subject.guildId, subject.userId), async () => {
+    const member = memberKey(subject.guildId, subject.userId);
+    return this.#mutex.run(member, async () => {
       const now = this.#clock.now();
-      const { limit, window, key, usage } = await this.#load(subject, now);
-      if (usage.reservations[jobId]) return { ok: true, reservationId: jobId, status: toStatus(limit, window, usage) };
-      const before = toStatus(limit, window, usage);
-      if (usage.used + before.reserved + count > limit.limit) return { ok: false, status: before };
-      const expiresAt = now + this.#reservationTtlMs;
-      const next: UsageRecord = { ...usage, reservations: { ...usage.reservations, [jobId]: { count, expiresAt } } };
-      const job: JobReservationRecord = { v: 1, member: memberKey(subject.guildId, subject.userId), usageKey: key, periodEnd: window.end };
-      await this.#kv.setMany([
-        { key, value: next, ttlMs: this.#usageTtl(window.end, now) },
-        { key: jobKey(jobId), value: job, ttlMs: this.#reservationTtlMs + USAGE_SLACK_MS },
-      ]);
-      return { ok: true, reservationId: jobId, status: toStatus(limit, window, next) };
+      const limit = await this.#limitOf(subject);
+      const window = periodWindow(limit.period, now);
+      const key = usageKey(scopeOf(subject.guildId), subject.userId, window);
+      const ttlMs = this.#usageTtl(window.end, now);
+      const job: JobReservationRecord = { v: 1, member, usageKey: key, periodEnd: window.end, count };
+      return this.#change(key, now, (usage): LedgerChange<ReserveOutcome> => {
+        if (usage.reservations[jobId]) return { result: { ok: true, reservationId: jobId, status: statusOf(limit, window, usage) } };
+        const next = reserveIn(usage, limit.limit, jobId, count, now + this.#leaseMs);
+        if (!next) return { result: { ok: false, status: statusOf(limit, window, usage) } };
+        // The job's record is written in the same atomic step, so a reservation is never without it.
+        const write = { value: next, ttlMs, beside: [{ key: jobKey(jobId), value: job, ttlMs }] };
+        return { result: { ok: true, reservationId: jobId, status: statusOf(limit, window, next) }, write };
+      });
     });
   }
 
   async commit(jobId: string, delivered: number): Promise<void> {
     if (!Number.isInteger(delivered) || delivered < 0) throw new RangeError(`delivered must be a non-negative integer, got ${delivered}`);
-    await this.#settle(jobId, delivered);
+    await this.#onJob(jobId, 'commit', (job, usage, now) => {
+      const next = commitIn(usage, jobId, Math.min(delivered, job.count), now);
+      return { result: undefined, write: next && { value: next, ttlMs: this.#usageTtl(job.periodEnd, now) } };
+    });
   }
 
   async refund(jobId: string): Promise<void> {
-    await this.#settle(jobId, 0);
+    await this.#onJob(jobId, 'refund', (job, usage, now) => {
+      const next = releaseIn(usage, jobId);
+      return { result: undefined, write: next && { value: next, ttlMs: this.#usageTtl(job.periodEnd, now) } };
+    });
+  }
+
+  async renew(jobId: string): Promise<void> {
+    const restored = await this.#onJob(jobId, 'renew', (job, usage, now) => {
+      const renewed = renewIn(usage, jobId, job.count, now + this.#leaseMs);
+      return { result: renewed?.restored ?? false, write: renewed && { value: renewed.next, ttlMs: this.#usageTtl(job.periodEnd, now) } };
+    });
+    // The job outlived its lease (renewals failed or came late) or someone released it while it ran.
+    if (restored) this.#log.warn({ jobId }, 'lapsed reservation held again by its live job');
   }
 
   async status(subject: QuotaSubject): Promise<QuotaStatus> {
-    const { limit, window, usage } = await this.#load(subject, this.#clock.now());
-    return toStatus(limit, window, usage);
+    const now = this.#clock.now();
+    const limit = await this.#limitOf(subject);
+    const window = periodWindow(limit.period, now);
+    const key = usageKey(scopeOf(subject.guildId), subject.userId, window);
+    const usage = this.#read(key, await this.#ledger.get(key), now);
+    return statusOf(limit, window, usage);
   }
 
   async setLimit(target: QuotaTarget, limit: QuotaLimit): Promise<{ before: QuotaLimit | undefined; after: QuotaLimit }> {
@@ -98,72 +128,72 @@ export class KeyvQuotaStore implements QuotaLedger {
   async resetUsage(guildId: string, userId: string): Promise<{ usedBefore: number }> {
     return this.#mutex.run(memberKey(guildId, userId), async () => {
       const now = this.#clock.now();
-      const slots = PERIODS.map((period) => {
-        const window = periodWindow(period, now);
-        return { window, key: usageKey(scopeOf(guildId), userId, window) };
-      });
-      const values = await this.#kv.getMany(slots.map((slot) => slot.key));
-      let usedBefore = 0;
-      const writes = slots.flatMap(({ window, key }, index) => {
-        const raw = values[index];
-        if (raw === undefined) return [];
-        // A corrupt record is overwritten: this reset is the documented way to repair it.
-        const parsed = UsageRecord.safeParse(raw);
-        usedBefore = Math.max(usedBefore, parsed.success ? parsed.data.used : 0);
-        const next: UsageRecord = { v: 1, used: 0, reservations: parsed.success ? liveReservations(parsed.data, now) : {} };
-        return [{ key, value: next, ttlMs: this.#usageTtl(window.end, now) }];
-      });
-      if (writes.length > 0) await this.#kv.setMany(writes);
-      return { usedBefore };
+      const used = await Promise.all(
+        PERIODS.map((period) => {
+          const window = periodWindow(period, now);
+          return this.#ledger.update(usageKey(scopeOf(guildId), userId, window), (raw): LedgerChange<number> => {
+            if (raw === undefined) return { result: 0 };
+            // A corrupt record is overwritten: this reset is the documented way to repair it.
+            const usage = safeRead(raw, now);
+            const next = { v: 1, used: 0, reservations: usage?.reservations ?? {}, committed: usage?.committed ?? {} };
+            return { result: usage?.used ?? 0, write: { value: next, ttlMs: this.#usageTtl(window.end, now) } };
+          });
+        }),
+      );
+      return { usedBefore: Math.max(...used) };
     });
   }
 
-  /** Commits `delivered` (at most what was reserved) and releases the rest. No-op when already settled. */
-  async #settle(jobId: string, delivered: number): Promise<void> {
+  /** Runs `change` on the usage record of a known job, in one atomic update; undefined for an unknown job. */
+  async #onJob<R>(
+    jobId: string,
+    action: string,
+    change: (job: JobReservationRecord, usage: UsageRecord, now: number) => LedgerChange<R>,
+  ): Promise<R | undefined> {
     const job = await this.#readJob(jobId);
-    if (!job) return;
-    await this.#mutex.run(job.member, async () => {
+    if (!job) {
+      // Job records live as long as their usage record, so only a corrupt or removed one ends here.
+      if (action === 'commit') this.#log.warn({ jobId }, 'commit for an unknown job: delivered images not charged');
+      else this.#log.debug({ jobId, action }, 'quota change for an unknown job ignored');
+      return undefined;
+    }
+    return this.#mutex.run(job.member, () => {
       const now = this.#clock.now();
-      const usage = await this.#readUsage(job.usageKey, now);
-      const reservation = usage.reservations[jobId];
-      if (!reservation) {
-        this.#log.debug({ jobId }, 'settle of a settled or expired reservation ignored');
-        return;
-      }
-      const { [jobId]: _settled, ...reservations } = usage.reservations;
-      const next: UsageRecord = { v: 1, used: usage.used + Math.min(delivered, reservation.count), reservations };
-      await this.#kv.set(job.usageKey, next, this.#usageTtl(job.periodEnd, now));
+      return this.#change(job.usageKey, now, (usage) => change(job, usage, now));
     });
   }
 
-  /**
-   * One round trip for everything a decision needs: the member, server and role limits and the member's usage
-   * records of all three periods (the winning limit picks which one applies).
-   */
-  async #load(subject: QuotaSubject, now: number): Promise<Loaded> {
+  /** One atomic update of the usage record at `key`, seen as it stands at `now`. */
+  async #change<R>(key: string, now: number, change: (usage: UsageRecord) => LedgerChange<R>): Promise<R> {
+    try {
+      return await this.#ledger.update(key, (raw) => change(readUsage(raw, now)));
+    } catch (error) {
+      if (error instanceof StorageCorruptError) this.#log.error({ key }, 'corrupt usage record');
+      throw error;
+    }
+  }
+
+  #read(key: string, raw: unknown, now: number): UsageRecord {
+    try {
+      return readUsage(raw, now);
+    } catch (error) {
+      if (error instanceof StorageCorruptError) this.#log.error({ key }, 'corrupt usage record');
+      throw error;
+    }
+  }
+
+  /** The member, server and role limits in one round trip, and the one that applies. */
+  async #limitOf(subject: QuotaSubject): Promise<EffectiveLimit> {
     const { guildId, userId } = subject;
-    const limitKeys =
-      guildId === null
-        ? []
-        : [
-            limitKey({ kind: 'member', guildId, userId }),
-            limitKey({ kind: 'server', guildId }),
-            ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId })),
-          ];
-    const windows = PERIODS.map((period) => periodWindow(period, now));
-    const usageKeys = windows.map((window) => usageKey(scopeOf(guildId), userId, window));
-    const values = await this.#kv.getMany([...limitKeys, ...usageKeys]);
-    const [member, server, ...roles] = limitKeys.map((key, index) => this.#parseLimit(key, values[index]));
-    const limit = pickEffectiveLimit({
-      member,
-      server,
-      roles: roles.filter((found): found is QuotaLimit => found !== undefined),
-      defaults: this.#defaults,
-    });
-    const index = PERIODS.indexOf(limit.period);
-    const window = windows[index] ?? periodWindow(limit.period, now);
-    const key = usageKeys[index] ?? usageKey(scopeOf(guildId), userId, window);
-    return { limit, window, key, usage: this.#parseUsage(key, values[limitKeys.length + index], now) };
+    if (guildId === null) return pickEffectiveLimit({ roles: [], defaults: this.#defaults });
+    const keys = [
+      limitKey({ kind: 'member', guildId, userId }),
+      limitKey({ kind: 'server', guildId }),
+      ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId })),
+    ];
+    const values = await this.#kv.getMany(keys);
+    const [member, server, ...roles] = keys.map((key, index) => this.#parseLimit(key, values[index]));
+    return pickEffectiveLimit({ member, server, roles: roles.filter((found): found is QuotaLimit => found !== undefined), defaults: this.#defaults });
   }
 
   #parseLimit(key: string, raw: unknown): QuotaLimit | undefined {
@@ -174,23 +204,8 @@ export class KeyvQuotaStore implements QuotaLedger {
     return undefined;
   }
 
-  /** The usage record with expired reservations dropped; empty when missing; throws when corrupt. */
-  async #readUsage(key: string, now: number): Promise<UsageRecord> {
-    return this.#parseUsage(key, await this.#kv.get(key), now);
-  }
-
-  #parseUsage(key: string, raw: unknown, now: number): UsageRecord {
-    if (raw === undefined) return { v: 1, used: 0, reservations: {} };
-    const parsed = UsageRecord.safeParse(raw);
-    if (!parsed.success) {
-      this.#log.error({ key }, 'corrupt usage record');
-      throw new StorageCorruptError('usage', 'Quota usage record is unreadable; an admin must reset this member');
-    }
-    return { ...parsed.data, reservations: liveReservations(parsed.data, now) };
-  }
-
   async #readJob(jobId: string): Promise<JobReservationRecord | undefined> {
-    const raw = await this.#kv.get(jobKey(jobId));
+    const raw = await this.#ledger.get(jobKey(jobId));
     if (raw === undefined) return undefined;
     const parsed = JobReservationRecord.safeParse(raw);
     if (parsed.success) return parsed.data;
@@ -199,38 +214,20 @@ export class KeyvQuotaStore implements QuotaLedger {
   }
 
   #usageTtl(periodEnd: number, now: number): number {
-    return Math.max(periodEnd - now, this.#reservationTtlMs) + USAGE_SLACK_MS;
+    return Math.max(periodEnd - now, this.#leaseMs) + USAGE_SLACK_MS;
   }
 }
 
-/** What a quota decision is made from. */
-interface Loaded {
-  limit: EffectiveLimit;
-  window: PeriodWindow;
-  /** Key of the usage record of the winning limit's period. */
-  key: string;
-  usage: UsageRecord;
+/** The usage record, or undefined when it is corrupt. */
+function safeRead(raw: unknown, now: number): UsageRecord | undefined {
+  try {
+    return readUsage(raw, now);
+  } catch {
+    return undefined;
+  }
 }
 
-/** The lock of a member's quota: all their usage records, whatever the period. */
+/** A member's quota key: all their usage records, whatever the period. */
 function memberKey(guildId: string | null, userId: string): string {
   return `${scopeOf(guildId)}:${userId}`;
-}
-
-/** Reservations whose `expiresAt` has not passed: this is how an unsettled reservation expires. */
-function liveReservations(usage: UsageRecord, now: number): UsageRecord['reservations'] {
-  return Object.fromEntries(Object.entries(usage.reservations).filter(([, r]) => r.expiresAt > now));
-}
-
-function toStatus(limit: EffectiveLimit, window: PeriodWindow, usage: UsageRecord): QuotaStatus {
-  const reserved = Object.values(usage.reservations).reduce((sum, r) => sum + r.count, 0);
-  return {
-    limit: limit.limit,
-    period: limit.period,
-    used: usage.used,
-    reserved,
-    remaining: Math.max(0, limit.limit - usage.used - reserved),
-    resetsAt: window.end,
-    source: limit.source,
-  };
 }

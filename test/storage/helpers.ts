@@ -33,3 +33,15 @@ export function seededRandom(seed: number): () => number {
 export async function yieldTurns(turns: number): Promise<void> {
   for (let i = 0; i < turns; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
 }
+
+/**
+ * Resolves once `check` holds, asking again after each `intervalMs`; for state outside the process (a database's
+ * view of its sessions, a log line written on another connection's event) that no event of ours announces.
+ */
+export async function eventually(check: () => Promise<boolean> | boolean, what: string, attempts = 500, intervalMs = 10): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    if (await check()) return;
+    await new Promise<void>((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}

@@ -9,7 +9,7 @@ import { StorageUnavailableError } from '../../src/storage/errors.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { ManualClock, silentLogger } from './helpers.js';
 
-const base = { defaults: { limit: 5, period: 'day' }, reservationTtlMs: 60_000, logger: silentLogger } as const;
+const base = { defaults: { limit: 5, period: 'day' }, jobLeaseMs: 60_000, logger: silentLogger } as const;
 const alice: QuotaSubject = { guildId: 'g1', userId: 'alice', roleIds: ['r1'] };
 
 async function expectUnavailable(url: string, host: string): Promise<void> {
@@ -86,7 +86,7 @@ describe('openStorage', () => {
     const file = path.join(dir, 'bot.sqlite');
     const storage = await openStorage({ ...base, url: `sqlite://${file}` });
     await storage.quotas.reserve(alice, 'before', 1);
-    await dropKeyvTable(file);
+    await dropTables(file);
     const failure: unknown = await storage.quotas.reserve(alice, 'during', 1).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(StorageUnavailableError);
     expect(failure).toMatchObject({ code: 'storage.unavailable', message: expect.stringContaining(`sqlite://${file}`) as string });
@@ -104,8 +104,9 @@ describe('openStorage', () => {
   });
 });
 
-async function dropKeyvTable(file: string): Promise<void> {
+/** Drops keyv's table (limits, records) and the ledger's (usage, jobs) under the open storage. */
+async function dropTables(file: string): Promise<void> {
   const db = new sqlite3.Database(file);
-  await new Promise<void>((resolve, reject) => db.exec('DROP TABLE keyv', (err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) => db.exec('DROP TABLE keyv; DROP TABLE quota_ledger', (err) => (err ? reject(err) : resolve())));
   await new Promise<void>((resolve, reject) => db.close((err) => (err ? reject(err) : resolve())));
 }

@@ -3,51 +3,89 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe } from 'vitest';
-import { openBackend } from '../../src/storage/open-backend.js';
+import { type Backend, openBackend } from '../../src/storage/open-backend.js';
+import { openLedger } from '../../src/storage/open-ledger.js';
 import { parseStorageUrl } from '../../src/storage/storage-url.js';
+import { describeQuotaLedgerContract } from './quota-ledger-contract.js';
 import { type OpenBackend, describeQuotaStoreContract } from './quota-store-contract.js';
 import { silentLogger } from './helpers.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 const POSTGRES_URL = process.env['POSTGRES_URL'];
 
+/** Opens `url` under `namespace`; every backend opened is closed by the returned `closeAll`. */
+function opener(url: string, namespace: string) {
+  const opened: Pick<Backend, 'close'>[] = [];
+  const options = { namespace, connectTimeoutMs: 3_000, logger: silentLogger };
+  return {
+    open: async () => {
+      const backend = await openBackend(parseStorageUrl(url), options);
+      opened.push(backend);
+      return backend;
+    },
+    /**
+     * A second ledger (own connections) beside `backend`'s keyv: @keyv/postgres keeps one pool per URL for the whole
+     * process, so a second keyv store in this process would share the first one's pool, and the ledger is what counts.
+     */
+    ledgerBeside: async (backend: Backend): Promise<Backend> => {
+      const ledger = await openLedger(parseStorageUrl(url), { ...options, applicationName: 'imagine-bot-test-twin' });
+      opened.push(ledger);
+      return { kv: backend.kv, ledger, close: () => ledger.close() };
+    },
+    closeAll: () => Promise.all(opened.map((backend) => backend.close())),
+  };
+}
+
 /** A backend at `url` under a namespace of its own, cleared and closed afterwards (shared servers, parallel runs). */
-function networkBackend(url: string): OpenBackend {
+function networkBackend(url: string, twin: 'backend' | 'ledger'): OpenBackend {
   return async () => {
     const namespace = `imagine-bot-test-${randomUUID()}`;
-    const backend = await openBackend(parseStorageUrl(url), { namespace, connectTimeoutMs: 3_000, logger: silentLogger });
+    const { open, ledgerBeside, closeAll } = opener(url, namespace);
+    const backend = await open();
     return {
       backend,
+      twin: twin === 'backend' ? open : () => ledgerBeside(backend),
+      shared: { url, namespace },
       cleanup: async () => {
-        await backend.kv.clear();
-        await backend.close();
+        await Promise.all([backend.kv.clear(), backend.ledger.clear()]);
+        await closeAll();
       },
     };
   };
 }
 
-describeQuotaStoreContract('memory', async () => {
+const memory: OpenBackend = async () => {
   const backend = await openBackend(parseStorageUrl('memory://'), { namespace: 'imagine-bot', connectTimeoutMs: 1_000, logger: silentLogger });
-  return { backend, cleanup: () => backend.close() };
-});
+  return { backend, twin: () => Promise.resolve(backend), cleanup: () => backend.close() };
+};
 
-describeQuotaStoreContract('SQLite', async () => {
+const sqlite: OpenBackend = async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'imagine-bot-storage-'));
-  const location = parseStorageUrl(`sqlite://${path.join(dir, 'nested', 'bot.sqlite')}`);
-  const backend = await openBackend(location, { namespace: 'imagine-bot', connectTimeoutMs: 3_000, logger: silentLogger });
+  const url = `sqlite://${path.join(dir, 'nested', 'bot.sqlite')}`;
+  const { open, closeAll } = opener(url, 'imagine-bot');
   return {
-    backend,
+    backend: await open(),
+    twin: open,
+    shared: { url, namespace: 'imagine-bot' },
     cleanup: async () => {
-      await backend.close();
+      await closeAll();
       await rm(dir, { recursive: true, force: true });
     },
   };
-});
+};
+
+describeQuotaStoreContract('memory', memory);
+describeQuotaLedgerContract('memory', memory, { sharedByProcesses: false });
+
+describeQuotaStoreContract('SQLite', sqlite);
+describeQuotaLedgerContract('SQLite', sqlite, { sharedByProcesses: true });
 
 describe.skipIf(!REDIS_URL)(REDIS_URL ? 'Redis' : 'Redis: skipped because REDIS_URL is not set', () => {
-  describeQuotaStoreContract('Redis', networkBackend(REDIS_URL ?? ''));
+  describeQuotaStoreContract('Redis', networkBackend(REDIS_URL ?? '', 'backend'));
+  describeQuotaLedgerContract('Redis', networkBackend(REDIS_URL ?? '', 'backend'), { sharedByProcesses: true });
 });
 
 describe.skipIf(!POSTGRES_URL)(POSTGRES_URL ? 'PostgreSQL' : 'PostgreSQL: skipped because POSTGRES_URL is not set', () => {
-  describeQuotaStoreContract('PostgreSQL', networkBackend(POSTGRES_URL ?? ''));
+  describeQuotaStoreContract('PostgreSQL', networkBackend(POSTGRES_URL ?? '', 'ledger'));
+  describeQuotaLedgerContract('PostgreSQL', networkBackend(POSTGRES_URL ?? '', 'ledger'), { sharedByProcesses: true });
 });

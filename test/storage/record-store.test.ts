@@ -17,7 +17,7 @@ describe('records()', () => {
     clock = new ManualClock('2025-03-12T12:00:00Z');
     log = memoryLogger();
     backend = await openBackend(parseStorageUrl('memory://'), { namespace: 'imagine-bot', connectTimeoutMs: 1_000, logger: log.logger });
-    storage = createStorage(backend, { defaults: { limit: 1, period: 'day' }, reservationTtlMs: 1_000, clock, logger: log.logger });
+    storage = createStorage(backend, { defaults: { limit: 1, period: 'day' }, jobLeaseMs: 1_000, clock, logger: log.logger });
   });
   afterEach(async () => storage.close());
 
