@@ -31,7 +31,10 @@ export type UserErrorIdentifier =
 
 /** Values the copy may use. */
 export interface UserErrorContext {
-  /** Which option or parameter was wrong. */
+  /**
+   * Which request field (`outputCompression`) or other parameter was wrong. The copy words it through the naming
+   * function given to describeUserError (the commands: the option the member typed, `compression`).
+   */
   param?: string | undefined;
   /** What is allowed, in words. */
   allowed?: string | undefined;
@@ -61,8 +64,12 @@ export class UserFacingError extends Error {
 
 const relative = (ms: number | undefined): string => (ms === undefined ? 'soon' : `<t:${Math.ceil(ms / 1000)}:R>`);
 
-const COPY: Record<UserErrorIdentifier, (c: UserErrorContext) => string> = {
-  'input.invalid': (c) => `That ${c.param ?? 'input'} doesn't work${c.detail ? `: ${c.detail}` : ''}.${c.allowed ? ` Allowed: ${c.allowed}.` : ''}`,
+/** Words a parameter named in an error context. */
+type ParamNamer = (param: string) => string;
+
+const COPY: Record<UserErrorIdentifier, (c: UserErrorContext, nameOf: ParamNamer) => string> = {
+  'input.invalid': (c, nameOf) =>
+    `That ${c.param === undefined ? 'input' : nameOf(c.param)} doesn't work${c.detail ? `: ${c.detail}` : ''}.${c.allowed ? ` Allowed: ${c.allowed}.` : ''}`,
   'input.attachmentInvalid': (c) => `I couldn't use ${c.param ?? 'that attachment'}: ${c.detail ?? 'it is not a PNG, JPEG or WebP image'}.`,
   'input.noImages': () => 'That message has no PNG, JPEG or WebP images to edit. Attach an image, or use `/edit`.',
   'input.moderationNotAllowed': () =>
@@ -83,8 +90,8 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext) => string> = {
             .join(', ')}.`
         : ''
     }`,
-  'gateway.badParameter': (c) =>
-    `The image service didn't accept ${c.param ? `\`${c.param}\`` : 'one of the options'}.${c.allowed ? ` Allowed: ${c.allowed}.` : ' Try the default for it.'}`,
+  'gateway.badParameter': (c, nameOf) =>
+    `The image service didn't accept ${c.param ? `\`${nameOf(c.param)}\`` : 'one of the options'}.${c.allowed ? ` Allowed: ${c.allowed}.` : ' Try the default for it.'}`,
   'gateway.busy': () => 'The image service is busy right now. Please try again in a minute.',
   'gateway.timedOut': () => 'The image took too long to make. Try a smaller size, a lower quality or fewer images. You were not charged.',
   'gateway.unavailable': () => "Image generation isn't available right now. The bot's operator has been notified.",
@@ -98,9 +105,12 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext) => string> = {
   'delivery.failed': () => "I made your images but couldn't post them here. You were not charged.",
 };
 
-/** The member-facing text for an error, with its reference id. */
-export function describeUserError(error: UserFacingError, referenceId: string): string {
-  return `${COPY[error.identifier](error.context)}\n-# Reference: \`${referenceId}\``;
+/**
+ * The member-facing text for an error, with its reference id. `nameOf` words the parameter an invalid-input or
+ * refused-parameter error names (the router passes the commands' option names); by default it is shown as it is.
+ */
+export function describeUserError(error: UserFacingError, referenceId: string, nameOf: ParamNamer = (param) => param): string {
+  return `${COPY[error.identifier](error.context, nameOf)}\n-# Reference: \`${referenceId}\``;
 }
 
 /** The generic apology for anything unexpected. */

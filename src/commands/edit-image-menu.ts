@@ -5,7 +5,7 @@
 import { ApplicationCommandType, type RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
-import { MAX_EDIT_IMAGES } from '../service/image-rules.js';
+import { MAX_EDIT_IMAGES } from '../service/image-request.js';
 import type { ComponentHandler, MessageCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';

@@ -5,7 +5,7 @@ import { ApplicationCommandOptionType, ApplicationCommandType, type RESTPostAPIC
 import { UserFacingError } from '../errors.js';
 import type { ChatCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
-import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
+import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, parseEditOptions, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { checkModerationAllowed } from './job-from-interaction.js';
 
@@ -22,15 +22,7 @@ export const EDIT_DATA = {
     { type: ApplicationCommandOptionType.Attachment, name: 'image3', description: 'Another reference image' },
     { type: ApplicationCommandOptionType.Attachment, name: 'image4', description: 'Another reference image' },
     { type: ApplicationCommandOptionType.Attachment, name: 'mask', description: 'PNG whose transparent areas mark what to change (same size as image)' },
-    {
-      type: ApplicationCommandOptionType.String,
-      name: 'fidelity',
-      description: 'How closely to keep the input (high keeps faces and details)',
-      choices: [
-        { name: 'high', value: 'high' },
-        { name: 'low', value: 'low' },
-      ],
-    },
+    FIDELITY_OPTION,
     ...IMAGE_OPTIONS,
   ],
   ...AVAILABLE_EVERYWHERE,
@@ -43,17 +35,17 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
     data: EDIT_DATA,
     async execute(interaction, ctx) {
       const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
+      const { inputFidelity } = parseEditOptions(interaction.options);
       checkModerationAllowed(interaction, request);
       const attachments = IMAGE_OPTION_NAMES.map((name) => interaction.options.getAttachment(name)).filter((a) => a !== null);
       const bad = attachments.find((a) => !looksLikeImage(a));
       if (bad) throw new UserFacingError('input.attachmentInvalid', { param: `\`${bad.name}\``, detail: 'it is not a PNG, JPEG or WebP image' });
       const mask = interaction.options.getAttachment('mask');
-      const fidelity = interaction.options.getString('fidelity');
       deferInBackground(interaction, ctx);
       await startJob(interaction, ctx, deps, 'edit', request, {
         images: attachments.map(toRef),
         mask: mask ? toRef(mask) : undefined,
-        inputFidelity: fidelity === 'high' || fidelity === 'low' ? fidelity : undefined,
+        inputFidelity,
       });
     },
     autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),

@@ -1,6 +1,7 @@
 /**
- * The image options /imagine and /edit share: their registration data and their parsing into a typed request.
- * Parsing is pure and synchronous, so bad input is answered before anything is deferred or charged.
+ * The image options /imagine and /edit share: their registration data, and reading them by their option names
+ * (option-names.ts) into the service's request, parsed with its schemas (image-request.ts). Parsing is pure and
+ * synchronous, so bad input is answered before anything is deferred or charged.
  */
 import {
   ApplicationCommandOptionType,
@@ -9,13 +10,24 @@ import {
   type APIApplicationCommandBasicOption,
   type ChatInputCommandInteraction,
 } from 'discord.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { UserFacingError } from '../errors.js';
-import { MAX_IMAGES_PER_REQUEST } from '../service/image-rules.js';
-import type { GenerateRequest } from '../service/ports.js';
+import {
+  EditFields,
+  GenerateRequest,
+  IMAGE_BACKGROUNDS,
+  IMAGE_FORMATS,
+  IMAGE_MODERATIONS,
+  IMAGE_QUALITIES,
+  INPUT_FIDELITIES,
+  MAX_IMAGES_PER_REQUEST,
+  MAX_MODEL_NAME_LENGTH,
+  OUTPUT_COMPRESSION,
+} from '../service/image-request.js';
+import { OPTION_NAMES } from './option-names.js';
 
-/** Discord caps string options at 6000 characters; the gateway allows more, so this is the binding limit. */
-export const MAX_PROMPT_OPTION_LENGTH = 6000;
+/** Discord caps string options at 6000 characters, and enforces the max_length registered here; the service allows more. */
+const MAX_PROMPT_OPTION_LENGTH = 6000;
 
 const choices = (values: readonly string[]) => values.map((v) => ({ name: v, value: v }));
 
@@ -27,7 +39,7 @@ export const AVAILABLE_EVERYWHERE = {
 
 export const PROMPT_OPTION = {
   type: ApplicationCommandOptionType.String,
-  name: 'prompt',
+  name: OPTION_NAMES.prompt,
   description: 'Describe the image: subject, style, composition, lighting',
   required: true,
   max_length: MAX_PROMPT_OPTION_LENGTH,
@@ -37,101 +49,88 @@ export const PROMPT_OPTION = {
 export const IMAGE_OPTIONS = [
   {
     type: ApplicationCommandOptionType.String,
-    name: 'model',
+    name: OPTION_NAMES.model,
     description: 'Image model to use (defaults to the server default)',
     autocomplete: true,
-    max_length: 100,
+    max_length: MAX_MODEL_NAME_LENGTH,
   },
   {
     type: ApplicationCommandOptionType.String,
-    name: 'size',
+    name: OPTION_NAMES.size,
     description: 'auto, 1024x1024, 1536x1024, 1024x1536 or WIDTHxHEIGHT',
     autocomplete: true,
     max_length: 20,
   },
   {
     type: ApplicationCommandOptionType.String,
-    name: 'quality',
+    name: OPTION_NAMES.quality,
     description: 'Higher quality takes longer',
-    choices: choices(['auto', 'low', 'medium', 'high']),
+    choices: choices(IMAGE_QUALITIES),
   },
   {
     type: ApplicationCommandOptionType.String,
-    name: 'background',
+    name: OPTION_NAMES.background,
     description: 'Transparent needs PNG or WebP',
-    choices: choices(['auto', 'opaque', 'transparent']),
+    choices: choices(IMAGE_BACKGROUNDS),
   },
-  { type: ApplicationCommandOptionType.String, name: 'format', description: 'File format of the result', choices: choices(['png', 'jpeg', 'webp']) },
-  { type: ApplicationCommandOptionType.Integer, name: 'compression', description: 'JPEG/WebP compression, 0–100', min_value: 0, max_value: 100 },
+  { type: ApplicationCommandOptionType.String, name: OPTION_NAMES.outputFormat, description: 'File format of the result', choices: choices(IMAGE_FORMATS) },
   {
     type: ApplicationCommandOptionType.Integer,
-    name: 'count',
+    name: OPTION_NAMES.outputCompression,
+    description: 'JPEG/WebP compression, 0–100',
+    min_value: OUTPUT_COMPRESSION.min,
+    max_value: OUTPUT_COMPRESSION.max,
+  },
+  {
+    type: ApplicationCommandOptionType.Integer,
+    name: OPTION_NAMES.n,
     description: `How many images (1–${MAX_IMAGES_PER_REQUEST}); each counts toward your quota`,
     min_value: 1,
     max_value: MAX_IMAGES_PER_REQUEST,
   },
   {
     type: ApplicationCommandOptionType.String,
-    name: 'moderation',
+    name: OPTION_NAMES.moderation,
     description: 'Content filter strength (low: age-restricted channels only)',
-    choices: choices(['auto', 'low']),
+    choices: choices(IMAGE_MODERATIONS),
   },
 ] satisfies APIApplicationCommandBasicOption[];
 
-/** The typed request an image command produces. */
-const ImageCommandRequest = z.object({
-  prompt: z.string().trim().min(1, { error: 'the prompt is empty' }).max(MAX_PROMPT_OPTION_LENGTH),
-  model: z.string().trim().min(1).max(100).optional(),
-  size: z.string().trim().toLowerCase().optional(),
-  quality: z.enum(['auto', 'low', 'medium', 'high']).optional(),
-  background: z.enum(['auto', 'opaque', 'transparent']).optional(),
-  outputFormat: z.enum(['png', 'jpeg', 'webp']).optional(),
-  outputCompression: z.number().int().min(0).max(100).optional(),
-  n: z.number().int().min(1).max(MAX_IMAGES_PER_REQUEST).optional(),
-  moderation: z.enum(['auto', 'low']).optional(),
-});
-type ImageCommandRequest = z.infer<typeof ImageCommandRequest>;
+/** /edit's fidelity option. */
+export const FIDELITY_OPTION = {
+  type: ApplicationCommandOptionType.String,
+  name: OPTION_NAMES.inputFidelity,
+  description: 'How closely to keep the input (high keeps faces and details)',
+  choices: choices(INPUT_FIDELITIES),
+} satisfies APIApplicationCommandBasicOption;
 
 /** The subset of an interaction's option reader these parsers use. */
 type OptionReader = Pick<ChatInputCommandInteraction['options'], 'getString' | 'getInteger'>;
 
-/** Reads and validates the shared image options; throws a member-facing error naming the bad option. */
+/** The request fields read from string options, and from integer options. */
+const STRING_FIELDS = ['model', 'size', 'quality', 'background', 'outputFormat', 'moderation'] as const;
+const INTEGER_FIELDS = ['outputCompression', 'n'] as const;
+
+/** Reads and validates the shared image options; throws a member-facing error naming the bad field. */
 export function parseImageOptions(options: OptionReader, prompt: string): GenerateRequest {
-  const raw = {
-    prompt,
-    model: options.getString('model') ?? undefined,
-    size: options.getString('size') ?? undefined,
-    quality: options.getString('quality') ?? undefined,
-    background: options.getString('background') ?? undefined,
-    outputFormat: options.getString('format') ?? undefined,
-    outputCompression: options.getInteger('compression') ?? undefined,
-    n: options.getInteger('count') ?? undefined,
-    moderation: options.getString('moderation') ?? undefined,
-  };
-  const parsed = ImageCommandRequest.safeParse(dropUndefined(raw));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new UserFacingError('input.invalid', { param: OPTION_NAMES[String(issue?.path[0])] ?? 'option', detail: issue?.message });
-  }
-  return parsed.data;
+  const set = [
+    ...STRING_FIELDS.map((field) => [field, options.getString(OPTION_NAMES[field])] as const),
+    ...INTEGER_FIELDS.map((field) => [field, options.getInteger(OPTION_NAMES[field])] as const),
+  ].filter(([, value]) => value !== null);
+  return parseOptions(GenerateRequest, { prompt, ...Object.fromEntries(set) });
 }
 
-/** Request fields → the option names members typed. */
-const OPTION_NAMES: Record<string, string> = {
-  prompt: 'prompt',
-  model: 'model',
-  size: 'size',
-  quality: 'quality',
-  background: 'background',
-  outputFormat: 'format',
-  outputCompression: 'compression',
-  n: 'count',
-  moderation: 'moderation',
-  inputFidelity: 'fidelity',
-  images: 'image',
-  mask: 'mask',
-};
+/** Reads and validates the fields only /edit has; throws a member-facing error naming the bad field. */
+export function parseEditOptions(options: OptionReader): EditFields {
+  const fidelity = options.getString(OPTION_NAMES.inputFidelity);
+  return parseOptions(EditFields, fidelity === null ? {} : { inputFidelity: fidelity });
+}
 
-function dropUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path[0];
+  // The error names the request field; the router words it as the option the member typed.
+  throw new UserFacingError('input.invalid', { param: typeof field === 'string' ? field : 'option', detail: issue?.message });
 }

@@ -1,10 +1,10 @@
 /**
- * The prompt modal used by Edit image and the Edit button, and reading its value back.
+ * The prompt modal used by Edit image and the Edit button, and reading its value back with the service's prompt rule.
  */
 import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData, type ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { shortenForDiscord } from '../discord/text.js';
-import { MAX_PROMPT_OPTION_LENGTH } from './image-options.js';
+import { Prompt } from '../service/image-request.js';
 
 const PROMPT_FIELD = 'prompt';
 
@@ -24,11 +24,9 @@ export function promptModal(customId: string, title: string, note: string): APIM
   };
 }
 
-/** The submitted prompt, trimmed; empty is refused. */
+/** The submitted prompt, trimmed; a blank one is refused. */
 export function readPrompt(interaction: ModalSubmitInteraction): string {
-  const prompt = interaction.fields.getTextInputValue(PROMPT_FIELD).trim();
-  if (prompt.length === 0 || prompt.length > MAX_PROMPT_OPTION_LENGTH) {
-    throw new UserFacingError('input.invalid', { param: 'prompt', detail: 'the prompt is empty' });
-  }
-  return prompt;
+  const parsed = Prompt.safeParse(interaction.fields.getTextInputValue(PROMPT_FIELD));
+  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'prompt', detail: parsed.error.issues[0]?.message });
+  return parsed.data;
 }

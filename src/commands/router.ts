@@ -6,6 +6,7 @@ import { MessageFlags, type Interaction, type RepliableInteraction } from 'disco
 import type { Logger } from 'pino';
 import { describeUnexpectedError, describeUserError, UserFacingError } from '../errors.js';
 import type { Command, ComponentHandler, InteractionContext } from './command.js';
+import { optionNameOf } from './option-names.js';
 
 /** Options for {@link createInteractionRouter}. */
 export interface RouterOptions {
@@ -74,7 +75,8 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
   // An acknowledgement still in flight decides how to answer (reply, or edit/follow up); its failure means the
   // interaction is gone, which the answer below then reports in the log.
   await ctx.acknowledgement?.catch(() => undefined);
-  const content = userFacing ? describeUserError(err, ctx.referenceId) : describeUnexpectedError(ctx.referenceId);
+  // The service names request fields; members know them by the options they typed.
+  const content = userFacing ? describeUserError(err, ctx.referenceId, optionNameOf) : describeUnexpectedError(ctx.referenceId);
   try {
     await replyEphemeral(interaction, content);
   } catch (replyErr) {

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { GeneratedImage, ImageFormat } from '../service/ports.js';
 import { sniffImageFormat } from '../service/image-rules.js';
 import { GatewayResponseError } from './errors.js';
-import { tooLarge } from './transport.js';
+import { tooLarge } from './http-errors.js';
 
 /** Decodes base64 into a Buffer, refusing anything that would exceed `maxBytes` before allocating it. */
 export function decodeBase64(b64: string, maxBytes: number, requestId?: string): Buffer {

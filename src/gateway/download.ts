@@ -4,15 +4,15 @@
  *
  * @see ../../../shared/docs/image-gateway.md §4.2.3 (relays return url items; downloads can be slow)
  */
-import { request, type Dispatcher } from 'undici';
 import type { CallScope } from './call-scope.js';
 import { GatewayResponseError, GatewayTimeoutError } from './errors.js';
 import { decodeBase64 } from './decode.js';
-import { readCapped, toGatewayError } from './transport.js';
+import type { GatewayHttp } from './http.js';
+import { toGatewayError } from './http-errors.js';
 
 /** How to download one link. */
 export interface DownloadOptions {
-  dispatcher: Dispatcher;
+  http: GatewayHttp;
   maxBytes: number;
   timeoutMs: number;
   scope: CallScope;
@@ -28,12 +28,12 @@ export async function downloadImage(url: string, opts: DownloadOptions): Promise
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = AbortSignal.any([opts.scope.signal, timeout]);
   try {
-    const res = await request(url, { dispatcher: opts.dispatcher, method: 'GET', signal, headers: { accept: 'image/*' } });
+    const res = await opts.http.fetchLink(url, { accept: 'image/*' }, signal, opts.scope);
     if (res.statusCode < 200 || res.statusCode >= 300) {
       await res.body.dump();
       throw broken(`image link answered ${res.statusCode}`, opts.requestId);
     }
-    return await readCapped(res, opts.maxBytes, opts.scope, opts.requestId);
+    return await opts.http.readCapped(res, opts.maxBytes, opts.scope, opts.requestId);
   } catch (err) {
     if (opts.scope.signal.aborted) throw opts.scope.abortError(opts.requestId);
     if (timeout.aborted) {

@@ -1,6 +1,7 @@
 /**
- * The gateway client: the ImageGateway port over undici, with pre-flight rules, bounded retries, the documented
- * recoveries, a total deadline and the model catalogue.
+ * The gateway client: the ImageGateway port over undici, with bounded retries, the documented recoveries, a total
+ * deadline and the model catalogue. Requests arrive validated by the service (the port's contract); it does not
+ * check them again.
  *
  * @see ../../../shared/docs/image-gateway.md
  * @see ../../../shared/docs/gateway-interface.md
@@ -8,8 +9,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type pino from 'pino';
-import type { Dispatcher } from 'undici';
-import { validateEditRequest, validateGenerateRequest } from '../service/image-rules.js';
 import {
   systemClock,
   type Clock,
@@ -28,7 +27,8 @@ import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
 import { isRetryable, retryDelay } from './retry.js';
-import { toGatewayError } from './transport.js';
+import { GatewayHttp, type GatewayHttpOptions } from './http.js';
+import { toGatewayError } from './http-errors.js';
 
 /** Options of GatewayClient. */
 export interface GatewayClientOptions {
@@ -37,7 +37,7 @@ export interface GatewayClientOptions {
   /** Sent as `Authorization: Bearer …`; never logged. */
   apiKey: string;
   /** The undici Agent from createGatewayAgent (connect, header and body timeouts live there). */
-  dispatcher: Dispatcher;
+  dispatcher: GatewayHttpOptions['dispatcher'];
   /** The model used when a request names none; first in the catalogue. */
   defaultModel: string;
   logger: pino.Logger;
@@ -51,6 +51,8 @@ export interface GatewayClientOptions {
   retryAfterCapMs?: number | undefined;
   /** How long the model catalogue is cached. @default 300_000 (5 min) */
   modelsTtlMs?: number | undefined;
+  /** Body bytes read per event-loop turn, over all of this client's answers. @default TURN_BYTES (1 MiB) */
+  turnBytes?: number | undefined;
   /** Timeout of one `url` image download. @default 60_000 */
   downloadTimeoutMs?: number | undefined;
   /** Waits between retries; must reject when the signal aborts. @default node:timers/promises setTimeout */
@@ -81,9 +83,7 @@ export class GatewayClient implements ImageGateway {
     const clock = opts.clock ?? systemClock;
     this.log = opts.logger.child({ module: 'gateway' });
     this.ctx = {
-      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-      apiKey: opts.apiKey,
-      dispatcher: opts.dispatcher,
+      http: new GatewayHttp({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dispatcher: opts.dispatcher, turnBytes: opts.turnBytes }),
       maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024 * 1024,
       downloadTimeoutMs: opts.downloadTimeoutMs ?? 60_000,
       clock,
@@ -104,18 +104,16 @@ export class GatewayClient implements ImageGateway {
     });
   }
 
-  /** Text-to-image. @throws ImageInputError before any request; GatewayError after. */
+  /** Text-to-image. @throws ImageInputError for a bad call option, before any request; GatewayError after. */
   async generate(request: GenerateRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
-    const req = validateGenerateRequest(request);
-    const model = req.model ?? this.defaultModel;
-    return this.run('generations', buildWireParams(req, model, options), undefined, options);
+    const model = request.model ?? this.defaultModel;
+    return this.run('generations', buildWireParams(request, model, options), undefined, options);
   }
 
-  /** Image-to-image (multipart). @throws ImageInputError before any request; GatewayError after. */
+  /** Image-to-image (multipart). @throws ImageInputError for a bad call option, before any request; GatewayError after. */
   async edit(request: EditRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
-    const req = await validateEditRequest(request);
-    const model = req.model ?? this.defaultModel;
-    return this.run('edits', buildWireParams(req, model, options), req, options);
+    const model = request.model ?? this.defaultModel;
+    return this.run('edits', buildWireParams(request, model, options), request, options);
   }
 
   listModels(options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayModel[]> {

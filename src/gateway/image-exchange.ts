@@ -3,8 +3,7 @@
  * (whatever the Content-Type says, since gateways ignore `stream` both ways) and decode the images.
  */
 import type pino from 'pino';
-import type { Dispatcher } from 'undici';
-import type { Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../service/ports.js';
+import type { AnswerSink, Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../service/ports.js';
 import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';
 import { downloadImage } from './download.js';
@@ -15,16 +14,15 @@ import { toJsonBody, type WireParams } from './params.js';
 import { findRequestId, headerValue } from './request-id.js';
 import { ImagesResponse, type ImageItem, type ImagesUsage, parseJson } from './schemas.js';
 import { readImageStream } from './sse.js';
-import { consumeCapped, readCapped, send, toGatewayError, type GatewayResponse } from './transport.js';
+import type { GatewayHttp, GatewayResponse } from './http.js';
+import { toGatewayError } from './http-errors.js';
 
 /** Error bodies are small; a huge one is read no further than this and classified by status. */
 const ERROR_BODY_CAP = 1024 * 1024;
 
 /** What every exchange shares (fixed per client). */
 export interface ExchangeContext {
-  baseUrl: string;
-  apiKey: string;
-  dispatcher: Dispatcher;
+  http: GatewayHttp;
   maxResponseBytes: number;
   downloadTimeoutMs: number;
   clock: Clock;
@@ -63,12 +61,12 @@ export interface ExchangeResult {
 export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest, scope: CallScope): Promise<ExchangeResult> {
   const started = ctx.clock.now();
   const body = req.edit ? buildEditForm(req.params, req.edit.images, req.edit.mask) : toJsonBody(req.params);
-  const res = await send(ctx.dispatcher, { method: 'POST', url: `${ctx.baseUrl}/images/${req.endpoint}`, headers: headersFor(ctx, req), body }, scope);
+  const res = await ctx.http.send({ method: 'POST', path: `/images/${req.endpoint}`, headers: headersFor(req), body }, scope);
   const requestId = findRequestId(res.headers);
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
   // The caller may hold the answer in its socket until it can decode and post it (bounded memory).
-  await req.call.beforeBody?.({ contentLength: declaredLength(res.headers['content-length']) });
+  await req.call.sink?.admit({ contentLength: declaredLength(res.headers['content-length']) });
   const expected = expectedFormat(req.params);
   // A JSON answer's images are checked as soon as each is decoded (sharp reads only their headers, on its threads),
   // while the rest of the answer arrives; the checks are awaited once the answer is known to be a success.
@@ -99,9 +97,8 @@ async function decodeOneByOne(
   return images;
 }
 
-function headersFor(ctx: ExchangeContext, req: ExchangeRequest): Record<string, string> {
+function headersFor(req: ExchangeRequest): Record<string, string> {
   const headers: Record<string, string> = {
-    authorization: `Bearer ${ctx.apiKey}`,
     accept: req.call.stream ? 'text/event-stream, application/json' : 'application/json',
     // Same key on every retry of this logical request, so a gateway that deduplicates can do so.
     'idempotency-key': req.idempotencyKey,
@@ -114,7 +111,7 @@ function headersFor(ctx: ExchangeContext, req: ExchangeRequest): Record<string, 
 async function errorFrom(ctx: ExchangeContext, res: GatewayResponse, scope: CallScope, requestId: string | undefined): Promise<GatewayHttpError> {
   let text = '';
   try {
-    text = (await readCapped(res, ERROR_BODY_CAP, scope, requestId)).toString('utf8');
+    text = (await ctx.http.readCapped(res, ERROR_BODY_CAP, scope, requestId)).toString('utf8');
   } catch (err) {
     if (scope.signal.aborted) throw scope.abortError(requestId);
     ctx.log.debug({ err, requestId }, 'gateway error body unreadable');
@@ -131,7 +128,7 @@ async function readItems(
   onDecoded: (bytes: Buffer) => void,
 ): Promise<ReadOutcome> {
   const contentType = headerValue(res.headers, 'content-type') ?? '';
-  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, scope, requestId, req.call, onDecoded);
+  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, scope, requestId, req.call.sink, onDecoded);
   const expected = Number(req.params.get('n') ?? 1);
   return readImageStream(res.body, {
     maxBytes: ctx.maxResponseBytes,
@@ -147,25 +144,25 @@ async function readItems(
 /**
  * Reads a JSON answer chunk by chunk: the scanner decodes the base64 images as they arrive, so neither the body
  * nor its images' text is ever held whole, and only the small rest of the JSON is parsed. Each decoded value goes
- * to `onDecoded` at once, and its pieces to the caller's feed while it is decoded.
+ * to `onDecoded` at once, and its pieces to the caller's sink while it is decoded.
  */
 async function readJsonItems(
   ctx: ExchangeContext,
   res: GatewayResponse,
   scope: CallScope,
   requestId: string | undefined,
-  { imageFeed: feed, answerBuffer }: Pick<GatewayCallOptions, 'imageFeed' | 'answerBuffer'>,
+  sink: AnswerSink | undefined,
   onDecoded: (bytes: Buffer) => void,
 ): Promise<ReadOutcome> {
   const listener = {
-    data: (index: number, bytes: Buffer) => feed?.data(index, bytes),
+    data: (index: number, bytes: Buffer) => sink?.data(index, bytes),
     end: (index: number, bytes: Buffer) => {
       if (bytes.length > 0) onDecoded(bytes);
-      feed?.end(index, bytes);
+      sink?.end(index, bytes);
     },
   };
-  const scanner = new JsonImageScanner(listener, declaredLength(res.headers['content-length']), answerBuffer);
-  await consumeCapped(res, ctx.maxResponseBytes, scope, requestId, (chunk) => scanner.push(chunk));
+  const scanner = new JsonImageScanner(listener, declaredLength(res.headers['content-length']), sink && ((bytes) => sink.buffer(bytes)));
+  await ctx.http.consumeCapped(res, ctx.maxResponseBytes, scope, requestId, (chunk) => scanner.push(chunk));
   const scanned = scanner.end();
   const parsed = ImagesResponse.safeParse(scanned && parseJson(scanned.json));
   if (!scanned || !parsed.success)
@@ -195,7 +192,7 @@ async function decodeItem(
   if (item.bytes) bytes = item.bytes;
   else if (item.b64_json) bytes = decodeBase64(item.b64_json, ctx.maxResponseBytes, requestId);
   else if (item.url)
-    bytes = await downloadImage(item.url, { dispatcher: ctx.dispatcher, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId });
+    bytes = await downloadImage(item.url, { http: ctx.http, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId });
   else
     throw new GatewayResponseError('gateway returned an image item with neither b64_json nor url', {
       category: 'gateway_failure',

@@ -4,7 +4,6 @@
  * JSON.parsed at the end. Holding whole answers as text made many concurrent answers cost gigabytes and block the
  * event loop (figures in docs/benchmarks.md).
  */
-import type { ImageFeed } from '../service/ports.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -12,6 +11,15 @@ const COLON = 0x3a;
 const EQUALS = 0x3d;
 const KEY = Buffer.from('b64_json');
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/**
+ * Told about each `b64_json` value while it is decoded: `data` any number of times with the next decoded bytes,
+ * then `end` with all of the value's bytes. Values are numbered in answer order. Must not throw.
+ */
+export interface ScanListener {
+  data(index: number, bytes: Buffer): void;
+  end(index: number, bytes: Buffer): void;
+}
+
 /** JSON forbids raw control characters in strings; JSON.parse rejected them, so do we. */
 // eslint-disable-next-line no-control-regex -- matching the control characters JSON forbids is this pattern's purpose
 const CONTROL = /[\u0000-\u001f]/;
@@ -45,7 +53,7 @@ export function binaryIndex(value: string): number | undefined {
  * correct, only not cheaper).
  */
 export class JsonImageScanner {
-  private readonly listener: ImageFeed | undefined;
+  private readonly listener: ScanListener | undefined;
   /**
    * One allocation for all the decoded images (see the constructor); `used` bytes of it are taken. The current
    * value starts at `valueStart` and `contiguous` says whether all of its pieces were taken from it in a row.
@@ -63,7 +71,7 @@ export class JsonImageScanner {
    *   allocation per chunk and no copy to join an image's pieces (fewer, larger buffers for the garbage collector).
    * @param allocate - supplies that Buffer (at least the size asked for); a new one by default.
    */
-  constructor(listener?: ImageFeed, bodyBytes?: number, allocate: (bytes: number) => Buffer = (bytes) => Buffer.allocUnsafe(bytes)) {
+  constructor(listener?: ScanListener, bodyBytes?: number, allocate: (bytes: number) => Buffer = (bytes) => Buffer.allocUnsafe(bytes)) {
     this.listener = listener;
     if (bodyBytes !== undefined && bodyBytes > 0) {
       const size = Math.floor((bodyBytes * 3) / 4);

@@ -9,7 +9,6 @@ import { GatewayHttpError, GatewayResponseError } from './errors.js';
 import type { ExchangeContext } from './image-exchange.js';
 import { findRequestId } from './request-id.js';
 import { ModelsResponse, parseJson } from './schemas.js';
-import { readCapped, send } from './transport.js';
 
 /** Autocomplete must answer within 3 s, so the catalogue fetch gets a short budget of its own. */
 const MODELS_TIMEOUT_MS = 10_000;
@@ -19,13 +18,9 @@ const MODELS_BODY_CAP = 4 * 1024 * 1024;
 export async function fetchModelIds(ctx: ExchangeContext, signal?: AbortSignal, timeoutMs = MODELS_TIMEOUT_MS): Promise<string[]> {
   const scope = new CallScope(timeoutMs, signal);
   try {
-    const res = await send(
-      ctx.dispatcher,
-      { method: 'GET', url: `${ctx.baseUrl}/models`, headers: { authorization: `Bearer ${ctx.apiKey}`, accept: 'application/json' } },
-      scope,
-    );
+    const res = await ctx.http.send({ method: 'GET', path: '/models', headers: { accept: 'application/json' } }, scope);
     const requestId = findRequestId(res.headers);
-    const text = (await readCapped(res, MODELS_BODY_CAP, scope, requestId)).toString('utf8');
+    const text = (await ctx.http.readCapped(res, MODELS_BODY_CAP, scope, requestId)).toString('utf8');
     if (res.statusCode >= 400) throw GatewayHttpError.fromResponse(res.statusCode, text, res.headers, ctx.clock.now());
     const parsed = ModelsResponse.safeParse(parseJson(text));
     if (!parsed.success)

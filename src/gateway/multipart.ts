@@ -29,7 +29,7 @@ function partFilename(image: InputImage, fallbackStem: string, format: ImageForm
 }
 
 function filePart(image: InputImage, fallbackStem: string): { blob: Blob; filename: string } {
-  // validateEditRequest has already refused anything that is not png, jpeg or webp.
+  // The service's validateEditRequest has already refused anything that is not png, jpeg or webp (ImageGateway's contract).
   const format = sniffImageFormat(image.bytes) ?? 'png';
   return { blob: new Blob([image.bytes], { type: mimeType(format) }), filename: partFilename(image, fallbackStem, format) };
 }

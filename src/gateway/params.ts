@@ -1,10 +1,12 @@
 /**
- * The request fields the client sends: only what the caller set, plus model. Never `response_format`: GPT image
- * models reject it with 400 unknown_parameter and always answer in base64, which is what the bot wants.
+ * The request fields the client sends, under their wire names (image-request.ts WIRE_NAMES): only what the caller
+ * set, plus model. Never `response_format`: GPT image models reject it with 400 unknown_parameter and always answer
+ * in base64, which is what the bot wants.
  *
  * @see ../../../shared/docs/image-gateway.md §0.3, §2.2, §2.3
  */
 import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../service/ports.js';
+import { WIRE_NAMES } from '../service/image-request.js';
 import { ImageInputError } from '../service/image-rules.js';
 
 /** A scalar field as it goes on the wire (JSON keeps types; multipart sends the text). */
@@ -15,41 +17,37 @@ export type WireParams = ReadonlyMap<string, WireValue>;
 
 /** Fields the client may drop on the one retry when the model says it does not know them. */
 export const DROPPABLE_PARAMS = [
-  'quality',
-  'background',
-  'output_format',
-  'output_compression',
-  'moderation',
-  'input_fidelity',
+  WIRE_NAMES.quality,
+  WIRE_NAMES.background,
+  WIRE_NAMES.outputFormat,
+  WIRE_NAMES.outputCompression,
+  WIRE_NAMES.moderation,
+  WIRE_NAMES.inputFidelity,
   'stream',
   'partial_images',
 ] as const;
 
 /** Fields that make no sense without another (compression without a format, partial images without a stream). */
 const DEPENDENTS: Readonly<Record<string, readonly string[]>> = {
-  output_format: ['output_compression'],
+  [WIRE_NAMES.outputFormat]: [WIRE_NAMES.outputCompression],
   stream: ['partial_images'],
 };
+
+/** The request fields sent as wire fields besides the model, in wire order (also the multipart part order). */
+const SENT_FIELDS = ['prompt', 'n', 'size', 'quality', 'background', 'outputFormat', 'outputCompression', 'moderation'] as const;
 
 /** The highest `partial_images` the API accepts. */
 const MAX_PARTIAL_IMAGES = 3;
 
-/** Builds the wire fields for a validated request. */
+/** Builds the wire fields for a request the service has validated (the ImageGateway contract). */
 export function buildWireParams(req: GenerateRequest | EditRequest, model: string, call: GatewayCallOptions): WireParams {
   const fields = new Map<string, WireValue>();
   const put = (name: string, value: WireValue | undefined): void => {
     if (value !== undefined) fields.set(name, value);
   };
-  put('model', model);
-  put('prompt', req.prompt);
-  put('n', req.n);
-  put('size', req.size);
-  put('quality', req.quality);
-  put('background', req.background);
-  put('output_format', req.outputFormat);
-  put('output_compression', req.outputCompression);
-  put('moderation', req.moderation);
-  if ('images' in req) put('input_fidelity', req.inputFidelity);
+  put(WIRE_NAMES.model, model);
+  for (const field of SENT_FIELDS) put(WIRE_NAMES[field], req[field]);
+  if ('images' in req) put(WIRE_NAMES.inputFidelity, req.inputFidelity);
   if (call.stream) {
     put('stream', true);
     put('partial_images', checkPartialImages(call.partialImages));

@@ -1,11 +1,31 @@
 /**
- * Pre-flight rules for image requests. Pure and exported so the service and the Discord commands can refuse bad
- * input before any quota is charged or any byte reaches the gateway.
+ * Pre-flight rules for image requests: the request schemas of image-request.ts, plus custom sizes, the pairings
+ * of fields and the input images' formats and sizes, with reasons a member can act on. The service refuses bad
+ * input with them before any quota is charged or any byte reaches the gateway. Pure (no sharp, no I/O), so the
+ * gateway may use the size helpers (its size recovery) and sniffImageFormat too; the one rule that reads pixels'
+ * headers, the mask's fit, is mask-check.ts.
  *
  * @see ../../../shared/docs/image-gateway.md §2.2, §2.3 (limits) and gateway-interface.md (custom sizes)
  */
-import sharp from 'sharp';
-import type { EditRequest, GenerateRequest, ImageFormat, InputImage } from './ports.js';
+import type { z } from 'zod';
+import {
+  EditFields,
+  GenerateRequest,
+  IMAGE_BACKGROUNDS,
+  IMAGE_FORMATS,
+  IMAGE_MODERATIONS,
+  IMAGE_QUALITIES,
+  INPUT_FIDELITIES,
+  MAX_EDIT_IMAGE_BYTES,
+  MAX_EDIT_IMAGES,
+  MAX_IMAGES_PER_REQUEST,
+  MAX_MASK_BYTES,
+  MAX_MODEL_NAME_LENGTH,
+  MAX_PROMPT_LENGTH,
+  OUTPUT_COMPRESSION,
+  WIRE_NAMES,
+} from './image-request.js';
+import type { EditRequest, ImageFormat, InputImage } from './ports.js';
 
 /** Custom-size bounds, in one place so they can follow the gateway. */
 export const SIZE_BOUNDS = {
@@ -23,19 +43,10 @@ export const SIZE_BOUNDS = {
 export const STANDARD_SIZES = ['1024x1024', '1536x1024', '1024x1536'] as const;
 export type StandardSize = (typeof STANDARD_SIZES)[number];
 
-const MAX_PROMPT_LENGTH = 32_000;
-export const MAX_IMAGES_PER_REQUEST = 10;
-export const MAX_EDIT_IMAGES = 16;
-const MAX_EDIT_IMAGE_BYTES = 50 * 1024 * 1024;
-const MAX_MASK_BYTES = 4 * 1024 * 1024;
-
-const FORMATS: readonly ImageFormat[] = ['png', 'jpeg', 'webp'];
-const QUALITIES = ['auto', 'low', 'medium', 'high'];
-const BACKGROUNDS = ['auto', 'opaque', 'transparent'];
-const MODERATIONS = ['auto', 'low'];
-const FIDELITIES = ['high', 'low'];
-
-/** Bad input, refused before the gateway is called. `allowed` is human text the member can act on. */
+/**
+ * Bad input, refused before the gateway is called. `param` is the parameter's name on the gateway's wire
+ * (image-request.ts WIRE_NAMES); `allowed` is human text the member can act on.
+ */
 export class ImageInputError extends Error {
   override name = 'ImageInputError';
   readonly param: string;
@@ -107,55 +118,57 @@ const SIZE_ALLOWED =
 function normaliseSize(size: string): string {
   if (size.trim().toLowerCase() === 'auto') return 'auto';
   const parsed = parseSize(size);
-  if (!parsed) throw new ImageInputError('size', SIZE_ALLOWED);
+  if (!parsed) throw new ImageInputError(WIRE_NAMES.size, SIZE_ALLOWED);
   const problem = sizeProblem(parsed.width, parsed.height);
-  if (problem) throw new ImageInputError('size', `${problem}; allowed: ${SIZE_ALLOWED}`);
+  if (problem) throw new ImageInputError(WIRE_NAMES.size, `${problem}; allowed: ${SIZE_ALLOWED}`);
   return `${parsed.width}x${parsed.height}`;
 }
 
-function checkEnum(param: string, value: string | undefined, allowed: readonly string[]): void {
-  if (value !== undefined && !allowed.includes(value)) throw new ImageInputError(param, `one of ${allowed.join(', ')}`);
-}
+const oneOf = (values: readonly string[]): string => `one of ${values.join(', ')}`;
+const wholeNumber = (min: number, max: number): string => `a whole number from ${min} to ${max}`;
 
-function checkInteger(param: string, value: number | undefined, min: number, max: number): void {
-  if (value !== undefined && !(Number.isInteger(value) && value >= min && value <= max)) {
-    throw new ImageInputError(param, `a whole number from ${min} to ${max}`);
-  }
-}
+/** What each schema field allows, in words. */
+const ALLOWED: Record<keyof GenerateRequest | keyof EditFields, string> = {
+  prompt: `1 to ${MAX_PROMPT_LENGTH.toLocaleString('en')} characters`,
+  model: `a model name of 1 to ${MAX_MODEL_NAME_LENGTH} characters`,
+  size: SIZE_ALLOWED,
+  quality: oneOf(IMAGE_QUALITIES),
+  background: oneOf(IMAGE_BACKGROUNDS),
+  outputFormat: oneOf(IMAGE_FORMATS),
+  outputCompression: wholeNumber(OUTPUT_COMPRESSION.min, OUTPUT_COMPRESSION.max),
+  n: wholeNumber(1, MAX_IMAGES_PER_REQUEST),
+  moderation: oneOf(IMAGE_MODERATIONS),
+  inputFidelity: oneOf(INPUT_FIDELITIES),
+};
 
-function checkPrompt(prompt: string): void {
-  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- the limit counts code points on purpose (a surrogate pair is one character), not graphemes
-  const length = [...prompt].length;
-  if (prompt.trim().length === 0 || length > MAX_PROMPT_LENGTH) {
-    throw new ImageInputError('prompt', `1 to ${MAX_PROMPT_LENGTH.toLocaleString('en')} characters`);
-  }
+const isSchemaField = (key: PropertyKey | undefined): key is keyof typeof ALLOWED => typeof key === 'string' && Object.hasOwn(ALLOWED, key);
+
+/** The schema's output for `value`, or an ImageInputError for the first field it refuses. */
+function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const field = parsed.error.issues[0]?.path[0];
+  if (!isSchemaField(field)) throw new ImageInputError('request', 'a complete image request');
+  throw new ImageInputError(WIRE_NAMES[field], ALLOWED[field]);
 }
 
 /**
- * Checks a text-to-image request and returns it normalised (size spelt `WxH`; transparent with no format → png).
+ * Checks a text-to-image request and returns it normalised (prompt trimmed, size spelt `WxH`; transparent with no
+ * format → png).
  * @throws ImageInputError naming the parameter and what is allowed
  */
 export function validateGenerateRequest<T extends GenerateRequest>(req: T): T {
-  checkPrompt(req.prompt);
-  checkInteger('n', req.n, 1, MAX_IMAGES_PER_REQUEST);
-  checkEnum('quality', req.quality, QUALITIES);
-  checkEnum('background', req.background, BACKGROUNDS);
-  checkEnum('output_format', req.outputFormat, FORMATS);
-  checkEnum('moderation', req.moderation, MODERATIONS);
-  const out: T = { ...req };
-  if (req.size !== undefined) out.size = normaliseSize(req.size);
-  if (req.background === 'transparent') {
-    if (req.outputFormat === 'jpeg') {
-      throw new ImageInputError('background', 'transparent needs png or webp output; jpeg has no transparency');
+  const out: T = { ...req, ...parseFields(GenerateRequest, req) };
+  if (out.size !== undefined) out.size = normaliseSize(out.size);
+  if (out.background === 'transparent') {
+    if (out.outputFormat === 'jpeg') {
+      throw new ImageInputError(WIRE_NAMES.background, 'transparent needs png or webp output; jpeg has no transparency');
     }
     // The gateway only makes transparency with a format that can carry it.
-    if (req.outputFormat === undefined) out.outputFormat = 'png';
+    out.outputFormat ??= 'png';
   }
-  if (req.outputCompression !== undefined) {
-    checkInteger('output_compression', req.outputCompression, 0, 100);
-    if (out.outputFormat !== 'jpeg' && out.outputFormat !== 'webp') {
-      throw new ImageInputError('output_compression', 'only with jpeg or webp output');
-    }
+  if (out.outputCompression !== undefined && out.outputFormat !== 'jpeg' && out.outputFormat !== 'webp') {
+    throw new ImageInputError(WIRE_NAMES.outputCompression, 'only with jpeg or webp output');
   }
   return out;
 }
@@ -168,39 +181,18 @@ function checkInputImage(param: string, image: InputImage, maxBytes: number, for
   }
 }
 
-async function inspect(bytes: Uint8Array): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {
-  try {
-    const meta = await sharp(bytes).metadata();
-    return { width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha };
-  } catch {
-    return undefined;
-  }
-}
-
-async function checkMask(mask: InputImage, first: InputImage): Promise<void> {
-  checkInputImage('mask', mask, MAX_MASK_BYTES, ['png']);
-  const [maskInfo, firstInfo] = await Promise.all([inspect(mask.bytes), inspect(first.bytes)]);
-  if (!maskInfo) throw new ImageInputError('mask', 'a readable PNG image');
-  if (!firstInfo) throw new ImageInputError('image', 'a readable png, jpeg or webp image');
-  if (!maskInfo.hasAlpha) throw new ImageInputError('mask', 'a PNG with an alpha channel (transparent where the image should change)');
-  if (maskInfo.width !== firstInfo.width || maskInfo.height !== firstInfo.height) {
-    throw new ImageInputError('mask', `the same dimensions as the first image (${firstInfo.width}x${firstInfo.height})`);
-  }
-}
-
 /**
- * Checks an image-to-image request: everything validateGenerateRequest checks, plus 1–16 images (png, jpeg or webp
- * by magic bytes, each under 50 MB) and an optional mask (PNG with alpha, under 4 MB, same size as the first image).
+ * Checks an image-to-image request: everything validateGenerateRequest checks, plus the edit fields, 1–16 images
+ * (png, jpeg or webp by magic bytes, each under 50 MB) and an optional mask (a PNG under 4 MB). Whether the mask
+ * fits the first image (alpha, same dimensions) needs their headers read: mask-check.ts.
  * @throws ImageInputError naming the parameter and what is allowed
  */
-export async function validateEditRequest(req: EditRequest): Promise<EditRequest> {
-  const out = validateGenerateRequest(req);
-  checkEnum('input_fidelity', req.inputFidelity, FIDELITIES);
+export function validateEditRequest(req: EditRequest): EditRequest {
+  const out: EditRequest = { ...validateGenerateRequest(req), ...parseFields(EditFields, req) };
   if (req.images.length < 1 || req.images.length > MAX_EDIT_IMAGES) {
-    throw new ImageInputError('image', `1 to ${MAX_EDIT_IMAGES} images`);
+    throw new ImageInputError(WIRE_NAMES.images, `1 to ${MAX_EDIT_IMAGES} images`);
   }
-  for (const image of req.images) checkInputImage('image', image, MAX_EDIT_IMAGE_BYTES, FORMATS);
-  const first = req.images[0];
-  if (req.mask && first) await checkMask(req.mask, first);
+  for (const image of req.images) checkInputImage(WIRE_NAMES.images, image, MAX_EDIT_IMAGE_BYTES, IMAGE_FORMATS);
+  if (req.mask) checkInputImage(WIRE_NAMES.mask, req.mask, MAX_MASK_BYTES, ['png']);
   return out;
 }

@@ -1,4 +1,4 @@
-import { ApplicationCommandOptionType, Routes, type RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
+import { Routes, type RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { sameCommands, syncCommands } from '../../src/commands/command-sync.js';
 import { EDIT_DATA } from '../../src/commands/edit.js';
@@ -79,7 +79,7 @@ describe('syncCommands', () => {
   it('PUTs when an option changed (a new maximum)', async () => {
     const rest = new FakeCommandRest();
     registeredAs(rest, GLOBAL, EXPLICIT);
-    const options = IMAGINE_DATA.options.map((o) => (o.name === 'count' && o.type === ApplicationCommandOptionType.Integer ? { ...o, max_value: 4 } : o));
+    const options = IMAGINE_DATA.options.map((o) => (o.name === 'count' ? { ...o, max_value: 4 } : o));
     const changed = [{ ...IMAGINE_DATA, options }, EDIT_DATA];
 
     await expect(sync(rest, changed)).resolves.toBe('updated');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseImageOptions } from '../../src/commands/image-options.js';
-import { UserFacingError } from '../../src/errors.js';
+import { IMAGE_OPTIONS, parseEditOptions, parseImageOptions, PROMPT_OPTION } from '../../src/commands/image-options.js';
+import { optionNameOf } from '../../src/commands/option-names.js';
+import { describeUserError, UserFacingError } from '../../src/errors.js';
 import type { GenerateRequest } from '../../src/service/ports.js';
 import { FakeOptions } from '../fakes/fake-interaction.js';
 
@@ -8,9 +9,9 @@ function parse(values: Record<string, string | number>, prompt = 'a red fox'): G
   return parseImageOptions(new FakeOptions(values, { name: '', value: '' }), prompt);
 }
 
-function failure(values: Record<string, string | number>, prompt?: string): UserFacingError {
+function failure(values: Record<string, string | number>, prompt?: string, read: () => unknown = () => parse(values, prompt)): UserFacingError {
   try {
-    parse(values, prompt);
+    read();
   } catch (err) {
     if (err instanceof UserFacingError) return err;
     throw err;
@@ -46,21 +47,22 @@ describe('parseImageOptions', () => {
     expect(parse({}, '  a red fox \n')).toEqual({ prompt: 'a red fox' });
   });
 
-  it.each<[string, Record<string, string | number>, string]>([
-    ['count 0', { count: 0 }, 'count'],
-    ['count 11', { count: 11 }, 'count'],
-    ['compression 101', { compression: 101, format: 'jpeg' }, 'compression'],
-    ['compression -1', { compression: -1, format: 'webp' }, 'compression'],
-    ['an unknown quality', { quality: 'ultra' }, 'quality'],
-    ['an unknown background', { background: 'glass' }, 'background'],
-    ['an unknown format', { format: 'gif' }, 'format'],
-    ['an unknown moderation', { moderation: 'none' }, 'moderation'],
-    ['a blank model', { model: '   ' }, 'model'],
-  ])('GIVEN %s THEN input.invalid naming %s', (_name, values, option) => {
+  it.each<[string, Record<string, string | number>, string, string]>([
+    ['count 0', { count: 0 }, 'n', 'count'],
+    ['count 11', { count: 11 }, 'n', 'count'],
+    ['compression 101', { compression: 101, format: 'jpeg' }, 'outputCompression', 'compression'],
+    ['compression -1', { compression: -1, format: 'webp' }, 'outputCompression', 'compression'],
+    ['an unknown quality', { quality: 'ultra' }, 'quality', 'quality'],
+    ['an unknown background', { background: 'glass' }, 'background', 'background'],
+    ['an unknown format', { format: 'gif' }, 'outputFormat', 'format'],
+    ['an unknown moderation', { moderation: 'none' }, 'moderation', 'moderation'],
+    ['a blank model', { model: '   ' }, 'model', 'model'],
+  ])('GIVEN %s THEN input.invalid naming the field %s, shown as the option %s', (_name, values, field, option) => {
     const error = failure(values);
     expect(error.identifier).toBe('input.invalid');
-    expect(error.context.param).toBe(option);
+    expect(error.context.param).toBe(field);
     expect(error.context.detail).toEqual(expect.any(String));
+    expect(describeUserError(error, 'ref', optionNameOf)).toMatch(new RegExp(`^That ${option} doesn't work: `));
   });
 
   it('refuses a blank prompt, naming the prompt', () => {
@@ -70,7 +72,31 @@ describe('parseImageOptions', () => {
     expect(error.context.detail).toBe('the prompt is empty');
   });
 
-  it('refuses a prompt over 6000 characters', () => {
-    expect(failure({}, 'x'.repeat(6001)).context.param).toBe('prompt');
+  it("leaves Discord's 6000-character cap to Discord (the registered max_length) and applies the service's prompt rule", () => {
+    expect(PROMPT_OPTION.max_length).toBe(6000);
+    expect(parse({}, 'x'.repeat(32_000)).prompt).toHaveLength(32_000);
+    const error = failure({}, 'x'.repeat(32_001));
+    expect(error.context).toMatchObject({ param: 'prompt', detail: 'the prompt is longer than 32,000 characters' });
+  });
+});
+
+describe('parseEditOptions', () => {
+  it('reads the fidelity option into the edit field', () => {
+    const read = (values: Record<string, string | number>) => parseEditOptions(new FakeOptions(values, { name: '', value: '' }));
+    expect(read({})).toEqual({});
+    expect(read({ fidelity: 'high' })).toEqual({ inputFidelity: 'high' });
+    const error = failure({}, undefined, () => read({ fidelity: 'max' }));
+    expect(error.context.param).toBe('inputFidelity');
+    expect(describeUserError(error, 'ref', optionNameOf)).toMatch(/^That fidelity doesn't work: /);
+  });
+});
+
+describe('the registered image options', () => {
+  it("offer the service's value lists as choices", () => {
+    const choicesOf = (name: string) => IMAGE_OPTIONS.find((o) => o.name === name && 'choices' in o);
+    expect(choicesOf('quality')).toMatchObject({ choices: ['auto', 'low', 'medium', 'high'].map((v) => ({ name: v, value: v })) });
+    expect(choicesOf('background')).toMatchObject({ choices: ['auto', 'opaque', 'transparent'].map((v) => ({ name: v, value: v })) });
+    expect(choicesOf('format')).toMatchObject({ choices: ['png', 'jpeg', 'webp'].map((v) => ({ name: v, value: v })) });
+    expect(choicesOf('moderation')).toMatchObject({ choices: ['auto', 'low'].map((v) => ({ name: v, value: v })) });
   });
 });

@@ -89,6 +89,31 @@ describe('createInteractionRouter', () => {
     expect(find('user-facing error')).toEqual([expect.objectContaining({ level: LEVEL.warn, identifier: 'quota.exceeded' })]);
   });
 
+  it.each<[string, UserFacingError, string]>([
+    [
+      'an invalid field',
+      new UserFacingError('input.invalid', { param: 'outputCompression', allowed: 'only with jpeg or webp output' }),
+      "That compression doesn't work. Allowed: only with jpeg or webp output.",
+    ],
+    [
+      'a field the gateway refused',
+      new UserFacingError('gateway.badParameter', { param: 'n' }),
+      "The image service didn't accept `count`. Try the default for it.",
+    ],
+    ['a name that is no field', new UserFacingError('input.invalid', { param: 'user/role', detail: 'pick one' }), "That user/role doesn't work: pick one."],
+  ])('words %s as the option the member typed', async (_name, error, text) => {
+    const { route } = setup([
+      chat('imagine', async () => {
+        throw error;
+      }),
+    ]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    expect(contentOf(interaction.payloadsOf('reply')[0])).toBe(`${text}\n-# Reference: \`${INTERACTION_ID}\``);
+  });
+
   it('answers an unexpected error with the generic apology and reference id, never its message, and logs it at error with err', async () => {
     const { route, find, lines } = setup([
       chat('imagine', async () => {

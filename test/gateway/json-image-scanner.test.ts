@@ -4,15 +4,14 @@
  * multi-byte characters split across chunks are all covered.
  */
 import { describe, expect, it } from 'vitest';
-import { binaryIndex, JsonImageScanner, type ScannedBody } from '../../src/gateway/json-image-scanner.js';
-import type { ImageFeed } from '../../src/service/ports.js';
+import { binaryIndex, JsonImageScanner, type ScanListener, type ScannedBody } from '../../src/gateway/json-image-scanner.js';
 import { parseJson } from '../../src/gateway/schemas.js';
 
 /**
  * Scans `body` split at the given byte offsets; `sized` tells the scanner the body's length (images decoded into
  * one Buffer), `listener` hears each value as it is decoded.
  */
-function scan(body: string | Buffer, cuts: number[] = [], sized = false, listener?: ImageFeed): ScannedBody | undefined {
+function scan(body: string | Buffer, cuts: number[] = [], sized = false, listener?: ScanListener): ScannedBody | undefined {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   const scanner = new JsonImageScanner(listener, sized ? bytes.length : undefined);
   let from = 0;

@@ -9,6 +9,7 @@ import type { GatewayClient, GatewayClientOptions } from '../../src/gateway/gate
 import type { PartialImage } from '../../src/service/ports.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../emulators/gateway/index.js';
 import { clientFor, makeImage, failure } from './fixtures.js';
+import { answerSink } from '../fakes/answer-sink.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -119,7 +120,7 @@ describe('JSON answers', () => {
   it('decodes the images into the Buffer the caller supplies', async () => {
     const client = await setup();
     const supplied: Buffer[] = [];
-    const result = await client.generate({ prompt: 'p', n: 2 }, { answerBuffer: (bytes) => supplied[supplied.push(Buffer.alloc(bytes)) - 1]! });
+    const result = await client.generate({ prompt: 'p', n: 2 }, { sink: answerSink({ buffer: (bytes) => supplied[supplied.push(Buffer.alloc(bytes)) - 1]! }) });
     expect(supplied).toHaveLength(1);
     expect(result.images.map((image) => image.bytes.buffer === supplied[0]?.buffer)).toEqual([true, true]);
     expect(result.images.map((i) => [i.format, i.width, i.height])).toEqual([
@@ -317,8 +318,8 @@ describe('model catalogue', () => {
   });
 });
 
-describe('the caller’s body gate', () => {
-  it('waits for beforeBody after a successful answer and before reading it, and skips it for errors', async () => {
+describe('the sink’s body gate', () => {
+  it('waits for the sink’s admit after a successful answer and before reading it, and skips it for errors', async () => {
     const client = await setup();
     const order: string[] = [];
     let open!: () => void;
@@ -328,13 +329,15 @@ describe('the caller’s body gate', () => {
     const result = client.generate(
       { prompt: 'gated' },
       {
-        beforeBody: async ({ contentLength }) => {
-          order.push('gate');
-          expect(contentLength).toBeGreaterThan(1000);
-          reached();
-          await gate;
-          order.push('open');
-        },
+        sink: answerSink({
+          admit: async ({ contentLength }) => {
+            order.push('gate');
+            expect(contentLength).toBeGreaterThan(1000);
+            reached();
+            await gate;
+            order.push('open');
+          },
+        }),
       },
     );
     await atGate;
@@ -346,7 +349,7 @@ describe('the caller’s body gate', () => {
 
     gw.enqueue({ type: 'error', preset: 'moderation' });
     let called = false;
-    await failure(client.generate({ prompt: 'refused' }, { beforeBody: async () => void (called = true) }));
+    await failure(client.generate({ prompt: 'refused' }, { sink: answerSink({ admit: async () => void (called = true) }) }));
     expect(called).toBe(false);
   });
 });

@@ -2,10 +2,16 @@
  * Reading bodies within the per-turn byte budget: counted in event-loop turns (check phases), never in time.
  */
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Agent } from 'undici';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CallScope } from '../../src/gateway/call-scope.js';
-import { consumeCapped, type GatewayResponse } from '../../src/gateway/transport.js';
-import { TURN_BYTES } from '../../src/gateway/turn-budget.js';
+import { GatewayHttp, type GatewayResponse } from '../../src/gateway/http.js';
+import { TURN_BYTES, TurnBudget } from '../../src/gateway/turn-budget.js';
+
+const agent = new Agent();
+afterAll(() => agent.close());
+const http = new GatewayHttp({ baseUrl: 'http://gateway.test/v1', apiKey: 'unused', dispatcher: agent });
+const consumeCapped: GatewayHttp['consumeCapped'] = (...args) => http.consumeCapped(...args);
 
 const CHUNK = 64 * 1024;
 
@@ -61,5 +67,20 @@ describe('consumeCapped within the turn budget', () => {
     scope = new CallScope(60_000);
     const read = consumeCapped(bufferedResponse(4), 3 * CHUNK, scope, undefined, () => undefined);
     await expect(read).rejects.toMatchObject({ code: 'response_too_large' });
+  });
+});
+
+describe('TurnBudget', () => {
+  it('is per instance: one client spending its budget does not hold back another', async () => {
+    const counter = turnCounter();
+    const spent = new TurnBudget(100);
+    const other = new TurnBudget(100);
+    await spent.spend(100);
+    const turn = counter.turn();
+    await other.spend(100);
+    expect(counter.turn()).toBe(turn);
+    await spent.spend(1);
+    expect(counter.turn()).toBeGreaterThan(turn);
+    counter.stop();
   });
 });

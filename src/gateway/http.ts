@@ -1,0 +1,123 @@
+/**
+ * The gateway's HTTP: one instance per client owns the base URL, the API key (the only place the Authorization
+ * header is built), the undici dispatcher, capped body reads and the per-turn byte budget those reads share.
+ *
+ * @see https://undici.nodejs.org/#/docs/api/Dispatcher?id=dispatcherrequestoptions-callback
+ */
+import { request, type Dispatcher, type FormData } from 'undici';
+import type { CallScope } from './call-scope.js';
+import { toGatewayError, tooLarge } from './http-errors.js';
+import { TurnBudget } from './turn-budget.js';
+
+/** A response as undici's request() returns it. */
+export type GatewayResponse = Dispatcher.ResponseData;
+
+/** A request to the gateway itself: `path` is appended to the base URL and the key is sent. */
+export interface GatewayRequest {
+  method: 'GET' | 'POST';
+  /** Starts with a slash, e.g. `/images/generations`. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | FormData | undefined;
+}
+
+/** Options of {@link GatewayHttp}. */
+export interface GatewayHttpOptions {
+  /** Base URL including the version segment; a trailing slash is dropped. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …` to the gateway only; never logged. */
+  apiKey: string;
+  /** The undici Agent from createGatewayAgent (connect, header and body timeouts live there). */
+  dispatcher: Dispatcher;
+  /** Body bytes this client's readers together handle per event-loop turn. @default TURN_BYTES (1 MiB) */
+  turnBytes?: number | undefined;
+}
+
+/** See the module comment. */
+export class GatewayHttp {
+  readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly turns: TurnBudget;
+
+  constructor(options: GatewayHttpOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.dispatcher = options.dispatcher;
+    this.turns = new TurnBudget(options.turnBytes);
+  }
+
+  /** Sends one request to the gateway with the key; rejects with a GatewayError. */
+  send(req: GatewayRequest, scope: CallScope): Promise<GatewayResponse> {
+    const headers = { ...req.headers, authorization: `Bearer ${this.apiKey}` };
+    return this.dispatch(`${this.baseUrl}${req.path}`, { method: req.method, headers, body: req.body ?? null, signal: scope.signal }, scope);
+  }
+
+  /**
+   * GETs a link the gateway handed out (an image item's `url`), without the key: it may point anywhere. `signal`
+   * may be narrower than the scope's (a per-download timeout); rejects with a GatewayError.
+   */
+  fetchLink(url: string, headers: Record<string, string>, signal: AbortSignal, scope: CallScope): Promise<GatewayResponse> {
+    return this.dispatch(url, { method: 'GET', headers, signal }, scope);
+  }
+
+  /**
+   * Reads a body into one Buffer, refusing more than `maxBytes` (checked against Content-Length first, then while
+   * reading, so an oversized body is never held whole).
+   */
+  async readCapped(res: GatewayResponse, maxBytes: number, scope: CallScope, requestId?: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    const total = await this.consumeCapped(res, maxBytes, scope, requestId, (chunk) => chunks.push(chunk));
+    return Buffer.concat(chunks, total);
+  }
+
+  /**
+   * Hands a body to `onChunk` chunk by chunk, refusing more than `maxBytes` like {@link readCapped}; resolves with
+   * the byte count. Chunks are handed over within the per-turn budget, so consumers that work per chunk never hold
+   * the event loop for long, however many bodies arrive together. `onChunk` must not throw (anything thrown is
+   * reported as a connection failure).
+   */
+  async consumeCapped(
+    res: GatewayResponse,
+    maxBytes: number,
+    scope: CallScope,
+    requestId: string | undefined,
+    onChunk: (chunk: Buffer) => void,
+  ): Promise<number> {
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      discard(res);
+      throw tooLarge(maxBytes, requestId);
+    }
+    let total = 0;
+    try {
+      for await (const chunk of res.body) {
+        if (!Buffer.isBuffer(chunk)) continue;
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          discard(res);
+          throw tooLarge(maxBytes, requestId);
+        }
+        await this.turns.spend(chunk.byteLength);
+        onChunk(chunk);
+      }
+    } catch (err) {
+      throw toGatewayError(err, scope, requestId);
+    }
+    return total;
+  }
+
+  private async dispatch(url: string, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>, scope: CallScope): Promise<GatewayResponse> {
+    try {
+      return await request(url, { ...options, dispatcher: this.dispatcher });
+    } catch (err) {
+      throw toGatewayError(err, scope);
+    }
+  }
+}
+
+/** Stops reading a body we will not use; undici reports the abort as an error event, which is expected here. */
+function discard(res: GatewayResponse): void {
+  res.body.on('error', () => undefined);
+  res.body.destroy();
+}

@@ -1,0 +1,90 @@
+/**
+ * What an image request may hold, written once: the value lists, the limits, the zod schemas of a generate request
+ * and of the edit-only fields, and each field's name on the gateway's wire. The commands parse with it, the service
+ * validates with it, the job archive stores with it and the gateway names its parameters with it. Pure (zod only).
+ *
+ * @see ../../../shared/docs/image-gateway.md §2.2, §2.3
+ */
+import { z } from 'zod';
+
+/** Output image formats the gateway can produce. */
+export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export const IMAGE_QUALITIES = ['auto', 'low', 'medium', 'high'] as const;
+/** `transparent` needs png or webp output (image-rules). */
+export const IMAGE_BACKGROUNDS = ['auto', 'opaque', 'transparent'] as const;
+export const IMAGE_MODERATIONS = ['auto', 'low'] as const;
+/** How closely an edit keeps its input (`high` keeps faces and details). */
+export const INPUT_FIDELITIES = ['high', 'low'] as const;
+
+/** The longest prompt the gateway takes, in code points (a surrogate pair is one character). */
+export const MAX_PROMPT_LENGTH = 32_000;
+/** The longest model name (also the option's registered max_length). */
+export const MAX_MODEL_NAME_LENGTH = 100;
+export const MAX_IMAGES_PER_REQUEST = 10;
+export const MAX_EDIT_IMAGES = 16;
+/** Each reference image must be smaller than this. */
+export const MAX_EDIT_IMAGE_BYTES = 50 * 1024 * 1024;
+/** The mask must be smaller than this. */
+export const MAX_MASK_BYTES = 4 * 1024 * 1024;
+/** Bounds of `outputCompression`, a percentage. */
+export const OUTPUT_COMPRESSION = { min: 0, max: 100 } as const;
+
+// eslint-disable-next-line @typescript-eslint/no-misused-spread -- the limit counts code points on purpose (a surrogate pair is one character), not graphemes
+const codePoints = (text: string): number => [...text].length;
+
+/** The one prompt rule: trimmed, not blank, at most {@link MAX_PROMPT_LENGTH} code points. */
+export const Prompt = z
+  .string()
+  .trim()
+  .min(1, { error: 'the prompt is empty' })
+  .refine((prompt) => codePoints(prompt) <= MAX_PROMPT_LENGTH, { error: `the prompt is longer than ${MAX_PROMPT_LENGTH.toLocaleString('en')} characters` });
+
+/**
+ * A text-to-image request: only what the member set, besides the prompt. `size` is `auto`, a standard size or a
+ * custom `WIDTHxHEIGHT`; its bounds and the pairings (compression only with jpeg or webp, transparency not with
+ * jpeg) are image-rules' to check, with the reasons members read.
+ */
+export const GenerateRequest = z.object({
+  prompt: Prompt,
+  /** A model of the gateway's catalogue; the configured default when absent. */
+  model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).optional(),
+  size: z.string().trim().toLowerCase().optional(),
+  quality: z.enum(IMAGE_QUALITIES).optional(),
+  background: z.enum(IMAGE_BACKGROUNDS).optional(),
+  outputFormat: z.enum(IMAGE_FORMATS).optional(),
+  outputCompression: z.number().int().min(OUTPUT_COMPRESSION.min).max(OUTPUT_COMPRESSION.max).optional(),
+  /** Number of images. */
+  n: z.number().int().min(1).max(MAX_IMAGES_PER_REQUEST).optional(),
+  moderation: z.enum(IMAGE_MODERATIONS).optional(),
+});
+export type GenerateRequest = z.infer<typeof GenerateRequest>;
+
+/** The fields an edit adds besides its images and mask (bytes, checked by image-rules). */
+export const EditFields = z.object({ inputFidelity: z.enum(INPUT_FIDELITIES).optional() });
+export type EditFields = z.infer<typeof EditFields>;
+
+/** Every field of a request, an edit's included. */
+export type RequestField = keyof GenerateRequest | keyof EditFields | 'images' | 'mask';
+
+/** Request fields → the gateway's parameter names. The images go as `image[]` parts of the multipart body. */
+export const WIRE_NAMES = {
+  prompt: 'prompt',
+  model: 'model',
+  size: 'size',
+  quality: 'quality',
+  background: 'background',
+  outputFormat: 'output_format',
+  outputCompression: 'output_compression',
+  n: 'n',
+  moderation: 'moderation',
+  inputFidelity: 'input_fidelity',
+  images: 'image',
+  mask: 'mask',
+} as const satisfies Record<RequestField, string>;
+
+const FIELD_OF_WIRE_NAME = new Map<string, RequestField>(Object.entries(WIRE_NAMES).map(([field, wire]) => [wire, field as RequestField]));
+
+/** The request field a gateway parameter name stands for; undefined for a name that is no field's (`partial_images`). */
+export function fieldOfWireName(name: string): RequestField | undefined {
+  return FIELD_OF_WIRE_NAME.get(name);
+}

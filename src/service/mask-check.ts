@@ -1,0 +1,35 @@
+/**
+ * The one edit rule that reads images: a mask must have an alpha channel and the first image's dimensions. It
+ * reads both headers with sharp, so it lives apart from the pure rules of image-rules.ts (which the gateway may
+ * import); only the service runs it, once per edit, after validateEditRequest.
+ */
+import sharp from 'sharp';
+import { WIRE_NAMES } from './image-request.js';
+import { ImageInputError } from './image-rules.js';
+import type { EditRequest } from './ports.js';
+
+async function inspect(bytes: Uint8Array): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {
+  try {
+    const meta = await sharp(bytes).metadata();
+    return { width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks that an edit's mask, if it has one, fits its first image: both readable, the mask with alpha, the same
+ * width and height. The mask's format and byte size are validateEditRequest's to check first.
+ * @throws ImageInputError naming the mask (or the image, when the first one cannot be read)
+ */
+export async function checkMask(req: EditRequest): Promise<void> {
+  const first = req.images[0];
+  if (!req.mask || !first) return;
+  const [maskInfo, firstInfo] = await Promise.all([inspect(req.mask.bytes), inspect(first.bytes)]);
+  if (!maskInfo) throw new ImageInputError(WIRE_NAMES.mask, 'a readable PNG image');
+  if (!firstInfo) throw new ImageInputError(WIRE_NAMES.images, 'a readable png, jpeg or webp image');
+  if (!maskInfo.hasAlpha) throw new ImageInputError(WIRE_NAMES.mask, 'a PNG with an alpha channel (transparent where the image should change)');
+  if (maskInfo.width !== firstInfo.width || maskInfo.height !== firstInfo.height) {
+    throw new ImageInputError(WIRE_NAMES.mask, `the same dimensions as the first image (${firstInfo.width}x${firstInfo.height})`);
+  }
+}
