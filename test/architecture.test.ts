@@ -42,11 +42,27 @@ const COMMANDS_MAY_IMPORT_FROM_DISCORD: Record<string, string> = {
   'src/discord/render.ts': 'BUTTON_PREFIX: the custom ids the result buttons are rendered with are the ones the router dispatches on',
 };
 
-/** What src/gateway and src/storage may import from src/service: the ports, and helpers with no state and no I/O. */
+/**
+ * What src/gateway and src/storage may import from src/service: the ports, and pure helpers (no state, no I/O, no
+ * sharp). These import nothing but zod and each other, so an adapter never pulls the service's machinery in.
+ */
 const ADAPTERS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/ports.ts': 'the ports the adapters implement',
-  'src/service/image-rules.ts': 'request validation, size parsing and sniffImageFormat (the gateway checks what it sends and decodes)',
+  'src/service/image-request.ts': 'the request schemas, value lists and wire names (the gateway names its parameters with them)',
+  'src/service/image-rules.ts': 'size parsing and sniffImageFormat (the size recovery and decoding)',
 };
+
+/** The one way into src/service/streaming from outside it: the seam the service opens per job (and main.ts builds). */
+const STREAMING_SEAM = 'src/service/streaming/streamed-delivery.ts';
+
+/** The gateway files that may import undici: the HTTP module owns requests and reads; the rest goes through it. */
+const GATEWAY_MAY_IMPORT_UNDICI: Record<string, string> = {
+  'src/gateway/http.ts': 'sends every gateway request and reads every body',
+  'src/gateway/agent.ts': 'builds the Agent (the dispatcher) http.ts sends with',
+  'src/gateway/multipart.ts': "builds the edit form as undici's FormData, the body http.ts sends",
+};
+/** The only package the pure service modules above may import. */
+const PURE_SERVICE_PACKAGES = ['zod'];
 
 /** Resolved imports per file: keys and file targets are paths from the repository root (`src/service/jobs.ts`), packages stay bare (`undici/types`, `node:fs`). */
 type ImportGraph = Record<string, readonly string[]>;
@@ -115,6 +131,15 @@ function checkBoundaries(graph: ImportGraph): Violation[] {
         if (inFolder(to, 'src/service/') && !(to in ADAPTERS_MAY_IMPORT_FROM_SERVICE)) {
           out.push({ from, to, rule: `gateway and storage import from src/service only ${Object.keys(ADAPTERS_MAY_IMPORT_FROM_SERVICE).join(', ')}` });
         }
+      }
+      if (inFolder(to, 'src/service/streaming/') && !inFolder(from, 'src/service/streaming/') && to !== STREAMING_SEAM) {
+        out.push({ from, to, rule: `the streamed delivery is reached only through its seam, ${STREAMING_SEAM}` });
+      }
+      if (inFolder(from, 'src/gateway/') && pkg === 'undici' && !(from in GATEWAY_MAY_IMPORT_UNDICI)) {
+        out.push({ from, to, rule: `in the gateway only ${Object.keys(GATEWAY_MAY_IMPORT_UNDICI).join(', ')} import undici` });
+      }
+      if (from in ADAPTERS_MAY_IMPORT_FROM_SERVICE && !(to in ADAPTERS_MAY_IMPORT_FROM_SERVICE) && !PURE_SERVICE_PACKAGES.includes(to)) {
+        out.push({ from, to, rule: `what the adapters may import from src/service imports only ${PURE_SERVICE_PACKAGES.join(', ')} and each other` });
       }
       if (inFolder(from, 'src/discord/')) {
         if (inFolder(to, 'src/gateway/') || inFolder(to, 'src/storage/'))
@@ -242,7 +267,12 @@ describe('the import directions of src', () => {
 
   it('allows only modules that exist', () => {
     const files = new Set(Object.keys(graph));
-    const allowed = [...Object.keys(COMMANDS_MAY_IMPORT_FROM_DISCORD), ...Object.keys(ADAPTERS_MAY_IMPORT_FROM_SERVICE)];
+    const allowed = [
+      ...Object.keys(COMMANDS_MAY_IMPORT_FROM_DISCORD),
+      ...Object.keys(ADAPTERS_MAY_IMPORT_FROM_SERVICE),
+      ...Object.keys(GATEWAY_MAY_IMPORT_UNDICI),
+      STREAMING_SEAM,
+    ];
     expect(allowed.filter((f) => !files.has(f))).toEqual([]);
   });
 });
@@ -250,9 +280,24 @@ describe('the import directions of src', () => {
 describe('the checker itself, on a made-up graph', () => {
   const planted: ImportGraph = {
     'src/main.ts': ['src/service/image-service.ts', 'src/discord/responder.ts', 'src/gateway/gateway-client.ts'],
-    'src/service/image-service.ts': ['src/service/ports.ts', 'zod', 'node:crypto', 'undici', 'src/discord/render.ts', 'src/errors.ts'],
+    'src/service/image-service.ts': [
+      'src/service/ports.ts',
+      'zod',
+      'node:crypto',
+      'undici',
+      'src/discord/render.ts',
+      'src/errors.ts',
+      'src/service/streaming/streamed-delivery.ts',
+      'src/service/streaming/semaphore.ts',
+    ],
+    'src/service/streaming/streamed-delivery.ts': ['src/service/streaming/semaphore.ts'],
+    'src/service/streaming/semaphore.ts': [],
+    'src/gateway/http.ts': ['undici'],
     'src/service/queue.ts': ['@keyv/redis', 'node:fs/promises', 'fs', 'discord.js/typings'],
-    'src/service/ports.ts': [],
+    'src/service/ports.ts': ['src/service/image-request.ts'],
+    'src/service/image-request.ts': ['zod'],
+    'src/service/image-rules.ts': ['src/service/ports.ts', 'src/service/image-request.ts', 'zod', 'sharp'],
+    'src/service/mask-check.ts': ['sharp', 'src/service/image-rules.ts'],
     'src/commands/imagine.ts': [
       'src/discord/responder.ts',
       'src/discord/live-reply-upload.ts',
@@ -263,7 +308,14 @@ describe('the checker itself, on a made-up graph', () => {
     'src/discord/responder.ts': ['src/discord/render.ts', 'src/gateway/errors.ts', 'src/service/ports.ts', 'discord.js'],
     'src/discord/render.ts': ['src/discord/responder.ts'],
     'src/discord/live-reply-upload.ts': [],
-    'src/gateway/gateway-client.ts': ['src/service/ports.ts', 'src/service/image-rules.ts', 'src/service/image-service.ts', 'undici'],
+    'src/gateway/gateway-client.ts': [
+      'src/service/ports.ts',
+      'src/service/image-rules.ts',
+      'src/service/image-request.ts',
+      'src/service/image-service.ts',
+      'src/service/mask-check.ts',
+      'undici',
+    ],
     'src/gateway/errors.ts': ['src/gateway/classify.ts'],
     'src/gateway/classify.ts': ['src/gateway/errors.ts'],
     'src/storage/quota-store.ts': ['src/service/ports.ts', 'src/service/jobs.ts', 'keyv'],
@@ -276,6 +328,7 @@ describe('the checker itself, on a made-up graph', () => {
       [
         'src/service/image-service.ts → undici',
         'src/service/image-service.ts → src/discord/render.ts',
+        'src/service/image-service.ts → src/service/streaming/semaphore.ts',
         'src/service/queue.ts → @keyv/redis',
         'src/service/queue.ts → node:fs/promises',
         'src/service/queue.ts → fs',
@@ -284,12 +337,18 @@ describe('the checker itself, on a made-up graph', () => {
         'src/commands/imagine.ts → src/storage/quota-store.ts',
         'src/discord/responder.ts → src/gateway/errors.ts',
         'src/gateway/gateway-client.ts → src/service/image-service.ts',
+        'src/gateway/gateway-client.ts → undici',
+        'src/gateway/gateway-client.ts → src/service/mask-check.ts',
+        'src/service/image-rules.ts → sharp',
         'src/storage/quota-store.ts → src/service/jobs.ts',
       ].sort(),
     );
     expect(describeViolations(checkBoundaries(planted))).toContain('src/service/image-service.ts → undici  (the service imports no I/O library (undici))');
     expect(describeViolations(checkBoundaries(planted))).toContain(
       'src/commands/imagine.ts → src/discord/live-reply-upload.ts  (commands import from src/discord only src/discord/responder.ts, src/discord/text.ts, src/discord/render.ts)',
+    );
+    expect(describeViolations(checkBoundaries(planted))).toContain(
+      'src/service/image-rules.ts → sharp  (what the adapters may import from src/service imports only zod and each other)',
     );
   });
 

@@ -33,8 +33,6 @@ export interface DiscordResponderOptions {
   acknowledged?: Promise<void> | undefined;
   /** REST client for edits of the reply (createInteractionWebhookRest); the client's own by default. */
   webhookRest?: REST | undefined;
-  /** Whether results may be posted while the gateway's answer arrives (see openUpload). @default true */
-  streamUploads?: boolean | undefined;
 }
 
 /** See the module comment. */
@@ -47,7 +45,8 @@ export class DiscordResponder implements Responder {
   private shownPreview: PartialImage | undefined;
   readonly ready: Promise<void> | undefined;
   private readonly webhookRest: REST;
-  private readonly streamUploads: boolean;
+  /** The upload this responder opened: the only one deliver() completes (any other handle is abandoned). */
+  private opened: LiveReplyUpload | undefined;
 
   constructor(options: DiscordResponderOptions) {
     this.interaction = options.interaction;
@@ -56,7 +55,6 @@ export class DiscordResponder implements Responder {
     this.clock = options.clock;
     this.ready = options.acknowledged;
     this.webhookRest = options.webhookRest ?? options.client.rest;
-    this.streamUploads = options.streamUploads ?? true;
   }
 
   get maxFileBytes(): number {
@@ -89,8 +87,8 @@ export class DiscordResponder implements Responder {
   }
 
   openUpload(job: ImageJob, options: { expectedImages: number; after: Promise<void> }): ImageUpload | undefined {
-    if (!this.streamUploads || !this.tokenUsable() || options.expectedImages > MAX_FILES_PER_MESSAGE) return undefined;
-    return new LiveReplyUpload({
+    if (this.opened || !this.tokenUsable() || options.expectedImages > MAX_FILES_PER_MESSAGE) return undefined;
+    this.opened = new LiveReplyUpload({
       rest: this.webhookRest,
       interaction: this.interaction,
       prompt: job.request.prompt,
@@ -98,6 +96,7 @@ export class DiscordResponder implements Responder {
       maxImages: MAX_FILES_PER_MESSAGE,
       startAfter: Promise.all([this.ready, options.after]),
     });
+    return this.opened;
   }
 
   async deliver(delivery: Delivery, upload?: ImageUpload): Promise<{ messageIds: string[] }> {
@@ -106,8 +105,8 @@ export class DiscordResponder implements Responder {
       throw new UserFacingError('job.unacknowledged', {}, { cause: err });
     });
     const chunks = chunk(delivery.files, MAX_FILES_PER_MESSAGE);
-    // An upload already under way (at most 10 files) becomes the message, when it is one of ours and the token works.
-    const live = upload instanceof LiveReplyUpload && this.tokenUsable() ? upload : undefined;
+    // An upload already under way (at most 10 files) becomes the message, when this responder opened it and the token works.
+    const live = upload !== undefined && upload === this.opened && this.tokenUsable() ? this.opened : undefined;
     if (upload && !live) await upload.abandon();
     const messageIds: string[] = [];
     for (const [i, files] of chunks.entries()) {

@@ -29,17 +29,17 @@ export interface RestUndici {
   }>;
 }
 
-let loaded: RestUndici | undefined;
+/** The undici that @discordjs/rest itself resolves, loaded once with this module (nothing mutable is kept). */
+const REST_UNDICI = ((): RestUndici => {
+  const fromHere = createRequire(import.meta.url);
+  const fromDiscordJs = createRequire(fromHere.resolve('discord.js'));
+  const fromRest = createRequire(fromDiscordJs.resolve('@discordjs/rest'));
+  return fromRest('undici') as RestUndici;
+})();
 
 /** The undici that @discordjs/rest itself resolves. */
 export function restUndici(): RestUndici {
-  if (!loaded) {
-    const fromHere = createRequire(import.meta.url);
-    const fromDiscordJs = createRequire(fromHere.resolve('discord.js'));
-    const fromRest = createRequire(fromDiscordJs.resolve('@discordjs/rest'));
-    loaded = fromRest('undici') as RestUndici;
-  }
-  return loaded;
+  return REST_UNDICI;
 }
 
 /** An Agent from the undici that @discordjs/rest itself resolves. */

@@ -1,17 +1,19 @@
 /**
  * Turns failures from the gateway, storage, queue and downloads into errors a member can act on.
- * Anything not recognised is rethrown unchanged, so the router treats it as unexpected.
+ * Anything not recognised is rethrown unchanged, so the router treats it as unexpected. A parameter is named
+ * by its request field (`outputCompression`); how members know it is the commands' business.
  */
 import { UserFacingError } from '../errors.js';
 import { AttachmentDownloadError, GatewayError } from './ports.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
+import { fieldOfWireName } from './image-request.js';
 import { ImageInputError } from './image-rules.js';
 
 /** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */
 export function toUserFacingError(err: unknown, models: () => readonly string[]): unknown {
   if (err instanceof UserFacingError) return err;
   if (err instanceof ImageInputError) {
-    return new UserFacingError('input.invalid', { param: OPTION_OF_PARAM[err.param] ?? err.param, allowed: err.allowed }, { cause: err });
+    return new UserFacingError('input.invalid', { param: fieldOf(err.param), allowed: err.allowed }, { cause: err });
   }
   if (err instanceof AttachmentDownloadError) {
     return new UserFacingError('input.attachmentInvalid', { detail: DOWNLOAD_COPY[err.reason] }, { cause: err });
@@ -36,7 +38,7 @@ function fromGateway(err: GatewayError, models: () => readonly string[]): UserFa
     case 'unknown_model':
       return new UserFacingError('gateway.unknownModel', { models: models() }, cause);
     case 'bad_parameter':
-      return new UserFacingError('gateway.badParameter', { param: err.param ? (OPTION_OF_PARAM[err.param] ?? err.param) : undefined }, cause);
+      return new UserFacingError('gateway.badParameter', { param: err.param ? fieldOf(err.param) : undefined }, cause);
     case 'content_rejected':
       return new UserFacingError('gateway.contentRejected', {}, cause);
     case 'busy':
@@ -61,10 +63,7 @@ const DOWNLOAD_COPY: Record<AttachmentDownloadError['reason'], string> = {
   cancelled: 'the download was cancelled',
 };
 
-/** Gateway parameter names → the option names members type. */
-const OPTION_OF_PARAM: Record<string, string> = {
-  output_compression: 'compression',
-  output_format: 'format',
-  n: 'count',
-  input_fidelity: 'fidelity',
-};
+/** The request field a wire name stands for; a name that is no field's (`partial_images`) as it is. */
+function fieldOf(wireName: string): string {
+  return fieldOfWireName(wireName) ?? wireName;
+}

@@ -1,7 +1,8 @@
 /**
  * The use case: one member's image job from acceptance to delivery.
  * download references → validate → reserve quota → queue fairly → call the gateway → fit files → deliver → commit;
- * any failure before the commit refunds the reservation, exactly once.
+ * any failure before the commit refunds the reservation, exactly once. From reserve until it settles, the job renews
+ * its reservation's lease.
  */
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
@@ -9,19 +10,14 @@ import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { fitToLimit } from './fit-attachment.js';
 import { validateEditRequest, validateGenerateRequest } from './image-rules.js';
-import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, JobProgress, Responder } from './jobs.js';
-import type { Clock, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, PartialImage, QuotaLedger, QuotaStatus } from './ports.js';
+import { checkMask } from './mask-check.js';
+import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, Responder } from './jobs.js';
+import type { AnswerSink, Clock, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, QuotaLedger, QuotaStatus } from './ports.js';
 import { systemClock } from './ports.js';
-import { createProgressThrottle } from './progress-throttle.js';
-import { Semaphore } from './streaming/semaphore.js';
 import type { JobArchive } from './job-archive.js';
-import { UploadFeed } from './streaming/upload-feed.js';
-import { AnswerBufferPool } from './streaming/answer-buffers.js';
-
-const MIB = 1024 * 1024;
-const DEFAULT_DELIVERY_BUDGET = 32 * MIB;
-/** Weight of an answer without Content-Length (streams): about one large multi-image answer. */
-const UNKNOWN_ANSWER_BYTES = 16 * MIB;
+import { JobProgressReporter } from './job-progress.js';
+import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
+import type { StreamedDelivery } from './streaming/streamed-delivery.js';
 
 /** Options for {@link ImageService}. */
 export interface ImageServiceOptions {
@@ -39,13 +35,16 @@ export interface ImageServiceOptions {
   perMemberQueued?: number | undefined;
   clock?: Clock | undefined;
   /**
-   * Gateway answer bytes being decoded and posted at once. A job takes its answer's size from this budget when
-   * the answer arrives and gives it back after delivery; answers beyond it wait unread in their sockets, so
-   * memory stays bounded however many gateway calls run. @default 32 MiB
+   * The streamed delivery (delivery budget, answer Buffers, uploads while the answer arrives); without it each
+   * answer is read by the gateway on its own and posted once it is complete (STREAM_DELIVERIES=false).
    */
-  deliveryBudgetBytes?: number | undefined;
+  streaming?: StreamedDelivery | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
   archive?: Pick<JobArchive, 'remember'> | undefined;
+  /** The ledger's lease (JOB_LEASE_MS); an accepted job renews its reservation every third of it. @default 60000 */
+  jobLeaseMs?: number | undefined;
+  /** @default the global timers */
+  leaseTimers?: LeaseTimers | undefined;
 }
 
 /** Runs image jobs; see the module comment for the flow. */
@@ -53,15 +52,9 @@ export class ImageService {
   private readonly options: ImageServiceOptions;
   private readonly log: Logger;
   private readonly clock: Clock;
-  private readonly deliveries: Semaphore;
-  /** Buffers answers are decoded into, reused from job to job; it keeps what the delivery budget lets be in use. */
-  private readonly answerBuffers: AnswerBufferPool;
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
-    const deliveryBudget = options.deliveryBudgetBytes ?? DEFAULT_DELIVERY_BUDGET;
-    this.deliveries = new Semaphore(deliveryBudget);
-    this.answerBuffers = new AnswerBufferPool(deliveryBudget);
     this.log = options.logger.child({ module: 'image-service' });
     this.clock = options.clock ?? systemClock;
   }
@@ -85,7 +78,10 @@ export class ImageService {
     }
   }
 
-  /** Downloads references (their URLs expire) and applies the pre-flight rules; nothing is charged yet. */
+  /**
+   * Downloads references (their URLs expire) and applies the pre-flight rules, the mask check included; nothing is
+   * charged yet. This is the one validation: the gateway sends what it is given (the ImageGateway contract).
+   */
   private async prepare(job: ImageJob): Promise<GenerateRequest | EditRequest> {
     if (!job.edit) return validateGenerateRequest(job.request);
     const { images, mask, inputFidelity } = job.edit;
@@ -93,12 +89,14 @@ export class ImageService {
       Promise.all(images.map((ref) => this.options.download(ref))),
       mask ? this.options.download(mask) : Promise.resolve(undefined),
     ]);
-    return validateEditRequest({
+    const request = validateEditRequest({
       ...job.request,
       images: imageBytes.map((bytes, i) => ({ bytes, filename: images[i]?.filename })),
       mask: maskBytes && mask ? { bytes: maskBytes, filename: mask.filename } : undefined,
       inputFidelity,
     });
+    await checkMask(request);
+    return request;
   }
 
   private async reserve(job: ImageJob, count: number): Promise<void> {
@@ -106,80 +104,58 @@ export class ImageService {
     if (!outcome.ok) throw quotaError(outcome.status, count);
   }
 
+  /** Renews the job's reservation until the lease is stopped (before the job settles). */
+  private keepLease(job: ImageJob, log: Logger): Lease {
+    return keepLease({
+      renew: () => this.options.quotas.renew(job.id),
+      intervalMs: (this.options.jobLeaseMs ?? 60_000) / 3,
+      timers: this.options.leaseTimers ?? systemLeaseTimers,
+      log,
+    });
+  }
+
   private async runReserved(job: ImageJob, request: GenerateRequest | EditRequest, expectedImages: number, responder: Responder, log: Logger): Promise<void> {
-    let committed = false;
-    let releaseDelivery: (() => void) | undefined;
-    const beforeBody = async ({ contentLength }: { contentLength: number | undefined }) => {
-      releaseDelivery ??= await this.deliveries.acquire(contentLength ?? UNKNOWN_ANSWER_BYTES);
-    };
-    let feed: UploadFeed | undefined;
-    const buffers = this.answerBuffers.lease();
+    // Renewed from here until the job settles; the finally below stops it before any refund.
+    const lease = this.keepLease(job, log);
+    let delivered = false;
+    const progress = new JobProgressReporter((p) => responder.progress(p), { intervalMs: this.options.progressIntervalMs ?? 3_000, log });
+    // The upload begins with the first image bytes, after the last progress edit has landed.
+    const stream = this.options.streaming?.forJob({
+      openUpload: () => responder.openUpload?.(job, { expectedImages, after: progress.stop() }),
+      maxFileBytes: responder.maxFileBytes,
+    });
     try {
-      const generated = await this.queueAndGenerate(job, request, responder, log, { beforeBody, expectedImages, answerBuffer: buffers.take });
-      feed = generated.feed;
-      const { result } = generated;
+      const result = await this.queueAndGenerate(job, request, responder, progress, stream);
       const { files, notices } = await fitAll(result, responder.maxFileBytes);
-      const upload = await feed?.settle(files);
+      const upload = await stream?.settle(files);
       const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
-      committed = true;
+      delivered = true;
+      await lease.stop();
       await this.commit(job, files.length, log);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
     } finally {
-      // Whatever went wrong, an upload still under way must post nothing (a no-op once it has been completed).
-      if (!committed) await feed?.settle(undefined);
-      releaseDelivery?.();
-      if (!committed) await this.refund(job, log);
-      // Last: the gateway call has settled (the queue settles a ticket only then) and the upload is finished or
-      // abandoned, so nothing reads this job's images any more.
-      buffers.release();
+      // The gateway call has settled (the queue settles a ticket only then) and delivery is over or failed.
+      await stream?.close(delivered);
+      await lease.stop();
+      if (!delivered) await this.refund(job, log);
     }
   }
 
-  /**
-   * Queues the gateway call and reports progress until it ends. With a responder that can post while the answer
-   * arrives, the answer's images also go to an {@link UploadFeed}, returned for the caller to settle.
-   */
+  /** Queues the gateway call and reports progress until it ends. */
   private async queueAndGenerate(
     job: ImageJob,
     request: GenerateRequest | EditRequest,
     responder: Responder,
-    log: Logger,
-    call: { beforeBody: NonNullable<GatewayCallOptions['beforeBody']>; expectedImages: number; answerBuffer: NonNullable<GatewayCallOptions['answerBuffer']> },
-  ): Promise<{ result: ImageResult; feed: UploadFeed | undefined }> {
-    const interval = this.options.progressIntervalMs ?? 3_000;
-    const progress = createProgressThrottle<JobProgress>((p) => responder.progress(p), {
-      intervalMs: interval,
-      onError: (err) => log.warn({ err }, 'progress update failed'),
-    });
-    let startedAt = 0;
-    let queued = false;
-    let firstUpdate: NodeJS.Timeout | undefined;
-    let preview: PartialImage | undefined;
-    const generating = () => progress.update({ stage: 'generating', startedAt, preview });
-    const onPartial = (image: PartialImage) => {
-      preview = image;
-      generating();
-    };
-    // The upload begins with the first image bytes; progress edits stop first, so none can land after it.
-    const stopProgress = () => {
-      clearTimeout(firstUpdate);
-      return progress.stop();
-    };
-    const openUpload = responder.openUpload?.bind(responder);
-    const feed = openUpload && new UploadFeed(() => openUpload(job, { expectedImages: call.expectedImages, after: stopProgress() }), responder.maxFileBytes);
-    const hooks = { onPartial, beforeBody: call.beforeBody, imageFeed: feed, answerBuffer: call.answerBuffer };
-    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, { signal, ...hooks }), {
+    progress: JobProgressReporter,
+    sink: AnswerSink | undefined,
+  ): Promise<ImageResult> {
+    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, { signal, onPartial: progress.preview, sink }), {
       onPosition: (position) => {
-        queued = true;
-        progress.update({ stage: 'queued', position });
+        progress.queued(position);
       },
       onStart: () => {
-        startedAt = this.clock.now();
-        // After "Queued", say at once that it started. Otherwise Discord's "thinking…" already says so: the
-        // first edit waits one interval, and a quick job finishes without one (less traffic under load).
-        if (queued) generating();
-        else firstUpdate = setTimeout(generating, interval).unref();
+        progress.started(this.clock.now());
       },
     });
     if (!ticket.accepted) {
@@ -187,22 +163,16 @@ export class ImageService {
         ? new UserFacingError('job.cancelled')
         : new UserFacingError('queue.full', { limit: this.options.perMemberQueued ?? 10 });
     }
-    // No reply to deliver into: stop waiting or generating (the finally of runReserved refunds).
+    // No reply to deliver into: stop waiting or generating (runReserved refunds).
     responder.ready?.catch(() => ticket.cancel());
     try {
-      return { result: await ticket.result, feed };
-    } catch (err) {
-      await feed?.settle(undefined);
-      throw err;
+      return await ticket.result;
     } finally {
-      await stopProgress();
+      await progress.stop();
     }
   }
 
-  private callGateway(
-    request: GenerateRequest | EditRequest,
-    hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'beforeBody' | 'imageFeed' | 'answerBuffer'>,
-  ): Promise<ImageResult> {
+  private callGateway(request: GenerateRequest | EditRequest, hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'sink'>): Promise<ImageResult> {
     const partialImages = this.options.partialImages ?? 1;
     const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);
@@ -212,7 +182,7 @@ export class ImageService {
     try {
       await this.options.quotas.commit(job.id, delivered);
     } catch (err) {
-      // The images are posted; an unsettled reservation expires on its own, so the member is at worst not charged.
+      // The images are posted; the reservation, no longer renewed, lapses with its lease: the member is at worst not charged.
       log.error({ err }, 'quota commit failed');
     }
   }
@@ -221,7 +191,7 @@ export class ImageService {
     try {
       await this.options.quotas.refund(job.id);
     } catch (err) {
-      log.error({ err }, 'quota refund failed; the reservation will expire on its own');
+      log.error({ err }, 'quota refund failed; the reservation lapses with its lease');
     }
   }
 }

@@ -3,30 +3,23 @@
  * attachments of an "Edit image" target while the member types a prompt. Both expire on their own.
  */
 import { z } from 'zod';
+import { EditFields, GenerateRequest } from './image-request.js';
 import { AttachmentRef, newJobId, type ImageJob } from './jobs.js';
 import type { RecordStore } from './ports.js';
 
-const GenerateRequestRecord = z.object({
-  prompt: z.string(),
-  model: z.string().optional(),
-  size: z.string().optional(),
-  quality: z.enum(['auto', 'low', 'medium', 'high']).optional(),
-  background: z.enum(['auto', 'opaque', 'transparent']).optional(),
-  outputFormat: z.enum(['png', 'jpeg', 'webp']).optional(),
-  outputCompression: z.number().int().optional(),
-  n: z.number().int().optional(),
-  moderation: z.enum(['auto', 'low']).optional(),
-});
-
-/** A finished job, as stored for its buttons. */
+/**
+ * A finished job, as stored for its buttons. The request and the edit fields are read with the request schemas of
+ * image-request.ts, so they cannot drift from what a command produces. Records already stored must keep reading:
+ * renaming a field, removing a value or tightening a rule there needs a new `v` (or a lenient reader of v1).
+ */
 export const ArchivedJob = z.object({
   v: z.literal(1),
   kind: z.enum(['imagine', 'edit']),
   requesterId: z.string(),
   guildId: z.string().nullable(),
   channelId: z.string().nullable(),
-  request: GenerateRequestRecord,
-  edit: z.object({ images: z.array(AttachmentRef), mask: AttachmentRef.optional(), inputFidelity: z.enum(['high', 'low']).optional() }).optional(),
+  request: GenerateRequest,
+  edit: EditFields.extend({ images: z.array(AttachmentRef), mask: AttachmentRef.optional() }).optional(),
   messageIds: z.array(z.string()),
 });
 export type ArchivedJob = z.infer<typeof ArchivedJob>;

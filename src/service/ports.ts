@@ -1,35 +1,16 @@
 /**
  * The interfaces the service layer owns. Adapters (the gateway client, the keyv stores, the Discord responder)
- * implement them; the service never imports discord.js, undici or keyv.
+ * implement them; the service never imports discord.js, undici or keyv. The request types derive from the zod
+ * schemas of image-request.ts.
  */
+import type { EditFields, GenerateRequest, IMAGE_FORMATS, INPUT_FIDELITIES } from './image-request.js';
 
 /** Output image formats the gateway can produce. */
-export type ImageFormat = 'png' | 'jpeg' | 'webp';
-type ImageQuality = 'auto' | 'low' | 'medium' | 'high';
-type ImageBackground = 'auto' | 'opaque' | 'transparent';
-type ImageModeration = 'auto' | 'low';
-export type InputFidelity = 'high' | 'low';
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+export type InputFidelity = (typeof INPUT_FIDELITIES)[number];
 
-/** Options shared by generations and edits; only what the member set is sent, plus model. */
-interface ImageOptions {
-  /** Model name from the gateway's catalogue; the configured default when absent. */
-  model?: string | undefined;
-  /** `auto`, a standard size, or a custom `WIDTHxHEIGHT`. */
-  size?: string | undefined;
-  quality?: ImageQuality | undefined;
-  background?: ImageBackground | undefined;
-  outputFormat?: ImageFormat | undefined;
-  /** 0–100, only with jpeg or webp. */
-  outputCompression?: number | undefined;
-  /** Number of images, 1–10. */
-  n?: number | undefined;
-  moderation?: ImageModeration | undefined;
-}
-
-/** A text-to-image request. */
-export interface GenerateRequest extends ImageOptions {
-  prompt: string;
-}
+/** A text-to-image request: the type of its zod schema in image-request.ts, the one definition of its fields and rules. */
+export type { GenerateRequest };
 
 /** An input image for an edit: bytes as downloaded; the format is sniffed from the bytes, never from the name. */
 export interface InputImage {
@@ -38,11 +19,10 @@ export interface InputImage {
   filename?: string | undefined;
 }
 
-/** An image-to-image request: reference images in order, an optional mask for the first one. */
-export interface EditRequest extends GenerateRequest {
+/** An image-to-image request: reference images in order, an optional mask for the first one, and the edit fields. */
+export interface EditRequest extends GenerateRequest, EditFields {
   images: InputImage[];
   mask?: InputImage | undefined;
-  inputFidelity?: InputFidelity | undefined;
 }
 
 /** A decoded image returned by the gateway. */
@@ -89,28 +69,28 @@ export interface GatewayCallOptions {
   /** Number of partial images to request when streaming (1–3). */
   partialImages?: number | undefined;
   onPartial?: ((image: PartialImage) => void) | undefined;
-  /**
-   * Awaited once the gateway has answered (status and headers in) and before its body is read. Lets the caller
-   * bound how many answers are decoded and posted at once; the others wait in their sockets, not in memory.
-   */
-  beforeBody?: ((answer: { contentLength: number | undefined }) => Promise<void>) | undefined;
-  /**
-   * Told about the images of a JSON answer while they are decoded, before the answer is complete or checked, so
-   * they can be passed on as they arrive. The returned result (or error) remains the only verdict on them.
-   */
-  imageFeed?: ImageFeed | undefined;
-  /**
-   * Supplies the Buffer a JSON answer's images are decoded into (at least `bytes` long) instead of a new one. Every
-   * image of the answer is a view of it, so the caller must not reuse it while anything may still read them.
-   */
-  answerBuffer?: ((bytes: number) => Buffer) | undefined;
+  /** Takes the answer while it arrives (the streamed delivery); without it the gateway reads answers on its own. */
+  sink?: AnswerSink | undefined;
 }
 
 /**
- * Decoded image bytes as they arrive (GatewayCallOptions.imageFeed). Images are numbered in answer order and come
- * one after another: `data` any number of times, then `end` with all of the image's bytes. Must not throw.
+ * Where a successful answer goes while it arrives (GatewayCallOptions.sink). The gateway calls `admit` once,
+ * then, for a JSON answer, `buffer` for the Buffer its images are decoded into and `data`/`end` for each image's
+ * bytes as they are decoded. Images are numbered in answer order and come one after another: `data` any number of
+ * times, then `end` with all of the image's bytes. The result (or error) of the call stays the only verdict on
+ * them. `buffer`, `data` and `end` must not throw.
  */
-export interface ImageFeed {
+export interface AnswerSink {
+  /**
+   * Awaited once the gateway has answered (status and headers in) and before the body is read, so the caller can
+   * bound how many answers are decoded and posted at once; the others wait in their sockets, not in memory.
+   */
+  admit(answer: { contentLength: number | undefined }): Promise<void>;
+  /**
+   * A Buffer of at least `bytes` bytes the answer's images are decoded into. Every image of the answer is a view
+   * of it, so the sink must not reuse it while anything may still read them.
+   */
+  buffer(bytes: number): Buffer;
   data(index: number, bytes: Buffer): void;
   end(index: number, bytes: Buffer): void;
 }
@@ -122,7 +102,11 @@ export interface GatewayModel {
   image: boolean;
 }
 
-/** The image gateway as the service sees it. */
+/**
+ * The image gateway as the service sees it. Requests arrive validated by the service's rules (image-rules.ts
+ * validateGenerateRequest or validateEditRequest, and mask-check.ts for a mask) and normalised as those return them;
+ * an adapter sends them as they are and does not check them again.
+ */
 export interface ImageGateway {
   generate(request: GenerateRequest, options?: GatewayCallOptions): Promise<ImageResult>;
   edit(request: EditRequest, options?: GatewayCallOptions): Promise<ImageResult>;
@@ -174,13 +158,25 @@ export interface QuotaLimit {
   period: QuotaPeriod;
 }
 
-/** The quota ledger: exact under concurrency, fail-closed (storage errors are thrown). */
+/**
+ * The quota ledger: exact under concurrency, also across processes sharing a store; fail-closed (storage errors are
+ * thrown). A reservation is a lease: it holds its images for a lease period (JOB_LEASE_MS) unless its job renews it,
+ * so the quota of a job whose process died frees itself.
+ */
 export interface QuotaLedger {
-  /** Reserves `count` images for job `jobId`; refuses when it does not fit. */
+  /** Reserves `count` images for job `jobId` for one lease period; refuses when it does not fit. */
   reserve(subject: QuotaSubject, jobId: string, count: number): Promise<ReserveOutcome>;
-  /** Commits `delivered` images of the reservation and refunds the rest. Idempotent by job id. */
+  /**
+   * Extends the job's lease by a lease period from now. A live job whose reservation lapsed or was released holds
+   * its images again. A committed or unknown job is a no-op.
+   */
+  renew(jobId: string): Promise<void>;
+  /**
+   * Charges `delivered` images (at most what was reserved) and releases the reservation. Charges even when the
+   * reservation has lapsed or was released meanwhile; a second commit of the same job charges nothing.
+   */
   commit(jobId: string, delivered: number): Promise<void>;
-  /** Refunds the whole reservation. Idempotent by job id; a settled or unknown job is a no-op. */
+  /** Releases the whole reservation. A refunded, lapsed, committed or unknown job is a no-op. */
   refund(jobId: string): Promise<void>;
   /** The member's quota now. */
   status(subject: QuotaSubject): Promise<QuotaStatus>;

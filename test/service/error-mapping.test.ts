@@ -6,6 +6,7 @@ import { QueueCancelledError, QueueClosedError } from '../../src/service/fair-qu
 import { GatewayCancelledError, GatewayError, GatewayTimeoutError } from '../../src/gateway/errors.js';
 import { ImageInputError, validateGenerateRequest } from '../../src/service/image-rules.js';
 import { StorageCorruptError, StorageUnavailableError } from '../../src/storage/errors.js';
+import { optionNameOf } from '../../src/commands/option-names.js';
 
 const MODELS = ['gpt-image-1', 'dall-e-3'];
 const map = (err: unknown): unknown => toUserFacingError(err, () => MODELS);
@@ -37,24 +38,32 @@ describe('toUserFacingError', () => {
     expect(map('a string')).toBe('a string');
   });
 
-  it.each<[string, Parameters<typeof validateGenerateRequest>[0], string]>([
-    ['compression with png', { prompt: 'x', outputFormat: 'png', outputCompression: 50 }, 'compression'],
-    ['eleven images', { prompt: 'x', n: 11 }, 'count'],
-    ['a bad size', { prompt: 'x', size: '999x999' }, 'size'],
-    ['transparent jpeg', { prompt: 'x', background: 'transparent', outputFormat: 'jpeg' }, 'background'],
-  ])('GIVEN %s THEN input.invalid naming the option the member typed (%s)', (_name, request, option) => {
-    const cause = inputError(request);
-    const error = mapped(cause);
-    expect(error.identifier).toBe('input.invalid');
-    expect(error.context.param).toBe(option);
-    expect(error.context.allowed).toBe(cause.allowed);
-    expect(error.cause).toBe(cause);
-  });
+  it.each<[string, Parameters<typeof validateGenerateRequest>[0], string, string]>([
+    ['compression with png', { prompt: 'x', outputFormat: 'png', outputCompression: 50 }, 'outputCompression', 'compression'],
+    ['eleven images', { prompt: 'x', n: 11 }, 'n', 'count'],
+    ['a bad size', { prompt: 'x', size: '999x999' }, 'size', 'size'],
+    ['transparent jpeg', { prompt: 'x', background: 'transparent', outputFormat: 'jpeg' }, 'background', 'background'],
+  ])(
+    'GIVEN %s THEN input.invalid naming the request field (%s), which the commands word as the option the member typed (%s)',
+    (_name, request, field, option) => {
+      const cause = inputError(request);
+      const error = mapped(cause);
+      expect(error.identifier).toBe('input.invalid');
+      expect(error.context.param).toBe(field);
+      expect(optionNameOf(field)).toBe(option);
+      expect(error.context.allowed).toBe(cause.allowed);
+      expect(error.cause).toBe(cause);
+    },
+  );
 
-  it('words a service-side input error once, naming the option', () => {
-    const text = describeUserError(mapped(inputError({ prompt: 'x', outputFormat: 'png', outputCompression: 50 })), 'ref');
+  it("words a service-side input error once, naming the option through the commands' naming", () => {
+    const error = mapped(inputError({ prompt: 'x', outputFormat: 'png', outputCompression: 50 }));
+    const text = describeUserError(error, 'ref', optionNameOf);
     expect(text).toMatch(/^That compression doesn't work\. Allowed: only with jpeg or webp output\./);
     expect(text).not.toContain('output_compression');
+    expect(text).not.toContain('outputCompression');
+    // The service itself knows no option names: without the commands' naming, the field shows.
+    expect(describeUserError(error, 'ref')).toMatch(/^That outputCompression doesn't work\./);
   });
 
   it.each<AttachmentDownloadFailure>(['host_not_allowed', 'too_large', 'http_status', 'timeout', 'network', 'cancelled'])(
@@ -79,13 +88,17 @@ describe('toUserFacingError', () => {
     expect(mapped(new GatewayTimeoutError('deadline passed', {})).identifier).toBe('gateway.timedOut');
   });
 
-  it.each<[string, UserErrorIdentifier, string | undefined]>([
-    ['output_compression', 'gateway.badParameter', 'compression'],
-    ['output_format', 'gateway.badParameter', 'format'],
-    ['quality', 'gateway.badParameter', 'quality'],
-  ])('GIVEN the gateway refused %s THEN %s naming %s', (param, identifier, option) => {
+  it.each<[string, UserErrorIdentifier, string, string]>([
+    ['output_compression', 'gateway.badParameter', 'outputCompression', 'compression'],
+    ['output_format', 'gateway.badParameter', 'outputFormat', 'format'],
+    ['input_fidelity', 'gateway.badParameter', 'inputFidelity', 'fidelity'],
+    ['n', 'gateway.badParameter', 'n', 'count'],
+    ['quality', 'gateway.badParameter', 'quality', 'quality'],
+    ['partial_images', 'gateway.badParameter', 'partial_images', 'partial_images'],
+  ])('GIVEN the gateway refused %s THEN %s naming the field %s, worded as the option %s', (param, identifier, field, option) => {
     const error = mapped(new GatewayError('bad', { category: 'bad_parameter', param }));
-    expect(error).toMatchObject({ identifier, context: { param: option } });
+    expect(error).toMatchObject({ identifier, context: { param: field } });
+    expect(describeUserError(error, 'ref', optionNameOf)).toMatch(new RegExp(`^The image service didn't accept \`${option}\`\\. Try the default for it\\.`));
   });
 
   it('names the models on offer when the model is unknown', () => {

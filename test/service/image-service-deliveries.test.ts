@@ -3,6 +3,7 @@ import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { GatewayError } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
+import { StreamedDelivery } from '../../src/service/streaming/streamed-delivery.js';
 import type { Delivery } from '../../src/service/jobs.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
@@ -30,14 +31,14 @@ class GatedResponder extends FakeResponder {
 describe('ImageService delivery slots', () => {
   it('reads a gateway answer only when a delivery slot is free, however many gateway calls run', async () => {
     const { logger } = memoryLogger();
-    const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, reservationTtlMs: 600_000, logger });
+    const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, jobLeaseMs: 600_000, logger });
     opened.push(storage);
     const gateway = new FakeGateway();
     const image = await flatPng(16, 16);
     const bodyReadAt: string[] = [];
     for (const name of ['first', 'second']) {
       gateway.next(async (_request, options) => {
-        await options.beforeBody?.({ contentLength: 800 });
+        await options.sink?.admit({ contentLength: 800 });
         bodyReadAt.push(name);
         return imageResult([image]);
       });
@@ -48,7 +49,7 @@ describe('ImageService delivery slots', () => {
       queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
       download: async () => Buffer.alloc(0),
       logger,
-      deliveryBudgetBytes: 1_000,
+      streaming: new StreamedDelivery({ budgetBytes: 1_000 }),
     });
     const slow = new GatedResponder();
     const fast = new FakeResponder();
@@ -68,7 +69,7 @@ describe('ImageService delivery slots', () => {
 describe('ImageService progress', () => {
   it('posts no progress edit for a job that finishes within one interval, and a live "generating" one for a slower job', async () => {
     const { logger } = memoryLogger();
-    const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, reservationTtlMs: 600_000, logger });
+    const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, jobLeaseMs: 600_000, logger });
     opened.push(storage);
     const gateway = new FakeGateway();
     const image = await flatPng(16, 16);
@@ -112,7 +113,7 @@ describe('ImageService answer buffers', () => {
   /** A service over memory storage whose gateway decodes each answer into the Buffer the service supplies. */
   async function serviceTakingBuffers() {
     const { logger } = memoryLogger();
-    const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, reservationTtlMs: 600_000, logger });
+    const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, jobLeaseMs: 600_000, logger });
     opened.push(storage);
     const gateway = new FakeGateway();
     const image = await flatPng(16, 16);
@@ -122,12 +123,13 @@ describe('ImageService answer buffers', () => {
       queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
       download: async () => Buffer.alloc(0),
       logger,
+      streaming: new StreamedDelivery(),
     });
     const taken: ArrayBufferLike[] = [];
     /** The next call takes `count` answer Buffers (as retries would), then answers or fails. */
     const nextCall = (count: number, failure?: Error) =>
       gateway.next(async (_request, options) => {
-        for (let i = 0; i < count; i += 1) taken.push(options.answerBuffer?.(1_000).buffer ?? new ArrayBuffer(0));
+        for (let i = 0; i < count; i += 1) taken.push(options.sink?.buffer(1_000).buffer ?? new ArrayBuffer(0));
         if (failure) throw failure;
         return imageResult([image]);
       });

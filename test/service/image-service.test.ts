@@ -39,7 +39,7 @@ interface SetupOptions {
 async function setup(options: SetupOptions = {}) {
   const clock = new ManualClock('2025-06-01T12:00:00Z');
   const { logger, find } = memoryLogger();
-  const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, reservationTtlMs: 600_000, logger, clock });
+  const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 600_000, logger, clock });
   opened.push(storage);
   const gateway = new FakeGateway();
   const queue = new FairQueue(options.queue);
@@ -189,7 +189,7 @@ describe('ImageService.run', () => {
 
   it.each([
     ['size 999x999', { size: '999x999' }, 'size'],
-    ['compression with png', { outputFormat: 'png' as const, outputCompression: 50 }, 'compression'],
+    ['compression with png', { outputFormat: 'png' as const, outputCompression: 50 }, 'outputCompression'],
     ['transparent jpeg', { background: 'transparent' as const, outputFormat: 'jpeg' as const }, 'background'],
     ['a blank prompt', { prompt: '   ' }, 'prompt'],
   ])('refuses %s as input.invalid before reserving or calling the gateway', async (_name, request, param) => {

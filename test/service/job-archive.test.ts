@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ArchivedJob, JobArchive, PENDING_EDIT_TTL_MS, PendingEdit } from '../../src/service/job-archive.js';
 import type { AttachmentRef, ImageJob } from '../../src/service/jobs.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
@@ -15,14 +16,16 @@ afterEach(async () => {
 
 async function setup() {
   const clock = new ManualClock('2025-06-04T12:00:00Z');
-  const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, reservationTtlMs: 600_000, logger: silentLogger, clock });
+  const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 600_000, logger: silentLogger, clock });
   opened.push(storage);
+  /** Writes raw records into the job namespace, as an earlier version of the bot did. */
+  const rawJobs = storage.records('job', z.unknown());
   const archive = new JobArchive({
     jobs: storage.records('job', ArchivedJob),
     pendingEdits: storage.records('pending-edit', PendingEdit),
     jobTtlMs: JOB_TTL_MS,
   });
-  return { archive, clock };
+  return { archive, clock, rawJobs };
 }
 
 const image: AttachmentRef = { url: 'https://cdn.discordapp.com/attachments/1/2/cat.png?ex=1', filename: 'cat.png', size: 1234, contentType: 'image/png' };
@@ -66,6 +69,42 @@ describe('JobArchive', () => {
     expect(await archive.recall('unknown')).toBeUndefined();
     clock.advance(JOB_TTL_MS);
     expect(await archive.recall(job.id)).toBeUndefined();
+  });
+
+  it('still reads a v1 record stored before the request schema moved to the service', async () => {
+    const { archive, rawJobs } = await setup();
+    // Written by the release whose archive spelt the request fields out itself: every field it could hold.
+    const stored = {
+      v: 1,
+      kind: 'edit',
+      requesterId: '200000000000000001',
+      guildId: '300000000000000001',
+      channelId: '400000000000000001',
+      request: {
+        prompt: 'a lighthouse at dusk',
+        model: 'gpt-image-1',
+        size: '1536x1024',
+        quality: 'high',
+        background: 'transparent',
+        outputFormat: 'webp',
+        outputCompression: 70,
+        n: 2,
+        moderation: 'low',
+      },
+      edit: { images: [image], mask: { ...image, filename: 'mask.png' }, inputFidelity: 'low' },
+      messageIds: ['500000000000000001'],
+    };
+    await rawJobs.set('oldjob', JSON.parse(JSON.stringify(stored)), JOB_TTL_MS);
+    expect(await archive.recall('oldjob')).toEqual(stored);
+  });
+
+  it('reads nothing for a stored request the service would refuse', async () => {
+    const { archive, rawJobs } = await setup();
+    const job = { v: 1, kind: 'imagine', requesterId: '2', guildId: null, channelId: null, messageIds: [] };
+    await rawJobs.set('blank', { ...job, request: { prompt: '   ' } }, JOB_TTL_MS);
+    await rawJobs.set('ultra', { ...job, request: { prompt: 'p', quality: 'ultra' } }, JOB_TTL_MS);
+    expect(await archive.recall('blank')).toBeUndefined();
+    expect(await archive.recall('ultra')).toBeUndefined();
   });
 
   it('hands back parked edit attachments once', async () => {

@@ -16,7 +16,7 @@ afterEach(async () => {
 async function setup() {
   const { logger, find } = memoryLogger();
   const clock = new ManualClock('2025-06-04T12:00:00Z');
-  const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, reservationTtlMs: 600_000, logger, clock });
+  const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 600_000, logger, clock });
   opened.push(storage);
   return { admin: new QuotaAdmin({ quotas: storage.quotas, logger }), storage, find };
 }

@@ -6,13 +6,12 @@
  * is abandoned, which posts nothing, and delivery happens the usual way.
  */
 import type { DeliveryFile, ImageUpload } from '../jobs.js';
-import type { ImageFeed } from '../ports.js';
 
 /** Opens the responder's upload (called with the first image bytes); undefined when it cannot. */
 export type OpenUpload = () => ImageUpload | undefined;
 
 /** See the module comment. */
-export class UploadFeed implements ImageFeed {
+export class UploadFeed {
   private readonly open: OpenUpload;
   private readonly maxFileBytes: number;
   private upload: ImageUpload | undefined;

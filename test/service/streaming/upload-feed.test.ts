@@ -6,28 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryFile, ImageUpload } from '../../../src/service/jobs.js';
 import { UploadFeed } from '../../../src/service/streaming/upload-feed.js';
-
-class RecordingUpload implements ImageUpload {
-  readonly writes: [number, string][] = [];
-  readonly images: Buffer[] = [];
-  abandoned = 0;
-  refuseFrom = Number.POSITIVE_INFINITY;
-
-  write(index: number, bytes: Buffer): boolean {
-    if (index >= this.refuseFrom) return false;
-    this.writes.push([index, bytes.toString()]);
-    return true;
-  }
-
-  end(_index: number, bytes: Buffer): void {
-    this.images.push(bytes);
-  }
-
-  abandon(): Promise<void> {
-    this.abandoned += 1;
-    return Promise.resolve();
-  }
-}
+import { RecordingUpload } from '../../fakes/recording-upload.js';
 
 const file = (bytes: Buffer): DeliveryFile => ({ bytes, format: 'png', width: 1, height: 1 });
 

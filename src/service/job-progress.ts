@@ -1,0 +1,54 @@
+/**
+ * What a member sees while a job waits and runs: "Queued (position n)", then "Generating" with the latest
+ * partial image, coalesced and rate-limited by the progress throttle.
+ */
+import type { Logger } from 'pino';
+import type { JobProgress } from './jobs.js';
+import type { PartialImage } from './ports.js';
+import { createProgressThrottle, type ProgressThrottle } from './progress-throttle.js';
+
+/** One job's progress reports. */
+export class JobProgressReporter {
+  private readonly throttle: ProgressThrottle<JobProgress>;
+  private readonly intervalMs: number;
+  private startedAt = 0;
+  private wasQueued = false;
+  private latest: PartialImage | undefined;
+  private firstUpdate: NodeJS.Timeout | undefined;
+
+  constructor(send: (progress: JobProgress) => Promise<void>, options: { intervalMs: number; log: Logger }) {
+    this.intervalMs = options.intervalMs;
+    this.throttle = createProgressThrottle(send, { intervalMs: options.intervalMs, onError: (err) => options.log.warn({ err }, 'progress update failed') });
+  }
+
+  /** The job waits in the queue at `position`. */
+  queued(position: number): void {
+    this.wasQueued = true;
+    this.throttle.update({ stage: 'queued', position });
+  }
+
+  /** The gateway call started at `startedAt` (ms since epoch). */
+  started(startedAt: number): void {
+    this.startedAt = startedAt;
+    // After "Queued", say at once that it started. Otherwise Discord's "thinking…" already says so: the first edit
+    // waits one interval, and a quick job finishes without one (less traffic under load).
+    if (this.wasQueued) this.generating();
+    else this.firstUpdate = setTimeout(() => this.generating(), this.intervalMs).unref();
+  }
+
+  /** A partial image arrived (a function property: passed on as the gateway's onPartial). */
+  readonly preview = (image: PartialImage): void => {
+    this.latest = image;
+    this.generating();
+  };
+
+  /** No more edits: resolves once the one in flight has landed, so nothing can land after what follows. */
+  stop(): Promise<void> {
+    clearTimeout(this.firstUpdate);
+    return this.throttle.stop();
+  }
+
+  private generating(): void {
+    this.throttle.update({ stage: 'generating', startedAt: this.startedAt, preview: this.latest });
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * An AnswerSink for gateway tests: each part defaults to doing nothing (a new Buffer for `buffer`).
+ */
+import type { AnswerSink } from '../../src/service/ports.js';
+
+export function answerSink(parts: Partial<AnswerSink> = {}): AnswerSink {
+  return {
+    admit: async () => undefined,
+    buffer: (bytes) => Buffer.alloc(bytes),
+    data: () => undefined,
+    end: () => undefined,
+    ...parts,
+  };
+}
