@@ -67,6 +67,7 @@ export const ConfigSchema = z.object({
     .default('sqlite://data/bot.sqlite'),
   QUOTA_DEFAULT_LIMIT: nonNegativeInt('a whole number of images (0 or more)').default(20),
   QUOTA_DEFAULT_PERIOD: z.enum(['day', 'week', 'month'], { error: 'expects day, week or month' }).default('day'),
+  JOB_LEASE_MS: positiveInt('a whole number of milliseconds').min(1_000, { error: 'expects at least 1000 milliseconds' }).default(60_000),
   MAX_CONCURRENT_JOBS: positiveInt('a positive whole number').default(4),
   MAX_RUNNING_PER_MEMBER: positiveInt('a positive whole number').default(2),
   MAX_QUEUED_PER_MEMBER: positiveInt('a positive whole number').default(10),
@@ -75,6 +76,12 @@ export const ConfigSchema = z.object({
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
   STREAM_DELIVERIES: flag.default(true),
   BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),
+  SHARD_COUNT: z.union([z.literal('auto'), positiveInt('a positive whole number or auto')], { error: 'expects a positive whole number or auto' }).default(1),
+  SHARD_IDS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, { error: 'expects a comma-separated list of shard numbers, such as 0,1' })
+    .transform((s) => [...new Set(s.split(',').map((id) => Number(id.trim())))].sort((a, b) => a - b))
+    .optional(),
   SHUTDOWN_GRACE_MS: nonNegativeInt('a whole number of milliseconds').default(30_000),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expects fatal, error, warn, info, debug, trace or silent' })
@@ -118,7 +125,27 @@ export class ConfigError extends Error {
  * Empty strings count as unset, so `FOO=` in a .env file falls back to the default.
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}): Config {
-  return parseWith(ConfigSchema, env, dotenv);
+  const config = parseWith(ConfigSchema, env, dotenv);
+  const problems = shardProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** The shards this process runs, as discord.js's Client options: all of SHARD_COUNT, or SHARD_IDS of them. */
+export type ShardPlan = { shards: 'auto' } | { shards: number[]; shardCount: number };
+
+/** See {@link ShardPlan}; the configuration has been checked by loadConfig. */
+export function shardPlan(config: Pick<Config, 'SHARD_COUNT' | 'SHARD_IDS'>): ShardPlan {
+  if (config.SHARD_COUNT === 'auto') return { shards: 'auto' };
+  return { shards: config.SHARD_IDS ?? Array.from({ length: config.SHARD_COUNT }, (_, i) => i), shardCount: config.SHARD_COUNT };
+}
+
+function shardProblems(config: Pick<Config, 'SHARD_COUNT' | 'SHARD_IDS'>): string[] {
+  if (config.SHARD_IDS === undefined) return [];
+  if (config.SHARD_COUNT === 'auto') return ['SHARD_IDS needs a numeric SHARD_COUNT (with auto, this process runs every shard Discord recommends)'];
+  const count = config.SHARD_COUNT;
+  const outside = config.SHARD_IDS.filter((id) => id >= count);
+  return outside.length > 0 ? [`SHARD_IDS expects shard numbers from 0 to ${count - 1} (SHARD_COUNT is ${count}); ${outside.join(', ')} is outside`] : [];
 }
 
 function parseWith<S extends z.ZodObject>(schema: S, env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>>): z.infer<S> {

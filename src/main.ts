@@ -10,7 +10,8 @@ import { syncCommands } from './commands/command-sync.js';
 import { DiscordResponder } from './discord/responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
 import { createInteractionRouter } from './commands/router.js';
-import { configWarnings, type Config } from './config.js';
+import { configWarnings, shardPlan, type Config } from './config.js';
+import { runUntilStopped } from './process-lifecycle.js';
 import { loginWithin } from './discord/login.js';
 import { createDiscordRestAgent } from './discord/rest-agent.js';
 import { createLogger } from './logger.js';
@@ -20,14 +21,12 @@ import { createGatewayAgent } from './gateway/agent.js';
 import { GatewayClient } from './gateway/gateway-client.js';
 import { GatewayCheck } from './gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
+import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
 import { systemClock, type Clock } from './service/ports.js';
 import { openStorage } from './storage/open-storage.js';
 import { createInteractionWebhookRest } from './discord/original-reply.js';
-
-/** Time a reservation outlives the gateway deadline before it expires on its own (queueing, uploads). */
-const RESERVATION_MARGIN_MS = 10 * 60_000;
 
 /** Test seams; production passes nothing. */
 export interface BotOverrides {
@@ -51,7 +50,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const storage = await openStorage({
     url: config.STORAGE_URL,
     defaults: { limit: config.QUOTA_DEFAULT_LIMIT, period: config.QUOTA_DEFAULT_PERIOD },
-    reservationTtlMs: config.GATEWAY_TIMEOUT_MS + RESERVATION_MARGIN_MS,
+    jobLeaseMs: config.JOB_LEASE_MS,
     clock,
     logger,
   });
@@ -98,11 +97,12 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     partialImages: config.GATEWAY_PARTIAL_IMAGES,
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
-    deliveryBudgetBytes: config.DELIVERY_BUDGET_BYTES,
+    jobLeaseMs: config.JOB_LEASE_MS,
+    streaming: config.STREAM_DELIVERIES ? new StreamedDelivery({ budgetBytes: config.DELIVERY_BUDGET_BYTES }) : undefined,
     clock,
   });
   const discordAgent = createDiscordRestAgent();
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: config.DISCORD_API_URL, agent: discordAgent } });
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], ...shardPlan(config), rest: { api: config.DISCORD_API_URL, agent: discordAgent } });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
     images,
@@ -119,7 +119,6 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
         clock,
         acknowledged: ctx.acknowledgement,
         webhookRest,
-        streamUploads: config.STREAM_DELIVERIES,
       }),
   };
   const route = createInteractionRouter({ commands: createCommands(deps), components: createComponents(deps), logger });
@@ -149,7 +148,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     stopSweepers(webhookRest);
     throw err;
   }
-  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot ready');
+  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.map((shard) => shard.id) }, 'bot ready');
   const gatewayCheck = new GatewayCheck({
     probe: (timeoutMs) => gateway.probeModels(timeoutMs),
     host: new URL(config.GATEWAY_BASE_URL).host,
@@ -168,11 +167,17 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       stopping = true;
       logger.info({ inFlight: inFlight.size }, 'shutting down');
       gatewayCheck.stop();
+      // One deadline for all of it: running jobs are cancelled (and refunded) when it passes, and deliveries still
+      // under way are not waited for beyond it.
+      const deadline = clock.now() + config.SHUTDOWN_GRACE_MS;
       await queue.close(config.SHUTDOWN_GRACE_MS);
-      await Promise.allSettled([...inFlight]);
+      const unfinished = await settledWithin([...inFlight], Math.max(0, deadline - clock.now()));
+      if (unfinished > 0) logger.warn({ unfinished }, 'shutdown grace over; stopping with interactions still in progress');
       await client.destroy();
       stopSweepers(webhookRest);
-      await Promise.allSettled([agent.close(), discordAgent.close(), storage.close()]);
+      // close() would wait for requests still open; past the deadline they are cut off.
+      const agents = unfinished > 0 ? [agent.destroy(), discordAgent.destroy()] : [agent.close(), discordAgent.close()];
+      await Promise.allSettled([...agents, storage.close()]);
       logger.info('shut down');
     },
   };
@@ -183,36 +188,22 @@ async function refuseWhileStopping(interaction: Interaction): Promise<void> {
   await interaction.reply({ content: 'The bot is restarting. Please try again in a minute.', flags: MessageFlags.Ephemeral }).catch(() => undefined);
 }
 
-/** Runs the bot until SIGTERM/SIGINT, then shuts down gracefully. Used by src/cli.ts (`npm start`). */
-export async function runBot(config: Config): Promise<void> {
-  let bot: RunningBot | undefined;
-  let signalled: string | undefined;
-  const stopAndExit = (running: RunningBot, signal: string) => {
-    running.logger.info({ signal }, 'signal received');
-    // Not awaited: the signal handler cannot wait; the process exits either way, with status 1 when shutting down failed.
-    void running.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        running.logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  // Installed before start-up, so a signal during login still ends in a clean shutdown.
-  const onSignal = (signal: string) => {
-    if (signalled) return;
-    signalled = signal;
-    if (bot) stopAndExit(bot, signal);
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
-  try {
-    bot = await startBot(config);
-  } catch (err) {
-    process.stderr.write(`imagine-bot could not start: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  }
-  if (signalled) stopAndExit(bot, signalled);
+/**
+ * Runs the bot until SIGTERM/SIGINT, an unhandled rejection or an uncaught exception, then shuts down gracefully.
+ * Used by src/cli.ts (`npm start`).
+ */
+export function runBot(config: Config): Promise<void> {
+  return runUntilStopped(() => startBot(config));
+}
+
+/** Waits for `work` to settle for up to `ms`; resolves with how many had not settled by then. */
+async function settledWithin(work: readonly Promise<unknown>[], ms: number): Promise<number> {
+  let settled = 0;
+  const all = Promise.allSettled(work.map((w) => w.finally(() => (settled += 1))));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+  return work.length - settled;
 }
 
 /** What Client.destroy does for the client's own REST: stop its (unref'd) cache sweepers. */

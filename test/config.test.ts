@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigSchema, configWarnings, loadConfig } from '../src/config.js';
+import { ConfigError, ConfigSchema, configWarnings, loadConfig, shardPlan } from '../src/config.js';
 
 const REQUIRED = { DISCORD_TOKEN: 'bot-token-value', GATEWAY_BASE_URL: 'https://gw.internal/v1', GATEWAY_API_KEY: 'sk-secret-value' };
 
@@ -108,5 +108,23 @@ describe('README', () => {
     const missing = Object.keys(ConfigSchema.shape).filter((key) => !documented.has(key));
     expect(missing).toEqual([]);
     expect(documented.size).toBe(Object.keys(ConfigSchema.shape).length);
+  });
+});
+
+describe('sharding', () => {
+  it('runs one shard by default, and every shard of SHARD_COUNT in this process unless SHARD_IDS picks some', () => {
+    expect(shardPlan(loadConfig(REQUIRED))).toEqual({ shards: [0], shardCount: 1 });
+    expect(shardPlan(loadConfig({ ...REQUIRED, SHARD_COUNT: '3' }))).toEqual({ shards: [0, 1, 2], shardCount: 3 });
+    expect(shardPlan(loadConfig({ ...REQUIRED, SHARD_COUNT: '4', SHARD_IDS: ' 3, 1,1' }))).toEqual({ shards: [1, 3], shardCount: 4 });
+    expect(shardPlan(loadConfig({ ...REQUIRED, SHARD_COUNT: 'auto' }))).toEqual({ shards: 'auto' });
+  });
+
+  it('refuses shard numbers outside SHARD_COUNT, SHARD_IDS with auto, and malformed values', () => {
+    expect(problemsOf({ ...REQUIRED, SHARD_COUNT: '2', SHARD_IDS: '0,2' })).toEqual([
+      'SHARD_IDS expects shard numbers from 0 to 1 (SHARD_COUNT is 2); 2 is outside',
+    ]);
+    expect(problemsOf({ ...REQUIRED, SHARD_COUNT: 'auto', SHARD_IDS: '0' })[0]).toMatch(/^SHARD_IDS needs a numeric SHARD_COUNT/);
+    expect(problemsOf({ ...REQUIRED, SHARD_COUNT: '0' })).toEqual(['SHARD_COUNT expects a positive whole number or auto']);
+    expect(problemsOf({ ...REQUIRED, SHARD_IDS: 'first' })).toEqual(['SHARD_IDS expects a comma-separated list of shard numbers, such as 0,1']);
   });
 });

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord/index.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
+import { botProcessEnv } from './bot-process-env.js';
 import { startHarness, type Harness } from './harness.js';
 import { ephemeralError, finalEdit, settled } from './support.js';
 
@@ -33,6 +34,27 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('the shutdown deadline', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { SHUTDOWN_GRACE_MS: '200', PROGRESS_INTERVAL_MS: '600000' } });
+  });
+  afterAll(async () => {
+    await (h as Harness | undefined)?.close();
+  });
+
+  it('is one deadline for everything: a delivery still under way is not waited for beyond SHUTDOWN_GRACE_MS', async () => {
+    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'stuck upload' }], { user: h.discord.fixtures.member });
+    // The delivery (the edit of the reply carrying the images) reaches Discord and is never answered.
+    const delivery = h.discord.holdNext({ method: 'PATCH', path: new RegExp(`^/webhooks/\\d+/${handle.token}/messages/(@|%40)original$`) });
+    await delivery.arrived;
+    await h.bot.stop();
+    const warning = await h.waitForLog('shutdown grace over; stopping with interactions still in progress');
+    expect(warning).toMatchObject({ unfinished: 1 });
+    delivery.release();
+  });
+});
+
 describe('npm start under a process supervisor', () => {
   let discord: DiscordEmulator;
   let gateway: GatewayEmulator;
@@ -47,16 +69,7 @@ describe('npm start under a process supervisor', () => {
     const repo = new URL('../..', import.meta.url).pathname;
     const child = spawn(`${repo}node_modules/.bin/tsx`, [`${repo}src/cli.ts`], {
       cwd: repo,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        DISCORD_TOKEN: discord.token,
-        DISCORD_API_URL: discord.apiUrl,
-        DISCORD_CDN_HOSTS: discord.cdnHost,
-        GATEWAY_BASE_URL: gateway.baseUrl,
-        GATEWAY_API_KEY: gateway.apiKey,
-        STORAGE_URL: 'memory://',
-        GATEWAY_PARTIAL_IMAGES: '0',
-      },
+      env: botProcessEnv(discord, gateway, { STORAGE_URL: 'memory://' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -1,5 +1,6 @@
 /**
- * Snowflakes and the fixture world (two guilds, their roles, channels and members) the emulator serves.
+ * Snowflakes and the fixture world (two guilds, a third for sharding tests, their roles, channels and members) the
+ * emulator serves.
  */
 import type { APIRole, RoleFlags, UserFlags } from 'discord-api-types/v10';
 import type { ChannelFixture, EmulatorFixtures, GuildFixture, RoleName, UserFixture } from './types.js';
@@ -47,12 +48,16 @@ export function createFixtures(ids: SnowflakeGenerator): EmulatorFixtures {
   const members = ['member2', 'member3', 'member4', 'member5', 'member6', 'member7'].map((n) => user(n));
   const guild = createGuild(ids, 'Emulated Guild', owner.id);
   const otherGuild = createGuild(ids, 'Other Guild', owner.id);
+  // A guild's shard is (id >> 22) % num_shards, the id's timestamp modulo the count. FIXTURE_TIME is a multiple of 2, 3,
+  // 4, 5 and 6 milliseconds past the Discord epoch, so for num_shards 2 to 6 the guilds above are on shard 0; one
+  // millisecond later puts this one on shard 1. Its own generator leaves every other fixture id as it was.
+  const thirdGuild = createGuild(new SnowflakeGenerator(), 'Third Guild', owner.id, FIXTURE_TIME + 1);
   const [member2, member3] = members as [UserFixture, UserFixture];
-  return { guild, otherGuild, users: { owner, admin, member, member2, member3, vip }, admin, member, members };
+  return { guild, otherGuild, thirdGuild, users: { owner, admin, member, member2, member3, vip }, admin, member, members };
 }
 
-function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string): GuildFixture {
-  const id = ids.next(FIXTURE_TIME);
+function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string, time = FIXTURE_TIME): GuildFixture {
+  const id = ids.next(time);
   const role = (roleId: string, roleName: string, permissions: bigint, position: number): APIRole => ({
     id: roleId,
     name: roleName,
@@ -69,7 +74,7 @@ function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string): Gu
     // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- a bitfield enum has no 0 member; 0 is "no flags", as Discord sends it.
     flags: 0 as RoleFlags,
   });
-  const channel = (channelName: string, nsfw: boolean): ChannelFixture => ({ id: ids.next(FIXTURE_TIME), name: channelName, nsfw, guildId: id });
+  const channel = (channelName: string, nsfw: boolean): ChannelFixture => ({ id: ids.next(time), name: channelName, nsfw, guildId: id });
   return {
     id,
     name,
@@ -77,9 +82,9 @@ function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string): Gu
     channels: { general: channel('general', false), nsfw: channel('nsfw-art', true) },
     roles: {
       everyone: role(id, '@everyone', Permissions.everyone, 0),
-      artist: role(ids.next(FIXTURE_TIME), 'Artist', 0n, 1),
-      vip: role(ids.next(FIXTURE_TIME), 'VIP', 0n, 2),
-      admin: role(ids.next(FIXTURE_TIME), 'Admin', Permissions.manageGuild | Permissions.manageMessages, 3),
+      artist: role(ids.next(time), 'Artist', 0n, 1),
+      vip: role(ids.next(time), 'VIP', 0n, 2),
+      admin: role(ids.next(time), 'Admin', Permissions.manageGuild | Permissions.manageMessages, 3),
     },
   };
 }

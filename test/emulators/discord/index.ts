@@ -55,10 +55,24 @@ export interface DiscordEmulator {
   readonly specViolations: string[];
   /** Every REST request answered (including injected failures), in order. */
   readonly requests: RecordedRequest[];
-  /** Gateway counters: IDENTIFYs and RESUMEs received. */
-  readonly gatewayStats: { readonly identifies: number; readonly resumes: number };
-  whenReady(): Promise<void>;
-  whenResumed(): Promise<void>;
+  /** Gateway counters: IDENTIFYs and RESUMEs received, over all shards and per shard id. */
+  readonly gatewayStats: {
+    readonly identifies: number;
+    readonly resumes: number;
+    readonly identifiesByShard: Readonly<Record<number, number>>;
+    readonly resumesByShard: Readonly<Record<number, number>>;
+  };
+  /**
+   * Resolves once every shard 0..num_shards-1 (or only `shardId`) has IDENTIFYed and got READY and its GUILD_CREATEs
+   * (again, after sendInvalidSession()). With one shard: once the client is ready.
+   */
+  whenReady(shardId?: number): Promise<void>;
+  /** Resolves once every shard (or only `shardId`) has RESUMEd after disconnectClient()/sendReconnect(). */
+  whenResumed(shardId?: number): Promise<void>;
+  /** The shard a guild's events go to: (guild_id >> 22) % numShards, by default the connected clients' num_shards. */
+  shardOf(guildId: string, numShards?: number): number;
+  /** Shard ids whose session is on an open socket, ascending. */
+  connectedShards(): number[];
   slash(name: string, options: SlashOption[], ctx: InteractionContext): InteractionHandle;
   autocomplete(name: string, options: SlashOption[], ctx: InteractionContext): InteractionHandle;
   button(message: EmulatedMessage, customId: string, ctx: InteractionContext): InteractionHandle;
@@ -75,10 +89,12 @@ export interface DiscordEmulator {
   nextStart(match: FailureMatch): Promise<StartedRestRequest>;
   denyChannelPosts(channelId: string): void;
   allowChannelPosts(channelId: string): void;
-  disconnectClient(code?: number): void;
-  sendReconnect(): void;
-  /** op 9; with `resumable` false (default) the client starts a new session (IDENTIFY). */
-  sendInvalidSession(resumable?: boolean): void;
+  /** Closes every connected shard's socket, or `shardId`'s (default code 4000: the client RESUMEs). */
+  disconnectClient(code?: number, shardId?: number): void;
+  /** op 7 to every connected shard, or to `shardId`. */
+  sendReconnect(shardId?: number): void;
+  /** op 9 to every connected shard, or to `shardId`; with `resumable` false (default) the client starts a new session (IDENTIFY). */
+  sendInvalidSession(resumable?: boolean, shardId?: number): void;
   close(): Promise<void>;
 }
 
@@ -116,8 +132,10 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     specViolations: state.specViolations,
     requests: state.requests,
     gatewayStats: gateway,
-    whenReady: () => gateway.whenReady(),
-    whenResumed: () => gateway.whenResumed(),
+    whenReady: (shardId) => gateway.whenReady(shardId),
+    whenResumed: (shardId) => gateway.whenResumed(shardId),
+    shardOf: (guildId, numShards) => gateway.shardOf(guildId, numShards),
+    connectedShards: () => gateway.connectedShards(),
     slash: (name, opts, ctx) => interactions.slash(name, opts, ctx),
     autocomplete: (name, opts, ctx) => interactions.autocomplete(name, opts, ctx),
     button: (message, customId, ctx) => interactions.button(message, customId, ctx),
@@ -133,9 +151,9 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     nextStart: (match) => rest.nextStart(match),
     denyChannelPosts: (channelId) => void state.deniedChannels.add(channelId),
     allowChannelPosts: (channelId) => void state.deniedChannels.delete(channelId),
-    disconnectClient: (code) => gateway.disconnectClient(code),
-    sendReconnect: () => gateway.sendReconnect(),
-    sendInvalidSession: (resumable) => gateway.sendInvalidSession(resumable),
+    disconnectClient: (code, shardId) => gateway.disconnectClient(code, shardId),
+    sendReconnect: (shardId) => gateway.sendReconnect(shardId),
+    sendInvalidSession: (resumable, shardId) => gateway.sendInvalidSession(resumable, shardId),
     close: async () => {
       await gateway.close();
       server.closeAllConnections();

@@ -48,7 +48,7 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
     channel: { ...channelJson(found.channel), permissions: appPermissions },
     member: { ...memberJson(guild, ctx.user, roles), permissions: ctx.memberPermissions ?? memberPermissions(guild, ctx.user, roles) },
     context: 0,
-    authorizing_integration_owners: { '0': guild.id },
+    authorizing_integration_owners: ctx.userInstall ? { '1': ctx.user.id } : { '0': guild.id },
   };
   return { payload, channelId, attachmentSizeLimit };
 }

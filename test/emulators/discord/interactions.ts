@@ -98,8 +98,13 @@ export class InteractionDispatcher {
       messages: this.state.messages.messages,
     });
     this.state.interactions.set(id, record);
-    this.gateway.dispatch('INTERACTION_CREATE', payload, () => {
-      record.dispatchedAt = performance.now();
+    // A guild's interaction goes to the guild's shard, a DM's to shard 0.
+    const guildId = typeof built.payload['guild_id'] === 'string' ? built.payload['guild_id'] : undefined;
+    this.gateway.dispatch('INTERACTION_CREATE', payload, {
+      guildId,
+      onSent: () => {
+        record.dispatchedAt = performance.now();
+      },
     });
     return record;
   }

@@ -117,8 +117,14 @@ export function gatewayUrl(state: EmulatorState): string {
   return `${state.baseUrl.replace(/^http/, 'ws')}/gateway`;
 }
 
+/** GET /gateway/bot: the URL, the recommended shard count (`shards: 'auto'` uses it) and the identify concurrency. */
 function gatewayBot(state: EmulatorState): unknown {
-  return { url: gatewayUrl(state), shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } };
+  const { recommendedShards, maxConcurrency } = state.options;
+  return {
+    url: gatewayUrl(state),
+    shards: recommendedShards,
+    session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: maxConcurrency },
+  };
 }
 
 function knownGuild(state: EmulatorState, id: string): boolean {

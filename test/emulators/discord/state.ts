@@ -15,6 +15,9 @@ export interface ResolvedOptions {
   tokenLifetimeMs: number;
   attachmentSizeLimit: number;
   heartbeatIntervalMs: number;
+  recommendedShards: number;
+  maxConcurrency: number;
+  thirdGuild: boolean;
   log: boolean;
 }
 
@@ -58,6 +61,9 @@ export class EmulatorState {
       tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
       attachmentSizeLimit: options.attachmentSizeLimit ?? 10 * 1024 * 1024,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 45_000,
+      recommendedShards: positive(options.recommendedShards ?? 1, 'recommendedShards'),
+      maxConcurrency: positive(options.maxConcurrency ?? 1, 'maxConcurrency'),
+      thirdGuild: options.thirdGuild ?? false,
       log: options.log ?? true,
     };
     this.baseUrl = baseUrl;
@@ -70,8 +76,10 @@ export class EmulatorState {
     this.commands = new CommandRegistry(this.ids, this.applicationId);
   }
 
+  /** The guilds the bot is in (served in READY and GUILD_CREATE, known to the REST routes). */
   get guilds(): GuildFixture[] {
-    return [this.fixtures.guild, this.fixtures.otherGuild];
+    const { guild, otherGuild, thirdGuild } = this.fixtures;
+    return this.options.thirdGuild ? [guild, otherGuild, thirdGuild] : [guild, otherGuild];
   }
 
   findGuildChannel(id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
@@ -110,4 +118,9 @@ export class EmulatorState {
   log(message: string): void {
     if (this.options.log) process.stderr.write(`[discord-emulator] ${message}\n`);
   }
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`Discord emulator: ${name} must be a whole number ≥ 1, not ${value}`);
+  return value;
 }

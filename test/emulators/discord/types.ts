@@ -16,6 +16,15 @@ export interface DiscordEmulatorOptions {
   attachmentSizeLimit?: number | undefined;
   /** HELLO heartbeat interval sent to clients. @default 45000 */
   heartbeatIntervalMs?: number | undefined;
+  /** The shard count GET /gateway/bot recommends (`shards`), which discord.js uses with `shards: 'auto'`. @default 1 */
+  recommendedShards?: number | undefined;
+  /** GET /gateway/bot `session_start_limit.max_concurrency`: how many shards discord.js IDENTIFYs per 5 s. @default 1 */
+  maxConcurrency?: number | undefined;
+  /**
+   * Also serve `fixtures.thirdGuild`, which is on shard 1 for num_shards 2 to 6 (`guild` and `otherGuild` are on
+   * shard 0), for sharding tests. @default false
+   */
+  thirdGuild?: boolean | undefined;
   /** Log spec violations and rejected requests to stderr. @default true */
   log?: boolean | undefined;
 }
@@ -48,6 +57,11 @@ export interface GuildFixture {
 export interface EmulatorFixtures {
   readonly guild: GuildFixture;
   readonly otherGuild: GuildFixture;
+  /**
+   * Set up like `guild` (same channels, roles and members), but on shard 1 for num_shards 2 to 6, where `guild` and
+   * `otherGuild` are on shard 0. Served only with the `thirdGuild` option.
+   */
+  readonly thirdGuild: GuildFixture;
   readonly users: {
     readonly owner: UserFixture;
     /** Holds the admin role: Manage Server (0x20) and Manage Messages (0x2000). */
@@ -85,6 +99,12 @@ export interface InteractionContext {
   memberPermissions?: string | undefined;
   /** Overrides the member's role ids. */
   roles?: string[] | undefined;
+  /**
+   * In a guild: the command comes from the member's own (user) install of the app, not the server's, so
+   * authorizing_integration_owners names only the user (`{ "1": user id }`), as Discord sends it in a server that
+   * did not install the app. @default false
+   */
+  userInstall?: boolean | undefined;
   locale?: string | undefined;
 }
 
