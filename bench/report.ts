@@ -97,6 +97,18 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
   if (r.quota) {
     const sqlite = r.quota.backends['sqlite'];
     add('quota reservations/s on SQLite', sqlite && 'reservationsPerSecond' in sqlite ? sqlite['reservationsPerSecond'] : null, '≥ 2000', (v) => v >= 2000);
+    for (const [name, f] of Object.entries(r.quota.acrossProcesses)) {
+      if ('skipped' in f) continue;
+      const processes = r.quota.params.processes.processes;
+      add(`quota reservations/s across ${processes} processes on ${name}`, f['reservationsPerSecond'], '≥ 2000', (v) => v >= 2000);
+      const exact = f['accepted'] === f['expectedAccepted'] && f['recordedReserved'] === f['expectedAccepted'] && f['errors'] === 0;
+      t.push({
+        name: `quota across ${processes} processes on ${name}: accepted = recorded = limits`,
+        value: f['accepted'] ?? null,
+        limit: `= ${fmt(f['expectedAccepted'])}`,
+        met: exact,
+      });
+    }
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
   for (const [section, c] of [
@@ -174,6 +186,25 @@ export function tables(r: BenchResult): string {
       `Quota store: reserve(), ${r.quota.params.concurrency} in flight for ${r.quota.params.durationMs / 1000} s, ${r.quota.params.members} members (no baseline: it keeps no quota)`,
       ['backend', 'reservations/s', 'p50 ms', 'p99 ms', 'errors'],
       rows,
+    );
+    const p = r.quota.params.processes;
+    table(
+      `Quota ledger across processes: ${p.processes} processes × ${p.reservations} reserve(), ${p.concurrency} in flight each, ${p.members} members with a limit of ${p.limit}`,
+      ['backend', 'reservations/s', 'p50 ms', 'p99 ms', 'accepted', 'recorded', 'expected', 'errors'],
+      Object.entries(r.quota.acrossProcesses).map(([name, f]) =>
+        'skipped' in f
+          ? [name, '–', '–', '–', '–', '–', '–', `skipped: ${String(f.skipped)}`]
+          : [
+              name,
+              fmt(f['reservationsPerSecond']),
+              fmt(f['latencyP50Ms']),
+              fmt(f['latencyP99Ms']),
+              fmt(f['accepted']),
+              fmt(f['recordedReserved']),
+              fmt(f['expectedAccepted']),
+              fmt(f['errors']),
+            ],
+      ),
     );
   }
   table(

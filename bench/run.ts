@@ -25,14 +25,14 @@ const FULL: Params = {
   burst: { count: 200, members: 50, spreadMs: 2000, delayMs: 2000 },
   overhead: { delayMs: 500, oneImage: 30, fourImages: 12, referenceRuns: 12 },
   memory: { jobs: 100, delayMs: 3000, spreadMs: 500 },
-  quota: { durationMs: 3000, concurrency: 32, members: 500 },
+  quota: { durationMs: 3000, concurrency: 32, members: 500, processes: { processes: 2, reservations: 10_000, concurrency: 32, members: 1_000, limit: 16 } },
 };
 
 const QUICK: Params = {
   burst: { count: 20, members: 5, spreadMs: 200, delayMs: 300 },
   overhead: { delayMs: 200, oneImage: 3, fourImages: 2, referenceRuns: 2 },
   memory: { jobs: 6, delayMs: 500, spreadMs: 100 },
-  quota: { durationMs: 300, concurrency: 8, members: 50 },
+  quota: { durationMs: 300, concurrency: 8, members: 50, processes: { processes: 2, reservations: 300, concurrency: 8, members: 20, limit: 25 } },
 };
 
 export const METHOD = `
@@ -68,6 +68,10 @@ export const METHOD = `
 - **Quota store.** \`reserve()\` on each backend with C reservations in flight for D seconds, spread over many members,
   in the orchestrator process with nothing else running; Redis and PostgreSQL run when REDIS_URL / POSTGRES_URL are
   set (a fresh namespace each, cleared afterwards).
+- **Quota ledger across processes.** P processes (\`bench/quota-host.ts\`), each with its own connections to one store,
+  make R reservations each with C in flight, spread over M members whose limit L is smaller than what they ask for in
+  all: the figure is P × R / the wall time from the moment both start to the moment both are done. Exactness: the
+  processes must have accepted exactly M × L, and the ledger, read afterwards, must hold exactly M × L reserved.
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).

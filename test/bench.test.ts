@@ -21,7 +21,7 @@ interface BenchResults {
   burst: BenchComparison;
   overhead: BenchComparison & { reference: Record<string, unknown> };
   memory: BenchComparison;
-  quota: { backends: Record<string, Record<string, unknown> | undefined> };
+  quota: { backends: Record<string, Record<string, unknown> | undefined>; acrossProcesses: Record<string, Record<string, unknown> | undefined> };
 }
 
 describe('npm run bench -- --quick', () => {
@@ -46,5 +46,9 @@ describe('npm run bench -- --quick', () => {
     expect(json.overhead.reference['decodeAndUploadP50']).toBeTypeOf('number');
     expect(json.quota.backends['sqlite']!['reservationsPerSecond']).toBeTypeOf('number');
     expect(json.quota.backends['memory']!['reservationsPerSecond']).toBeTypeOf('number');
+    const sqliteProcesses = json.quota.acrossProcesses['sqlite']!;
+    expect(sqliteProcesses['reservationsPerSecond']).toBeTypeOf('number');
+    expect(sqliteProcesses['accepted']).toBe(sqliteProcesses['expectedAccepted']);
+    expect(sqliteProcesses['recordedReserved']).toBe(sqliteProcesses['expectedAccepted']);
   }, 600_000);
 });
