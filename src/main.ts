@@ -21,6 +21,8 @@ import { createGatewayAgent } from './gateway/agent.js';
 import { GatewayClient } from './gateway/gateway-client.js';
 import { GatewayCheck } from './gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
+import { AbandonedJobs } from './service/abandoned-jobs.js';
+import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
@@ -98,6 +100,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     partialImages: config.GATEWAY_PARTIAL_IMAGES,
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
     jobLeaseMs: config.JOB_LEASE_MS,
+    journal: storage.journal,
     streaming: config.STREAM_DELIVERIES ? new StreamedDelivery({ budgetBytes: config.DELIVERY_BUDGET_BYTES }) : undefined,
     clock,
   });
@@ -148,6 +151,16 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     stopSweepers(webhookRest);
     throw err;
   }
+  // Jobs of processes that died (this one before a restart included): refunded and their members told.
+  const abandoned = new AbandonedJobs({
+    journal: storage.journal,
+    quotas: storage.quotas,
+    archive,
+    notifier: new DiscordAbandonedNotifier({ rest: client.rest, webhookRest, clock, logger }),
+    leaseMs: config.JOB_LEASE_MS,
+    logger,
+  });
+  await abandoned.start();
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.map((shard) => shard.id) }, 'bot ready');
   const gatewayCheck = new GatewayCheck({
     probe: (timeoutMs) => gateway.probeModels(timeoutMs),
@@ -173,6 +186,10 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       await queue.close(config.SHUTDOWN_GRACE_MS);
       const unfinished = await settledWithin([...inFlight], Math.max(0, deadline - clock.now()));
       if (unfinished > 0) logger.warn({ unfinished }, 'shutdown grace over; stopping with interactions still in progress');
+      await abandoned.stop();
+      // With every job settled, the journal has nothing left for another process to claim; otherwise it stays, and
+      // the jobs still open are claimed (refunded, their members told) once this process's journal lapses.
+      if (unfinished === 0) await storage.journal.retire().catch((err: unknown) => logger.warn({ err }, 'could not leave the job journal'));
       await client.destroy();
       stopSweepers(webhookRest);
       // close() would wait for requests still open; past the deadline they are cut off.

@@ -50,6 +50,16 @@ function renderNotice(notice: DeliveryNotice): string {
   }
 }
 
+/** Re-roll alone, under the notice of a job that was cancelled (there is no result to edit or delete). */
+export function rerollButton(jobId: string): APIActionRowComponent<APIButtonComponent> {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`, label: 'Re-roll', emoji: { name: '🔁' } },
+    ],
+  };
+}
+
 /** Re-roll, Edit and Delete under a result. */
 export function resultButtons(jobId: string): APIActionRowComponent<APIButtonComponent>[] {
   return [
