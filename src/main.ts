@@ -19,6 +19,7 @@ import { downloadAttachment } from './discord/cdn-download.js';
 import { FairQueue } from './service/fair-queue.js';
 import { createGatewayAgent } from './gateway/agent.js';
 import { GatewayClient } from './gateway/gateway-client.js';
+import { LinkPolicy } from './gateway/link-policy.js';
 import { GatewayCheck } from './gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
 import { AbandonedJobs } from './service/abandoned-jobs.js';
@@ -61,7 +62,16 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     headersTimeoutMs: config.GATEWAY_TIMEOUT_MS,
     bodyTimeoutMs: config.GATEWAY_TIMEOUT_MS,
   });
+  // url image items: only from the gateway's host or GATEWAY_URL_HOSTS, over an Agent that refuses internal addresses.
+  const links = new LinkPolicy(config.GATEWAY_BASE_URL, config.GATEWAY_URL_HOSTS);
+  const linkAgent = createGatewayAgent({
+    connectTimeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: config.GATEWAY_TIMEOUT_MS,
+    bodyTimeoutMs: config.GATEWAY_TIMEOUT_MS,
+    lookup: links.lookup,
+  });
   const gateway = new GatewayClient({
+    links: { policy: links, dispatcher: linkAgent },
     baseUrl: config.GATEWAY_BASE_URL,
     apiKey: config.GATEWAY_API_KEY,
     dispatcher: agent,
@@ -147,7 +157,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     });
   } catch (err) {
     // destroy, not close: a Discord that never answers would keep close() waiting for its request.
-    await Promise.allSettled([client.destroy(), agent.close(), discordAgent.destroy(), storage.close()]);
+    await Promise.allSettled([client.destroy(), agent.close(), linkAgent.close(), discordAgent.destroy(), storage.close()]);
     stopSweepers(webhookRest);
     throw err;
   }
@@ -193,7 +203,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       await client.destroy();
       stopSweepers(webhookRest);
       // close() would wait for requests still open; past the deadline they are cut off.
-      const agents = unfinished > 0 ? [agent.destroy(), discordAgent.destroy()] : [agent.close(), discordAgent.close()];
+      const agents = unfinished > 0 ? [agent.destroy(), linkAgent.destroy(), discordAgent.destroy()] : [agent.close(), linkAgent.close(), discordAgent.close()];
       await Promise.allSettled([...agents, storage.close()]);
       logger.info('shut down');
     },

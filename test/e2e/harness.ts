@@ -45,6 +45,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
     DISCORD_CDN_HOSTS: discord.cdnHost,
+    // The emulator serves its url items from its own loopback address, which only a listed host may be.
+    GATEWAY_URL_HOSTS: new URL(gateway.baseUrl).host,
     GATEWAY_BASE_URL: gateway.baseUrl,
     GATEWAY_API_KEY: gateway.apiKey,
     STORAGE_URL: dir ? `sqlite://${join(dir, 'bot.sqlite')}` : 'memory://',
