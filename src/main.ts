@@ -28,6 +28,7 @@ import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
 import { systemClock, type Clock } from './service/ports.js';
+import type { LeaseTimers } from './service/lease-renewal.js';
 import { openStorage } from './storage/open-storage.js';
 import { createInteractionWebhookRest } from './discord/original-reply.js';
 
@@ -35,6 +36,8 @@ import { createInteractionWebhookRest } from './discord/original-reply.js';
 export interface BotOverrides {
   clock?: Clock | undefined;
   logDestination?: DestinationStream | undefined;
+  /** Timers of the quota lease renewals; the global (unref'd) timers by default. */
+  leaseTimers?: LeaseTimers | undefined;
 }
 
 /** A running bot. */
@@ -113,6 +116,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     journal: storage.journal,
     streaming: config.STREAM_DELIVERIES ? new StreamedDelivery({ budgetBytes: config.DELIVERY_BUDGET_BYTES }) : undefined,
     clock,
+    leaseTimers: overrides.leaseTimers,
   });
   const discordAgent = createDiscordRestAgent();
   const client = new Client({ intents: [GatewayIntentBits.Guilds], ...shardPlan(config), rest: { api: config.DISCORD_API_URL, agent: discordAgent } });

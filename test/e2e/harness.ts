@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startBot, type RunningBot } from '../../src/main.js';
+import type { LeaseTimers } from '../../src/service/lease-renewal.js';
 import type { Clock } from '../../src/service/ports.js';
 import { startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from '../emulators/discord/index.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../emulators/gateway/index.js';
@@ -20,6 +21,8 @@ export interface HarnessOptions {
   /** Use a SQLite file in a temp folder instead of memory:// (restart tests). */
   sqlite?: boolean | undefined;
   clock?: Clock | undefined;
+  /** The bot's lease-renewal timers (BotOverrides.leaseTimers). */
+  leaseTimers?: LeaseTimers | undefined;
 }
 
 /** A running bot with its two emulators. */
@@ -30,8 +33,8 @@ export interface Harness {
   config: Config;
   /** Every log line the bot wrote (JSON). */
   logs: string[];
-  /** Resolves with the first log entry (parsed) whose `msg` matches, already written or still to come. */
-  waitForLog(msg: RegExp | string): Promise<LogEntry>;
+  /** Resolves with the first log entry (parsed) whose `msg` matches (or that `msg` accepts), already written or still to come. */
+  waitForLog(msg: RegExp | string | ((entry: LogEntry) => boolean)): Promise<LogEntry>;
   /** Stops the bot and starts a new one on the same emulators and storage. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -65,9 +68,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       for (const waiter of waiters) if (waiter(entry)) waiters.delete(waiter);
     },
   };
-  const waitForLog = (msg: RegExp | string) =>
+  const waitForLog = (msg: RegExp | string | ((entry: LogEntry) => boolean)) =>
     new Promise<LogEntry>((resolve) => {
-      const matches = (entry: LogEntry) => (typeof msg === 'string' ? entry.msg === msg : msg.test(entry.msg));
+      const matches = (entry: LogEntry) => (typeof msg === 'string' ? entry.msg === msg : typeof msg === 'function' ? msg(entry) : msg.test(entry.msg));
       const seen = logs.map((line) => JSON.parse(line) as LogEntry).find(matches);
       if (seen) {
         resolve(seen);
@@ -75,7 +78,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }
       waiters.add((entry) => (matches(entry) ? (resolve(entry), true) : false));
     });
-  const start = () => startBot(config, { clock: options.clock, logDestination: destination });
+  const start = () => startBot(config, { clock: options.clock, leaseTimers: options.leaseTimers, logDestination: destination });
   let bot = await start();
   const harness: Harness = {
     discord,
