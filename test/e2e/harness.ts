@@ -97,9 +97,27 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await bot.stop();
       await Promise.all([discord.close(), gateway.close()]);
       if (dir) rmSync(dir, { recursive: true, force: true });
+      // Every end-to-end file that uses the harness fails when its logs held a secret or a bulky line.
+      const problems = logProblems(logs, [discord.token, gateway.apiKey, ...discord.interactionTokens()]);
+      if (problems.length > 0) throw new Error(`the bot's logs broke the rules:\n${problems.join('\n')}`);
     },
   };
   return harness;
+}
+
+/** Longest log line allowed (16 KiB): a line longer than that carries bulk, such as a request body. */
+const MAX_LOG_LINE = 16 * 1024;
+
+/** What is wrong with `logs`: lines holding one of `secrets`, and lines over {@link MAX_LOG_LINE} bytes. */
+export function logProblems(logs: readonly string[], secrets: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const [index, line] of logs.entries()) {
+    const size = Buffer.byteLength(line);
+    if (size > MAX_LOG_LINE) problems.push(`line ${index + 1} is ${size} bytes: ${line.slice(0, 200)}…`);
+    const leaked = secrets.filter((secret) => secret.length > 0 && line.includes(secret));
+    if (leaked.length > 0) problems.push(`line ${index + 1} holds ${leaked.length} secret(s): ${line.slice(0, 200).replaceAll(leaked[0] ?? '', '<secret>')}…`);
+  }
+  return problems;
 }
 
 /** One pino line as the bot writes it. */
