@@ -119,7 +119,13 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     leaseTimers: overrides.leaseTimers,
   });
   const discordAgent = createDiscordRestAgent();
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], ...shardPlan(config), rest: { api: config.DISCORD_API_URL, agent: discordAgent } });
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    // Nothing the bot writes pings anyone unless a message says so (the hand-off pings its requester).
+    allowedMentions: { parse: [] },
+    ...shardPlan(config),
+    rest: { api: config.DISCORD_API_URL, agent: discordAgent },
+  });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
     images,

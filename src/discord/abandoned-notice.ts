@@ -4,12 +4,12 @@
  * else a message in the channel that mentions them, else a direct message (a server that installed only the
  * commands has no bot user to post in its channels).
  */
-import { escapeMarkdown, Routes, type APIChannel, type REST } from 'discord.js';
+import { Routes, type APIChannel, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { AbandonedJobNotice, AbandonedJobNotifier } from '../service/jobs.js';
 import type { Clock } from '../service/ports.js';
 import { rerollButton } from './render.js';
-import { shortenForDiscord } from './text.js';
+import { inertText } from './text.js';
 
 /** An edit needs this much of the token's life left, so it is not cut off by the token's end. */
 const TOKEN_MARGIN_MS = 60_000;
@@ -37,7 +37,7 @@ export class DiscordAbandonedNotifier implements AbandonedJobNotifier {
   async tell(notice: AbandonedJobNotice): Promise<void> {
     const { rest, webhookRest, clock, logger } = this.#options;
     const log = logger.child({ module: 'abandoned-notice', jobId: notice.jobId });
-    const text = `⚠️ The bot stopped before your images for **${escapeMarkdown(shortenForDiscord(notice.prompt, PROMPT_ROOM))}** were ready, so the request was cancelled. You were not charged.`;
+    const text = `⚠️ The bot stopped before your images for **${inertText(notice.prompt, PROMPT_ROOM)}** were ready, so the request was cancelled. You were not charged.`;
     const components = [rerollButton(notice.jobId)];
     const { reply } = notice;
     if (reply && reply.tokenExpiresAt - clock.now() > TOKEN_MARGIN_MS) {
