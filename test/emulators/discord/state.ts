@@ -88,7 +88,20 @@ export class EmulatorState {
   }
 
   findGuildChannel(id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
-    for (const guild of this.guilds) {
+    return this.findChannelIn(this.guilds, id);
+  }
+
+  /**
+   * A channel of any fixture guild, the bot's or not: members use the app's commands in a server that installed
+   * only the commands (no bot user there), such as `thirdGuild` without the `thirdGuild` option.
+   */
+  findAnyGuildChannel(id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
+    const { guild, otherGuild, thirdGuild } = this.fixtures;
+    return this.findChannelIn([guild, otherGuild, thirdGuild], id);
+  }
+
+  private findChannelIn(guilds: readonly GuildFixture[], id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
+    for (const guild of guilds) {
       for (const channel of [guild.channels.general, guild.channels.nsfw]) if (channel.id === id) return { guild, channel };
     }
     return undefined;
