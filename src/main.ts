@@ -32,6 +32,8 @@ import { createInteractionWebhookRest } from './discord/original-reply.js';
 export interface BotOverrides {
   clock?: Clock | undefined;
   logDestination?: DestinationStream | undefined;
+  /** The storage's key namespace and connection name, so a test on a shared database keeps to its own. */
+  storageNames?: { namespace: string; applicationName: string } | undefined;
 }
 
 /** A running bot. */
@@ -53,6 +55,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     jobLeaseMs: config.JOB_LEASE_MS,
     clock,
     logger,
+    ...overrides.storageNames,
   });
   const agent = createGatewayAgent({
     connectTimeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { startBot, type RunningBot } from '../../src/main.js';
+import { startBot, type BotOverrides, type RunningBot } from '../../src/main.js';
 import type { Clock } from '../../src/service/ports.js';
 import { startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from '../emulators/discord/index.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../emulators/gateway/index.js';
@@ -20,6 +20,8 @@ export interface HarnessOptions {
   /** Use a SQLite file in a temp folder instead of memory:// (restart tests). */
   sqlite?: boolean | undefined;
   clock?: Clock | undefined;
+  /** The storage's namespace and connection name, for a test on a shared database (see BotOverrides). */
+  storageNames?: BotOverrides['storageNames'];
 }
 
 /** A running bot with its two emulators. */
@@ -73,7 +75,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }
       waiters.add((entry) => (matches(entry) ? (resolve(entry), true) : false));
     });
-  const start = () => startBot(config, { clock: options.clock, logDestination: destination });
+  const start = () => startBot(config, { clock: options.clock, logDestination: destination, storageNames: options.storageNames });
   let bot = await start();
   const harness: Harness = {
     discord,

@@ -59,6 +59,11 @@ export class PostgresSessions {
     return killed.rowCount ?? 0;
   }
 
+  /** Deletes the bot's rows under `namespace`, in keyv's table and the ledger's. */
+  async deleteNamespace(namespace: string): Promise<void> {
+    for (const table of ['public.keyv', 'quota_ledger']) await this.#admin.query(`DELETE FROM ${table} WHERE starts_with(key, $1)`, [`${namespace}:`]);
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.#admin.end(), this.#locker.end()]);
   }
