@@ -38,6 +38,8 @@ export interface BotOverrides {
   logDestination?: DestinationStream | undefined;
   /** Timers of the quota lease renewals; the global (unref'd) timers by default. */
   leaseTimers?: LeaseTimers | undefined;
+  /** The storage's key namespace and connection name, so a test on a shared database keeps to its own. */
+  storageNames?: { namespace: string; applicationName: string } | undefined;
 }
 
 /** A running bot. */
@@ -59,6 +61,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     jobLeaseMs: config.JOB_LEASE_MS,
     clock,
     logger,
+    ...overrides.storageNames,
   });
   const agent = createGatewayAgent({
     connectTimeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,

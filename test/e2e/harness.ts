@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { startBot, type RunningBot } from '../../src/main.js';
+import { startBot, type BotOverrides, type RunningBot } from '../../src/main.js';
 import type { LeaseTimers } from '../../src/service/lease-renewal.js';
 import type { Clock } from '../../src/service/ports.js';
 import { startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from '../emulators/discord/index.js';
@@ -23,6 +23,8 @@ export interface HarnessOptions {
   clock?: Clock | undefined;
   /** The bot's lease-renewal timers (BotOverrides.leaseTimers). */
   leaseTimers?: LeaseTimers | undefined;
+  /** The storage's namespace and connection name, for a test on a shared database (see BotOverrides). */
+  storageNames?: BotOverrides['storageNames'];
 }
 
 /** A running bot with its two emulators. */
@@ -78,7 +80,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }
       waiters.add((entry) => (matches(entry) ? (resolve(entry), true) : false));
     });
-  const start = () => startBot(config, { clock: options.clock, leaseTimers: options.leaseTimers, logDestination: destination });
+  const start = () =>
+    startBot(config, { clock: options.clock, leaseTimers: options.leaseTimers, logDestination: destination, storageNames: options.storageNames });
   let bot = await start();
   const harness: Harness = {
     discord,
