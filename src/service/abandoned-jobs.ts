@@ -18,7 +18,10 @@ export interface AbandonedJobsOptions {
   quotas: Pick<QuotaLedger, 'refund'>;
   archive: Pick<JobArchive, 'recall' | 'rememberAbandoned'>;
   notifier: AbandonedJobNotifier;
-  /** JOB_LEASE_MS: the journal is renewed, and lapsed ones are claimed, every third of it. */
+  /**
+   * JOB_LEASE_MS: the journal is renewed, and lapsed ones are claimed, every sixth of it (a journal lapses two thirds
+   * of a lease after its last renewal), so a dead process's members are told within one lease.
+   */
   leaseMs: number;
   /** @default the global timers */
   timers?: LeaseTimers | undefined;
@@ -36,14 +39,14 @@ export class AbandonedJobs {
     this.#log = options.logger.child({ module: 'abandoned-jobs' });
   }
 
-  /** Renews this process's journal and sweeps once now, then every third of the lease until {@link stop}. */
+  /** Renews this process's journal and sweeps once now, then every sixth of the lease until {@link stop}. */
   async start(): Promise<void> {
     await this.#tick().catch((err: unknown) => {
       this.#log.warn({ err }, 'job journal unreachable at start; retrying at the next beat');
     });
     this.#beat ??= keepLease({
       renew: () => this.#tick(),
-      intervalMs: this.#options.leaseMs / 3,
+      intervalMs: this.#options.leaseMs / 6,
       timers: this.#options.timers ?? systemLeaseTimers,
       log: this.#log,
     });

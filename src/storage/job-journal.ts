@@ -41,7 +41,11 @@ const JobEntryRecord = z.object({ v: z.literal(1), entry: z.unknown() });
 /** Options of {@link LedgerJobJournal}. */
 export interface LedgerJobJournalOptions {
   ledger: Ledger;
-  /** JOB_LEASE_MS: a process that has not renewed its journal for this long is dead to the others. */
+  /**
+   * JOB_LEASE_MS. A process that has not renewed its journal for two thirds of it is dead to the others; renewed every
+   * sixth (AbandonedJobs), that leaves room for three missed renewals, and a dead process's members are told within
+   * one lease of its death.
+   */
   leaseMs: number;
   clock: Clock;
   logger: pino.Logger;
@@ -52,7 +56,8 @@ export interface LedgerJobJournalOptions {
 /** See the module comment. */
 export class LedgerJobJournal implements JobJournal {
   readonly #ledger: Ledger;
-  readonly #leaseMs: number;
+  /** How long a renewal keeps this process alive in the others' eyes. */
+  readonly #lapseMs: number;
   readonly #clock: Clock;
   readonly #log: pino.Logger;
   readonly #id: string;
@@ -63,7 +68,7 @@ export class LedgerJobJournal implements JobJournal {
 
   constructor(options: LedgerJobJournalOptions) {
     this.#ledger = options.ledger;
-    this.#leaseMs = options.leaseMs;
+    this.#lapseMs = (options.leaseMs * 2) / 3;
     this.#clock = options.clock;
     this.#id = options.processId ?? randomUUID();
     this.#key = processKey(this.#id);
@@ -79,7 +84,7 @@ export class LedgerJobJournal implements JobJournal {
     await this.#changeOwn((own, now) => ({
       result: undefined,
       write: {
-        value: { ...own, expiresAt: Math.max(own.expiresAt, now + this.#leaseMs), jobs: [...own.jobs.filter((id) => id !== jobId), jobId] },
+        value: { ...own, expiresAt: Math.max(own.expiresAt, now + this.#lapseMs), jobs: [...own.jobs.filter((id) => id !== jobId), jobId] },
         ttlMs: RECORD_TTL_MS,
         beside: [{ key: entryKey(jobId), value: { v: 1, entry }, ttlMs: RECORD_TTL_MS }],
       },
@@ -103,7 +108,7 @@ export class LedgerJobJournal implements JobJournal {
     await this.#list();
     const claimed = await this.#changeOwn((own, now) => ({
       result: own.claimed,
-      write: { value: { ...own, expiresAt: now + this.#leaseMs, claimed: [] }, ttlMs: RECORD_TTL_MS },
+      write: { value: { ...own, expiresAt: now + this.#lapseMs, claimed: [] }, ttlMs: RECORD_TTL_MS },
     }));
     if (claimed.length > 0) this.#log.error({ jobs: claimed.length }, 'another process took this process for dead and claimed its jobs');
     return claimed;
@@ -154,7 +159,7 @@ export class LedgerJobJournal implements JobJournal {
       return this.#ledger.update(this.#key, (raw) => {
         const parsed = ProcessRecord.safeParse(raw);
         // Missing (first write) or unreadable: start again; the jobs it named can no longer be told apart.
-        const own: ProcessRecord = parsed.success ? parsed.data : { v: 1, expiresAt: now + this.#leaseMs, jobs: [], claimed: [] };
+        const own: ProcessRecord = parsed.success ? parsed.data : { v: 1, expiresAt: now + this.#lapseMs, jobs: [], claimed: [] };
         return change(own, now);
       });
     });

@@ -152,7 +152,7 @@ describe('a job whose process died', () => {
     expect(log.find('could not settle an abandoned job')).toEqual([expect.objectContaining({ level: LEVEL.error, jobId: failing.id })]);
   });
 
-  it('is found at start and on every beat (a third of the lease) until stopped', async () => {
+  it('is found at start and on every beat (a sixth of the lease) until stopped', async () => {
     const { clock, dying, notifier, sweeper, timers } = await twoProcesses();
     const [early, late] = [imagineJob(), imagineJob()];
     await dying.journal.open(early.id, journalEntryOf(early, undefined));
@@ -187,7 +187,7 @@ describe('a job whose process died', () => {
     expect(log.find('job journal unreachable at start; retrying at the next beat')).toHaveLength(1);
     expect(quotas.refunded).toEqual([]);
     reachable = true;
-    await timers.advance(LEASE_MS / 3);
+    await timers.advance(LEASE_MS / 6);
     expect(quotas.refunded).toEqual(['j1']);
     await sweeper.stop();
   });

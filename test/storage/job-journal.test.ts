@@ -113,6 +113,17 @@ for (const [name, open] of backends) {
       expect(await other.claimAbandoned()).toEqual([]);
     });
 
+    it('takes a process for dead two thirds of a lease after its last renewal, not before', async () => {
+      const { journals, clock } = await processes(2);
+      const [quiet, claimer] = journals as [LedgerJobJournal, LedgerJobJournal];
+      await quiet.open('j1', {});
+      await quiet.heartbeat();
+      clock.advance((LEASE_MS * 2) / 3 - 1);
+      expect(await claimer.claimAbandoned()).toEqual([]);
+      clock.advance(1);
+      expect(await claimer.claimAbandoned()).toEqual([{ jobId: 'j1', entry: {} }]);
+    });
+
     it('never hands over the jobs of a process that renews its journal, for an hour', async () => {
       const { journals, clock } = await processes(2);
       const [live, claimer] = journals as [LedgerJobJournal, LedgerJobJournal];
