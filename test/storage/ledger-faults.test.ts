@@ -51,12 +51,12 @@ describe.skipIf(!POSTGRES_URL)(
       const { storage, namespace, ledgerName, log, usageKey } = await open(url);
       await storage.quotas.reserve(member('alice'), 'warm', 1);
       // Two clients: pg_stat_activity read inside the locker's transaction would be that transaction's snapshot.
-      const [admin, locker] = ['imagine-bot-test-admin', 'imagine-bot-test-locker'].map(
-        (name) => new pg.Client({ connectionString: url, application_name: name }),
-      );
-      for (const client of [admin, locker]) {
-        await client.connect();
-        cleanups.push(() => client.end());
+      const client = (name: string) => new pg.Client({ connectionString: url, application_name: name });
+      const admin = client('imagine-bot-test-admin');
+      const locker = client('imagine-bot-test-locker');
+      for (const connection of [admin, locker]) {
+        await connection.connect();
+        cleanups.push(() => connection.end());
       }
 
       // Hold alice's row, so her next reserve waits inside its statement on a ledger connection.
