@@ -1,6 +1,7 @@
 import type pino from 'pino';
 import type { z } from 'zod';
-import { type Clock, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
+import { type Clock, type JobSlots, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
+import type { JobSlotLimits } from './job-slots.js';
 import { type Backend, openBackend } from './open-backend.js';
 import { QuotaStore } from './quota-store.js';
 import { KeyvRecordStore } from './record-store.js';
@@ -11,6 +12,11 @@ export interface Storage {
   quotas: QuotaLedger;
   /** A store of `namespace` records validated with `schema` on read (button state, pending jobs). */
   records<T>(namespace: string, schema: z.ZodType<T>): RecordStore<T>;
+  /**
+   * Job slots shared by every process on the store, so the queue's running caps hold across them: offered by Redis
+   * and PostgreSQL when `jobSlots` was given; undefined on SQLite and memory, whose caps are per process.
+   */
+  slots: JobSlots | undefined;
   /** Disconnects from the backend; later operations throw StorageUnavailableError. */
   close(): Promise<void>;
 }
@@ -24,8 +30,10 @@ export interface OpenStorageOptions {
   url: string;
   /** Limit for DMs, user-installed contexts and servers without limits. */
   defaults: QuotaLimit;
-  /** How long a reservation holds quota unless its job renews it (JOB_LEASE_MS). */
+  /** How long a reservation holds quota unless its job renews it (JOB_LEASE_MS); also how long a Redis job slot lasts unrefreshed. */
   jobLeaseMs: number;
+  /** The limits of cluster job slots (MAX_CONCURRENT_JOBS, MAX_RUNNING_PER_MEMBER); without them none are opened. */
+  jobSlots?: JobSlotLimits | undefined;
   /** @default systemClock */
   clock?: Clock | undefined;
   logger: pino.Logger;
@@ -49,6 +57,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage>
     namespace: options.namespace ?? 'imagine-bot',
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     applicationName: options.applicationName,
+    slots: options.jobSlots && { limits: options.jobSlots, holdMs: options.jobLeaseMs },
     logger,
   });
   logger.info({ storage: location.display }, 'storage opened');
@@ -68,6 +77,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
   });
   return {
     quotas,
+    slots: backend.slots,
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),
     close: () => backend.close(),
   };
