@@ -105,6 +105,7 @@ async function start(args: BotStartArgs): Promise<void> {
     DISCORD_API_URL: a.discordApiUrl,
     DISCORD_CDN_HOSTS: a.cdnHost,
     GATEWAY_BASE_URL: a.gatewayBaseUrl,
+    GATEWAY_URL_HOSTS: new URL(a.gatewayBaseUrl).host,
     GATEWAY_API_KEY: a.gatewayApiKey,
     GATEWAY_MAX_RETRIES: '0',
     LOG_LEVEL: 'info',

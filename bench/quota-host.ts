@@ -14,7 +14,10 @@ export interface QuotaHostOpenArgs {
   namespace: string;
   /** Default limit per member and day. */
   limit: number;
-  /** The fixed time every process's ledger sees, so all work in one period. */
+  /**
+   * The time every process's ledger starts from, so all work in one period; it then runs on with real time, so
+   * cached limits go stale as they would in a bot.
+   */
   now: number;
 }
 
@@ -45,7 +48,8 @@ let storage: Storage | undefined;
 async function open(args: QuotaHostOpenArgs): Promise<void> {
   const logger = pino({ level: 'silent' });
   const backend = await openBackend(parseStorageUrl(args.url), { namespace: args.namespace, connectTimeoutMs: 5_000, logger });
-  storage = createStorage(backend, { defaults: { limit: args.limit, period: 'day' }, jobLeaseMs: 600_000, clock: { now: () => args.now }, logger });
+  const offset = args.now - Date.now();
+  storage = createStorage(backend, { defaults: { limit: args.limit, period: 'day' }, jobLeaseMs: 600_000, clock: { now: () => Date.now() + offset }, logger });
 }
 
 async function reserve(args: QuotaHostReserveArgs): Promise<QuotaHostReserveResult> {

@@ -53,6 +53,8 @@ export const ConfigSchema = z.object({
     .string({ error: 'is required: the bearer key for the image gateway' })
     .min(1, { error: 'is required: the bearer key for the image gateway' }),
   DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).default('gpt-image-1'),
+  /** Hosts besides the gateway's own that may serve `url` image items; internal addresses only when listed here. */
+  GATEWAY_URL_HOSTS: hostList.optional().transform((hosts) => hosts ?? []),
   GATEWAY_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(180_000),
   GATEWAY_CONNECT_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(10_000),
   GATEWAY_CHECK_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(60_000),

@@ -1,7 +1,9 @@
 /**
- * The root pino logger. Secrets are redacted by path wherever they could appear (tokens, keys, authorization headers).
+ * The root pino logger. Secrets are redacted by path wherever they could appear (tokens, keys, authorization headers),
+ * and errors are written without request bodies or tokens in URLs (log-errors.ts).
  */
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { serializeError } from './log-errors.js';
 
 /** Paths pino censors before anything is written. */
 const REDACT_PATHS = [
@@ -32,7 +34,12 @@ export interface LoggerOptions {
 
 /** Creates the root logger; classes bind children (`logger.child({ module })`). */
 export function createLogger(options: LoggerOptions): Logger {
-  const base = { level: options.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { service: 'imagine-bot' } };
+  const base = {
+    level: options.level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
+    base: { service: 'imagine-bot' },
+  };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
   return pino(base);

@@ -19,12 +19,16 @@ import { downloadAttachment } from './discord/cdn-download.js';
 import { FairQueue } from './service/fair-queue.js';
 import { createGatewayAgent } from './gateway/agent.js';
 import { GatewayClient } from './gateway/gateway-client.js';
+import { LinkPolicy } from './gateway/link-policy.js';
 import { GatewayCheck } from './gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
+import { AbandonedJobs } from './service/abandoned-jobs.js';
+import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
 import { systemClock, type Clock } from './service/ports.js';
+import type { LeaseTimers } from './service/lease-renewal.js';
 import { openStorage } from './storage/open-storage.js';
 import { createInteractionWebhookRest } from './discord/original-reply.js';
 
@@ -32,6 +36,10 @@ import { createInteractionWebhookRest } from './discord/original-reply.js';
 export interface BotOverrides {
   clock?: Clock | undefined;
   logDestination?: DestinationStream | undefined;
+  /** Timers of the quota lease renewals; the global (unref'd) timers by default. */
+  leaseTimers?: LeaseTimers | undefined;
+  /** The storage's key namespace and connection name, so a test on a shared database keeps to its own. */
+  storageNames?: { namespace: string; applicationName: string } | undefined;
 }
 
 /** A running bot. */
@@ -54,13 +62,23 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     jobSlots: { global: config.MAX_CONCURRENT_JOBS, perMember: config.MAX_RUNNING_PER_MEMBER },
     clock,
     logger,
+    ...overrides.storageNames,
   });
   const agent = createGatewayAgent({
     connectTimeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
     headersTimeoutMs: config.GATEWAY_TIMEOUT_MS,
     bodyTimeoutMs: config.GATEWAY_TIMEOUT_MS,
   });
+  // url image items: only from the gateway's host or GATEWAY_URL_HOSTS, over an Agent that refuses internal addresses.
+  const links = new LinkPolicy(config.GATEWAY_BASE_URL, config.GATEWAY_URL_HOSTS);
+  const linkAgent = createGatewayAgent({
+    connectTimeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: config.GATEWAY_TIMEOUT_MS,
+    bodyTimeoutMs: config.GATEWAY_TIMEOUT_MS,
+    lookup: links.lookup,
+  });
   const gateway = new GatewayClient({
+    links: { policy: links, dispatcher: linkAgent },
     baseUrl: config.GATEWAY_BASE_URL,
     apiKey: config.GATEWAY_API_KEY,
     dispatcher: agent,
@@ -101,11 +119,19 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     partialImages: config.GATEWAY_PARTIAL_IMAGES,
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
     jobLeaseMs: config.JOB_LEASE_MS,
+    journal: storage.journal,
     streaming: config.STREAM_DELIVERIES ? new StreamedDelivery({ budgetBytes: config.DELIVERY_BUDGET_BYTES }) : undefined,
     clock,
+    leaseTimers: overrides.leaseTimers,
   });
   const discordAgent = createDiscordRestAgent();
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], ...shardPlan(config), rest: { api: config.DISCORD_API_URL, agent: discordAgent } });
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    // Nothing the bot writes pings anyone unless a message says so (the hand-off pings its requester).
+    allowedMentions: { parse: [] },
+    ...shardPlan(config),
+    rest: { api: config.DISCORD_API_URL, agent: discordAgent },
+  });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
     images,
@@ -147,10 +173,20 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     });
   } catch (err) {
     // destroy, not close: a Discord that never answers would keep close() waiting for its request.
-    await Promise.allSettled([client.destroy(), agent.close(), discordAgent.destroy(), storage.close()]);
+    await Promise.allSettled([client.destroy(), agent.close(), linkAgent.close(), discordAgent.destroy(), storage.close()]);
     stopSweepers(webhookRest);
     throw err;
   }
+  // Jobs of processes that died (this one before a restart included): refunded and their members told.
+  const abandoned = new AbandonedJobs({
+    journal: storage.journal,
+    quotas: storage.quotas,
+    archive,
+    notifier: new DiscordAbandonedNotifier({ rest: client.rest, webhookRest, clock, logger }),
+    leaseMs: config.JOB_LEASE_MS,
+    logger,
+  });
+  await abandoned.start();
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.map((shard) => shard.id) }, 'bot ready');
   const gatewayCheck = new GatewayCheck({
     probe: (timeoutMs) => gateway.probeModels(timeoutMs),
@@ -176,10 +212,14 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       await queue.close(config.SHUTDOWN_GRACE_MS);
       const unfinished = await settledWithin([...inFlight], Math.max(0, deadline - clock.now()));
       if (unfinished > 0) logger.warn({ unfinished }, 'shutdown grace over; stopping with interactions still in progress');
+      await abandoned.stop();
+      // With every job settled, the journal has nothing left for another process to claim; otherwise it stays, and
+      // the jobs still open are claimed (refunded, their members told) once this process's journal lapses.
+      if (unfinished === 0) await storage.journal.retire().catch((err: unknown) => logger.warn({ err }, 'could not leave the job journal'));
       await client.destroy();
       stopSweepers(webhookRest);
       // close() would wait for requests still open; past the deadline they are cut off.
-      const agents = unfinished > 0 ? [agent.destroy(), discordAgent.destroy()] : [agent.close(), discordAgent.close()];
+      const agents = unfinished > 0 ? [agent.destroy(), linkAgent.destroy(), discordAgent.destroy()] : [agent.close(), linkAgent.close(), discordAgent.close()];
       await Promise.allSettled([...agents, storage.close()]);
       logger.info('shut down');
     },

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       DISCORD_API_URL: 'https://discord.com/api',
       DISCORD_CDN_HOSTS: ['cdn.discordapp.com', 'media.discordapp.net'],
+      GATEWAY_URL_HOSTS: [],
       DEFAULT_IMAGE_MODEL: 'gpt-image-1',
       STORAGE_URL: 'sqlite://data/bot.sqlite',
       QUOTA_DEFAULT_LIMIT: 20,
@@ -56,6 +57,7 @@ describe('loadConfig', () => {
     ['STORAGE_URL', 'mysql://x', 'sqlite://PATH'],
     ['LOG_PRETTY', 'maybe', 'true or false'],
     ['DISCORD_CDN_HOSTS', 'not a host', 'host names'],
+    ['GATEWAY_URL_HOSTS', 'http://evil', 'host names'],
     ['GATEWAY_PARTIAL_IMAGES', '4', '0 to 3'],
   ])('refuses %s=%s and says what it expects', (key, value, expected) => {
     const problems = problemsOf({ ...REQUIRED, [key]: value });

@@ -7,7 +7,7 @@ import type { ImageService } from '../service/image-service.js';
 import type { ImageJob, Responder } from '../service/jobs.js';
 import type { GenerateRequest } from '../service/ports.js';
 import type { InteractionContext } from './command.js';
-import { buildJob } from './job-from-interaction.js';
+import { buildJob, checkModerationAllowed } from './job-from-interaction.js';
 
 /** What the image commands need, passed in by main.ts. */
 export interface ImageCommandDeps {
@@ -33,7 +33,11 @@ export function deferInBackground(interaction: RepliableInteraction, ctx: Intera
   ctx.acknowledgement = pending;
 }
 
-/** Runs an image job for a deferred interaction; resolves when it is delivered (or throws a member-facing error). */
+/**
+ * Runs an image job for a deferred interaction; resolves when it is delivered (or throws a member-facing error).
+ * Every path to a job (commands, Re-roll, the Edit modal) ends here, so the gates are checked here against whoever
+ * started it, where they started it: a stored request (Re-roll) is never trusted to have passed them for this member.
+ */
 export async function startJob(
   interaction: RepliableInteraction & BaseInteraction,
   ctx: InteractionContext,
@@ -42,6 +46,7 @@ export async function startJob(
   request: GenerateRequest,
   edit?: ImageJob['edit'],
 ): Promise<void> {
+  checkModerationAllowed(interaction, request);
   const job = buildJob(interaction, kind, request, edit);
   ctx.logger.info({ jobId: job.id, kind, n: request.n ?? 1, images: edit?.images.length ?? 0, model: request.model }, 'image job accepted');
   await deps.images.run(job, deps.createResponder(interaction, ctx));

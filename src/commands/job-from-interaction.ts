@@ -7,11 +7,13 @@ import { newJobId, type ImageJob } from '../service/jobs.js';
 import type { GenerateRequest, QuotaSubject } from '../service/ports.js';
 
 /**
- * The quota subject: the server the command ran in, or null for DMs and user-installed contexts
- * (where the bot is not a member of the server, so configuration defaults apply).
+ * The quota subject: the server the command ran in when the app is installed there (with its bot user or only its
+ * commands), or null (configuration defaults) for DMs and for a member's own (user) install used in a server that
+ * has not installed the app. Read from the interaction's authorizing_integration_owners, never from the bot's guild
+ * cache, which holds no server where only the commands are installed.
  */
 export function subjectOf(interaction: BaseInteraction): QuotaSubject {
-  const guildInstalled = interaction.inGuild() && interaction.authorizingIntegrationOwners.guild !== null;
+  const guildInstalled = interaction.inGuild() && interaction.authorizingIntegrationOwners.guildId === interaction.guildId;
   if (!interaction.inGuild() || !guildInstalled) return { guildId: null, userId: interaction.user.id, roleIds: [] };
   return { guildId: interaction.guildId, userId: interaction.user.id, roleIds: memberRoleIds(interaction.member) };
 }

@@ -2,7 +2,7 @@
  * Message text and components for progress and results. Pure: easy to test, no Discord calls.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import { shortenForDiscord } from './text.js';
+import { inertText } from './text.js';
 import type { Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
 
 /** Discord's limit on message content. */
@@ -34,7 +34,7 @@ export function renderCaption(delivery: Delivery, part?: { index: number; total:
   const notes = delivery.notices.map(renderNotice).map((n) => `-# ${n}`);
   const fixed = [footer, ...notes].join('\n');
   const room = MAX_CONTENT_LENGTH - fixed.length - 6;
-  return `**${shortenForDiscord(job.request.prompt.replace(/\*/g, '∗'), Math.max(room, 20))}**\n${fixed}`;
+  return `**${inertText(job.request.prompt, Math.max(room, 20))}**\n${fixed}`;
 }
 
 function renderNotice(notice: DeliveryNotice): string {
@@ -48,6 +48,16 @@ function renderNotice(notice: DeliveryNotice): string {
     case 'dropped':
       return `${notice.count === 1 ? 'One image was' : `${notice.count} images were`} too large to post even after re-encoding, and ${notice.count === 1 ? "wasn't" : "weren't"} charged.`;
   }
+}
+
+/** Re-roll alone, under the notice of a job that was cancelled (there is no result to edit or delete). */
+export function rerollButton(jobId: string): APIActionRowComponent<APIButtonComponent> {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`, label: 'Re-roll', emoji: { name: '🔁' } },
+    ],
+  };
 }
 
 /** Re-roll, Edit and Delete under a result. */

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { imageFileName } from './file-names.js';
 import { shortenForDiscord } from './text.js';
-import type { Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Responder } from '../service/jobs.js';
+import type { Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, ReplyAddress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
 import { renderCaption, renderProgress, resultButtons } from './render.js';
 import { LiveReplyUpload } from './live-reply-upload.js';
@@ -16,7 +16,9 @@ import { editOriginalReply } from './original-reply.js';
 
 /** Discord allows 10 attachments per message. */
 const MAX_FILES_PER_MESSAGE = 10;
-/** Interaction tokens live 15 minutes; stop using one a little before that. */
+/** Interaction tokens live 15 minutes. */
+const TOKEN_LIFETIME_MS = 15 * 60_000;
+/** Stop using a token a little before that. */
 const TOKEN_SAFE_LIFETIME_MS = 14 * 60_000;
 /** Used when an interaction does not say (Discord's documented default). */
 const DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024;
@@ -55,6 +57,11 @@ export class DiscordResponder implements Responder {
     this.clock = options.clock;
     this.ready = options.acknowledged;
     this.webhookRest = options.webhookRest ?? options.client.rest;
+  }
+
+  get replyAddress(): ReplyAddress {
+    const { applicationId, token, createdTimestamp } = this.interaction;
+    return { applicationId, interactionToken: token, tokenExpiresAt: createdTimestamp + TOKEN_LIFETIME_MS };
   }
 
   get maxFileBytes(): number {

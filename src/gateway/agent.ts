@@ -7,6 +7,7 @@
  * @see ../../../shared/docs/image-gateway.md §0.9, §3.3
  * @see https://undici.nodejs.org/#/docs/api/Agent
  */
+import type { TcpSocketConnectOpts } from 'node:net';
 import { Agent } from 'undici';
 
 /** Socket timeouts of the gateway Agent. */
@@ -17,12 +18,20 @@ export interface GatewayAgentOptions {
   headersTimeoutMs: number;
   /** Longest silence between body chunks. */
   bodyTimeoutMs: number;
+  /** How host names are resolved when connecting (the link Agent's guard, LinkPolicy.lookup); Node's by default. */
+  lookup?: LinkLookup | undefined;
 }
 
-/** Creates the Agent main.ts passes to GatewayClient as `dispatcher`. */
+/** A `lookup` as net.connect takes it. */
+export type LinkLookup = NonNullable<TcpSocketConnectOpts['lookup']>;
+
+/**
+ * Creates the Agent main.ts passes to GatewayClient as `dispatcher`, and the one for `url` image items (with
+ * LinkPolicy.lookup as `lookup`, so a link whose host resolves to an internal address is never connected to).
+ */
 export function createGatewayAgent(opts: GatewayAgentOptions): Agent {
   return new Agent({
-    connect: { timeout: opts.connectTimeoutMs },
+    connect: { timeout: opts.connectTimeoutMs, ...(opts.lookup ? { lookup: opts.lookup } : {}) },
     headersTimeout: opts.headersTimeoutMs,
     bodyTimeout: opts.bodyTimeoutMs,
     // Keep idle sockets briefly: a gateway that closes them first would otherwise fail the next POST mid-send.

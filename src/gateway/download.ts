@@ -1,6 +1,7 @@
 /**
  * Downloads `url` image items. GPT image models answer in base64, but relays and dall-e return links; a link is
- * fetched with its own timeout and the response size cap, and without our API key (it may point anywhere).
+ * fetched with its own timeout and the response size cap, without our API key, and only where the link policy
+ * allows (link-policy.ts: the gateway's host or GATEWAY_URL_HOSTS, never an internal address unless listed).
  *
  * @see ../../../shared/docs/image-gateway.md §4.2.3 (relays return url items; downloads can be slow)
  */
@@ -9,6 +10,7 @@ import { GatewayResponseError, GatewayTimeoutError } from './errors.js';
 import { decodeBase64 } from './decode.js';
 import type { GatewayHttp } from './http.js';
 import { toGatewayError } from './http-errors.js';
+import { LinkRefusedError } from './link-policy.js';
 
 /** How to download one link. */
 export interface DownloadOptions {
@@ -40,10 +42,20 @@ export async function downloadImage(url: string, opts: DownloadOptions): Promise
       throw new GatewayTimeoutError(`image download passed ${opts.timeoutMs} ms`, { requestId: opts.requestId, cause: err });
     }
     if (err instanceof GatewayResponseError) throw err;
+    const refused = refusal(err);
+    if (refused) throw broken(`image link refused: ${refused.message}`, opts.requestId, refused);
     throw broken('image link could not be downloaded', opts.requestId, toGatewayError(err, opts.scope, opts.requestId));
   }
 }
 
 function broken(message: string, requestId: string | undefined, cause?: unknown): GatewayResponseError {
   return new GatewayResponseError(message, { category: 'gateway_failure', code: 'image_download_failed', requestId, cause });
+}
+
+/** The link policy's refusal, thrown by the check or, from the connection's lookup, inside undici's error. */
+function refusal(err: unknown): LinkRefusedError | undefined {
+  for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof LinkRefusedError) return cause;
+  }
+  return undefined;
 }

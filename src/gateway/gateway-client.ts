@@ -55,6 +55,11 @@ export interface GatewayClientOptions {
   turnBytes?: number | undefined;
   /** Timeout of one `url` image download. @default 60_000 */
   downloadTimeoutMs?: number | undefined;
+  /**
+   * Where `url` image items may be fetched from (a LinkPolicy) and the Agent that fetches them (createGatewayAgent
+   * with the policy's lookup). @default the gateway's own host only, and never an internal address
+   */
+  links?: GatewayHttpOptions['links'];
   /** Waits between retries; must reject when the signal aborts. @default node:timers/promises setTimeout */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Source of backoff jitter in [0, 1). @default Math.random */
@@ -83,7 +88,7 @@ export class GatewayClient implements ImageGateway {
     const clock = opts.clock ?? systemClock;
     this.log = opts.logger.child({ module: 'gateway' });
     this.ctx = {
-      http: new GatewayHttp({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dispatcher: opts.dispatcher, turnBytes: opts.turnBytes }),
+      http: new GatewayHttp({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dispatcher: opts.dispatcher, turnBytes: opts.turnBytes, links: opts.links }),
       maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024 * 1024,
       downloadTimeoutMs: opts.downloadTimeoutMs ?? 60_000,
       clock,

@@ -7,6 +7,7 @@
 import { request, type Dispatcher, type FormData } from 'undici';
 import type { CallScope } from './call-scope.js';
 import { toGatewayError, tooLarge } from './http-errors.js';
+import { LinkPolicy } from './link-policy.js';
 import { TurnBudget } from './turn-budget.js';
 
 /** A response as undici's request() returns it. */
@@ -31,6 +32,11 @@ export interface GatewayHttpOptions {
   dispatcher: Dispatcher;
   /** Body bytes this client's readers together handle per event-loop turn. @default TURN_BYTES (1 MiB) */
   turnBytes?: number | undefined;
+  /**
+   * Where `url` image items may come from, and the dispatcher that fetches them (an Agent whose lookup is the
+   * policy's). @default the gateway's own host only, over `dispatcher`
+   */
+  links?: { policy: LinkPolicy; dispatcher: Dispatcher } | undefined;
 }
 
 /** See the module comment. */
@@ -39,12 +45,14 @@ export class GatewayHttp {
   private readonly apiKey: string;
   private readonly dispatcher: Dispatcher;
   private readonly turns: TurnBudget;
+  private readonly links: { policy: LinkPolicy; dispatcher: Dispatcher };
 
   constructor(options: GatewayHttpOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.apiKey = options.apiKey;
     this.dispatcher = options.dispatcher;
     this.turns = new TurnBudget(options.turnBytes);
+    this.links = options.links ?? { policy: new LinkPolicy(this.baseUrl), dispatcher: options.dispatcher };
   }
 
   /** Sends one request to the gateway with the key; rejects with a GatewayError. */
@@ -54,11 +62,13 @@ export class GatewayHttp {
   }
 
   /**
-   * GETs a link the gateway handed out (an image item's `url`), without the key: it may point anywhere. `signal`
-   * may be narrower than the scope's (a per-download timeout); rejects with a GatewayError.
+   * GETs a link the gateway handed out (an image item's `url`), without the key, if the link policy allows it
+   * (throws LinkRefusedError before any connection otherwise); redirects are not followed. `signal` may be
+   * narrower than the scope's (a per-download timeout); rejects with a GatewayError.
    */
   fetchLink(url: string, headers: Record<string, string>, signal: AbortSignal, scope: CallScope): Promise<GatewayResponse> {
-    return this.dispatch(url, { method: 'GET', headers, signal }, scope);
+    this.links.policy.check(url);
+    return this.dispatch(url, { method: 'GET', headers, signal }, scope, this.links.dispatcher);
   }
 
   /**
@@ -107,9 +117,14 @@ export class GatewayHttp {
     return total;
   }
 
-  private async dispatch(url: string, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>, scope: CallScope): Promise<GatewayResponse> {
+  private async dispatch(
+    url: string,
+    options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>,
+    scope: CallScope,
+    dispatcher: Dispatcher = this.dispatcher,
+  ): Promise<GatewayResponse> {
     try {
-      return await request(url, { ...options, dispatcher: this.dispatcher });
+      return await request(url, { ...options, dispatcher });
     } catch (err) {
       throw toGatewayError(err, scope);
     }

@@ -12,9 +12,21 @@ import { fitToLimit } from './fit-attachment.js';
 import { validateEditRequest, validateGenerateRequest } from './image-rules.js';
 import { checkMask } from './mask-check.js';
 import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, Responder } from './jobs.js';
-import type { AnswerSink, Clock, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, QuotaLedger, QuotaStatus } from './ports.js';
+import type {
+  AnswerSink,
+  Clock,
+  EditRequest,
+  GatewayCallOptions,
+  GenerateRequest,
+  ImageGateway,
+  ImageResult,
+  JobJournal,
+  QuotaLedger,
+  QuotaStatus,
+} from './ports.js';
 import { systemClock } from './ports.js';
 import type { JobArchive } from './job-archive.js';
+import { journalEntryOf } from './job-journal-entry.js';
 import { JobProgressReporter } from './job-progress.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
 import type { StreamedDelivery } from './streaming/streamed-delivery.js';
@@ -45,6 +57,11 @@ export interface ImageServiceOptions {
   jobLeaseMs?: number | undefined;
   /** @default the global timers */
   leaseTimers?: LeaseTimers | undefined;
+  /**
+   * Where accepted jobs are recorded until they settle, so that another process can tell their members if this one
+   * dies (see abandoned-jobs.ts); without it, such a member is not told (their reservation still lapses).
+   */
+  journal?: JobJournal | undefined;
 }
 
 /** Runs image jobs; see the module comment for the flow. */
@@ -67,8 +84,16 @@ export class ImageService {
     const log = this.log.child({ jobId: job.id, kind: job.kind });
     try {
       const prepared = await this.prepare(job);
-      await this.reserve(job, prepared.n ?? 1);
-      await this.runReserved(job, prepared, prepared.n ?? 1, responder, log);
+      // Journalled before the reservation, so a process that dies in between leaves a member to tell.
+      await this.options.journal?.open(job.id, journalEntryOf(job, responder.replyAddress));
+      try {
+        await this.reserve(job, prepared.n ?? 1);
+        await this.runReserved(job, prepared, prepared.n ?? 1, responder, log);
+      } finally {
+        await this.options.journal?.close(job.id).catch((err: unknown) => {
+          log.warn({ err }, 'could not close the job in the journal');
+        });
+      }
     } catch (err) {
       const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
       // The member only hears "not available right now"; the operator must fix the key or the balance.

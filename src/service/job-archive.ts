@@ -62,6 +62,11 @@ export class JobArchive {
     await this.options.jobs.set(job.id, record, this.options.jobTtlMs);
   }
 
+  /** Stores a job that was never delivered (its process died), so the Re-roll under the member's notice works. */
+  async rememberAbandoned(jobId: string, job: Omit<ArchivedJob, 'v' | 'messageIds'>): Promise<void> {
+    await this.options.jobs.set(jobId, ArchivedJob.parse({ ...job, v: 1, messageIds: [] }), this.options.jobTtlMs);
+  }
+
   /** A stored job, or undefined when it expired. */
   recall(jobId: string): Promise<ArchivedJob | undefined> {
     return this.options.jobs.get(jobId);

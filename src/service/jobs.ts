@@ -21,6 +21,13 @@ interface JobOrigin {
   requesterId: string;
 }
 
+/**
+ * Where to answer a job once the process that accepted it is gone: the interaction's webhook while its token lives
+ * (Discord: 15 minutes). Kept in the job journal; the token is a secret and never logged.
+ */
+export const ReplyAddress = z.object({ applicationId: z.string(), interactionToken: z.string(), tokenExpiresAt: z.number() });
+export type ReplyAddress = z.infer<typeof ReplyAddress>;
+
 /** A job: the request, the member it is charged to, and (for edits) the reference images to download. */
 export interface ImageJob {
   id: string;
@@ -73,6 +80,8 @@ export interface Delivery {
 export interface Responder {
   /** The largest file this destination accepts, in bytes. */
   readonly maxFileBytes: number;
+  /** Where another process can answer this job if this one dies; journalled when the job is accepted. */
+  readonly replyAddress?: ReplyAddress | undefined;
   /**
    * Settles once the destination accepts writes (Discord: the deferred acknowledgement, sent without waiting,
    * has landed). When it rejects, nothing can reach the member: the job is cancelled and refunded. Absent: ready.
@@ -106,4 +115,24 @@ export interface ImageUpload {
   readonly images: readonly Buffer[];
   /** Cuts the request off before its end, so nothing is posted; resolves once it has stopped (never rejects). Idempotent. */
   abandon(): Promise<void>;
+}
+
+/** A job whose process died before it settled: refunded, and its member is told. */
+export interface AbandonedJobNotice {
+  jobId: string;
+  prompt: string;
+  requesterId: string;
+  guildId: string | null;
+  channelId: string | null;
+  /** Absent when the job was journalled without one. */
+  reply?: ReplyAddress | undefined;
+}
+
+/**
+ * Tells a member that their job was cancelled and not charged (implemented over Discord: an edit of the original
+ * reply while its token lives, else a message in the channel that mentions them, else a direct message), with a
+ * Re-roll button.
+ */
+export interface AbandonedJobNotifier {
+  tell(notice: AbandonedJobNotice): Promise<void>;
 }

@@ -1,12 +1,11 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type pino from 'pino';
 import { type AtomicStore, type AtomicWrite, type Decide, SWEEP_EVERY_WRITES, type Update } from './atomic-store.js';
 import { OptimisticUpdater, type SwapOutcome } from './optimistic-update.js';
+import { createPostgresPool, createTableIfMissing } from './postgres-pool.js';
 import { withTimeout } from './with-timeout.js';
 
 const TABLE = 'quota_ledger';
-/** SQLSTATEs of a CREATE TABLE IF NOT EXISTS that lost a race with another process's: the table is there. */
-const ALREADY_CREATED = new Set(['23505', '42P07']);
 
 const UPSERT_SET = 'ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at';
 
@@ -63,20 +62,18 @@ export interface PostgresAtomicStoreOptions {
  * conditional update (optimistic-update.ts): decide in TypeScript on the record as last known or read, then one
  * statement that writes it (and its `beside` records) only if it still holds that, and start again when it does
  * not. One round trip and one commit when this process knows the record, with no connection held while deciding
- * (a transaction with SELECT … FOR UPDATE took four round trips and halved the reservations per second). The pool
- * has an 'error' listener, and pool.query guards the client it uses, so a connection that drops (a restart,
- * `pg_terminate_backend`) fails the calls that were using it and never crashes the process; the pool then opens new
- * connections for later calls.
+ * (a transaction with SELECT … FOR UPDATE took four round trips and halved the reservations per second). A
+ * connection that drops fails the calls that were using it and never the process (postgres-pool.ts).
  */
 export async function openPostgresAtomicStore(url: string, options: PostgresAtomicStoreOptions): Promise<AtomicStore> {
   const log = options.logger.child({ module: 'ledger', storage: options.display });
-  const pool = new pg.Pool({
-    connectionString: url,
-    application_name: options.applicationName,
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs,
+  const pool = createPostgresPool(url, {
+    applicationName: options.applicationName,
+    connectTimeoutMs: options.connectTimeoutMs,
+    maxConnections: options.maxConnections ?? 10,
+    lostMessage: 'ledger connection lost',
+    logger: log,
   });
-  pool.on('error', (err) => log.warn({ err }, 'ledger connection lost'));
   try {
     await withTimeout(createTable(pool), options.connectTimeoutMs);
   } catch (error) {
@@ -87,11 +84,7 @@ export async function openPostgresAtomicStore(url: string, options: PostgresAtom
 }
 
 async function createTable(pool: pg.Pool): Promise<void> {
-  try {
-    await pool.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at BIGINT NOT NULL)`);
-  } catch (error) {
-    if (!(error instanceof pg.DatabaseError && error.code !== undefined && ALREADY_CREATED.has(error.code))) throw error;
-  }
+  await createTableIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at BIGINT NOT NULL)`);
   await pool.query(`DELETE FROM ${TABLE} WHERE expires_at <= $1`, [Date.now()]);
 }
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
-import KeyvPostgres from '@keyv/postgres';
 import KeyvRedis from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import type pino from 'pino';
@@ -12,6 +11,7 @@ import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import type { Ledger } from './ledger.js';
 import { openJobSlots } from './open-job-slots.js';
 import { openLedger } from './open-ledger.js';
+import { openPostgresKeyvStore } from './postgres-keyv-store.js';
 import { connectRedis } from './redis-client.js';
 import { withTimeout } from './with-timeout.js';
 import type { StorageLocation } from './storage-url.js';
@@ -139,10 +139,12 @@ async function createRedisAdapter(url: string, options: BackendOptions): Promise
   return { store, keyvPrefixes: false, close: () => store.disconnect() };
 }
 
-function createPostgresAdapter(url: string, options: BackendOptions): Adapter {
-  // @keyv/postgres keeps one pg.Pool per URI for the whole process and ends it on disconnect: open one
-  // Storage per PostgreSQL URL at a time.
-  const store = new KeyvPostgres({ uri: url, connectionTimeoutMillis: options.connectTimeoutMs, max: 10, application_name: applicationName(options) });
+async function createPostgresAdapter(url: string, options: BackendOptions): Promise<Adapter> {
+  const store = await openPostgresKeyvStore(url, {
+    applicationName: applicationName(options),
+    connectTimeoutMs: options.connectTimeoutMs,
+    logger: options.logger,
+  });
   return { store, keyvPrefixes: true, close: () => store.disconnect() };
 }
 

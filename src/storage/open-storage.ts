@@ -1,6 +1,7 @@
 import type pino from 'pino';
 import type { z } from 'zod';
-import { type Clock, type JobSlots, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
+import { type Clock, type JobJournal, type JobSlots, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
+import { LedgerJobJournal } from './job-journal.js';
 import type { JobSlotLimits } from './job-slots.js';
 import { type Backend, openBackend } from './open-backend.js';
 import { QuotaStore } from './quota-store.js';
@@ -10,6 +11,8 @@ import { parseStorageUrl } from './storage-url.js';
 /** Everything the bot keeps: quotas and small expiring records. */
 export interface Storage {
   quotas: QuotaLedger;
+  /** This process's journal of accepted jobs, in the ledger beside the quotas (see job-journal.ts). */
+  journal: JobJournal;
   /** A store of `namespace` records validated with `schema` on read (button state, pending jobs). */
   records<T>(namespace: string, schema: z.ZodType<T>): RecordStore<T>;
   /**
@@ -78,6 +81,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
   return {
     quotas,
     slots: backend.slots,
+    journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),
     close: () => backend.close(),
   };

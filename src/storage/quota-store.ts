@@ -4,9 +4,9 @@ import { StorageCorruptError } from './errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { KvStore } from './kv-store.js';
 import type { Ledger, LedgerChange } from './ledger.js';
+import { LimitStore } from './limit-store.js';
 import { periodWindow } from './periods.js';
-import { type EffectiveLimit, pickEffectiveLimit } from './quota-limits.js';
-import { JobReservationRecord, LimitRecord, type UsageRecord, jobKey, limitKey, scopeOf, usageKey } from './quota-records.js';
+import { JobReservationRecord, type UsageRecord, jobKey, scopeOf, usageKey } from './quota-records.js';
 import { commitIn, readUsage, releaseIn, renewIn, reserveIn, statusOf } from './usage-changes.js';
 
 /** Usage records outlive their period by this much, so a late commit still finds them. */
@@ -23,12 +23,14 @@ export interface QuotaStoreOptions {
   defaults: QuotaLimit;
   /** How long a reservation holds quota unless its job renews it (JOB_LEASE_MS). */
   leaseMs: number;
+  /** How long a limit read is used before it is read again (see LimitStore). @default LIMIT_CACHE_MS */
+  limitCacheMs?: number | undefined;
   clock: Clock;
   logger: pino.Logger;
 }
 
 /**
- * The quota ledger. Limits are read through keyv; each member's usage in a period is one record in the
+ * The quota ledger. Limits are read through keyv, and kept for a moment (limit-store.ts); each member's usage in a period is one record in the
  * {@link Ledger}, and every reservation, commit, refund and renewal is one atomic update of it in the backend, so
  * processes sharing a store are exact together. A reservation is a lease of `leaseMs` that the job renews; a
  * commit charges what was delivered (at most what was reserved) even when the lease has lapsed, once per job.
@@ -40,9 +42,8 @@ export interface QuotaStoreOptions {
  * record is logged and its job treated as unknown: its reservation then lapses at the end of its lease.
  */
 export class QuotaStore implements QuotaLedger {
-  readonly #kv: KvStore;
+  readonly #limits: LimitStore;
   readonly #ledger: Ledger;
-  readonly #defaults: QuotaLimit;
   readonly #leaseMs: number;
   readonly #clock: Clock;
   readonly #log: pino.Logger;
@@ -50,12 +51,11 @@ export class QuotaStore implements QuotaLedger {
 
   constructor(options: QuotaStoreOptions) {
     if (!(options.leaseMs > 0)) throw new RangeError(`leaseMs must be positive, got ${options.leaseMs}`);
-    this.#kv = options.kv;
     this.#ledger = options.ledger;
-    this.#defaults = options.defaults;
     this.#leaseMs = options.leaseMs;
     this.#clock = options.clock;
     this.#log = options.logger.child({ module: 'quota-store' });
+    this.#limits = new LimitStore({ kv: options.kv, defaults: options.defaults, cacheMs: options.limitCacheMs, clock: options.clock, logger: this.#log });
   }
 
   async reserve(subject: QuotaSubject, jobId: string, count: number): Promise<ReserveOutcome> {
@@ -64,7 +64,7 @@ export class QuotaStore implements QuotaLedger {
     const member = memberKey(subject.guildId, subject.userId);
     return this.#mutex.run(member, async () => {
       const now = this.#clock.now();
-      const limit = await this.#limitOf(subject);
+      const limit = await this.#limits.effective(subject);
       const window = periodWindow(limit.period, now);
       const key = usageKey(scopeOf(subject.guildId), subject.userId, window);
       const ttlMs = this.#usageTtl(window.end, now);
@@ -106,22 +106,15 @@ export class QuotaStore implements QuotaLedger {
 
   async status(subject: QuotaSubject): Promise<QuotaStatus> {
     const now = this.#clock.now();
-    const limit = await this.#limitOf(subject);
+    const limit = await this.#limits.effective(subject);
     const window = periodWindow(limit.period, now);
     const key = usageKey(scopeOf(subject.guildId), subject.userId, window);
     const usage = this.#read(key, await this.#ledger.get(key), now);
     return statusOf(limit, window, usage);
   }
 
-  async setLimit(target: QuotaTarget, limit: QuotaLimit): Promise<{ before: QuotaLimit | undefined; after: QuotaLimit }> {
-    const parsed = LimitRecord.safeParse({ v: 1, ...limit });
-    if (!parsed.success) throw new RangeError('limit must be a non-negative integer with period day, week or month');
-    const key = limitKey(target);
-    return this.#mutex.run(key, async () => {
-      const before = this.#parseLimit(key, await this.#kv.get(key));
-      await this.#kv.set(key, parsed.data, undefined);
-      return { before, after: { limit: parsed.data.limit, period: parsed.data.period } };
-    });
+  setLimit(target: QuotaTarget, limit: QuotaLimit): Promise<{ before: QuotaLimit | undefined; after: QuotaLimit }> {
+    return this.#limits.set(target, limit);
   }
 
   /** Clears committed usage in the current day, week and month records (whichever exist); keeps open reservations. */
@@ -180,28 +173,6 @@ export class QuotaStore implements QuotaLedger {
       if (error instanceof StorageCorruptError) this.#log.error({ key }, 'corrupt usage record');
       throw error;
     }
-  }
-
-  /** The member, server and role limits in one round trip, and the one that applies. */
-  async #limitOf(subject: QuotaSubject): Promise<EffectiveLimit> {
-    const { guildId, userId } = subject;
-    if (guildId === null) return pickEffectiveLimit({ roles: [], defaults: this.#defaults });
-    const keys = [
-      limitKey({ kind: 'member', guildId, userId }),
-      limitKey({ kind: 'server', guildId }),
-      ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId })),
-    ];
-    const values = await this.#kv.getMany(keys);
-    const [member, server, ...roles] = keys.map((key, index) => this.#parseLimit(key, values[index]));
-    return pickEffectiveLimit({ member, server, roles: roles.filter((found): found is QuotaLimit => found !== undefined), defaults: this.#defaults });
-  }
-
-  #parseLimit(key: string, raw: unknown): QuotaLimit | undefined {
-    if (raw === undefined) return undefined;
-    const parsed = LimitRecord.safeParse(raw);
-    if (parsed.success) return { limit: parsed.data.limit, period: parsed.data.period };
-    this.#log.error({ key }, 'corrupt limit record ignored');
-    return undefined;
   }
 
   async #readJob(jobId: string): Promise<JobReservationRecord | undefined> {

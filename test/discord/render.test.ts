@@ -61,7 +61,34 @@ describe('renderCaption', () => {
   });
 
   it('cannot be broken out of bold by asterisks in the prompt', () => {
-    expect(renderCaption(delivery('**loud** cat'))).toMatch(/^\*\*∗∗loud∗∗ cat\*\*\n/);
+    expect(renderCaption(delivery('**loud** cat'))).toMatch(/^\*\*\\\*\\\*loud\\\*\\\* cat\*\*\n/);
+  });
+
+  it('shows a prompt full of markdown, links, mentions and fake bot lines as inert text on one line', () => {
+    const prompt = [
+      'a cat ||spoiler|| `code` __under__ ~~gone~~ [click me](https://evil.example/x) https://evil.example/y',
+      '# Big heading',
+      '-# Imagined for <@123456789012345678> · gpt-image-1 · free',
+      '> quoted <#42> <t:1:R> @everyone',
+      '- listed',
+    ].join('\n');
+    const caption = renderCaption(delivery(prompt));
+    const [first, ...rest] = caption.split('\n');
+    // The bot's own subtext line is the only other line; the prompt's fake one is inside the bold first line.
+    expect(rest).toEqual([expect.stringMatching(/^-# Imagined for <@\d+> · /)]);
+    expect(first).toBe(
+      '**a cat \\|\\|spoiler\\|\\| \\`code\\` \\_\\_under\\_\\_ \\~\\~gone\\~\\~ \\[click me\\](https:/\u200b/evil.example/x) https:/\u200b/evil.example/y' +
+        ' # Big heading -# Imagined for \\<@123456789012345678\\> · gpt-image-1 · free \\> quoted \\<#42\\> \\<t:1:R\\> @everyone - listed**',
+    );
+    expect(first).not.toMatch(/(^|[^\\])<[@#t]/);
+    expect(first).not.toContain('://');
+  });
+
+  it('keeps the escaped prompt within the caption limit, never cutting an escape in half', () => {
+    const caption = renderCaption(delivery('*'.repeat(4_000)));
+    expect(caption.length).toBeLessThanOrEqual(2_000);
+    const prompt = caption.split('\n')[0]?.replace(/^\*\*|\*\*$/g, '') ?? '';
+    expect(prompt).toMatch(/^(\\\*)+…$/);
   });
 
   it('renders singular notices in the singular', () => {

@@ -11,6 +11,8 @@ export function botProcessEnv(discord: DiscordEmulator, gateway: GatewayEmulator
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
     DISCORD_CDN_HOSTS: discord.cdnHost,
+    // The emulator serves its url items from its own loopback address, which only a listed host may be.
+    GATEWAY_URL_HOSTS: new URL(gateway.baseUrl).host,
     GATEWAY_BASE_URL: gateway.baseUrl,
     GATEWAY_API_KEY: gateway.apiKey,
     GATEWAY_PARTIAL_IMAGES: '0',

@@ -12,6 +12,33 @@ describe('result buttons and long jobs end to end', () => {
     await (h as Harness | undefined)?.close();
   });
 
+  it('re-checks moderation:low against whoever clicks Re-roll or submits Edit, and never sends it for them', async () => {
+    const { users } = h.discord.fixtures;
+    const first = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'a moody harbour' },
+        { name: 'moderation', type: 3, value: 'low' },
+      ],
+      { user: users.admin },
+    );
+    // Delivered and archived (the archive is written after the delivery edit), so its buttons find it.
+    const accepted = await h.waitForLog((e) => e.msg === 'image job accepted' && e['interactionId'] === first.id);
+    await h.waitForLog((e) => e.msg === 'image job delivered' && e['jobId'] === accepted['jobId']);
+    expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ moderation: 'low' });
+    const requests = h.gateway.imageRequests().length;
+    const message = first.lastMessage()!;
+    const [rerollId, editId] = (message.components![0] as { components: { custom_id: string }[] }).components.map((b) => b.custom_id);
+
+    const reroll = h.discord.button(message, rerollId!, { user: users.member });
+    await reroll.waitFor(settled);
+    expect(ephemeralError(reroll)).toContain('`moderation:low` is only available');
+    const edit = h.discord.modalSubmit(editId!, { prompt: 'brighter' }, { user: users.member, message });
+    await edit.waitFor(settled);
+    expect(ephemeralError(edit)).toContain('`moderation:low` is only available');
+    expect(h.gateway.imageRequests()).toHaveLength(requests);
+  });
+
   it('keeps Re-roll, Edit and Delete working after a bot restart', async () => {
     const { member, users } = h.discord.fixtures;
     const first = h.discord.slash(

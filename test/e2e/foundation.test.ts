@@ -38,6 +38,17 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     expect(h.gateway.imageRequests()).toHaveLength(1);
   });
 
+  it('pings nobody in any edit, progress included (the client-wide allowedMentions default)', async () => {
+    const held = h.gateway.hold();
+    const handle = h.discord.slash('imagine', imagineOptions('a ping test'), { user: h.discord.fixtures.member });
+    await held.arrived;
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && String(e.payload?.content).includes('Generating')));
+    held.release();
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
+    expect(handle.edits.length).toBeGreaterThanOrEqual(2);
+    expect(handle.edits.map((e) => e.payload?.allowed_mentions)).toEqual(handle.edits.map(() => ({ parse: [] })));
+  });
+
   it('does not re-register unchanged commands on a second start', async () => {
     await h.restart();
     expect(h.discord.commandPuts).toHaveLength(1);

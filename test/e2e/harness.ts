@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { startBot, type RunningBot } from '../../src/main.js';
+import { startBot, type BotOverrides, type RunningBot } from '../../src/main.js';
+import type { LeaseTimers } from '../../src/service/lease-renewal.js';
 import type { Clock } from '../../src/service/ports.js';
 import { startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from '../emulators/discord/index.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../emulators/gateway/index.js';
@@ -20,6 +21,10 @@ export interface HarnessOptions {
   /** Use a SQLite file in a temp folder instead of memory:// (restart tests). */
   sqlite?: boolean | undefined;
   clock?: Clock | undefined;
+  /** The bot's lease-renewal timers (BotOverrides.leaseTimers). */
+  leaseTimers?: LeaseTimers | undefined;
+  /** The storage's namespace and connection name, for a test on a shared database (see BotOverrides). */
+  storageNames?: BotOverrides['storageNames'];
 }
 
 /** A running bot with its two emulators. */
@@ -30,8 +35,8 @@ export interface Harness {
   config: Config;
   /** Every log line the bot wrote (JSON). */
   logs: string[];
-  /** Resolves with the first log entry (parsed) whose `msg` matches, already written or still to come. */
-  waitForLog(msg: RegExp | string): Promise<LogEntry>;
+  /** Resolves with the first log entry (parsed) whose `msg` matches (or that `msg` accepts), already written or still to come. */
+  waitForLog(msg: RegExp | string | ((entry: LogEntry) => boolean)): Promise<LogEntry>;
   /** Stops the bot and starts a new one on the same emulators and storage. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -45,6 +50,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
     DISCORD_CDN_HOSTS: discord.cdnHost,
+    // The emulator serves its url items from its own loopback address, which only a listed host may be.
+    GATEWAY_URL_HOSTS: new URL(gateway.baseUrl).host,
     GATEWAY_BASE_URL: gateway.baseUrl,
     GATEWAY_API_KEY: gateway.apiKey,
     STORAGE_URL: dir ? `sqlite://${join(dir, 'bot.sqlite')}` : 'memory://',
@@ -63,9 +70,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       for (const waiter of waiters) if (waiter(entry)) waiters.delete(waiter);
     },
   };
-  const waitForLog = (msg: RegExp | string) =>
+  const waitForLog = (msg: RegExp | string | ((entry: LogEntry) => boolean)) =>
     new Promise<LogEntry>((resolve) => {
-      const matches = (entry: LogEntry) => (typeof msg === 'string' ? entry.msg === msg : msg.test(entry.msg));
+      const matches = (entry: LogEntry) => (typeof msg === 'string' ? entry.msg === msg : typeof msg === 'function' ? msg(entry) : msg.test(entry.msg));
       const seen = logs.map((line) => JSON.parse(line) as LogEntry).find(matches);
       if (seen) {
         resolve(seen);
@@ -73,7 +80,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }
       waiters.add((entry) => (matches(entry) ? (resolve(entry), true) : false));
     });
-  const start = () => startBot(config, { clock: options.clock, logDestination: destination });
+  const start = () =>
+    startBot(config, { clock: options.clock, leaseTimers: options.leaseTimers, logDestination: destination, storageNames: options.storageNames });
   let bot = await start();
   const harness: Harness = {
     discord,
@@ -92,9 +100,27 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await bot.stop();
       await Promise.all([discord.close(), gateway.close()]);
       if (dir) rmSync(dir, { recursive: true, force: true });
+      // Every end-to-end file that uses the harness fails when its logs held a secret or a bulky line.
+      const problems = logProblems(logs, [discord.token, gateway.apiKey, ...discord.interactionTokens()]);
+      if (problems.length > 0) throw new Error(`the bot's logs broke the rules:\n${problems.join('\n')}`);
     },
   };
   return harness;
+}
+
+/** Longest log line allowed (16 KiB): a line longer than that carries bulk, such as a request body. */
+const MAX_LOG_LINE = 16 * 1024;
+
+/** What is wrong with `logs`: lines holding one of `secrets`, and lines over {@link MAX_LOG_LINE} bytes. */
+export function logProblems(logs: readonly string[], secrets: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const [index, line] of logs.entries()) {
+    const size = Buffer.byteLength(line);
+    if (size > MAX_LOG_LINE) problems.push(`line ${index + 1} is ${size} bytes: ${line.slice(0, 200)}…`);
+    const leaked = secrets.filter((secret) => secret.length > 0 && line.includes(secret));
+    if (leaked.length > 0) problems.push(`line ${index + 1} holds ${leaked.length} secret(s): ${line.slice(0, 200).replaceAll(leaked[0] ?? '', '<secret>')}…`);
+  }
+  return problems;
 }
 
 /** One pino line as the bot writes it. */

@@ -63,6 +63,22 @@ describe('quotas end to end', () => {
     expect(show.text).toContain('0 of 3 images left');
   });
 
+  it('counts a server that installed only the commands (no bot user there) as that server: its limit of 0 blocks its members', async () => {
+    const { admin, member, thirdGuild } = h.discord.fixtures;
+    // Without the thirdGuild option the bot is not in thirdGuild: interactions come from a commands-only install.
+    expect(h.bot.client.guilds.cache.has(thirdGuild.id)).toBe(false);
+    const set = h.discord.slash('quota', [{ name: 'set', type: 1, options: [{ name: 'limit', type: 4, value: 0 }] }], { user: admin, guild: thirdGuild });
+    await set.waitFor((x) => x.edits.some((e) => e.status === 200) || x.acks.some((a) => a.type === 4));
+    expect(lastText(set)).toContain('Everyone on this server (default): blocked (limit 0)');
+
+    const before = h.gateway.imageRequests().length;
+    const blocked = h.discord.slash('imagine', imagineOptions('in a commands-only server'), { user: member, guild: thirdGuild });
+    await blocked.waitFor(settled);
+    expect(delivered(blocked)).toBe(false);
+    expect(lastText(blocked)).toContain("isn't enabled for you on this server");
+    expect(h.gateway.imageRequests().length).toBe(before);
+  });
+
   it('leaves the remaining count unchanged when the gateway call fails', async () => {
     const user = h.discord.fixtures.users.member2;
     const before = (await quota(h, user, 'show')).text;

@@ -3,13 +3,11 @@
  * quota is one truth across them. The member runs the app from their own (user) install in two servers, one on
  * each shard, so both processes charge the same personal quota (QUOTA_DEFAULT_LIMIT) at the same time.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { once } from 'node:events';
-import type { Readable } from 'node:stream';
 import { createClient } from '@keyv/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord/index.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
+import { logged, startBotProcess, stopBotProcess, type BotProcess } from './bot-process.js';
 import { botProcessEnv } from './bot-process-env.js';
 import { finalEdit, settled } from './support.js';
 
@@ -17,13 +15,11 @@ const REDIS_URL = process.env['REDIS_URL'];
 /** A database of its own, emptied before the run, so no other test's keys (or an earlier run's) are seen. */
 const REDIS_DB = 11;
 
-type Bot = ChildProcessByStdio<null, Readable, Readable> & { output: () => string };
-
 const TITLE = 'two shard processes sharing one Redis store';
 describe.skipIf(REDIS_URL === undefined)(REDIS_URL === undefined ? `${TITLE}: skipped because REDIS_URL is not set` : TITLE, () => {
   let discord: DiscordEmulator;
   let gateway: GatewayEmulator;
-  const bots: Bot[] = [];
+  const bots: BotProcess[] = [];
   const storageUrl = `${(REDIS_URL ?? '').replace(/\/\d*$/, '')}/${REDIS_DB}`;
 
   beforeAll(async () => {
@@ -38,21 +34,13 @@ describe.skipIf(REDIS_URL === undefined)(REDIS_URL === undefined ? `${TITLE}: sk
   });
 
   afterAll(async () => {
-    await Promise.all(
-      bots.map(async (bot) => {
-        if (bot.exitCode !== null) return;
-        bot.kill('SIGTERM');
-        await once(bot, 'exit');
-      }),
-    );
+    await Promise.all(bots.map((bot) => stopBotProcess(bot)));
     await Promise.all([(discord as DiscordEmulator | undefined)?.close(), (gateway as GatewayEmulator | undefined)?.close()]);
   });
 
-  function startBot(shard: number): Bot {
-    const repo = new URL('../..', import.meta.url).pathname;
-    const child = spawn(process.execPath, ['--import', 'tsx', `${repo}src/cli.ts`], {
-      cwd: repo,
-      env: botProcessEnv(discord, gateway, {
+  function startBot(shard: number): BotProcess {
+    return startBotProcess(
+      botProcessEnv(discord, gateway, {
         STORAGE_URL: storageUrl,
         SHARD_COUNT: '2',
         SHARD_IDS: String(shard),
@@ -60,29 +48,7 @@ describe.skipIf(REDIS_URL === undefined)(REDIS_URL === undefined ? `${TITLE}: sk
         MAX_RUNNING_PER_MEMBER: '12',
         MAX_QUEUED_PER_MEMBER: '12',
       }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    return Object.assign(child, { output: () => output });
-  }
-
-  /** Resolves once the bot's output contains `text` (already or later); rejects if the process exits first. */
-  function logged(bot: Bot, text: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (bot.output().includes(text)) {
-          bot.stdout.off('data', check);
-          bot.off('exit', exited);
-          resolve();
-        }
-      };
-      const exited = () => reject(new Error(`bot exited before logging ${text}:\n${bot.output()}`));
-      bot.stdout.on('data', check);
-      bot.once('exit', exited);
-      check();
-    });
+    );
   }
 
   it('serves each server from its own shard process', () => {

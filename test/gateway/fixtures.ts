@@ -6,6 +6,7 @@ import pino from 'pino';
 import sharp from 'sharp';
 import type { Agent } from 'undici';
 import { createGatewayAgent } from '../../src/gateway/agent.js';
+import { LinkPolicy } from '../../src/gateway/link-policy.js';
 import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/gateway-client.js';
 import type { ImageFormat } from '../../src/service/ports.js';
 import type { GatewayEmulator } from '../emulators/gateway/index.js';
@@ -36,6 +37,8 @@ export function clientFor(gw: GatewayEmulator, extra: Partial<GatewayClientOptio
   const agent = createGatewayAgent({ connectTimeoutMs: 2_000, headersTimeoutMs: 20_000, bodyTimeoutMs: 20_000 });
   const { sleep, waits } = recordingSleep();
   const client = new GatewayClient({
+    // The emulator serves url items from its own loopback address, so it is listed (as GATEWAY_URL_HOSTS would).
+    links: { policy: new LinkPolicy(gw.baseUrl, [new URL(gw.baseUrl).host]), dispatcher: agent },
     baseUrl: gw.baseUrl,
     apiKey: gw.apiKey,
     dispatcher: agent,

@@ -3,7 +3,6 @@
  * closed (StorageUnavailableError, the "storage unavailable" message), and later requests get new connections.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { createClient } from '@keyv/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuotaSubject } from '../../src/service/ports.js';
@@ -12,6 +11,7 @@ import { openLedger } from '../../src/storage/open-ledger.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { periodWindow } from '../../src/storage/periods.js';
 import { parseStorageUrl } from '../../src/storage/storage-url.js';
+import { PostgresSessions } from '../support/postgres-sessions.js';
 import { eventually, ManualClock, memoryLogger } from './helpers.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
@@ -50,28 +50,19 @@ describe.skipIf(!POSTGRES_URL)(
       const url = POSTGRES_URL ?? '';
       const { storage, namespace, ledgerName, log, usageKey } = await open(url);
       await storage.quotas.reserve(member('alice'), 'warm', 1);
-      // Two clients: pg_stat_activity read inside the locker's transaction would be that transaction's snapshot.
-      const client = (name: string) => new pg.Client({ connectionString: url, application_name: name });
-      const admin = client('imagine-bot-test-admin');
-      const locker = client('imagine-bot-test-locker');
-      for (const connection of [admin, locker]) {
-        await connection.connect();
-        cleanups.push(() => connection.end());
-      }
+      const sessions = await PostgresSessions.connect(url);
+      cleanups.push(() => sessions.close());
 
       // Hold alice's row, so her next reserve waits inside its statement on a ledger connection.
-      await locker.query('BEGIN');
-      await locker.query('SELECT 1 FROM quota_ledger WHERE key = $1 FOR UPDATE', [`${namespace}:${usageKey}`]);
+      await sessions.lockRow('quota_ledger', `${namespace}:${usageKey}`);
       const during = storage.quotas.reserve(member('alice'), 'during', 1).catch((err: unknown) => err);
-      const waiting = async () =>
-        (await admin.query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [ledgerName])).rowCount === 1;
-      await eventually(waiting, 'the reserve to wait for the row lock');
+      await sessions.waitForLockWaiters(ledgerName);
       // Bob's reserve cannot use the waiting connection, so the pool opens another, which is idle when it is killed.
       await storage.quotas.reserve(member('bob'), 'beside', 1);
-      const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [ledgerName]);
-      await locker.query('ROLLBACK');
+      const killed = await sessions.terminate([ledgerName]);
+      await sessions.release();
 
-      expect(killed.rowCount).toBeGreaterThanOrEqual(2);
+      expect(killed).toBeGreaterThanOrEqual(2);
       const failure = await during;
       expect(failure).toBeInstanceOf(StorageUnavailableError);
       // The idle connections died too: their errors reached the pool's listener (a log line), not the process.

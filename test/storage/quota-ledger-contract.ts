@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QuotaLedger, QuotaSubject } from '../../src/service/ports.js';
+import { LIMIT_CACHE_MS } from '../../src/storage/limit-store.js';
 import { createStorage } from '../../src/storage/open-storage.js';
 import { runReservers } from './child-reservers.js';
 import { ManualClock, memoryLogger, seededRandom, yieldTurns } from './helpers.js';
@@ -42,6 +43,16 @@ export function describeQuotaLedgerContract(name: string, openBackend: OpenBacke
       expect(log.lines.filter((l) => l['msg'] === 'lapsed reservation held again by its live job')).toEqual([]);
       await other.commit('long', 4);
       expect(await one.status(alice)).toMatchObject({ used: 4, reserved: 0, remaining: 1 });
+    });
+
+    it('applies a limit changed through another process once its own read of it is LIMIT_CACHE_MS old', async () => {
+      expect(await one.reserve(alice, 'a', 1)).toMatchObject({ ok: true, status: { limit: 5 } });
+      await other.setLimit({ kind: 'server', guildId: 'g1' }, { limit: 1, period: 'day' });
+      clock.advance(LIMIT_CACHE_MS - 1);
+      expect(await one.reserve(alice, 'b', 1)).toMatchObject({ ok: true, status: { limit: 5, reserved: 2 } });
+      expect(await other.reserve(alice, 'c', 1)).toMatchObject({ ok: false, status: { limit: 1, source: 'server' } });
+      clock.advance(1);
+      expect(await one.reserve(alice, 'd', 1)).toMatchObject({ ok: false, status: { limit: 1, reserved: 2, source: 'server' } });
     });
 
     it('frees the quota of a lease that is not renewed after JOB_LEASE_MS', async () => {

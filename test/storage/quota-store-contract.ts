@@ -104,6 +104,14 @@ export function describeQuotaStoreContract(name: string, openBackend: OpenBacken
       expect(again.before).toEqual({ limit: 0, period: 'day' });
     });
 
+    it("applies an admin's limit change to the very next reservation of this process", async () => {
+      expect(await storage.quotas.reserve(alice, 'a', 1)).toMatchObject({ ok: true, status: { limit: 5, source: 'default' } });
+      await storage.quotas.setLimit({ kind: 'member', guildId: 'g1', userId: 'alice' }, { limit: 1, period: 'day' });
+      expect(await storage.quotas.reserve(alice, 'b', 1)).toMatchObject({ ok: false, status: { limit: 1, reserved: 1, source: 'member' } });
+      await storage.quotas.setLimit({ kind: 'member', guildId: 'g1', userId: 'alice' }, { limit: 2, period: 'day' });
+      expect(await storage.quotas.reserve(alice, 'c', 1)).toMatchObject({ ok: true, status: { limit: 2, reserved: 2 } });
+    });
+
     it('gives direct messages the configured defaults, apart from server usage', async () => {
       await storage.quotas.setLimit({ kind: 'member', guildId: 'g1', userId: 'alice' }, { limit: 0, period: 'day' });
       const dm: QuotaSubject = { guildId: null, userId: 'alice', roleIds: [] };

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe } from 'vitest';
 import { type Backend, openBackend } from '../../src/storage/open-backend.js';
-import { openLedger } from '../../src/storage/open-ledger.js';
 import { parseStorageUrl } from '../../src/storage/storage-url.js';
 import { describeQuotaLedgerContract } from './quota-ledger-contract.js';
 import { type OpenBackend, describeQuotaStoreContract } from './quota-store-contract.js';
@@ -23,28 +22,19 @@ function opener(url: string, namespace: string) {
       opened.push(backend);
       return backend;
     },
-    /**
-     * A second ledger (own connections) beside `backend`'s keyv: @keyv/postgres keeps one pool per URL for the whole
-     * process, so a second keyv store in this process would share the first one's pool, and the ledger is what counts.
-     */
-    ledgerBeside: async (backend: Backend): Promise<Backend> => {
-      const ledger = await openLedger(parseStorageUrl(url), { ...options, applicationName: 'imagine-bot-test-twin' });
-      opened.push(ledger);
-      return { kv: backend.kv, ledger, close: () => ledger.close() };
-    },
     closeAll: () => Promise.all(opened.map((backend) => backend.close())),
   };
 }
 
 /** A backend at `url` under a namespace of its own, cleared and closed afterwards (shared servers, parallel runs). */
-function networkBackend(url: string, twin: 'backend' | 'ledger'): OpenBackend {
+function networkBackend(url: string): OpenBackend {
   return async () => {
     const namespace = `imagine-bot-test-${randomUUID()}`;
-    const { open, ledgerBeside, closeAll } = opener(url, namespace);
+    const { open, closeAll } = opener(url, namespace);
     const backend = await open();
     return {
       backend,
-      twin: twin === 'backend' ? open : () => ledgerBeside(backend),
+      twin: open,
       shared: { url, namespace },
       cleanup: async () => {
         await Promise.all([backend.kv.clear(), backend.ledger.clear()]);
@@ -81,11 +71,11 @@ describeQuotaStoreContract('SQLite', sqlite);
 describeQuotaLedgerContract('SQLite', sqlite, { sharedByProcesses: true });
 
 describe.skipIf(!REDIS_URL)(REDIS_URL ? 'Redis' : 'Redis: skipped because REDIS_URL is not set', () => {
-  describeQuotaStoreContract('Redis', networkBackend(REDIS_URL ?? '', 'backend'));
-  describeQuotaLedgerContract('Redis', networkBackend(REDIS_URL ?? '', 'backend'), { sharedByProcesses: true });
+  describeQuotaStoreContract('Redis', networkBackend(REDIS_URL ?? ''));
+  describeQuotaLedgerContract('Redis', networkBackend(REDIS_URL ?? ''), { sharedByProcesses: true });
 });
 
 describe.skipIf(!POSTGRES_URL)(POSTGRES_URL ? 'PostgreSQL' : 'PostgreSQL: skipped because POSTGRES_URL is not set', () => {
-  describeQuotaStoreContract('PostgreSQL', networkBackend(POSTGRES_URL ?? '', 'ledger'));
-  describeQuotaLedgerContract('PostgreSQL', networkBackend(POSTGRES_URL ?? '', 'ledger'), { sharedByProcesses: true });
+  describeQuotaStoreContract('PostgreSQL', networkBackend(POSTGRES_URL ?? ''));
+  describeQuotaLedgerContract('PostgreSQL', networkBackend(POSTGRES_URL ?? ''), { sharedByProcesses: true });
 });

@@ -46,6 +46,8 @@ export interface DiscordEmulator {
   readonly applicationId: string;
   readonly botUserId: string;
   readonly fixtures: EmulatorFixtures;
+  /** The token of every interaction dispatched so far (secrets a log must never show). */
+  interactionTokens(): string[];
   readonly clock: { now(): number; advance(ms: number): void };
   /** Every message that exists (interaction responses, follow-ups, channel posts, DMs, user messages). */
   readonly messages: Map<string, EmulatedMessage>;
@@ -136,6 +138,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     whenResumed: (shardId) => gateway.whenResumed(shardId),
     shardOf: (guildId, numShards) => gateway.shardOf(guildId, numShards),
     connectedShards: () => gateway.connectedShards(),
+    interactionTokens: () => [...state.interactions.values()].map((record) => record.token),
     slash: (name, opts, ctx) => interactions.slash(name, opts, ctx),
     autocomplete: (name, opts, ctx) => interactions.autocomplete(name, opts, ctx),
     button: (message, customId, ctx) => interactions.button(message, customId, ctx),

@@ -36,7 +36,7 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
     return { payload, channelId, attachmentSizeLimit };
   }
   const channelId = channelOverride ?? ctx.channelId ?? guild.channels.general.id;
-  const found = state.findGuildChannel(channelId);
+  const found = state.findAnyGuildChannel(channelId);
   if (found?.guild.id !== guild.id) throw new Error(`Discord emulator: channel ${channelId} is not a channel of guild ${guild.id}`);
   const roles = ctx.roles ?? memberRoleIds(guild, ctx.user);
   const payload = {

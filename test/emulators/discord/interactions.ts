@@ -80,7 +80,8 @@ export class InteractionDispatcher {
   }
 
   private dispatch(ctx: InteractionContext, spec: DispatchSpec): InteractionRecord {
-    const id = this.state.ids.next();
+    // Discord's ids encode Discord's time, so an interaction's age is measured on the emulator clock.
+    const id = this.state.ids.next(this.state.clock.now());
     const token = randomBytes(48).toString('base64url');
     const built = envelope(this.state, ctx, { id, token, type: spec.kind }, spec.channelId ?? spec.message?.channel_id);
     const payload = { ...built.payload, data: spec.data, ...(spec.message ? { message: spec.message } : {}) };

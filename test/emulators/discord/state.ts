@@ -23,11 +23,15 @@ export interface ResolvedOptions {
 
 export const DEFAULT_TOKEN = 'emulator.bot.token';
 
-/** Emulator time: real time plus whatever tests advanced it by. */
+/** Emulator time: the base clock's time (real time by default) plus whatever tests advanced it by. */
 export class AdjustableClock {
   private offset = 0;
+  private readonly base: { now(): number };
+  constructor(base: { now(): number } = { now: () => Date.now() }) {
+    this.base = base;
+  }
   now(): number {
-    return Date.now() + this.offset;
+    return this.base.now() + this.offset;
   }
   advance(ms: number): void {
     this.offset += ms;
@@ -38,7 +42,7 @@ export class EmulatorState {
   readonly options: ResolvedOptions;
   readonly baseUrl: string;
   readonly ids = new SnowflakeGenerator();
-  readonly clock = new AdjustableClock();
+  readonly clock: AdjustableClock;
   readonly fixtures: EmulatorFixtures;
   readonly applicationId: string;
   readonly botUser: Record<string, unknown>;
@@ -67,6 +71,7 @@ export class EmulatorState {
       log: options.log ?? true,
     };
     this.baseUrl = baseUrl;
+    this.clock = new AdjustableClock(options.clock);
     this.fixtures = createFixtures(this.ids);
     this.applicationId = this.ids.next(Date.UTC(2024, 5, 1));
     // Like most bots, the bot user shares the application's id.
@@ -83,7 +88,20 @@ export class EmulatorState {
   }
 
   findGuildChannel(id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
-    for (const guild of this.guilds) {
+    return this.findChannelIn(this.guilds, id);
+  }
+
+  /**
+   * A channel of any fixture guild, the bot's or not: members use the app's commands in a server that installed
+   * only the commands (no bot user there), such as `thirdGuild` without the `thirdGuild` option.
+   */
+  findAnyGuildChannel(id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
+    const { guild, otherGuild, thirdGuild } = this.fixtures;
+    return this.findChannelIn([guild, otherGuild, thirdGuild], id);
+  }
+
+  private findChannelIn(guilds: readonly GuildFixture[], id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
+    for (const guild of guilds) {
       for (const channel of [guild.channels.general, guild.channels.nsfw]) if (channel.id === id) return { guild, channel };
     }
     return undefined;

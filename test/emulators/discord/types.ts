@@ -10,6 +10,12 @@ export interface DiscordEmulatorOptions {
   token?: string | undefined;
   /** Initial-response deadline measured on the emulator clock. @default 3000 */
   ackDeadlineMs?: number | undefined;
+  /**
+   * Time source of the emulator clock, which judges the deadlines and the token lifetime and gives the time new
+   * interaction ids encode (`createdTimestamp` in discord.js); `clock.advance` adds to it. A test shares one with the
+   * bot so both see the same time. @default real time
+   */
+  clock?: { now(): number } | undefined;
   /** Interaction token lifetime measured on the emulator clock. @default 900000 */
   tokenLifetimeMs?: number | undefined;
   /** Per-file upload limit in bytes (interactions can override it). @default 10485760 */

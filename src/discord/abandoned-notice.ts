@@ -1,0 +1,74 @@
+/**
+ * Tells a member that their job was cancelled because the process running it died, and that they were not charged,
+ * with a Re-roll button: an edit of the original reply while the interaction token lives (any process may use it),
+ * else a message in the channel that mentions them, else a direct message (a server that installed only the
+ * commands has no bot user to post in its channels).
+ */
+import { Routes, type APIChannel, type REST } from 'discord.js';
+import type { Logger } from 'pino';
+import type { AbandonedJobNotice, AbandonedJobNotifier } from '../service/jobs.js';
+import type { Clock } from '../service/ports.js';
+import { rerollButton } from './render.js';
+import { inertText } from './text.js';
+
+/** An edit needs this much of the token's life left, so it is not cut off by the token's end. */
+const TOKEN_MARGIN_MS = 60_000;
+/** Room the prompt gets in the notice. */
+const PROMPT_ROOM = 300;
+
+/** Options of {@link DiscordAbandonedNotifier}. */
+export interface DiscordAbandonedNotifierOptions {
+  /** The bot's REST client (channel messages and DMs). */
+  rest: REST;
+  /** REST for interaction webhooks (createInteractionWebhookRest). */
+  webhookRest: REST;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** See the module comment. */
+export class DiscordAbandonedNotifier implements AbandonedJobNotifier {
+  readonly #options: DiscordAbandonedNotifierOptions;
+
+  constructor(options: DiscordAbandonedNotifierOptions) {
+    this.#options = options;
+  }
+
+  async tell(notice: AbandonedJobNotice): Promise<void> {
+    const { rest, webhookRest, clock, logger } = this.#options;
+    const log = logger.child({ module: 'abandoned-notice', jobId: notice.jobId });
+    const text = `⚠️ The bot stopped before your images for **${inertText(notice.prompt, PROMPT_ROOM)}** were ready, so the request was cancelled. You were not charged.`;
+    const components = [rerollButton(notice.jobId)];
+    const { reply } = notice;
+    if (reply && reply.tokenExpiresAt - clock.now() > TOKEN_MARGIN_MS) {
+      try {
+        const route = Routes.webhookMessage(reply.applicationId, reply.interactionToken, '@original');
+        await webhookRest.patch(route, { body: { content: text, components, attachments: [], allowed_mentions: { parse: [] } }, auth: false });
+        return;
+      } catch (err) {
+        log.warn({ err: describe(err) }, 'could not edit the original reply; posting in the channel instead');
+      }
+    }
+    const mention = { content: `<@${notice.requesterId}> ${text}`, components, allowed_mentions: { users: [notice.requesterId] } };
+    if (notice.guildId !== null && notice.channelId !== null) {
+      try {
+        await rest.post(Routes.channelMessages(notice.channelId), { body: mention });
+        return;
+      } catch (err) {
+        log.warn({ err: describe(err) }, 'could not post in the channel; sending a direct message instead');
+      }
+    }
+    const dm = (await rest.post(Routes.userChannels(), { body: { recipient_id: notice.requesterId } })) as APIChannel;
+    await rest.post(Routes.channelMessages(dm.id), { body: mention });
+  }
+}
+
+/**
+ * An error as it may be logged: a DiscordAPIError carries the request URL (with the interaction token) and body,
+ * so only its name, code, status and message go to the log.
+ */
+function describe(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const { code, status } = err as { code?: unknown; status?: unknown };
+  return { name: err.name, message: err.message, code, status };
+}

@@ -1,0 +1,30 @@
+/**
+ * What the job journal keeps of an accepted job: the job as the archive stores it (so Re-roll works on a job that
+ * was abandoned) and where to answer it. Written by ImageService when it accepts a job, read by AbandonedJobs.
+ */
+import { z } from 'zod';
+import { ArchivedJob } from './job-archive.js';
+import { ReplyAddress, type ImageJob } from './jobs.js';
+
+export const JournalEntry = z.object({
+  v: z.literal(1),
+  job: ArchivedJob.omit({ v: true, messageIds: true }),
+  reply: ReplyAddress.optional(),
+});
+export type JournalEntry = z.infer<typeof JournalEntry>;
+
+/** The journal entry of `job`, answered at `reply`. */
+export function journalEntryOf(job: ImageJob, reply: ReplyAddress | undefined): JournalEntry {
+  return {
+    v: 1,
+    job: {
+      kind: job.kind,
+      requesterId: job.origin.requesterId,
+      guildId: job.origin.guildId,
+      channelId: job.origin.channelId,
+      request: job.request,
+      edit: job.edit,
+    },
+    reply,
+  };
+}
