@@ -59,6 +59,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     url: config.STORAGE_URL,
     defaults: { limit: config.QUOTA_DEFAULT_LIMIT, period: config.QUOTA_DEFAULT_PERIOD },
     jobLeaseMs: config.JOB_LEASE_MS,
+    jobSlots: { global: config.MAX_CONCURRENT_JOBS, perMember: config.MAX_RUNNING_PER_MEMBER },
     clock,
     logger,
     ...overrides.storageNames,
@@ -92,6 +93,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     concurrency: config.MAX_CONCURRENT_JOBS,
     perMemberRunning: config.MAX_RUNNING_PER_MEMBER,
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
+    // Redis and PostgreSQL share them between processes, so the running caps hold across all of them.
+    slots: storage.slots,
   });
   const archive = new JobArchive({
     jobs: storage.records('jobs', ArchivedJob),

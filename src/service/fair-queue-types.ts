@@ -1,6 +1,7 @@
 /**
  * The public vocabulary of the fair queue: its options, tickets, refusals and errors.
  */
+import type { JobSlots } from './ports.js';
 
 /** Limits of a {@link FairQueue}. */
 export interface FairQueueOptions {
@@ -10,6 +11,11 @@ export interface FairQueueOptions {
   perMemberRunning?: number | undefined;
   /** Jobs one member may have waiting; further submissions are refused. @default 10 */
   perMemberQueued?: number | undefined;
+  /**
+   * Slots shared with the other processes on the store (Redis, PostgreSQL), so the running caps hold across all of
+   * them; without them (SQLite, memory) the caps are this process's own. @default undefined
+   */
+  slots?: JobSlots | undefined;
 }
 
 /** Callbacks about one job's progress through the queue. Errors they throw are ignored. */

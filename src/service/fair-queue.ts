@@ -2,31 +2,11 @@
  * Fair scheduling of gateway calls across members. p-queue and p-limit offer one global FIFO (with priorities),
  * not per-member caps or round-robin between members, so this is a small hand-rolled scheduler.
  */
-import { randomUUID } from 'node:crypto';
-
+import { callHook, compareMembers, createJob, positiveInt, simulateStartOrder, type Job, type Member } from './fair-queue-order.js';
 import { QueueCancelledError, QueueClosedError, type FairQueueOptions, type QueueRefusal, type QueueTicket, type SubmitHooks } from './fair-queue-types.js';
+import type { JobSlots } from './ports.js';
 
 export { QueueCancelledError, QueueClosedError, type FairQueueOptions, type QueueRefusal, type QueueTicket, type SubmitHooks };
-
-interface Member {
-  running: number;
-  readonly waiting: Job[];
-  /** Turn number of this member's latest start; 0 for a member never served since it became active. */
-  lastTurn: number;
-}
-
-interface Job {
-  readonly id: string;
-  readonly seq: number;
-  readonly member: Member;
-  readonly hooks: SubmitHooks;
-  readonly controller: AbortController;
-  state: 'waiting' | 'running' | 'done';
-  reported: number;
-  /** Runs the job; resolves to a function that settles the ticket's result (called after the slot is freed). */
-  execute(signal: AbortSignal): Promise<() => void>;
-  reject(error: unknown): void;
-}
 
 /**
  * A job queue with a global concurrency cap, fair across members.
@@ -36,6 +16,10 @@ interface Job {
  * job. One member's ten jobs therefore interleave with everyone else's, and a member at their running cap is
  * skipped without holding back others.
  *
+ * With cluster slots (`slots`), a picked job first acquires one (global and per member, across every process on the
+ * store): meanwhile it stays first in its member's line, counts against this queue's caps as a running job does, and
+ * reports its position once the cluster is found full. Without them a picked job starts at once.
+ *
  * Positions simulate that policy over the waiting jobs assuming running caps do not get in the way (as when
  * slots free up one by one); a member at their cap can make the real order differ, so positions are an estimate.
  */
@@ -43,8 +27,11 @@ export class FairQueue {
   private readonly concurrency: number;
   private readonly perMemberRunning: number;
   private readonly perMemberQueued: number;
+  private readonly slots: JobSlots | undefined;
   private readonly members = new Map<string, Member>();
   private readonly runningJobs = new Set<Job>();
+  /** Picked jobs acquiring their cluster slot. */
+  private readonly startingJobs = new Set<Job>();
   private readonly idleWaiters: (() => void)[] = [];
   private turns = 0;
   private seq = 0;
@@ -55,6 +42,7 @@ export class FairQueue {
     this.concurrency = positiveInt(options.concurrency ?? 4, 'concurrency');
     this.perMemberRunning = positiveInt(options.perMemberRunning ?? 2, 'perMemberRunning');
     this.perMemberQueued = positiveInt(options.perMemberQueued ?? 10, 'perMemberQueued');
+    this.slots = options.slots;
   }
 
   /** Jobs running now. */
@@ -62,7 +50,7 @@ export class FairQueue {
     return this.runningJobs.size;
   }
 
-  /** Jobs waiting now, across members. */
+  /** Jobs waiting now, across members (those acquiring a cluster slot included). */
   get waiting(): number {
     return [...this.members.values()].reduce((count, member) => count + member.waiting.length, 0);
   }
@@ -73,35 +61,11 @@ export class FairQueue {
    */
   submit<T>(memberId: string, run: (signal: AbortSignal) => Promise<T>, hooks: SubmitHooks = {}): QueueTicket<T> | QueueRefusal {
     if (this.closed) return { accepted: false, reason: 'closed' };
-    const member = this.members.get(memberId) ?? { running: 0, waiting: [], lastTurn: 0 };
+    const member = this.members.get(memberId) ?? { id: memberId, running: 0, starting: 0, waiting: [], lastTurn: 0 };
     if (member.waiting.length >= this.perMemberQueued) return { accepted: false, reason: 'member_queue_full' };
     this.members.set(memberId, member);
 
-    let resolve!: (value: T) => void;
-    let reject!: (error: unknown) => void;
-    const result = new Promise<T>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    const job: Job = {
-      id: randomUUID(),
-      seq: ++this.seq,
-      member,
-      hooks,
-      controller: new AbortController(),
-      state: 'waiting',
-      reported: 0,
-      reject,
-      async execute(signal) {
-        // The controller is the queue's own, so an aborted signal always means cancel() or close().
-        try {
-          const value = await run(signal);
-          return signal.aborted ? () => reject(signal.reason) : () => resolve(value);
-        } catch (error) {
-          return () => reject(signal.aborted ? signal.reason : error);
-        }
-      },
-    };
+    const { job, result } = createJob(++this.seq, member, run, hooks);
     member.waiting.push(job);
     this.pump();
     return { accepted: true, id: job.id, position: job.reported, result, cancel: () => this.cancel(job) };
@@ -113,8 +77,9 @@ export class FairQueue {
    */
   async close(graceMs?: number): Promise<void> {
     this.closed = true;
-    for (const member of this.members.values()) {
-      for (const job of member.waiting.splice(0)) this.drop(job, new QueueClosedError('The queue was closed'));
+    for (const job of [...this.members.values()].flatMap((member) => member.waiting)) {
+      this.unqueue(job);
+      this.drop(job, new QueueClosedError('The queue was closed'));
     }
     this.forgetIdleMembers();
     if (this.runningJobs.size === 0) return;
@@ -132,14 +97,23 @@ export class FairQueue {
 
   private cancel(job: Job): void {
     if (job.state === 'running') job.controller.abort(new QueueCancelledError('The job was cancelled'));
-    if (job.state !== 'waiting') return;
-    job.member.waiting.splice(job.member.waiting.indexOf(job), 1);
+    if (job.state !== 'waiting' && job.state !== 'starting') return;
+    this.unqueue(job);
+    // Aborts a starting job's acquisition too; what it acquires after all is released (acquireSlot).
     this.drop(job, new QueueCancelledError('The job was cancelled'));
     this.forgetIdleMembers();
-    this.publishPositions();
+    this.pump();
   }
 
-  private drop(job: Job, reason: Error): void {
+  /** Takes a waiting or starting job out of its member's line. */
+  private unqueue(job: Job): void {
+    job.member.waiting.splice(job.member.waiting.indexOf(job), 1);
+    if (job.state !== 'starting') return;
+    job.member.starting -= 1;
+    this.startingJobs.delete(job);
+  }
+
+  private drop(job: Job, reason: unknown): void {
     job.state = 'done';
     job.controller.abort(reason);
     job.reject(reason);
@@ -147,34 +121,79 @@ export class FairQueue {
 
   /** Starts jobs while slots are free, then reports positions. Callbacks run only after the state is consistent. */
   private pump(): void {
-    const started: Job[] = [];
+    const picked: Job[] = [];
     for (let job = this.pickNext(); job !== undefined; job = this.pickNext()) {
-      job.member.waiting.shift();
-      job.member.running += 1;
       job.member.lastTurn = ++this.turns;
-      job.state = 'running';
-      this.runningJobs.add(job);
-      started.push(job);
+      if (this.slots === undefined) {
+        this.markRunning(job);
+      } else {
+        job.state = 'starting';
+        job.member.starting += 1;
+        this.startingJobs.add(job);
+      }
+      picked.push(job);
     }
     this.publishPositions();
-    for (const job of started) this.launch(job);
+    for (const job of picked) {
+      // A hook run meanwhile may have cancelled a starting job.
+      if (job.state === 'running') this.launch(job);
+      else if (job.state === 'starting' && this.slots !== undefined) this.acquireSlot(job, this.slots);
+    }
   }
 
   private pickNext(): Job | undefined {
-    if (this.runningJobs.size >= this.concurrency) return undefined;
+    if (this.runningJobs.size + this.startingJobs.size >= this.concurrency) return undefined;
     let best: Member | undefined;
     for (const member of this.members.values()) {
-      if (member.waiting.length === 0 || member.running >= this.perMemberRunning) continue;
+      if (member.waiting.length <= member.starting || member.running + member.starting >= this.perMemberRunning) continue;
       if (best === undefined || compareMembers(member, best) < 0) best = member;
     }
-    return best?.waiting[0];
+    return best?.waiting[best.starting];
+  }
+
+  private markRunning(job: Job): void {
+    this.unqueue(job);
+    job.member.running += 1;
+    job.state = 'running';
+    this.runningJobs.add(job);
+  }
+
+  /** Acquires the cluster slot of a starting job, then launches it; a failure of the store fails the job. */
+  private acquireSlot(job: Job, slots: JobSlots): void {
+    const onWait = () => {
+      job.blocked = true;
+      this.publishPositions();
+    };
+    // Not awaited: both handlers settle everything themselves and never throw (hooks run through callHook).
+    void slots.acquire(job.member.id, { signal: job.controller.signal, onWait }).then(
+      (hold) => {
+        if (job.state !== 'starting') {
+          // Cancelled or closed while the slot was being granted: hand it back.
+          void hold.release();
+          return;
+        }
+        job.hold = hold;
+        this.markRunning(job);
+        this.publishPositions();
+        this.launch(job);
+      },
+      (error: unknown) => {
+        if (job.state !== 'starting') return;
+        this.unqueue(job);
+        this.drop(job, error);
+        this.forgetIdleMembers();
+        this.pump();
+      },
+    );
   }
 
   private launch(job: Job): void {
     callHook(() => job.hooks.onStart?.());
     // Not awaited: execute() catches the job's failure and resolves to its settlement, so this chain never rejects;
     // the ticket's result carries the outcome, and close() waits for running jobs through idleWaiters.
-    void job.execute(job.controller.signal).then((settle) => {
+    void job.execute(job.controller.signal).then(async (settle) => {
+      // Freed before the next job is picked, so that one finds the cluster slot free.
+      await job.hold?.release();
       job.state = 'done';
       job.member.running -= 1;
       this.runningJobs.delete(job);
@@ -191,7 +210,8 @@ export class FairQueue {
     for (const [index, job] of order.entries()) {
       // A hook that re-entered the queue has already published fresher positions.
       if (version !== this.publishVersion) return;
-      if (job.reported === index + 1) continue;
+      // A starting job says nothing until the cluster turned out full: most get their slot at once.
+      if (job.reported === index + 1 || (job.state === 'starting' && !job.blocked)) continue;
       job.reported = index + 1;
       callHook(() => job.hooks.onPosition?.(index + 1));
     }
@@ -203,42 +223,4 @@ export class FairQueue {
       if (member.running === 0 && member.waiting.length === 0) this.members.delete(id);
     }
   }
-}
-
-/**
- * The order waiting jobs would start in under the round-robin policy, ignoring running caps. Every start makes
- * its member the most recently served, so the policy settles into rounds in a fixed member order.
- */
-function simulateStartOrder(members: readonly Member[]): Job[] {
-  const queues = members
-    .filter((m) => m.waiting.length > 0)
-    .sort(compareMembers)
-    .map((m) => m.waiting);
-  const order: Job[] = [];
-  for (let round = 0; queues.some((jobs) => jobs.length > round); round++) {
-    for (const jobs of queues) {
-      const job = jobs[round];
-      if (job !== undefined) order.push(job);
-    }
-  }
-  return order;
-}
-
-/** Least recently served first; ties (members never served) go to the oldest waiting job. */
-function compareMembers(a: Member, b: Member): number {
-  return a.lastTurn - b.lastTurn || (a.waiting[0]?.seq ?? 0) - (b.waiting[0]?.seq ?? 0);
-}
-
-/** Hooks only report progress; one that throws must not break scheduling for everyone else. */
-function callHook(hook: () => void): void {
-  try {
-    hook();
-  } catch {
-    // Deliberately ignored: see above.
-  }
-}
-
-function positiveInt(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`FairQueue ${name} must be a positive integer`);
-  return value;
 }

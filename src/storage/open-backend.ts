@@ -7,7 +7,9 @@ import KeyvSqlite from '@keyv/sqlite';
 import type pino from 'pino';
 import { StorageUnavailableError } from './errors.js';
 import { KvStore, deserializeEntry, serializeEntry } from './kv-store.js';
+import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import type { Ledger } from './ledger.js';
+import { openJobSlots } from './open-job-slots.js';
 import { openLedger } from './open-ledger.js';
 import { openPostgresKeyvStore } from './postgres-keyv-store.js';
 import { connectRedis } from './redis-client.js';
@@ -19,6 +21,8 @@ export interface Backend {
   kv: KvStore;
   /** Atomic records in the backend itself, through its own client (see open-ledger.ts). */
   ledger: Ledger;
+  /** Job slots shared by the processes on the store (Redis, PostgreSQL), when asked for and offered (see open-job-slots.ts). */
+  slots?: ClusterJobSlots | undefined;
   /** Disconnects (idempotent); the store throws {@link StorageUnavailableError} afterwards. */
   close(): Promise<void>;
 }
@@ -31,6 +35,8 @@ export interface BackendOptions {
   connectTimeoutMs: number;
   /** Name of the bot's connections (PostgreSQL `application_name`, Redis CLIENT SETNAME); the ledger's are `{name}-ledger`. @default 'imagine-bot' */
   applicationName?: string | undefined;
+  /** Opens cluster job slots with these limits, where the store offers them; their connections are `{name}-slots`. */
+  slots?: { limits: JobSlotLimits; holdMs: number } | undefined;
   logger: pino.Logger;
 }
 
@@ -60,26 +66,34 @@ export async function openBackend(location: StorageLocation, options: BackendOpt
   // With throwOnErrors the error is thrown to the caller too; the event only feeds the log.
   keyv.on('error', (err: unknown) => options.logger.warn({ err, storage: location.display }, 'storage error event'));
   const kv = new KvStore(keyv, location.display);
-  let ledger: Ledger;
+  let ledger: Ledger | undefined;
+  let slots: ClusterJobSlots | undefined;
   try {
     await withTimeout(probe(kv), options.connectTimeoutMs);
-    ledger = await openLedger(location, {
-      namespace: options.namespace,
-      connectTimeoutMs: options.connectTimeoutMs,
-      applicationName: `${applicationName(options)}-ledger`,
-      logger: options.logger,
-    });
+    ledger = await openLedger(location, connection(options, 'ledger'));
+    slots = options.slots && (await openJobSlots(location, { ...options.slots, ...connection(options, 'slots') }));
   } catch (error) {
-    await adapter.close().catch(() => undefined);
+    await Promise.allSettled([adapter.close(), ledger?.close()]);
     throw unavailable(location, error);
   }
+  const opened = { ledger, slots };
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     kv.markClosed();
-    await Promise.all([adapter.close(), ledger.close()]);
+    await Promise.all([adapter.close(), opened.ledger.close(), opened.slots?.close()]);
   };
   // Idempotent: a second close (shutdown racing a failure path) must not end a pg pool twice.
-  return { kv, ledger, close: () => (closing ??= close()) };
+  return { kv, ledger, slots, close: () => (closing ??= close()) };
+}
+
+/** How the ledger and the slots connect: each with connections of its own, named `{name}-{role}`. */
+function connection(options: BackendOptions, role: string) {
+  return {
+    namespace: options.namespace,
+    connectTimeoutMs: options.connectTimeoutMs,
+    applicationName: `${applicationName(options)}-${role}`,
+    logger: options.logger,
+  };
 }
 
 function applicationName(options: BackendOptions): string {

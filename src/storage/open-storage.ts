@@ -1,7 +1,8 @@
 import type pino from 'pino';
 import type { z } from 'zod';
-import { type Clock, type JobJournal, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
+import { type Clock, type JobJournal, type JobSlots, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
 import { LedgerJobJournal } from './job-journal.js';
+import type { JobSlotLimits } from './job-slots.js';
 import { type Backend, openBackend } from './open-backend.js';
 import { QuotaStore } from './quota-store.js';
 import { KeyvRecordStore } from './record-store.js';
@@ -14,6 +15,11 @@ export interface Storage {
   journal: JobJournal;
   /** A store of `namespace` records validated with `schema` on read (button state, pending jobs). */
   records<T>(namespace: string, schema: z.ZodType<T>): RecordStore<T>;
+  /**
+   * Job slots shared by every process on the store, so the queue's running caps hold across them: offered by Redis
+   * and PostgreSQL when `jobSlots` was given; undefined on SQLite and memory, whose caps are per process.
+   */
+  slots: JobSlots | undefined;
   /** Disconnects from the backend; later operations throw StorageUnavailableError. */
   close(): Promise<void>;
 }
@@ -27,8 +33,10 @@ export interface OpenStorageOptions {
   url: string;
   /** Limit for DMs, user-installed contexts and servers without limits. */
   defaults: QuotaLimit;
-  /** How long a reservation holds quota unless its job renews it (JOB_LEASE_MS). */
+  /** How long a reservation holds quota unless its job renews it (JOB_LEASE_MS); also how long a Redis job slot lasts unrefreshed. */
   jobLeaseMs: number;
+  /** The limits of cluster job slots (MAX_CONCURRENT_JOBS, MAX_RUNNING_PER_MEMBER); without them none are opened. */
+  jobSlots?: JobSlotLimits | undefined;
   /** @default systemClock */
   clock?: Clock | undefined;
   logger: pino.Logger;
@@ -52,6 +60,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage>
     namespace: options.namespace ?? 'imagine-bot',
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     applicationName: options.applicationName,
+    slots: options.jobSlots && { limits: options.jobSlots, holdMs: options.jobLeaseMs },
     logger,
   });
   logger.info({ storage: location.display }, 'storage opened');
@@ -71,6 +80,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
   });
   return {
     quotas,
+    slots: backend.slots,
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),
     close: () => backend.close(),
