@@ -114,6 +114,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
         dispatcher: agent,
         signal,
       }),
+    maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
     logger,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     partialImages: config.GATEWAY_PARTIAL_IMAGES,

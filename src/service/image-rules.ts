@@ -196,3 +196,34 @@ export function validateEditRequest(req: EditRequest): EditRequest {
   if (req.mask) checkInputImage(WIRE_NAMES.mask, req.mask, MAX_MASK_BYTES, ['png']);
   return out;
 }
+
+/** A reference image as Discord declares it in the interaction, before anything is fetched. */
+export interface DeclaredImage {
+  size: number;
+  contentType?: string | null | undefined;
+}
+
+const DECLARED_TYPES: Readonly<Record<string, ImageFormat>> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/webp': 'webp' };
+
+/**
+ * Checks what Discord declares about the reference images (count, size, content type) before any of them is
+ * downloaded, so a request that would be refused fetches nothing. The bytes are checked again after the download
+ * (validateEditRequest), since a declaration can lie. `maxBytes` is the operator's ATTACHMENT_MAX_BYTES.
+ * @throws ImageInputError naming the parameter and what is allowed
+ */
+export function checkDeclaredImages(images: readonly DeclaredImage[], mask: DeclaredImage | undefined, maxBytes: number): void {
+  if (images.length < 1 || images.length > MAX_EDIT_IMAGES) throw new ImageInputError(WIRE_NAMES.images, `1 to ${MAX_EDIT_IMAGES} images`);
+  for (const image of images) checkDeclared(WIRE_NAMES.images, image, Math.min(maxBytes + 1, MAX_EDIT_IMAGE_BYTES), IMAGE_FORMATS);
+  if (mask) checkDeclared(WIRE_NAMES.mask, mask, Math.min(maxBytes + 1, MAX_MASK_BYTES), ['png']);
+}
+
+function checkDeclared(param: string, image: DeclaredImage, limit: number, formats: readonly ImageFormat[]): void {
+  const declared = image.contentType ? DECLARED_TYPES[image.contentType.split(';')[0]?.trim().toLowerCase() ?? ''] : undefined;
+  if (image.contentType && (declared === undefined || !formats.includes(declared))) throw new ImageInputError(param, `a ${formats.join(', ')} image`);
+  if (image.size >= limit) throw new ImageInputError(param, `an image under ${sizeText(limit)}`);
+}
+
+/** 50 MB, 4 MB, 20 KB: the limit as a member reads it. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}

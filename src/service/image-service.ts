@@ -1,6 +1,7 @@
 /**
  * The use case: one member's image job from acceptance to delivery.
- * download references → validate → reserve quota → queue fairly → call the gateway → fit files → deliver → commit;
+ * check the request and the declared references → reserve quota → queue fairly → download references and check
+ * their bytes → call the gateway → fit files → deliver → commit;
  * any failure before the commit refunds the reservation, exactly once. From reserve until it settles, the job renews
  * its reservation's lease.
  */
@@ -9,7 +10,7 @@ import { UserFacingError } from '../errors.js';
 import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { fitToLimit } from './fit-attachment.js';
-import { validateEditRequest, validateGenerateRequest } from './image-rules.js';
+import { checkDeclaredImages, validateEditRequest, validateGenerateRequest } from './image-rules.js';
 import { checkMask } from './mask-check.js';
 import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, Responder } from './jobs.js';
 import type {
@@ -38,6 +39,8 @@ export interface ImageServiceOptions {
   queue: FairQueue;
   /** Downloads one member attachment (host allow-list and size cap applied). */
   download: (ref: AttachmentRef, signal?: AbortSignal) => Promise<Buffer>;
+  /** ATTACHMENT_MAX_BYTES: a reference declared larger is refused before anything is fetched. @default 52428799 */
+  maxAttachmentBytes?: number | undefined;
   logger: Logger;
   /** Minimum time between two progress edits. @default 3000 */
   progressIntervalMs?: number | undefined;
@@ -83,7 +86,7 @@ export class ImageService {
   async run(job: ImageJob, responder: Responder): Promise<void> {
     const log = this.log.child({ jobId: job.id, kind: job.kind });
     try {
-      const prepared = await this.prepare(job);
+      const prepared = this.preflight(job);
       // Journalled before the reservation, so a process that dies in between leaves a member to tell.
       await this.options.journal?.open(job.id, journalEntryOf(job, responder.replyAddress));
       try {
@@ -104,24 +107,35 @@ export class ImageService {
   }
 
   /**
-   * Downloads references (their URLs expire) and applies the pre-flight rules, the mask check included; nothing is
-   * charged yet. This is the one validation: the gateway sends what it is given (the ImageGateway contract).
+   * The checks that need nothing fetched: the request, and what Discord declares about the reference images (count,
+   * size, content type). A request refused here, or by the quota or the queue after it, downloads nothing.
    */
-  private async prepare(job: ImageJob): Promise<GenerateRequest | EditRequest> {
-    if (!job.edit) return validateGenerateRequest(job.request);
+  private preflight(job: ImageJob): GenerateRequest {
+    const request = validateGenerateRequest(job.request);
+    if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799);
+    return request;
+  }
+
+  /**
+   * The request as the gateway gets it, built when the job's turn has come: for an edit, the references are
+   * downloaded now (just before the gateway call, so queued jobs hold no images) and their bytes checked, the mask
+   * check included. This is the one validation: the gateway sends what it is given (the ImageGateway contract).
+   */
+  private async complete(job: ImageJob, request: GenerateRequest, signal: AbortSignal): Promise<GenerateRequest | EditRequest> {
+    if (!job.edit) return request;
     const { images, mask, inputFidelity } = job.edit;
     const [imageBytes, maskBytes] = await Promise.all([
-      Promise.all(images.map((ref) => this.options.download(ref))),
-      mask ? this.options.download(mask) : Promise.resolve(undefined),
+      Promise.all(images.map((ref) => this.options.download(ref, signal))),
+      mask ? this.options.download(mask, signal) : Promise.resolve(undefined),
     ]);
-    const request = validateEditRequest({
-      ...job.request,
+    const edit = validateEditRequest({
+      ...request,
       images: imageBytes.map((bytes, i) => ({ bytes, filename: images[i]?.filename })),
       mask: maskBytes && mask ? { bytes: maskBytes, filename: mask.filename } : undefined,
       inputFidelity,
     });
-    await checkMask(request);
-    return request;
+    await checkMask(edit);
+    return edit;
   }
 
   private async reserve(job: ImageJob, count: number): Promise<void> {
@@ -139,7 +153,7 @@ export class ImageService {
     });
   }
 
-  private async runReserved(job: ImageJob, request: GenerateRequest | EditRequest, expectedImages: number, responder: Responder, log: Logger): Promise<void> {
+  private async runReserved(job: ImageJob, request: GenerateRequest, expectedImages: number, responder: Responder, log: Logger): Promise<void> {
     // Renewed from here until the job settles; the finally below stops it before any refund.
     const lease = this.keepLease(job, log);
     let delivered = false;
@@ -170,12 +184,13 @@ export class ImageService {
   /** Queues the gateway call and reports progress until it ends. */
   private async queueAndGenerate(
     job: ImageJob,
-    request: GenerateRequest | EditRequest,
+    request: GenerateRequest,
     responder: Responder,
     progress: JobProgressReporter,
     sink: AnswerSink | undefined,
   ): Promise<ImageResult> {
-    const ticket = this.options.queue.submit(job.subject.userId, (signal) => this.callGateway(request, { signal, onPartial: progress.preview, sink }), {
+    const run = async (signal: AbortSignal) => this.callGateway(await this.complete(job, request, signal), { signal, onPartial: progress.preview, sink });
+    const ticket = this.options.queue.submit(job.subject.userId, run, {
       onPosition: (position) => {
         progress.queued(position);
       },

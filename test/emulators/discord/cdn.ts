@@ -43,10 +43,14 @@ export class Cdn {
     return this.files.get(id)?.bytes;
   }
 
+  /** Every CDN path requested, in order (a test counts what the bot fetched). */
+  readonly fetches: string[] = [];
+
   /** Serves GET /(ephemeral-)attachments/…/{id}/{filename}; returns false when the path is not a CDN path. */
   serve(pathname: string, res: ServerResponse): boolean {
     const match = /^\/(?:ephemeral-attachments|attachments)\/[^/]+\/(\d+)\/([^/]+)$/.exec(pathname);
     if (!match) return false;
+    this.fetches.push(pathname);
     const file = this.files.get(match[1] ?? '');
     if (file?.attachment.filename !== decodeURIComponent(match[2] ?? '')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');

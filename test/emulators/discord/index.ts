@@ -46,6 +46,8 @@ export interface DiscordEmulator {
   readonly applicationId: string;
   readonly botUserId: string;
   readonly fixtures: EmulatorFixtures;
+  /** Every CDN path the bot requested, in order. */
+  cdnFetches(): readonly string[];
   /** The token of every interaction dispatched so far (secrets a log must never show). */
   interactionTokens(): string[];
   readonly clock: { now(): number; advance(ms: number): void };
@@ -138,6 +140,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     whenResumed: (shardId) => gateway.whenResumed(shardId),
     shardOf: (guildId, numShards) => gateway.shardOf(guildId, numShards),
     connectedShards: () => gateway.connectedShards(),
+    cdnFetches: () => state.cdn.fetches,
     interactionTokens: () => [...state.interactions.values()].map((record) => record.token),
     slash: (name, opts, ctx) => interactions.slash(name, opts, ctx),
     autocomplete: (name, opts, ctx) => interactions.autocomplete(name, opts, ctx),

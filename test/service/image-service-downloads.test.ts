@@ -1,0 +1,118 @@
+/**
+ * When ImageService fetches a member's reference images: only once a job's turn has come, after its request, the
+ * declared sizes and types, the quota and the queue let it through. A refused job, or one still waiting, downloads
+ * nothing; a download that fails after the reservation is refunded.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { UserFacingError } from '../../src/errors.js';
+import { FairQueue } from '../../src/service/fair-queue.js';
+import { ImageService } from '../../src/service/image-service.js';
+import type { AttachmentRef, ImageJob } from '../../src/service/jobs.js';
+import { AttachmentDownloadError } from '../../src/service/ports.js';
+import { openStorage, type Storage } from '../../src/storage/open-storage.js';
+import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
+import { FakeResponder } from '../fakes/fake-responder.js';
+import { flatPng } from '../fakes/images.js';
+import { imageResult, imagineJob, memberSubject, GUILD_ID, MEMBER_ID } from '../fakes/jobs.js';
+import { silentLogger } from '../fakes/memory-logger.js';
+
+const MAX_ATTACHMENT_BYTES = 1_000_000;
+const opened: Storage[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((storage) => storage.close()));
+});
+
+async function setup(options: { concurrency?: number; limit?: number; download?: (ref: AttachmentRef) => Promise<Buffer> } = {}) {
+  const storage = await openStorage({ url: 'memory://', defaults: { limit: options.limit ?? 5, period: 'day' }, jobLeaseMs: 60_000, logger: silentLogger });
+  opened.push(storage);
+  const png = (await flatPng()).bytes;
+  const downloads: string[] = [];
+  const gateway = new FakeGateway();
+  const service = new ImageService({
+    gateway,
+    quotas: storage.quotas,
+    queue: new FairQueue({ concurrency: options.concurrency ?? 4 }),
+    download: async (ref) => {
+      downloads.push(ref.filename);
+      return options.download ? options.download(ref) : png;
+    },
+    maxAttachmentBytes: MAX_ATTACHMENT_BYTES,
+    logger: silentLogger,
+    partialImages: 0,
+  });
+  return { storage, service, gateway, downloads };
+}
+
+function ref(filename: string, size = 10_000, contentType: string | null = 'image/png'): AttachmentRef {
+  return { url: `https://cdn.discordapp.com/attachments/1/2/${filename}`, filename, size, contentType };
+}
+
+function editJob(edit: NonNullable<ImageJob['edit']>, request: Partial<ImageJob['request']> = {}): ImageJob {
+  return { ...imagineJob(request), kind: 'edit', edit };
+}
+
+async function failure(run: Promise<void>): Promise<UserFacingError> {
+  const err = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (err instanceof UserFacingError) return err;
+  throw new Error(`expected a UserFacingError, got ${String(err)}`);
+}
+
+describe('ImageService downloads', () => {
+  it.each([
+    ['declared over ATTACHMENT_MAX_BYTES', editJob({ images: [ref('big.png', MAX_ATTACHMENT_BYTES + 1)] }), 'images'],
+    ['declared as a GIF', editJob({ images: [ref('anim.gif', 10_000, 'image/gif')] }), 'images'],
+    ['with a mask declared as JPEG', editJob({ images: [ref('a.png')], mask: ref('mask.jpg', 10_000, 'image/jpeg') }), 'mask'],
+    ['with 17 images', editJob({ images: Array.from({ length: 17 }, (_, i) => ref(`${i}.png`)) }), 'images'],
+  ])('fetches nothing for an edit %s, and refuses it naming the field', async (_name, job, param) => {
+    const { service, storage, downloads, gateway } = await setup();
+    const err = await failure(service.run(job, new FakeResponder()));
+    expect(err).toMatchObject({ identifier: 'input.invalid', context: { param } });
+    expect(downloads).toEqual([]);
+    expect(gateway.calls).toEqual([]);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
+  });
+
+  it('fetches nothing for a blocked member or one whose quota does not cover the request', async () => {
+    const { service, storage, downloads } = await setup({ limit: 2 });
+    const sixteen = Array.from({ length: 16 }, (_, i) => ref(`${i}.png`, 8_000_000 / 16));
+    expect(await failure(service.run(editJob({ images: sixteen }, { n: 3 }), new FakeResponder()))).toMatchObject({ identifier: 'quota.exceeded' });
+    await storage.quotas.setLimit({ kind: 'member', guildId: GUILD_ID, userId: MEMBER_ID }, { limit: 0, period: 'day' });
+    expect(await failure(service.run(editJob({ images: sixteen }), new FakeResponder()))).toMatchObject({ identifier: 'quota.blocked' });
+    expect(downloads).toEqual([]);
+  });
+
+  it("fetches a queued job's references only when its turn comes, just before its gateway call", async () => {
+    const { service, gateway, downloads } = await setup({ concurrency: 1 });
+    const held = deferred<undefined>();
+    const image = await flatPng();
+    gateway.next(async () => {
+      await held.promise;
+      return imageResult([image]);
+    });
+    gateway.returns(imageResult([image]));
+    const first = service.run(imagineJob(), new FakeResponder());
+    await gateway.waitForCalls(1);
+    const responder = new FakeResponder();
+    const queued = service.run(editJob({ images: [ref('a.png'), ref('b.png')] }), responder);
+    await responder.waitForProgress((p) => p.stage === 'queued');
+    expect(downloads).toEqual([]);
+
+    held.resolve(undefined);
+    await Promise.all([first, queued]);
+    expect(downloads).toEqual(['a.png', 'b.png']);
+    expect(gateway.calls.map((call) => call.kind)).toEqual(['generate', 'edit']);
+  });
+
+  it('refunds a job whose download fails at its turn', async () => {
+    const { service, storage, gateway } = await setup({
+      download: () => Promise.reject(new AttachmentDownloadError('http_status', 'Discord answered 404')),
+    });
+    const err = await failure(service.run(editJob({ images: [ref('gone.png')] }), new FakeResponder()));
+    expect(err.identifier).toBe('input.attachmentInvalid');
+    expect(gateway.calls).toEqual([]);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
+  });
+});
