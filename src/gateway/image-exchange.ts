@@ -65,8 +65,13 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   const requestId = findRequestId(res.headers);
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
+  const contentLength = declaredLength(res.headers['content-length']);
+  // An answer declared over the cap is refused before anything is admitted or allocated for it (consumeCapped
+  // checks Content-Length first, then discards the body).
+  if (contentLength !== undefined && contentLength > ctx.maxResponseBytes)
+    await ctx.http.consumeCapped(res, ctx.maxResponseBytes, scope, requestId, () => undefined);
   // The caller may hold the answer in its socket until it can decode and post it (bounded memory).
-  await req.call.sink?.admit({ contentLength: declaredLength(res.headers['content-length']) });
+  await req.call.sink?.admit({ contentLength });
   const expected = expectedFormat(req.params);
   // A JSON answer's images are checked as soon as each is decoded (sharp reads only their headers, on its threads),
   // while the rest of the answer arrives; the checks are awaited once the answer is known to be a success.

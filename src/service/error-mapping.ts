@@ -38,7 +38,7 @@ function fromGateway(err: GatewayError, models: () => readonly string[]): UserFa
     case 'unknown_model':
       return new UserFacingError('gateway.unknownModel', { models: models() }, cause);
     case 'bad_parameter':
-      return new UserFacingError('gateway.badParameter', { param: err.param ? fieldOf(err.param) : undefined }, cause);
+      return new UserFacingError('gateway.badParameter', { param: err.param ? gatewayParam(err.param) : undefined }, cause);
     case 'content_rejected':
       return new UserFacingError('gateway.contentRejected', {}, cause);
     case 'busy':
@@ -62,6 +62,17 @@ const DOWNLOAD_COPY: Record<AttachmentDownloadError['reason'], string> = {
   network: 'downloading it failed',
   cancelled: 'the download was cancelled',
 };
+
+/**
+ * A parameter the gateway named in an error, as the member may see it: a request field, or a short parameter-like
+ * name (`partial_images`, `image[0]`). Anything else (long, or text that could format the message) is dropped, and
+ * the member reads "one of the options": the gateway's words never reach a message unbounded.
+ */
+function gatewayParam(wireName: string): string | undefined {
+  const field = fieldOfWireName(wireName);
+  if (field !== undefined) return field;
+  return /^[a-z][a-z0-9_.[\]]{0,39}$/i.test(wireName) ? wireName : undefined;
+}
 
 /** The request field a wire name stands for; a name that is no field's (`partial_images`) as it is. */
 function fieldOf(wireName: string): string {

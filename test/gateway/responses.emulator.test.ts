@@ -51,6 +51,18 @@ describe('JSON answers', () => {
     });
   });
 
+  it('refuses a JSON answer declared over the size cap before admitting it or allocating for it', async () => {
+    const client = await setup({}, { maxResponseBytes: 1_000 });
+    gw.enqueue({ type: 'success' });
+    const asked: string[] = [];
+    const sink = answerSink({
+      admit: async () => void asked.push('admit'),
+      buffer: (bytes) => (asked.push('buffer'), Buffer.alloc(bytes)),
+    });
+    expect(await failure(client.generate({ prompt: 'p' }, { sink }))).toMatchObject({ code: 'response_too_large' });
+    expect(asked).toEqual([]);
+  });
+
   it('fails on an image link beyond the size cap', async () => {
     const client = await setup({}, { maxResponseBytes: 1_000 });
     gw.enqueue({ type: 'success', urlItems: true });

@@ -101,6 +101,16 @@ describe('toUserFacingError', () => {
     expect(describeUserError(error, 'ref', optionNameOf)).toMatch(new RegExp(`^The image service didn't accept \`${option}\`\\. Try the default for it\\.`));
   });
 
+  it.each([
+    ['a long text', 'x'.repeat(41)],
+    ['markdown and a mention', '`@everyone` **click** [here](https://evil.example)'],
+    ['a fake bot line', 'size\n-# Imagined for <@1>'],
+  ])('GIVEN the gateway named %s as the parameter THEN the member reads "one of the options", never its words', (_name, param) => {
+    const error = mapped(new GatewayError('bad', { category: 'bad_parameter', param }));
+    expect(error.context.param).toBeUndefined();
+    expect(describeUserError(error, 'ref', optionNameOf)).toMatch(/^The image service didn't accept one of the options\. Try the default for it\./);
+  });
+
   it('names the models on offer when the model is unknown', () => {
     expect(mapped(new GatewayError('no such model', { category: 'unknown_model' })).context.models).toEqual(MODELS);
   });
