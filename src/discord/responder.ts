@@ -123,16 +123,42 @@ export class DiscordResponder implements Responder {
         components: resultButtons(delivery.job.id),
         allowedMentions: { parse: [] },
       };
-      const sent = this.tokenUsable()
-        ? await this.viaToken(async () => {
-            if (i > 0) return this.interaction.followUp(payload);
-            const options = { ...payload, attachments: [] };
-            return live ? live.finish(options) : editOriginalReply(this.webhookRest, this.interaction, options);
-          })
-        : undefined;
-      messageIds.push(sent ? sent.id : await this.handOff(delivery, payload));
+      messageIds.push(await this.post(delivery, payload, i === 0 ? live : undefined, i));
     }
     return { messageIds };
+  }
+
+  /**
+   * Posts one message of a delivery, trying each way in turn until one works: the streamed upload (if it carries
+   * this message), a plain upload on the reply (or a follow-up), then the hand-off to the channel or a DM. Each
+   * failure is logged (status and code only) and the next way tried; when every way failed, the member is told the
+   * images could not be posted and the job is refunded (delivery.failed).
+   */
+  private async post(delivery: Delivery, payload: ResultPayload, live: LiveReplyUpload | undefined, index: number): Promise<string> {
+    const options = { ...payload, attachments: [] };
+    const viaReply = async (call: () => Promise<{ id: string }>) => (this.tokenUsable() ? this.viaToken(call) : undefined);
+    const ways: [string, () => Promise<{ id: string } | string | undefined>][] = [];
+    if (live) ways.push(['streamed upload', () => viaReply(() => live.finish(options))]);
+    ways.push(
+      [
+        index === 0 ? 'reply edit' : 'follow-up',
+        async () => {
+          // A streamed upload that failed is cut off first, so its request cannot land after the plain one.
+          await live?.abandon();
+          return viaReply(() => (index > 0 ? this.interaction.followUp(payload) : editOriginalReply(this.webhookRest, this.interaction, options)));
+        },
+      ],
+      ['hand-off', () => this.handOff(delivery, payload)],
+    );
+    for (const [way, attempt] of ways) {
+      try {
+        const sent = await attempt();
+        if (sent !== undefined) return typeof sent === 'string' ? sent : sent.id;
+      } catch (err) {
+        this.log.warn({ err, way }, 'could not post the images this way; trying the next');
+      }
+    }
+    throw new UserFacingError('delivery.failed');
   }
 
   /** Posts in the channel, mentioning the member; when the bot cannot post there, sends a direct message. */
@@ -170,6 +196,14 @@ export class DiscordResponder implements Responder {
       throw err;
     }
   }
+}
+
+/** One message of a delivery: caption, files, buttons, and no pings. */
+interface ResultPayload {
+  content: string;
+  files: AttachmentBuilder[];
+  components: ReturnType<typeof resultButtons>;
+  allowedMentions: { parse: never[] };
 }
 
 function toAttachment(delivery: Delivery, file: DeliveryFile, index: number): AttachmentBuilder {

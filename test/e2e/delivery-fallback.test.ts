@@ -1,0 +1,68 @@
+/**
+ * Discord failing the delivery: the images still reach the member by the next way (a plain upload when the streamed
+ * edit keeps failing, the channel when the reply cannot be edited at all), and only when every way fails is the
+ * member told they were not charged, with the quota refunded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InteractionHandle, UserFixture } from '../emulators/discord/index.js';
+import { startHarness, type Harness } from './harness.js';
+import { ephemeralError, finalEdit, quotaText, settled } from './support.js';
+
+const SERVICE_UNAVAILABLE = { status: 503, body: { message: 'Service Unavailable', code: 0 } };
+
+describe('delivery when Discord keeps failing', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { QUOTA_DEFAULT_LIMIT: '10' } });
+  });
+  afterAll(async () => {
+    await (h as Harness | undefined)?.close();
+  });
+
+  function imagine(user: UserFixture, prompt: string): InteractionHandle {
+    return h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: prompt }], { user });
+  }
+
+  function replyEdits(handle: InteractionHandle) {
+    return { method: 'PATCH', path: new RegExp(`^/webhooks/\\d+/${handle.token}/messages/(@|%40)original$`) };
+  }
+
+  /** The request log entries for `handle`'s reply. */
+  function edits(handle: InteractionHandle) {
+    return h.discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(handle.token));
+  }
+
+  it('uploads the images plainly when the streamed edit fails four times with 503', async () => {
+    const user = h.discord.fixtures.members[0]!;
+    const handle = imagine(user, 'four failures');
+    h.discord.failNext(replyEdits(handle), SERVICE_UNAVAILABLE, 4);
+    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    expect(edits(handle).filter((r) => r.status === 503)).toHaveLength(4);
+    expect(finalEdit(handle)?.files).toHaveLength(1);
+    expect(await quotaText(h.discord, user)).toContain('9 of 10');
+  });
+
+  it('hands the images off to the channel when the reply cannot be edited at all', async () => {
+    const user = h.discord.fixtures.members[1]!;
+    const handle = imagine(user, 'no reply edits');
+    h.discord.failNext(replyEdits(handle), SERVICE_UNAVAILABLE, 50);
+    const posts = h.discord.channelPosts.length;
+    const accepted = await h.waitForLog((e) => e.msg === 'image job accepted' && e['interactionId'] === handle.id);
+    await h.waitForLog((e) => e.msg === 'image job delivered' && e['jobId'] === accepted['jobId']);
+    const post = h.discord.channelPosts.slice(posts).find((p) => p.status === 200)!;
+    expect(post.payload?.content).toContain(`<@${user.id}> your images are ready.`);
+    expect(post.files).toHaveLength(1);
+    expect(await quotaText(h.discord, user)).toContain('9 of 10');
+  });
+
+  it('tells the member they were not charged, and refunds, when every way fails', async () => {
+    const user = h.discord.fixtures.members[2]!;
+    const handle = imagine(user, 'nothing works');
+    h.discord.failNext(replyEdits(handle), SERVICE_UNAVAILABLE, 50);
+    h.discord.denyChannelPosts(h.discord.fixtures.guild.channels.general.id);
+    h.discord.failNext({ method: 'POST', path: /^\/users\/@me\/channels$/ }, SERVICE_UNAVAILABLE, 50);
+    await handle.waitFor(settled);
+    expect(ephemeralError(handle)).toContain("I made your images but couldn't post them here. You were not charged.");
+    expect(await quotaText(h.discord, user)).toContain('10 of 10');
+  });
+});
