@@ -24,6 +24,18 @@ export const ArchivedJob = z.object({
 });
 export type ArchivedJob = z.infer<typeof ArchivedJob>;
 
+/** What the archive keeps of a job besides its messages: what Re-roll needs to run it again. */
+export function archivedFieldsOf(job: ImageJob): Omit<ArchivedJob, 'v' | 'messageIds'> {
+  return {
+    kind: job.kind,
+    requesterId: job.origin.requesterId,
+    guildId: job.origin.guildId,
+    channelId: job.origin.channelId,
+    request: job.request,
+    edit: job.edit,
+  };
+}
+
 /** Attachments of a message being edited through the context menu. */
 export const PendingEdit = z.object({ v: z.literal(1), images: z.array(AttachmentRef).min(1), skipped: z.number().int().nonnegative() });
 export type PendingEdit = z.infer<typeof PendingEdit>;
@@ -49,17 +61,7 @@ export class JobArchive {
 
   /** Stores a delivered job under its id. */
   async remember(job: ImageJob, messageIds: string[]): Promise<void> {
-    const record: ArchivedJob = ArchivedJob.parse({
-      v: 1,
-      kind: job.kind,
-      requesterId: job.origin.requesterId,
-      guildId: job.origin.guildId,
-      channelId: job.origin.channelId,
-      request: job.request,
-      edit: job.edit,
-      messageIds,
-    });
-    await this.options.jobs.set(job.id, record, this.options.jobTtlMs);
+    await this.options.jobs.set(job.id, ArchivedJob.parse({ v: 1, ...archivedFieldsOf(job), messageIds }), this.options.jobTtlMs);
   }
 
   /** Stores a job that was never delivered (its process died), so the Re-roll under the member's notice works. */

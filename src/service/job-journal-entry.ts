@@ -3,7 +3,7 @@
  * was abandoned) and where to answer it. Written by ImageService when it accepts a job, read by AbandonedJobs.
  */
 import { z } from 'zod';
-import { ArchivedJob } from './job-archive.js';
+import { ArchivedJob, archivedFieldsOf } from './job-archive.js';
 import { ReplyAddress, type ImageJob } from './jobs.js';
 
 export const JournalEntry = z.object({
@@ -15,16 +15,5 @@ export type JournalEntry = z.infer<typeof JournalEntry>;
 
 /** The journal entry of `job`, answered at `reply`. */
 export function journalEntryOf(job: ImageJob, reply: ReplyAddress | undefined): JournalEntry {
-  return {
-    v: 1,
-    job: {
-      kind: job.kind,
-      requesterId: job.origin.requesterId,
-      guildId: job.origin.guildId,
-      channelId: job.origin.channelId,
-      request: job.request,
-      edit: job.edit,
-    },
-    reply,
-  };
+  return { v: 1, job: archivedFieldsOf(job), reply };
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
+import { botProcessEnv } from './bot-process-env.js';
 import { startBot, type BotOverrides, type RunningBot } from '../../src/main.js';
 import type { LeaseTimers } from '../../src/service/lease-renewal.js';
 import type { Clock } from '../../src/service/ports.js';
@@ -47,15 +48,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const [discord, gateway] = await Promise.all([startDiscordEmulator({ log: false, ...options.discord }), startGatewayEmulator(options.gateway)]);
   const dir = options.sqlite ? mkdtempSync(join(tmpdir(), 'imagine-e2e-')) : undefined;
   const config = loadConfig({
-    DISCORD_TOKEN: discord.token,
-    DISCORD_API_URL: discord.apiUrl,
-    DISCORD_CDN_HOSTS: discord.cdnHost,
-    // The emulator serves its url items from its own loopback address, which only a listed host may be.
-    GATEWAY_URL_HOSTS: new URL(gateway.baseUrl).host,
-    GATEWAY_BASE_URL: gateway.baseUrl,
-    GATEWAY_API_KEY: gateway.apiKey,
+    ...botProcessEnv(discord, gateway, {}),
     STORAGE_URL: dir ? `sqlite://${join(dir, 'bot.sqlite')}` : 'memory://',
-    GATEWAY_PARTIAL_IMAGES: '0',
     GATEWAY_MAX_RETRIES: '0',
     LOG_LEVEL: 'info',
     SHUTDOWN_GRACE_MS: '5000',
