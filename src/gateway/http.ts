@@ -4,7 +4,8 @@
  *
  * @see https://undici.nodejs.org/#/docs/api/Dispatcher?id=dispatcherrequestoptions-callback
  */
-import { request, type Dispatcher, type FormData } from 'undici';
+import { Readable } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
 import type { CallScope } from './call-scope.js';
 import { toGatewayError, tooLarge } from './http-errors.js';
 import { LinkPolicy } from './link-policy.js';
@@ -19,7 +20,8 @@ export interface GatewayRequest {
   /** Starts with a slash, e.g. `/images/generations`. */
   path: string;
   headers: Record<string, string>;
-  body?: string | FormData | undefined;
+  /** JSON text, or the chunks of a multipart body (sent in order, without copying them together). */
+  body?: string | readonly Uint8Array[] | undefined;
 }
 
 /** Options of {@link GatewayHttp}. */
@@ -58,7 +60,9 @@ export class GatewayHttp {
   /** Sends one request to the gateway with the key; rejects with a GatewayError. */
   send(req: GatewayRequest, scope: CallScope): Promise<GatewayResponse> {
     const headers = { ...req.headers, authorization: `Bearer ${this.apiKey}` };
-    return this.dispatch(`${this.baseUrl}${req.path}`, { method: req.method, headers, body: req.body ?? null, signal: scope.signal }, scope);
+    // A multipart body's chunks are streamed as they are, without a copy (objectMode off: each is a Buffer of bytes).
+    const body = typeof req.body === 'string' || req.body === undefined ? (req.body ?? null) : Readable.from(req.body, { objectMode: false });
+    return this.dispatch(`${this.baseUrl}${req.path}`, { method: req.method, headers, body, signal: scope.signal }, scope);
   }
 
   /**

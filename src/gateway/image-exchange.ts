@@ -60,8 +60,10 @@ export interface ExchangeResult {
 /** Sends one attempt and reads its answer; rejects with a GatewayError. */
 export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest, scope: CallScope): Promise<ExchangeResult> {
   const started = ctx.clock.now();
-  const body = req.edit ? buildEditForm(req.params, req.edit.images, req.edit.mask) : toJsonBody(req.params);
-  const res = await ctx.http.send({ method: 'POST', path: `/images/${req.endpoint}`, headers: headersFor(req), body }, scope);
+  const form = req.edit ? buildEditForm(req.params, req.edit.images, req.edit.mask) : undefined;
+  const headers = form ? { ...headersFor(req), 'content-type': form.contentType, 'content-length': String(form.length) } : headersFor(req);
+  const body = form ? form.chunks : toJsonBody(req.params);
+  const res = await ctx.http.send({ method: 'POST', path: `/images/${req.endpoint}`, headers, body }, scope);
   const requestId = findRequestId(res.headers);
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
@@ -108,7 +110,7 @@ function headersFor(req: ExchangeRequest): Record<string, string> {
     // Same key on every retry of this logical request, so a gateway that deduplicates can do so.
     'idempotency-key': req.idempotencyKey,
   };
-  // FormData sets its own multipart content type with the boundary.
+  // An edit's multipart content type (with its boundary) comes from its form.
   if (!req.edit) headers['content-type'] = 'application/json';
   return headers;
 }
