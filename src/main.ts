@@ -64,19 +64,15 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     logger,
     ...overrides.storageNames,
   });
-  const agent = createGatewayAgent({
+  const timeouts = {
     connectTimeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
     headersTimeoutMs: config.GATEWAY_TIMEOUT_MS,
     bodyTimeoutMs: config.GATEWAY_TIMEOUT_MS,
-  });
+  };
+  const agent = createGatewayAgent(timeouts);
   // url image items: only from the gateway's host or GATEWAY_URL_HOSTS, over an Agent that refuses internal addresses.
   const links = new LinkPolicy(config.GATEWAY_BASE_URL, config.GATEWAY_URL_HOSTS);
-  const linkAgent = createGatewayAgent({
-    connectTimeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
-    headersTimeoutMs: config.GATEWAY_TIMEOUT_MS,
-    bodyTimeoutMs: config.GATEWAY_TIMEOUT_MS,
-    lookup: links.lookup,
-  });
+  const linkAgent = createGatewayAgent({ ...timeouts, lookup: links.lookup });
   const gateway = new GatewayClient({
     links: { policy: links, dispatcher: linkAgent },
     baseUrl: config.GATEWAY_BASE_URL,

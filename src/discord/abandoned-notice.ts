@@ -46,7 +46,7 @@ export class DiscordAbandonedNotifier implements AbandonedJobNotifier {
         await webhookRest.patch(route, { body: { content: text, components, attachments: [], allowed_mentions: { parse: [] } }, auth: false });
         return;
       } catch (err) {
-        log.warn({ err: describe(err) }, 'could not edit the original reply; posting in the channel instead');
+        log.warn({ err }, 'could not edit the original reply; posting in the channel instead');
       }
     }
     const mention = { content: `<@${notice.requesterId}> ${text}`, components, allowed_mentions: { users: [notice.requesterId] } };
@@ -55,20 +55,10 @@ export class DiscordAbandonedNotifier implements AbandonedJobNotifier {
         await rest.post(Routes.channelMessages(notice.channelId), { body: mention });
         return;
       } catch (err) {
-        log.warn({ err: describe(err) }, 'could not post in the channel; sending a direct message instead');
+        log.warn({ err }, 'could not post in the channel; sending a direct message instead');
       }
     }
     const dm = (await rest.post(Routes.userChannels(), { body: { recipient_id: notice.requesterId } })) as APIChannel;
     await rest.post(Routes.channelMessages(dm.id), { body: mention });
   }
-}
-
-/**
- * An error as it may be logged: a DiscordAPIError carries the request URL (with the interaction token) and body,
- * so only its name, code, status and message go to the log.
- */
-function describe(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: String(err) };
-  const { code, status } = err as { code?: unknown; status?: unknown };
-  return { name: err.name, message: err.message, code, status };
 }

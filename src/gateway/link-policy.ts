@@ -63,6 +63,8 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 export class LinkPolicy {
   readonly #gateway: URL;
   readonly #listed: ReadonlySet<string>;
+  /** The listed hosts' names without their ports: what a connection's lookup, which sees no port, can check. */
+  readonly #listedNames: ReadonlySet<string>;
   readonly #resolve: typeof dnsLookup;
 
   /**
@@ -73,6 +75,7 @@ export class LinkPolicy {
   constructor(gatewayBaseUrl: string, listedHosts: readonly string[] = [], resolve: typeof dnsLookup = dnsLookup) {
     this.#gateway = new URL(gatewayBaseUrl);
     this.#listed = new Set(listedHosts.map((host) => host.toLowerCase()));
+    this.#listedNames = new Set([...this.#listed].map((host) => host.replace(/:\d+$/, '')));
     this.#resolve = resolve;
   }
 
@@ -109,7 +112,7 @@ export class LinkPolicy {
         return;
       }
       const internal = addresses.find((a) => isSpecialAddress(a.address));
-      if (internal && !this.#listed.has(hostname.toLowerCase()) && ![...this.#listed].some((h) => h.startsWith(`${hostname.toLowerCase()}:`))) {
+      if (internal && !this.#listedNames.has(hostname.toLowerCase())) {
         callback(new LinkRefusedError(`${hostname} resolves to an internal address; list it in GATEWAY_URL_HOSTS to allow it`), []);
         return;
       }

@@ -176,9 +176,7 @@ export function validateGenerateRequest<T extends GenerateRequest>(req: T): T {
 function checkInputImage(param: string, image: InputImage, maxBytes: number, formats: readonly ImageFormat[]): void {
   const format = sniffImageFormat(image.bytes);
   if (!format || !formats.includes(format)) throw new ImageInputError(param, `a ${formats.join(', ')} image`);
-  if (image.bytes.byteLength >= maxBytes) {
-    throw new ImageInputError(param, `an image under ${Math.round(maxBytes / 1024 / 1024)} MB`);
-  }
+  if (image.bytes.byteLength >= maxBytes) throw new ImageInputError(param, `an image under ${sizeText(maxBytes)}`);
 }
 
 /**

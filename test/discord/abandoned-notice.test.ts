@@ -11,7 +11,7 @@ import { createDiscordRestAgent } from '../../src/discord/rest-agent.js';
 import type { AbandonedJobNotice } from '../../src/service/jobs.js';
 import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord/index.js';
 import { ManualClock } from '../fakes/manual-clock.js';
-import { memoryLogger } from '../fakes/memory-logger.js';
+import { createLogger } from '../../src/logger.js';
 
 let discord: DiscordEmulator;
 const agent = createDiscordRestAgent();
@@ -33,8 +33,15 @@ function notifier(clock = new ManualClock(Date.now())) {
   const rest = new REST({ api: discord.apiUrl, agent }).setToken(discord.token);
   const webhookRest = createInteractionWebhookRest({ api: discord.apiUrl, agent });
   rests.push(rest, webhookRest);
-  const log = memoryLogger();
+  const log = productionLogger();
   return { log, notifier: new DiscordAbandonedNotifier({ rest, webhookRest, clock, logger: log.logger }) };
+}
+
+/** The bot's own logger (its error serializer included), writing into memory. */
+function productionLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+  return { logger, lines, find: (msg: string) => lines.filter((line) => line['msg'] === msg) };
 }
 
 function notice(extra: Partial<AbandonedJobNotice> = {}): AbandonedJobNotice {
