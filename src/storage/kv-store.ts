@@ -1,6 +1,15 @@
 import type { Deserialize, DeserializedData, Keyv } from 'keyv';
 import { StorageUnavailableError } from './errors.js';
 
+/** The longest wait between two tries of a busy operation. */
+const MAX_BUSY_WAIT_MS = 50;
+
+/** SQLite's "another connection holds the write lock", however deep keyv wrapped it. */
+function isBusy(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) if ((e as { code?: unknown }).code === 'SQLITE_BUSY') return true;
+  return false;
+}
+
 /** What a value that is not valid JSON (or not a keyv entry) reads as: `{ unreadable: true }`, which fails every record schema. */
 const UNREADABLE_ENTRY = JSON.stringify({ value: { unreadable: true } });
 
@@ -20,12 +29,18 @@ interface RawWritableStore {
 export class KvStore {
   readonly #keyv: Keyv<unknown>;
   readonly #where: string;
+  readonly #busyRetryMs: number;
   #closed = false;
 
-  /** @param where scheme and host for error messages, e.g. `redis://cache:6379`. */
-  constructor(keyv: Keyv<unknown>, where: string) {
+  /**
+   * @param where scheme and host for error messages, e.g. `redis://cache:6379`.
+   * @param options.busyRetryMs how long an operation the database refused as busy (SQLITE_BUSY) is tried again,
+   * waiting between tries on the event loop (see open-backend.ts for why SQLite's own busy wait is not used).
+   */
+  constructor(keyv: Keyv<unknown>, where: string, options: { busyRetryMs?: number | undefined } = {}) {
     this.#keyv = keyv;
     this.#where = where;
+    this.#busyRetryMs = options.busyRetryMs ?? 0;
   }
 
   /** The value, `{ unreadable: true }` when the stored text cannot be decoded, or undefined when missing. */
@@ -72,10 +87,15 @@ export class KvStore {
 
   async #guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new StorageUnavailableError(`Storage at ${this.#where} is closed`);
-    try {
-      return await run();
-    } catch (error) {
-      throw new StorageUnavailableError(`Storage ${operation} failed at ${this.#where}`, { cause: error });
+    const deadline = Date.now() + this.#busyRetryMs;
+    for (let wait = 1; ; wait = Math.min(wait * 2, MAX_BUSY_WAIT_MS)) {
+      try {
+        return await run();
+      } catch (error) {
+        if (!isBusy(error) || Date.now() + wait > deadline)
+          throw new StorageUnavailableError(`Storage ${operation} failed at ${this.#where}`, { cause: error });
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 }

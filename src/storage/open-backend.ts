@@ -44,8 +44,13 @@ interface Adapter {
   store: KeyvStoreAdapter | Map<string, unknown>;
   /** False when the adapter prefixes keys itself (@keyv/redis), so keyv must not add a second prefix. */
   keyvPrefixes: boolean;
+  /** How long a busy (SQLITE_BUSY) operation is tried again; 0: not at all. */
+  busyRetryMs?: number | undefined;
   close(): Promise<void>;
 }
+
+/** As long as the ledger waits for the write lock (open-ledger.ts). */
+const SQLITE_BUSY_RETRY_MS = 5_000;
 
 /**
  * Opens the store at `location`, checks it answers a write and a read, and returns it. Throws
@@ -65,7 +70,7 @@ export async function openBackend(location: StorageLocation, options: BackendOpt
   });
   // With throwOnErrors the error is thrown to the caller too; the event only feeds the log.
   keyv.on('error', (err: unknown) => options.logger.warn({ err, storage: location.display }, 'storage error event'));
-  const kv = new KvStore(keyv, location.display);
+  const kv = new KvStore(keyv, location.display, { busyRetryMs: adapter.busyRetryMs });
   let ledger: Ledger | undefined;
   let slots: ClusterJobSlots | undefined;
   try {
@@ -125,12 +130,16 @@ async function createAdapter(location: StorageLocation, options: BackendOptions)
 
 async function createSqliteAdapter(file: string): Promise<Adapter> {
   await mkdir(path.dirname(file), { recursive: true });
-  const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5_000 });
+  // No busy wait inside SQLite on this connection: node-sqlite3 waits in a worker thread while holding the
+  // connection's mutex, and the main thread needs that mutex to finalize statements, so a write waiting for the
+  // ledger's transaction (which needs the main thread to commit) froze the process for the whole busy timeout.
+  // A busy write fails at once instead, and KvStore tries it again on the event loop.
+  const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 0 });
   // WAL with synchronous=NORMAL: commits no longer fsync one by one (thousands of reservations per second),
   // and a crash can lose at most the last few commits, never corrupt the file.
   await store.query('PRAGMA journal_mode = WAL');
   await store.query('PRAGMA synchronous = NORMAL');
-  return { store, keyvPrefixes: true, close: () => store.disconnect() };
+  return { store, keyvPrefixes: true, busyRetryMs: SQLITE_BUSY_RETRY_MS, close: () => store.disconnect() };
 }
 
 async function createRedisAdapter(url: string, options: BackendOptions): Promise<Adapter> {
