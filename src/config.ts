@@ -73,7 +73,7 @@ export const ConfigSchema = z.object({
   MAX_CONCURRENT_JOBS: positiveInt('a positive whole number').default(4),
   MAX_RUNNING_PER_MEMBER: positiveInt('a positive whole number').default(2),
   MAX_QUEUED_PER_MEMBER: positiveInt('a positive whole number').default(10),
-  DELIVERY_BUDGET_BYTES: positiveInt('a number of bytes').default(32 * MIB),
+  MEMORY_BUDGET_BYTES: positiveInt('a number of bytes').default(256 * MIB),
   ATTACHMENT_MAX_BYTES: positiveInt('a number of bytes').default(50 * MIB - 1),
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
   STREAM_DELIVERIES: flag.default(true),
@@ -128,7 +128,7 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}): Config {
   const config = parseWith(ConfigSchema, env, dotenv);
-  const problems = shardProblems(config);
+  const problems = [...shardProblems(config), ...memoryProblems(config)];
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -140,6 +140,14 @@ export type ShardPlan = { shards: 'auto' } | { shards: number[]; shardCount: num
 export function shardPlan(config: Pick<Config, 'SHARD_COUNT' | 'SHARD_IDS'>): ShardPlan {
   if (config.SHARD_COUNT === 'auto') return { shards: 'auto' };
   return { shards: config.SHARD_IDS ?? Array.from({ length: config.SHARD_COUNT }, (_, i) => i), shardCount: config.SHARD_COUNT };
+}
+
+/** The memory budget keeps one answer's room free for answers (service/memory-budget.ts), so it must be larger. */
+function memoryProblems(config: Pick<Config, 'MEMORY_BUDGET_BYTES' | 'GATEWAY_MAX_RESPONSE_BYTES'>): string[] {
+  if (config.MEMORY_BUDGET_BYTES > config.GATEWAY_MAX_RESPONSE_BYTES) return [];
+  return [
+    `MEMORY_BUDGET_BYTES (${config.MEMORY_BUDGET_BYTES}) must be larger than GATEWAY_MAX_RESPONSE_BYTES (${config.GATEWAY_MAX_RESPONSE_BYTES}): one answer's room is kept free for answers`,
+  ];
 }
 
 function shardProblems(config: Pick<Config, 'SHARD_COUNT' | 'SHARD_IDS'>): string[] {

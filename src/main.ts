@@ -24,6 +24,7 @@ import { GatewayCheck } from './gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
 import { AbandonedJobs } from './service/abandoned-jobs.js';
 import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
+import { MemoryBudget } from './service/memory-budget.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
@@ -102,10 +103,10 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     gateway,
     quotas: storage.quotas,
     queue,
-    download: (ref, signal) =>
+    download: (ref, maxBytes, signal) =>
       downloadAttachment(ref.url, {
         allowedHosts: config.DISCORD_CDN_HOSTS,
-        maxBytes: config.ATTACHMENT_MAX_BYTES,
+        maxBytes,
         timeoutMs: 60_000,
         dispatcher: agent,
         signal,
@@ -117,7 +118,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
     jobLeaseMs: config.JOB_LEASE_MS,
     journal: storage.journal,
-    streaming: config.STREAM_DELIVERIES ? new StreamedDelivery({ budgetBytes: config.DELIVERY_BUDGET_BYTES }) : undefined,
+    memory: new MemoryBudget({ totalBytes: config.MEMORY_BUDGET_BYTES, answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES }),
+    streaming: config.STREAM_DELIVERIES ? new StreamedDelivery() : undefined,
     clock,
     leaseTimers: overrides.leaseTimers,
   });

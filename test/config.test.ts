@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'info',
       GATEWAY_TIMEOUT_MS: 180_000,
       MAX_CONCURRENT_JOBS: 4,
+      MEMORY_BUDGET_BYTES: 256 * 1024 * 1024,
     });
   });
 
@@ -128,5 +129,12 @@ describe('sharding', () => {
     expect(problemsOf({ ...REQUIRED, SHARD_COUNT: 'auto', SHARD_IDS: '0' })[0]).toMatch(/^SHARD_IDS needs a numeric SHARD_COUNT/);
     expect(problemsOf({ ...REQUIRED, SHARD_COUNT: '0' })).toEqual(['SHARD_COUNT expects a positive whole number or auto']);
     expect(problemsOf({ ...REQUIRED, SHARD_IDS: 'first' })).toEqual(['SHARD_IDS expects a comma-separated list of shard numbers, such as 0,1']);
+  });
+
+  it('refuses a memory budget that is not larger than one gateway answer', () => {
+    expect(problemsOf({ ...REQUIRED, MEMORY_BUDGET_BYTES: '67108864' })).toEqual([
+      'MEMORY_BUDGET_BYTES (67108864) must be larger than GATEWAY_MAX_RESPONSE_BYTES (67108864): one answer’s room is kept free for answers'.replace('’', "'"),
+    ]);
+    expect(loadConfig({ ...REQUIRED, MEMORY_BUDGET_BYTES: '100000000', GATEWAY_MAX_RESPONSE_BYTES: '20000000' }).MEMORY_BUDGET_BYTES).toBe(100_000_000);
   });
 });

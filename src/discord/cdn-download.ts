@@ -87,19 +87,23 @@ async function readBody(response: Dispatcher.ResponseData, maxBytes: number): Pr
     discard(body);
     throw tooLarge(maxBytes);
   }
+  // With a Content-Length the body goes straight into one Buffer of that size (no second copy, so an image
+  // weighs once what the memory budget counts); without one, chunks are joined at the end.
+  const whole = Number.isFinite(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of body) {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    total += bytes.length;
-    if (total > maxBytes) {
+    if (total + bytes.length > (whole?.length ?? maxBytes)) {
       // A missing or lying Content-Length: stop reading and close the connection instead of buffering more.
       discard(body);
       throw tooLarge(maxBytes);
     }
-    chunks.push(bytes);
+    if (whole) bytes.copy(whole, total);
+    else chunks.push(bytes);
+    total += bytes.length;
   }
-  return Buffer.concat(chunks, total);
+  return whole ? whole.subarray(0, total) : Buffer.concat(chunks, total);
 }
 
 /** Closes the connection under a body we will not read. */

@@ -80,9 +80,19 @@ export class GatewayHttp {
    * reading, so an oversized body is never held whole).
    */
   async readCapped(res: GatewayResponse, maxBytes: number, scope: CallScope, requestId?: string): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    const total = await this.consumeCapped(res, maxBytes, scope, requestId, (chunk) => chunks.push(chunk));
-    return Buffer.concat(chunks, total);
+    const declared = declaredLength(res);
+    if (declared === undefined || declared > maxBytes) {
+      const chunks: Buffer[] = [];
+      const total = await this.consumeCapped(res, maxBytes, scope, requestId, (chunk) => chunks.push(chunk));
+      return Buffer.concat(chunks, total);
+    }
+    // Declared: read into one Buffer of that size, without a second copy (undici fails a body of another length).
+    const bytes = Buffer.allocUnsafe(declared);
+    let at = 0;
+    await this.consumeCapped(res, declared, scope, requestId, (chunk) => {
+      at += chunk.copy(bytes, at);
+    });
+    return bytes.subarray(0, at);
   }
 
   /**
@@ -136,7 +146,15 @@ export class GatewayHttp {
 }
 
 /** Stops reading a body we will not use; undici reports the abort as an error event, which is expected here. */
-function discard(res: GatewayResponse): void {
+/** Closes the connection under a body that will not be read. */
+export function discard(res: GatewayResponse): void {
   res.body.on('error', () => undefined);
   res.body.destroy();
+}
+
+/** A response's Content-Length, when it declares a usable one. */
+export function declaredLength(res: GatewayResponse): number | undefined {
+  const header = res.headers['content-length'];
+  const value = Number(Array.isArray(header) ? header[0] : header);
+  return header !== undefined && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

@@ -6,7 +6,7 @@ import type pino from 'pino';
 import type { AnswerSink, Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../service/ports.js';
 import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';
-import { downloadImage } from './download.js';
+import { downloadLinks } from './download.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
 import { binaryIndex, JsonImageScanner } from './json-image-scanner.js';
 import { buildEditForm } from './multipart.js';
@@ -14,7 +14,7 @@ import { toJsonBody, type WireParams } from './params.js';
 import { findRequestId, headerValue } from './request-id.js';
 import { ImagesResponse, type ImageItem, type ImagesUsage, parseJson } from './schemas.js';
 import { readImageStream } from './sse.js';
-import type { GatewayHttp, GatewayResponse } from './http.js';
+import { declaredLength, type GatewayHttp, type GatewayResponse } from './http.js';
 import { toGatewayError } from './http-errors.js';
 
 /** Error bodies are small; a huge one is read no further than this and classified by status. */
@@ -67,13 +67,13 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   const requestId = findRequestId(res.headers);
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
-  const contentLength = declaredLength(res.headers['content-length']);
+  const contentLength = declaredLength(res);
   // An answer declared over the cap is refused before anything is admitted or allocated for it (consumeCapped
   // checks Content-Length first, then discards the body).
   if (contentLength !== undefined && contentLength > ctx.maxResponseBytes)
     await ctx.http.consumeCapped(res, ctx.maxResponseBytes, scope, requestId, () => undefined);
-  // The caller may hold the answer in its socket until it can decode and post it (bounded memory).
-  await req.call.sink?.admit({ contentLength });
+  // The answer waits in its socket until it has room in the memory budget, and is read no further than that room.
+  const room = req.call.memory ? Math.min(await req.call.memory.admit(contentLength), ctx.maxResponseBytes) : ctx.maxResponseBytes;
   const expected = expectedFormat(req.params);
   // A JSON answer's images are checked as soon as each is decoded (sharp reads only their headers, on its threads),
   // while the rest of the answer arrives; the checks are awaited once the answer is known to be a success.
@@ -83,12 +83,32 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
     check.catch(() => undefined);
     checks.set(bytes, check);
   };
-  const { items, usage } = await readItems(ctx, res, req, scope, requestId, startCheck);
+  const { items, usage } = await readItems(ctx, res, req, room, scope, requestId, startCheck);
   if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const images = items.every((item): item is ReadItem & { bytes: Buffer } => item.bytes !== undefined)
     ? await Promise.all(items.map((item) => checks.get(item.bytes) ?? checkImage(item.bytes, expected, requestId)))
-    : await decodeOneByOne(ctx, items, expected, scope, requestId);
+    : await decodeOneByOne(ctx, await withLinkedBytes(ctx, items, req.call, scope, requestId), expected, requestId);
   return { images, usage: usage && toUsage(usage), requestId };
+}
+
+/** The items with the images their links point to downloaded (all of an answer's links at once, within its room). */
+async function withLinkedBytes(
+  ctx: ExchangeContext,
+  items: ReadItem[],
+  call: GatewayCallOptions,
+  scope: CallScope,
+  requestId: string | undefined,
+): Promise<ReadItem[]> {
+  const linked = items.filter((item) => !item.bytes && !item.b64_json && item.url);
+  if (linked.length === 0) return items;
+  const bytes = await downloadLinks(
+    linked.map((item) => item.url ?? ''),
+    { http: ctx.http, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId, memory: call.memory },
+  );
+  return items.map((item) => {
+    const index = linked.indexOf(item);
+    return index === -1 ? item : { ...item, url: undefined, bytes: bytes[index] };
+  });
 }
 
 /** Decodes and checks one at a time, letting go of each item (its base64 string, from a stream) once its bytes exist. */
@@ -96,11 +116,10 @@ async function decodeOneByOne(
   ctx: ExchangeContext,
   items: ReadItem[],
   expected: ImageFormat | undefined,
-  scope: CallScope,
   requestId: string | undefined,
 ): Promise<GeneratedImage[]> {
   const images: GeneratedImage[] = [];
-  for (let item = items.shift(); item; item = items.shift()) images.push(await decodeItem(ctx, item, expected, scope, requestId));
+  for (let item = items.shift(); item; item = items.shift()) images.push(await decodeItem(ctx, item, expected, requestId));
   return images;
 }
 
@@ -130,15 +149,16 @@ async function readItems(
   ctx: ExchangeContext,
   res: GatewayResponse,
   req: ExchangeRequest,
+  room: number,
   scope: CallScope,
   requestId: string | undefined,
   onDecoded: (bytes: Buffer) => void,
 ): Promise<ReadOutcome> {
   const contentType = headerValue(res.headers, 'content-type') ?? '';
-  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, scope, requestId, req.call.sink, onDecoded);
+  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, room, scope, requestId, req.call.sink, onDecoded);
   const expected = Number(req.params.get('n') ?? 1);
   return readImageStream(res.body, {
-    maxBytes: ctx.maxResponseBytes,
+    maxBytes: room,
     expected,
     requestId,
     onPartial: req.call.onPartial,
@@ -156,6 +176,7 @@ async function readItems(
 async function readJsonItems(
   ctx: ExchangeContext,
   res: GatewayResponse,
+  room: number,
   scope: CallScope,
   requestId: string | undefined,
   sink: AnswerSink | undefined,
@@ -168,8 +189,8 @@ async function readJsonItems(
       sink?.end(index, bytes);
     },
   };
-  const scanner = new JsonImageScanner(listener, declaredLength(res.headers['content-length']), sink && ((bytes) => sink.buffer(bytes)));
-  await ctx.http.consumeCapped(res, ctx.maxResponseBytes, scope, requestId, (chunk) => scanner.push(chunk));
+  const scanner = new JsonImageScanner(listener, declaredLength(res), sink && ((bytes) => sink.buffer(bytes)));
+  await ctx.http.consumeCapped(res, room, scope, requestId, (chunk) => scanner.push(chunk));
   const scanned = scanner.end();
   const parsed = ImagesResponse.safeParse(scanned && parseJson(scanned.json));
   if (!scanned || !parsed.success)
@@ -188,18 +209,10 @@ function withBytes(item: ImageItem, images: readonly Buffer[]): ReadItem {
   return bytes.byteLength > 0 ? { ...item, b64_json: undefined, bytes } : { ...item, b64_json: '' };
 }
 
-async function decodeItem(
-  ctx: ExchangeContext,
-  item: ReadItem,
-  expected: ImageFormat | undefined,
-  scope: CallScope,
-  requestId: string | undefined,
-): Promise<GeneratedImage> {
+async function decodeItem(ctx: ExchangeContext, item: ReadItem, expected: ImageFormat | undefined, requestId: string | undefined): Promise<GeneratedImage> {
   let bytes: Buffer;
   if (item.bytes) bytes = item.bytes;
   else if (item.b64_json) bytes = decodeBase64(item.b64_json, ctx.maxResponseBytes, requestId);
-  else if (item.url)
-    bytes = await downloadImage(item.url, { http: ctx.http, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId });
   else
     throw new GatewayResponseError('gateway returned an image item with neither b64_json nor url', {
       category: 'gateway_failure',
@@ -216,9 +229,4 @@ function expectedFormat(params: WireParams): ImageFormat | undefined {
 
 function toUsage(usage: ImagesUsage): ImageUsage {
   return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens };
-}
-
-function declaredLength(header: string | string[] | undefined): number | undefined {
-  const value = Number(Array.isArray(header) ? header[0] : header);
-  return Number.isFinite(value) && value >= 0 ? value : undefined;
 }

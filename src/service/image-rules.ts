@@ -206,13 +206,26 @@ const DECLARED_TYPES: Readonly<Record<string, ImageFormat>> = { 'image/png': 'pn
 /**
  * Checks what Discord declares about the reference images (count, size, content type) before any of them is
  * downloaded, so a request that would be refused fetches nothing. The bytes are checked again after the download
- * (validateEditRequest), since a declaration can lie. `maxBytes` is the operator's ATTACHMENT_MAX_BYTES.
+ * (validateEditRequest), since a declaration can lie. `maxBytes` is the operator's ATTACHMENT_MAX_BYTES;
+ * `maxTotalBytes`, what one job's references may weigh together in the memory budget (memory-budget.ts).
  * @throws ImageInputError naming the parameter and what is allowed
  */
-export function checkDeclaredImages(images: readonly DeclaredImage[], mask: DeclaredImage | undefined, maxBytes: number): void {
+export function checkDeclaredImages(
+  images: readonly DeclaredImage[],
+  mask: DeclaredImage | undefined,
+  maxBytes: number,
+  maxTotalBytes = Number.POSITIVE_INFINITY,
+): void {
   if (images.length < 1 || images.length > MAX_EDIT_IMAGES) throw new ImageInputError(WIRE_NAMES.images, `1 to ${MAX_EDIT_IMAGES} images`);
   for (const image of images) checkDeclared(WIRE_NAMES.images, image, Math.min(maxBytes + 1, MAX_EDIT_IMAGE_BYTES), IMAGE_FORMATS);
   if (mask) checkDeclared(WIRE_NAMES.mask, mask, Math.min(maxBytes + 1, MAX_MASK_BYTES), ['png']);
+  if (declaredBytes(images, mask) > maxTotalBytes)
+    throw new ImageInputError(WIRE_NAMES.images, `images of at most ${sizeText(maxTotalBytes)} together (the bot's memory budget)`);
+}
+
+/** What the images (and mask) weigh together, as declared. */
+export function declaredBytes(images: readonly DeclaredImage[], mask: DeclaredImage | undefined): number {
+  return images.reduce((total, image) => total + image.size, mask?.size ?? 0);
 }
 
 function checkDeclared(param: string, image: DeclaredImage, limit: number, formats: readonly ImageFormat[]): void {

@@ -10,7 +10,8 @@ import { UserFacingError } from '../errors.js';
 import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { fitToLimit } from './fit-attachment.js';
-import { checkDeclaredImages, validateEditRequest, validateGenerateRequest } from './image-rules.js';
+import { unknownAnswerBytes } from './answer-bound.js';
+import { checkDeclaredImages, declaredBytes, validateEditRequest, validateGenerateRequest } from './image-rules.js';
 import { checkMask } from './mask-check.js';
 import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, Responder } from './jobs.js';
 import type {
@@ -30,6 +31,7 @@ import type { JobArchive } from './job-archive.js';
 import { journalEntryOf } from './job-journal-entry.js';
 import { JobProgressReporter } from './job-progress.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
+import { type JobMemory, MemoryBudget } from './memory-budget.js';
 import type { StreamedDelivery } from './streaming/streamed-delivery.js';
 
 /** Options for {@link ImageService}. */
@@ -37,8 +39,8 @@ export interface ImageServiceOptions {
   gateway: ImageGateway;
   quotas: QuotaLedger;
   queue: FairQueue;
-  /** Downloads one member attachment (host allow-list and size cap applied). */
-  download: (ref: AttachmentRef, signal?: AbortSignal) => Promise<Buffer>;
+  /** Downloads one member attachment (host allow-list applied), reading no more than `maxBytes`. */
+  download: (ref: AttachmentRef, maxBytes: number, signal?: AbortSignal) => Promise<Buffer>;
   /** ATTACHMENT_MAX_BYTES: a reference declared larger is refused before anything is fetched. @default 52428799 */
   maxAttachmentBytes?: number | undefined;
   logger: Logger;
@@ -54,6 +56,11 @@ export interface ImageServiceOptions {
    * answer is read by the gateway on its own and posted once it is complete (STREAM_DELIVERIES=false).
    */
   streaming?: StreamedDelivery | undefined;
+  /**
+   * The process's memory budget (MEMORY_BUDGET_BYTES) for references, answers and linked images; jobs beyond it
+   * wait. @default a budget of 256 MiB with 64 MiB answers
+   */
+  memory?: MemoryBudget | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
   archive?: Pick<JobArchive, 'remember'> | undefined;
   /** The ledger's lease (JOB_LEASE_MS); an accepted job renews its reservation every third of it. @default 60000 */
@@ -72,11 +79,13 @@ export class ImageService {
   private readonly options: ImageServiceOptions;
   private readonly log: Logger;
   private readonly clock: Clock;
+  private readonly memory: MemoryBudget;
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
     this.log = options.logger.child({ module: 'image-service' });
     this.clock = options.clock ?? systemClock;
+    this.memory = options.memory ?? new MemoryBudget();
   }
 
   /**
@@ -108,25 +117,28 @@ export class ImageService {
 
   /**
    * The checks that need nothing fetched: the request, and what Discord declares about the reference images (count,
-   * size, content type). A request refused here, or by the quota or the queue after it, downloads nothing.
+   * size, content type, and together no more than the memory budget's references may be). A request refused here,
+   * or by the quota or the queue after it, downloads nothing.
    */
   private preflight(job: ImageJob): GenerateRequest {
     const request = validateGenerateRequest(job.request);
-    if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799);
+    if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799, this.memory.referenceBytes);
     return request;
   }
 
   /**
    * The request as the gateway gets it, built when the job's turn has come: for an edit, the references are
-   * downloaded now (just before the gateway call, so queued jobs hold no images) and their bytes checked, the mask
-   * check included. This is the one validation: the gateway sends what it is given (the ImageGateway contract).
+   * downloaded now (just before the gateway call, so queued jobs hold no images), once their declared bytes fit in
+   * the memory budget (each read no further than declared), and their bytes checked, the mask check included. This
+   * is the one validation: the gateway sends what it is given (the ImageGateway contract).
    */
-  private async complete(job: ImageJob, request: GenerateRequest, signal: AbortSignal): Promise<GenerateRequest | EditRequest> {
+  private async complete(job: ImageJob, request: GenerateRequest, memory: JobMemory, signal: AbortSignal): Promise<GenerateRequest | EditRequest> {
     if (!job.edit) return request;
     const { images, mask, inputFidelity } = job.edit;
+    await memory.takeReferences(declaredBytes(images, mask));
     const [imageBytes, maskBytes] = await Promise.all([
-      Promise.all(images.map((ref) => this.options.download(ref, signal))),
-      mask ? this.options.download(mask, signal) : Promise.resolve(undefined),
+      Promise.all(images.map((ref) => this.options.download(ref, ref.size, signal))),
+      mask ? this.options.download(mask, mask.size, signal) : Promise.resolve(undefined),
     ]);
     const edit = validateEditRequest({
       ...request,
@@ -163,8 +175,9 @@ export class ImageService {
       openUpload: () => responder.openUpload?.(job, { expectedImages, after: progress.stop() }),
       maxFileBytes: responder.maxFileBytes,
     });
+    const memory = this.memory.forJob(unknownAnswerBytes(request, this.partialImages));
     try {
-      const result = await this.queueAndGenerate(job, request, responder, progress, stream);
+      const result = await this.queueAndGenerate(job, request, responder, progress, { sink: stream, memory });
       const { files, notices } = await fitAll(result, responder.maxFileBytes);
       const upload = await stream?.settle(files);
       const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
@@ -176,6 +189,7 @@ export class ImageService {
     } finally {
       // The gateway call has settled (the queue settles a ticket only then) and delivery is over or failed.
       await stream?.close(delivered);
+      memory.release();
       await lease.stop();
       if (!delivered) await this.refund(job, log);
     }
@@ -187,9 +201,16 @@ export class ImageService {
     request: GenerateRequest,
     responder: Responder,
     progress: JobProgressReporter,
-    sink: AnswerSink | undefined,
+    { sink, memory }: { sink: AnswerSink | undefined; memory: JobMemory },
   ): Promise<ImageResult> {
-    const run = async (signal: AbortSignal) => this.callGateway(await this.complete(job, request, signal), { signal, onPartial: progress.preview, sink });
+    const run = async (signal: AbortSignal) => {
+      try {
+        return await this.callGateway(await this.complete(job, request, memory, signal), { signal, onPartial: progress.preview, sink, memory });
+      } finally {
+        // The references are read no more once the call has settled (a retry or recovery is part of the call).
+        memory.releaseReferences();
+      }
+    };
     const ticket = this.options.queue.submit(job.subject.userId, run, {
       onPosition: (position) => {
         progress.queued(position);
@@ -212,8 +233,16 @@ export class ImageService {
     }
   }
 
-  private callGateway(request: GenerateRequest | EditRequest, hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'sink'>): Promise<ImageResult> {
-    const partialImages = this.options.partialImages ?? 1;
+  /** Partial images each call asks for (0: not streamed). */
+  private get partialImages(): number {
+    return this.options.partialImages ?? 1;
+  }
+
+  private callGateway(
+    request: GenerateRequest | EditRequest,
+    hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'sink' | 'memory'>,
+  ): Promise<ImageResult> {
+    const partialImages = this.partialImages;
     const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);
   }

@@ -71,21 +71,29 @@ export interface GatewayCallOptions {
   onPartial?: ((image: PartialImage) => void) | undefined;
   /** Takes the answer while it arrives (the streamed delivery); without it the gateway reads answers on its own. */
   sink?: AnswerSink | undefined;
+  /** Room for the answer in the process's memory budget; without it answers are read as they come, up to the cap. */
+  memory?: AnswerMemory | undefined;
 }
 
 /**
- * Where a successful answer goes while it arrives (GatewayCallOptions.sink). The gateway calls `admit` once,
- * then, for a JSON answer, `buffer` for the Buffer its images are decoded into and `data`/`end` for each image's
- * bytes as they are decoded. Images are numbered in answer order and come one after another: `data` any number of
- * times, then `end` with all of the image's bytes. The result (or error) of the call stays the only verdict on
- * them. `buffer`, `data` and `end` must not throw.
+ * The job's room for its answer in the process's memory budget (memory-budget.ts). The gateway awaits `admit`
+ * once it has answered with a success (status and headers in) and before it reads the body, and again before it
+ * downloads the images an answer links to; each admission replaces the job's previous one. `bytes` is what is
+ * about to be read when it is declared. It resolves with the most bytes that may be read (a body or links beyond
+ * it are refused as too large), once they fit; meanwhile the answer waits in its socket, not in memory.
+ */
+export interface AnswerMemory {
+  admit(bytes: number | undefined): Promise<number>;
+}
+
+/**
+ * Where a successful answer goes while it arrives (GatewayCallOptions.sink). For a JSON answer the gateway calls
+ * `buffer` for the Buffer its images are decoded into and `data`/`end` for each image's bytes as they are
+ * decoded. Images are numbered in answer order and come one after another: `data` any number of times, then `end`
+ * with all of the image's bytes. The result (or error) of the call stays the only verdict on them. `buffer`,
+ * `data` and `end` must not throw.
  */
 export interface AnswerSink {
-  /**
-   * Awaited once the gateway has answered (status and headers in) and before the body is read, so the caller can
-   * bound how many answers are decoded and posted at once; the others wait in their sockets, not in memory.
-   */
-  admit(answer: { contentLength: number | undefined }): Promise<void>;
   /**
    * A Buffer of at least `bytes` bytes the answer's images are decoded into. Every image of the answer is a view
    * of it, so the sink must not reuse it while anything may still read them.

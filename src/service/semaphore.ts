@@ -28,6 +28,11 @@ export class Semaphore {
     };
   }
 
+  /** Units taken by holders now. */
+  get inUse(): number {
+    return this.used;
+  }
+
   /** Requests waiting for units. */
   get waiting(): number {
     return this.waiters.length;

@@ -5,7 +5,6 @@ import type { AnswerSink } from '../../src/service/ports.js';
 
 export function answerSink(parts: Partial<AnswerSink> = {}): AnswerSink {
   return {
-    admit: async () => undefined,
     buffer: (bytes) => Buffer.alloc(bytes),
     data: () => undefined,
     end: () => undefined,

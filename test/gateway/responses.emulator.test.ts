@@ -55,11 +55,9 @@ describe('JSON answers', () => {
     const client = await setup({}, { maxResponseBytes: 1_000 });
     gw.enqueue({ type: 'success' });
     const asked: string[] = [];
-    const sink = answerSink({
-      admit: async () => void asked.push('admit'),
-      buffer: (bytes) => (asked.push('buffer'), Buffer.alloc(bytes)),
-    });
-    expect(await failure(client.generate({ prompt: 'p' }, { sink }))).toMatchObject({ code: 'response_too_large' });
+    const sink = answerSink({ buffer: (bytes) => (asked.push('buffer'), Buffer.alloc(bytes)) });
+    const memory = { admit: async (bytes: number | undefined) => (asked.push('admit'), bytes ?? 0) };
+    expect(await failure(client.generate({ prompt: 'p' }, { sink, memory }))).toMatchObject({ code: 'response_too_large' });
     expect(asked).toEqual([]);
   });
 
@@ -330,28 +328,25 @@ describe('model catalogue', () => {
   });
 });
 
-describe('the sink’s body gate', () => {
-  it('waits for the sink’s admit after a successful answer and before reading it, and skips it for errors', async () => {
+describe('the memory budget’s gate', () => {
+  it('waits for admission after a successful answer and before reading it, and skips it for errors', async () => {
     const client = await setup();
     const order: string[] = [];
     let open!: () => void;
     let reached!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const atGate = new Promise<void>((resolve) => (reached = resolve));
-    const result = client.generate(
-      { prompt: 'gated' },
-      {
-        sink: answerSink({
-          admit: async ({ contentLength }) => {
-            order.push('gate');
-            expect(contentLength).toBeGreaterThan(1000);
-            reached();
-            await gate;
-            order.push('open');
-          },
-        }),
+    const memory = {
+      admit: async (bytes: number | undefined) => {
+        order.push('gate');
+        expect(bytes).toBeGreaterThan(1000);
+        reached();
+        await gate;
+        order.push('open');
+        return bytes ?? 0;
       },
-    );
+    };
+    const result = client.generate({ prompt: 'gated' }, { memory });
     await atGate;
     await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual(['gate']);
@@ -361,7 +356,47 @@ describe('the sink’s body gate', () => {
 
     gw.enqueue({ type: 'error', preset: 'moderation' });
     let called = false;
-    await failure(client.generate({ prompt: 'refused' }, { sink: answerSink({ admit: async () => void (called = true) }) }));
+    await failure(client.generate({ prompt: 'refused' }, { memory: { admit: async () => ((called = true), 0) } }));
     expect(called).toBe(false);
+  });
+
+  it('reads no more of an answer than the room it was admitted', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success' });
+    const memory = { admit: async () => 1_000 };
+    expect(await failure(client.generate({ prompt: 'too much for the room' }, { memory }))).toMatchObject({ code: 'response_too_large' });
+  });
+
+  it('reads a stream no further than its room either', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success' });
+    const memory = { admit: async (bytes: number | undefined) => (expect(bytes).toBeUndefined(), 1_000) };
+    expect(await failure(client.generate({ prompt: 'streamed' }, { memory, stream: true, partialImages: 1 }))).toMatchObject({ code: 'response_too_large' });
+  });
+
+  it('opens every link of an answer, then admits what they declare together once, then reads them', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', urlItems: true });
+    const admitted: (number | undefined)[] = [];
+    let linksOpenedAtAdmission = -1;
+    const memory = {
+      admit: async (bytes: number | undefined) => {
+        admitted.push(bytes);
+        if (admitted.length === 2) linksOpenedAtAdmission = gw.requests.filter((r) => r.method === 'GET' && !r.path.startsWith('/v1/')).length;
+        return bytes ?? 0;
+      },
+    };
+    const result = await client.generate({ prompt: 'p', n: 2, outputFormat: 'jpeg' }, { memory });
+    expect(result.images).toHaveLength(2);
+    expect(admitted).toHaveLength(2);
+    expect(linksOpenedAtAdmission).toBe(2);
+    expect(admitted[1]).toBe(result.images.reduce((total, image) => total + image.bytes.length, 0));
+  });
+
+  it('refuses links that need more room than they were admitted, reading none of them', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', urlItems: true });
+    const memory = { admit: async (bytes: number | undefined) => (bytes !== undefined && bytes > 10_000 ? 10_000 : (bytes ?? 0)) };
+    expect(await failure(client.generate({ prompt: 'p', n: 2 }, { memory }))).toMatchObject({ code: 'response_too_large' });
   });
 });

@@ -3,6 +3,7 @@ import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { GatewayError } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
+import { MemoryBudget } from '../../src/service/memory-budget.js';
 import { StreamedDelivery } from '../../src/service/streaming/streamed-delivery.js';
 import type { Delivery } from '../../src/service/jobs.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
@@ -28,8 +29,8 @@ class GatedResponder extends FakeResponder {
   }
 }
 
-describe('ImageService delivery slots', () => {
-  it('reads a gateway answer only when a delivery slot is free, however many gateway calls run', async () => {
+describe('ImageService memory budget for answers', () => {
+  it('reads a gateway answer only when it has room in the memory budget, however many gateway calls run', async () => {
     const { logger } = memoryLogger();
     const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, jobLeaseMs: 600_000, logger });
     opened.push(storage);
@@ -38,7 +39,7 @@ describe('ImageService delivery slots', () => {
     const bodyReadAt: string[] = [];
     for (const name of ['first', 'second']) {
       gateway.next(async (_request, options) => {
-        await options.sink?.admit({ contentLength: 800 });
+        await options.memory?.admit(800);
         bodyReadAt.push(name);
         return imageResult([image]);
       });
@@ -49,7 +50,8 @@ describe('ImageService delivery slots', () => {
       queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
       download: async () => Buffer.alloc(0),
       logger,
-      streaming: new StreamedDelivery({ budgetBytes: 1_000 }),
+      streaming: new StreamedDelivery(),
+      memory: new MemoryBudget({ totalBytes: 1_000, answerBytes: 900 }),
     });
     const slow = new GatedResponder();
     const fast = new FakeResponder();

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
+import { MemoryBudget } from '../../src/service/memory-budget.js';
 import type { AttachmentRef, ImageJob } from '../../src/service/jobs.js';
 import { AttachmentDownloadError } from '../../src/service/ports.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
@@ -22,25 +23,28 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((storage) => storage.close()));
 });
 
-async function setup(options: { concurrency?: number; limit?: number; download?: (ref: AttachmentRef) => Promise<Buffer> } = {}) {
+async function setup(options: { concurrency?: number; limit?: number; download?: (ref: AttachmentRef) => Promise<Buffer>; memory?: MemoryBudget } = {}) {
   const storage = await openStorage({ url: 'memory://', defaults: { limit: options.limit ?? 5, period: 'day' }, jobLeaseMs: 60_000, logger: silentLogger });
   opened.push(storage);
   const png = (await flatPng()).bytes;
   const downloads: string[] = [];
+  const readUpTo: number[] = [];
   const gateway = new FakeGateway();
   const service = new ImageService({
     gateway,
     quotas: storage.quotas,
     queue: new FairQueue({ concurrency: options.concurrency ?? 4 }),
-    download: async (ref) => {
+    download: async (ref, maxBytes) => {
       downloads.push(ref.filename);
+      readUpTo.push(maxBytes);
       return options.download ? options.download(ref) : png;
     },
     maxAttachmentBytes: MAX_ATTACHMENT_BYTES,
     logger: silentLogger,
     partialImages: 0,
+    memory: options.memory,
   });
-  return { storage, service, gateway, downloads };
+  return { storage, service, gateway, downloads, readUpTo };
 }
 
 function ref(filename: string, size = 10_000, contentType: string | null = 'image/png'): AttachmentRef {
@@ -104,6 +108,42 @@ describe('ImageService downloads', () => {
     await Promise.all([first, queued]);
     expect(downloads).toEqual(['a.png', 'b.png']);
     expect(gateway.calls.map((call) => call.kind)).toEqual(['generate', 'edit']);
+  });
+
+  it("fetches nothing for references that together pass the memory budget's room for references", async () => {
+    const memory = new MemoryBudget({ totalBytes: 1_000_000, answerBytes: 400_000 });
+    const { service, storage, downloads, gateway } = await setup({ memory });
+    const job = editJob({ images: [ref('a.png', 300_000), ref('b.png', 300_000)], mask: ref('mask.png', 1) });
+    const err = await failure(service.run(job, new FakeResponder()));
+    expect(err).toMatchObject({ identifier: 'input.invalid', context: { param: 'images' } });
+    expect(err.context.allowed).toMatch(/at most 586 KB together/);
+    expect(downloads).toEqual([]);
+    expect(gateway.calls).toEqual([]);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
+  });
+
+  it('fetches references only once they fit in the memory budget, each read no further than declared', async () => {
+    const memory = new MemoryBudget({ totalBytes: 1_000_000, answerBytes: 400_000 });
+    const { service, gateway, downloads, readUpTo } = await setup({ memory });
+    const held = deferred<undefined>();
+    const image = await flatPng();
+    gateway.next(async () => {
+      await held.promise;
+      return imageResult([image]);
+    });
+    gateway.returns(imageResult([image]));
+    const first = service.run(editJob({ images: [ref('a.png', 400_000)] }), new FakeResponder());
+    await gateway.waitForCalls(1);
+    expect(memory.inUse).toBe(400_000);
+    // The second job's turn has come (4 may run), but its references do not fit beside the first's until its call settles.
+    const second = service.run(editJob({ images: [ref('b.png', 150_000), ref('c.png', 100_000)] }), new FakeResponder());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(downloads).toEqual(['a.png']);
+    held.resolve(undefined);
+    await Promise.all([first, second]);
+    expect(downloads).toEqual(['a.png', 'b.png', 'c.png']);
+    expect(readUpTo).toEqual([400_000, 150_000, 100_000]);
+    expect(memory.inUse).toBe(0);
   });
 
   it('refunds a job whose download fails at its turn', async () => {

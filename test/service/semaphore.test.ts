@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Semaphore } from '../../../src/service/streaming/semaphore.js';
+import { Semaphore } from '../../src/service/semaphore.js';
 
 describe('Semaphore', () => {
   it('lets holders take at most the capacity and hands units over in arrival order', async () => {

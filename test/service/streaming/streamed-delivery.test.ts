@@ -51,7 +51,6 @@ describe('the streamed delivery seam', () => {
     const image = await flatPng(16, 16);
     gateway.next(async (_request, options) => {
       const sink = options.sink!;
-      await sink.admit({ contentLength: image.bytes.length });
       const bytes = sink.buffer(image.bytes.length).subarray(0, image.bytes.length);
       image.bytes.copy(bytes);
       sink.data(0, bytes);
@@ -93,21 +92,15 @@ describe('the streamed delivery seam', () => {
 });
 
 describe('JobStream', () => {
-  it('holds its share of the budget until it is closed, and gives its Buffers back then', async () => {
-    const streaming = new StreamedDelivery({ budgetBytes: 1_000 });
+  it('gives its Buffers back to the pool when it is closed, and the pool keeps them for the next job', async () => {
+    const streaming = new StreamedDelivery({ idleBufferBytes: 1_000 });
     const first = streaming.forJob({ openUpload: () => undefined, maxFileBytes: 1_000 });
-    await first.admit({ contentLength: 800 });
-    first.buffer(800);
-    const second = streaming.forJob({ openUpload: () => undefined, maxFileBytes: 1_000 });
-    let admitted = false;
-    const waiting = second.admit({ contentLength: 800 }).then(() => (admitted = true));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(admitted).toBe(false);
+    const taken = first.buffer(800);
     expect(streaming.idleBufferBytes).toBe(0);
     await first.close(true);
-    await waiting;
-    expect(admitted).toBe(true);
     expect(streaming.idleBufferBytes).toBe(800);
+    const second = streaming.forJob({ openUpload: () => undefined, maxFileBytes: 1_000 });
+    expect(second.buffer(700)).toBe(taken);
     await second.close(false);
   });
 });

@@ -1,0 +1,88 @@
+/**
+ * The memory budget on its own: references take from a region that leaves one answer's room, answers take at most
+ * that room, a job's later admission gives back its earlier one first, and a job that ends while it waits keeps
+ * nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryBudget } from '../../src/service/memory-budget.js';
+
+/** Whether `promise` has settled once the microtasks and one macrotask ran. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe('MemoryBudget', () => {
+  it('keeps one answer’s room free of references, so an answer always fits once no answer holds room', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400 });
+    expect(budget.referenceBytes).toBe(600);
+    // Two running jobs hold references up to the region; neither can starve the other's answer.
+    const a = budget.forJob(400);
+    const b = budget.forJob(400);
+    await a.takeReferences(300);
+    await b.takeReferences(300);
+    const c = budget.forJob(400);
+    const cWaits = c.takeReferences(100);
+    expect(await settled(cWaits)).toBe(false);
+    expect(await a.admit(undefined)).toBe(400);
+    expect(budget.inUse).toBe(1_000);
+    // b's answer waits for a's, and gets it when a is over; c's references wait for the region.
+    const bAdmitted = b.admit(350);
+    expect(await settled(bAdmitted)).toBe(false);
+    a.release();
+    expect(await bAdmitted).toBe(350);
+    await cWaits;
+    expect(budget.inUse).toBe(300 + 350 + 100);
+    b.release();
+    c.release();
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('refuses references that could never fit, and caps an answer at its room', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400 });
+    await expect(budget.takeReferences(601)).rejects.toThrow(RangeError);
+    const job = budget.forJob(5_000);
+    expect(await job.admit(undefined)).toBe(400);
+    expect(await job.admit(10_000)).toBe(400);
+    expect(budget.inUse).toBe(400);
+    job.release();
+  });
+
+  it('replaces a job’s admission instead of adding to it, giving the earlier one back before waiting', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400 });
+    const first = budget.forJob(400);
+    const second = budget.forJob(400);
+    await first.takeReferences(500);
+    await first.admit(300);
+    await second.admit(200);
+    // first's links need 400: it gives its 300 back before it waits (no answer waits holding room) …
+    const links = first.admit(400);
+    expect(await settled(links)).toBe(false);
+    expect(budget.inUse).toBe(500 + 200);
+    // … and gets the 400 once second is over.
+    second.release();
+    expect(await links).toBe(400);
+    expect(budget.inUse).toBe(500 + 400);
+    first.release();
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('gives back what a job was granted after it ended while waiting', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400 });
+    const holder = budget.forJob(400);
+    await holder.takeReferences(600);
+    await holder.admit(400);
+    const late = budget.forJob(400);
+    const waiting = late.admit(400);
+    late.release();
+    holder.release();
+    await waiting;
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('must be larger than one answer', () => {
+    expect(() => new MemoryBudget({ totalBytes: 400, answerBytes: 400 })).toThrow(RangeError);
+  });
+});
