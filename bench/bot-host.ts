@@ -112,11 +112,13 @@ async function start(args: BotStartArgs): Promise<void> {
     SHUTDOWN_GRACE_MS: '10000',
     ...args.env,
   });
-  // Production logs go to stdout; here they are counted and dropped so the terminal stays readable.
+  // Production logs go to stdout; here they are counted and dropped so the terminal stays readable (BENCH_BOT_LOG=1: to stderr).
+  const show = process.env['BENCH_BOT_LOG'] === '1';
   const bot = await startBot(config, {
     logDestination: {
-      write: () => {
+      write: (line: string) => {
         logLines++;
+        if (show) process.stderr.write(line);
       },
     },
   });

@@ -4,8 +4,11 @@
  * each other's (the gateway's base64 work would otherwise delay the Discord emulator's timestamps). Driven by bench/ipc.ts commands.
  */
 import { performance } from 'node:perf_hooks';
+import type { DiscordEmulatorOptions } from '../test/emulators/discord/types.js';
 import { startDiscordEmulator, type DiscordEmulator, type InteractionHandle, type UserFixture } from '../test/emulators/discord/index.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../test/emulators/gateway/index.js';
+import type { Behaviour } from '../test/emulators/gateway/types.js';
+import { hostileLoad, type HostileSpec } from './hostile-load.js';
 import { serve } from './ipc.js';
 
 /** What the orchestrator needs to configure a bot against these emulators. */
@@ -117,10 +120,10 @@ async function load(spec: LoadSpec): Promise<InteractionSample[]> {
 serve(
   {
     /** Starts the Discord emulator, the gateway emulator, or both; returns the addresses of what it started. */
-    async start(args: { discord?: boolean; gateway?: GatewayEmulatorOptions }): Promise<Partial<EmulatorAddresses>> {
+    async start(args: { discord?: boolean | DiscordEmulatorOptions; gateway?: GatewayEmulatorOptions }): Promise<Partial<EmulatorAddresses>> {
       const out: Partial<EmulatorAddresses> = {};
       if (args.discord) {
-        discord = await startDiscordEmulator({ log: false });
+        discord = await startDiscordEmulator({ log: false, ...(args.discord === true ? {} : args.discord) });
         Object.assign(out, { discordApiUrl: discord.apiUrl, discordToken: discord.token, cdnHost: discord.cdnHost, applicationId: discord.applicationId });
       }
       if (args.gateway) {
@@ -131,6 +134,16 @@ serve(
     },
     whenReady: () => discord?.whenReady(),
     load: (spec: LoadSpec) => load(spec),
+    /** The hostile scenario's members (bench/hostile-load.ts). */
+    hostile: (spec: HostileSpec) => {
+      if (!discord) throw new Error('emulators not started');
+      return hostileLoad(discord, syntheticMembers(spec.members), spec);
+    },
+    /** Answers the next gateway requests with these behaviours, in order. */
+    enqueue: (args: { behaviours: Behaviour[] }) => {
+      if (!gateway) throw new Error('emulators not started');
+      for (const behaviour of args.behaviours) gateway.enqueue(behaviour);
+    },
     /** Interactions of a command no bot handles (the baseline ignores it), for the decode-and-upload reference; the caller acks them. */
     mint(args: { count: number }) {
       if (!discord) throw new Error('emulators not started');

@@ -9,6 +9,7 @@ import type { Figures } from './scenarios/common.js';
 import type { BurstResult } from './scenarios/burst.js';
 import type { MemoryResult } from './scenarios/memory.js';
 import type { OverheadResult } from './scenarios/overhead.js';
+import type { HostileResult } from './scenarios/hostile.js';
 import type { QuotaResult } from './scenarios/quota.js';
 
 export interface Machine {
@@ -38,6 +39,7 @@ export interface BenchResult {
   overhead?: OverheadResult | undefined;
   memory?: MemoryResult | undefined;
   quota?: QuotaResult | undefined;
+  hostile?: HostileResult | undefined;
   /** The baseline's figures per section (also inside each section, next to ours and the ratio). */
   baseline: Record<string, Figures>;
   targets: Target[];
@@ -109,6 +111,12 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
         met: exact,
       });
     }
+  }
+  if (r.hostile) {
+    const h = r.hostile.ours;
+    add('hostile: peak RSS over idle within the memory budget (MB)', h['peakOverIdleMB'], `≤ ${fmt(h['budgetMB'])}`, (v) => v <= (h['budgetMB'] ?? 0));
+    add('hostile: peak RSS within a 512 MB container (MB)', h['peakRssMB'], '≤ 512', (v) => v <= 512);
+    add('hostile: every request settled', h['unsettled'], '= 0', (v) => v === 0);
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
   for (const [section, c] of [
@@ -205,6 +213,15 @@ export function tables(r: BenchResult): string {
               fmt(f['errors']),
             ],
       ),
+    );
+  }
+  if (r.hostile) {
+    const p = r.hostile.params;
+    const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
+    table(
+      `Hostile: ${p.members} members at once, each: Edit image on ${p.refusedRefs} × ${mb(p.refBytes)} and on ${p.acceptedRefs} × ${mb(p.refBytes)} (CDN at ${mb(p.cdnBytesPerSecond)}/s), and /imagine; every answer a ${mb(p.linkBytes)} url item; budget ${Math.round(p.budgetBytes / 2 ** 20)} MiB (ours only)`,
+      ['figure', 'ours'],
+      Object.entries(r.hostile.ours).map(([k, v]) => [k, fmt(v)]),
     );
   }
   table(

@@ -6,12 +6,13 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { burst, type BurstParams } from './scenarios/burst.js';
+import { hostile, type HostileParams } from './scenarios/hostile.js';
 import { memory, type MemoryParams } from './scenarios/memory.js';
 import { overhead, type OverheadParams } from './scenarios/overhead.js';
 import { quota, type QuotaParams } from './scenarios/quota.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
 
-const SCENARIOS = ['burst', 'overhead', 'memory', 'quota'] as const;
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Params {
@@ -19,13 +20,28 @@ interface Params {
   overhead: OverheadParams;
   memory: MemoryParams;
   quota: QuotaParams;
+  hostile: HostileParams;
 }
+
+const MB = 1_000_000;
+/** The issue's worst inputs: 20 members, 10 × 45 MB references (2 × 45 MB fit), 64 MB url answers, a 16 MB/s CDN. */
+const HOSTILE: HostileParams = {
+  members: 20,
+  refBytes: 45 * MB,
+  refusedRefs: 10,
+  acceptedRefs: 2,
+  timeoutMs: 600_000,
+  linkBytes: 64 * MB,
+  budgetBytes: 256 * 1024 * 1024,
+  cdnBytesPerSecond: 16 * MB,
+};
 
 const FULL: Params = {
   burst: { count: 200, members: 50, spreadMs: 2000, delayMs: 2000 },
   overhead: { delayMs: 500, oneImage: 30, fourImages: 12, referenceRuns: 12 },
   memory: { jobs: 100, delayMs: 3000, spreadMs: 500 },
   quota: { durationMs: 3000, concurrency: 32, members: 500, processes: { processes: 2, reservations: 10_000, concurrency: 32, members: 1_000, limit: 16 } },
+  hostile: HOSTILE,
 };
 
 const QUICK: Params = {
@@ -33,6 +49,7 @@ const QUICK: Params = {
   overhead: { delayMs: 200, oneImage: 3, fourImages: 2, referenceRuns: 2 },
   memory: { jobs: 6, delayMs: 500, spreadMs: 100 },
   quota: { durationMs: 300, concurrency: 8, members: 50, processes: { processes: 2, reservations: 300, concurrency: 8, members: 20, limit: 25 } },
+  hostile: { ...HOSTILE, members: 4 },
 };
 
 export const METHOD = `
@@ -108,6 +125,11 @@ async function main(): Promise<void> {
       if (name === 'burst') result.burst = await burst(params.burst);
       if (name === 'overhead') result.overhead = await overhead(params.overhead);
       if (name === 'memory') result.memory = await memory(params.memory);
+      if (name === 'hostile') {
+        // BENCH_HOSTILE (JSON) overrides the scenario's parameters for tuning runs.
+        result.hostile = await hostile({ ...params.hostile, ...(JSON.parse(process.env['BENCH_HOSTILE'] ?? '{}') as Partial<HostileParams>) });
+        log(`hostile: peak RSS ${result.hostile.ours['peakRssMB']} MB against a budget of ${result.hostile.ours['budgetMB']} MB`);
+      }
       if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
     } catch (err) {
       // Keep the other scenarios' figures; the run still fails at the end.

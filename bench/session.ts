@@ -2,6 +2,7 @@
  * One measured session: a Discord emulator process, a gateway emulator process and a bot process (ours or the
  * baseline), started fresh and closed at the end.
  */
+import type { DiscordEmulatorOptions } from '../test/emulators/discord/types.js';
 import type { GatewayEmulatorOptions } from '../test/emulators/gateway/index.js';
 import type { BotKind, BotStats } from './bot-host.js';
 import type { EmulatorAddresses, InteractionSample, LoadSpec } from './emulator-host.js';
@@ -22,6 +23,8 @@ export interface Session {
 
 export interface SessionOptions {
   gateway: GatewayEmulatorOptions;
+  /** Options of the Discord emulator (a slow CDN, say). */
+  discord?: DiscordEmulatorOptions | undefined;
   bot: BotKind;
   env?: Record<string, string> | undefined;
   /** Image shapes to request once through the bot before `body` (the emulator renders and caches them, the bot warms up). */
@@ -44,7 +47,7 @@ export async function withSession<T>(options: SessionOptions, body: (s: Session)
   const bot = HostProcess.start('./bot-host.ts', [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...extra('BENCH_BOT_FLAGS')]);
   try {
     const [d, g] = await Promise.all([
-      discord.call<Partial<EmulatorAddresses>>('start', { discord: true }),
+      discord.call<Partial<EmulatorAddresses>>('start', { discord: options.discord ?? true }),
       gateway.call<Partial<EmulatorAddresses>>('start', { gateway: options.gateway }),
     ]);
     const addresses = { ...d, ...g } as EmulatorAddresses;

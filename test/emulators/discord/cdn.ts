@@ -14,9 +14,11 @@ interface StoredFile {
 export class Cdn {
   private readonly files = new Map<string, StoredFile>();
   private readonly baseUrl: string;
+  private readonly bytesPerSecond: number | undefined;
 
-  constructor(baseUrl: string) {
+  constructor(baseUrl: string, bytesPerSecond?: number) {
     this.baseUrl = baseUrl;
+    this.bytesPerSecond = bytesPerSecond;
   }
 
   /**
@@ -57,9 +59,21 @@ export class Cdn {
       return true;
     }
     res.writeHead(200, { 'content-type': file.attachment.content_type ?? 'application/octet-stream', 'content-length': file.bytes.length });
-    res.end(file.bytes);
+    if (this.bytesPerSecond === undefined) res.end(file.bytes);
+    else void trickle(res, file.bytes, this.bytesPerSecond);
     return true;
   }
+}
+
+/** Sends `bytes` in tenths of a second's worth, one tenth per 100 ms, respecting backpressure; stops when the client goes. */
+async function trickle(res: ServerResponse, bytes: Buffer, bytesPerSecond: number): Promise<void> {
+  const step = Math.max(1, Math.floor(bytesPerSecond / 10));
+  for (let at = 0; at < bytes.length && !res.destroyed; at += step) {
+    res.write(bytes.subarray(at, at + step));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (res.writableNeedDrain) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+  }
+  res.end();
 }
 
 /** A query string shaped like Discord's signed CDN URLs (ex, is, hm); the emulator does not check it. */

@@ -76,7 +76,7 @@ export class EmulatorState {
     this.applicationId = this.ids.next(Date.UTC(2024, 5, 1));
     // Like most bots, the bot user shares the application's id.
     this.botUser = { id: this.applicationId, username: 'imagine-bot', discriminator: '0', global_name: null, avatar: null, bot: true, flags: 0 };
-    this.cdn = new Cdn(baseUrl);
+    this.cdn = new Cdn(baseUrl, options.cdnBytesPerSecond);
     this.messages = new MessageStore(this.cdn, this.ids);
     this.commands = new CommandRegistry(this.ids, this.applicationId);
   }

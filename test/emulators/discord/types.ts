@@ -20,6 +20,8 @@ export interface DiscordEmulatorOptions {
   tokenLifetimeMs?: number | undefined;
   /** Per-file upload limit in bytes (interactions can override it). @default 10485760 */
   attachmentSizeLimit?: number | undefined;
+  /** The CDN's speed per download in bytes per second (a slow CDN, for the benchmark); unset: as fast as it can. */
+  cdnBytesPerSecond?: number | undefined;
   /** HELLO heartbeat interval sent to clients. @default 45000 */
   heartbeatIntervalMs?: number | undefined;
   /** The shard count GET /gateway/bot recommends (`shards`), which discord.js uses with `shards: 'auto'`. @default 1 */

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Scene } from './illustration.js';
 import type { ImageFactory, ImageSpec } from './images.js';
+import { padPng } from './png-padding.js';
 import type { ImageStyle, SuccessBehaviour } from './types.js';
 import type { ImageJob } from './validation.js';
 
@@ -113,6 +114,11 @@ export function imagesResponseFrames(job: ImageJob, behaviour: SuccessBehaviour,
   return frames;
 }
 
+/** What a url item serves: the image, padded when the behaviour asks for heavy links. */
+function linkBytes(image: RenderedImage, behaviour: SuccessBehaviour): Buffer {
+  return behaviour.urlImageBytes !== undefined && image.spec.format === 'png' ? padPng(image.bytes, behaviour.urlImageBytes) : image.bytes;
+}
+
 function responseObject(
   job: ImageJob,
   behaviour: SuccessBehaviour,
@@ -125,7 +131,7 @@ function responseObject(
     ? []
     : rendered.map((image) => {
         const item: Record<string, unknown> = asUrl
-          ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) }
+          ? { url: ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true) }
           : { b64_json: b64(image) };
         if (job.model === 'dall-e-3') item['revised_prompt'] = `A detailed rendering of: ${job.prompt}`;
         return item;
@@ -164,7 +170,7 @@ export async function streamEvents(
     }
     const payload =
       behaviour.urlItems || behaviour.brokenUrl
-        ? { url: ctx.files.publish(image.bytes, image.spec.format, behaviour.brokenUrl === true) }
+        ? { url: ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true) }
         : { b64_json: base64Of(image.bytes) };
     const completed: Record<string, unknown> = { type: `${prefix}.completed`, ...payload, ...common };
     if (!behaviour.omitUsage) completed['usage'] = usageOf(job);

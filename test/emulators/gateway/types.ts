@@ -105,6 +105,8 @@ export interface SuccessBehaviour {
   delayMs?: number | undefined;
   /** data[].url items pointing at the emulator's own /files/… route instead of b64_json. */
   urlItems?: boolean | undefined;
+  /** url items whose download is a PNG padded to this many bytes (png answers only; the benchmark's hostile gateway). */
+  urlImageBytes?: number | undefined;
   /** url items whose download answers 404. */
   brokenUrl?: boolean | undefined;
   /** `data: []`. */
