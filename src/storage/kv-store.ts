@@ -5,7 +5,7 @@ import { StorageUnavailableError } from './errors.js';
 const MAX_BUSY_WAIT_MS = 50;
 
 /** SQLite's "another connection holds the write lock", however deep keyv wrapped it. */
-function isBusy(error: unknown): boolean {
+export function isBusy(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) if ((e as { code?: unknown }).code === 'SQLITE_BUSY') return true;
   return false;
 }

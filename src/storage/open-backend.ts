@@ -6,7 +6,7 @@ import KeyvRedis from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import type pino from 'pino';
 import { StorageUnavailableError } from './errors.js';
-import { KvStore, deserializeEntry, serializeEntry } from './kv-store.js';
+import { KvStore, deserializeEntry, isBusy, serializeEntry } from './kv-store.js';
 import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import type { Ledger } from './ledger.js';
 import { openJobSlots } from './open-job-slots.js';
@@ -69,7 +69,10 @@ export async function openBackend(location: StorageLocation, options: BackendOpt
     deserialize: deserializeEntry,
   });
   // With throwOnErrors the error is thrown to the caller too; the event only feeds the log.
-  keyv.on('error', (err: unknown) => options.logger.warn({ err, storage: location.display }, 'storage error event'));
+  keyv.on('error', (err: unknown) => {
+    // A busy SQLite write is tried again (KvStore); only what finally fails is worth a line, and its caller logs it.
+    if (!isBusy(err)) options.logger.warn({ err, storage: location.display }, 'storage error event');
+  });
   const kv = new KvStore(keyv, location.display, { busyRetryMs: adapter.busyRetryMs });
   let ledger: Ledger | undefined;
   let slots: ClusterJobSlots | undefined;
@@ -134,7 +137,9 @@ async function createSqliteAdapter(file: string): Promise<Adapter> {
   // connection's mutex, and the main thread needs that mutex to finalize statements, so a write waiting for the
   // ledger's transaction (which needs the main thread to commit) froze the process for the whole busy timeout.
   // A busy write fails at once instead, and KvStore tries it again on the event loop.
-  const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 0 });
+  const store = new KeyvSqlite({ uri: `sqlite://${file}` });
+  // @keyv/sqlite skips a busyTimeout of 0, and node-sqlite3 otherwise waits 1 s by default.
+  await store.query('PRAGMA busy_timeout = 0');
   // WAL with synchronous=NORMAL: commits no longer fsync one by one (thousands of reservations per second),
   // and a crash can lose at most the last few commits, never corrupt the file.
   await store.query('PRAGMA journal_mode = WAL');
