@@ -47,7 +47,11 @@ export async function hostileLoad(discord: DiscordEmulator, members: UserFixture
     const tooMuch = discord.createUserMessage(channel, user, 'all of these, please', refs(spec.refusedRefs));
     const fits = discord.createUserMessage(channel, user, 'these two', refs(spec.acceptedRefs));
     handles.push(editImage(discord, user, tooMuch, spec.timeoutMs), editImage(discord, user, fits, spec.timeoutMs));
-    handles.push(wait(discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a lighthouse, heavy' }], { user }), spec.timeoutMs));
+    const imagine = [
+      { name: 'prompt', type: 3, value: 'a lighthouse, heavy' },
+      { name: 'format', type: 3, value: 'png' },
+    ];
+    handles.push(wait(discord.slash('imagine', imagine, { user }), spec.timeoutMs));
   }
   const done = await Promise.all(handles);
   const delivered = done.filter((h) => finalEdit(h) !== undefined).length;

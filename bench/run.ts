@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota] [--results-dir=DIR] [--no-docs]`
+ * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile] [--results-dir=DIR] [--no-docs]`
  * Runs the scenarios one after another (each in fresh processes), prints a table, writes bench/results/*.json and,
  * after a full run of every scenario, docs/benchmarks.md.
  */
@@ -32,7 +32,7 @@ const HOSTILE: HostileParams = {
   acceptedRefs: 2,
   timeoutMs: 600_000,
   linkBytes: 64 * MB,
-  budgetBytes: 256 * 1024 * 1024,
+  budgetBytes: 192 * 1024 * 1024,
   cdnBytesPerSecond: 16 * MB,
 };
 

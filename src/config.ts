@@ -73,7 +73,7 @@ export const ConfigSchema = z.object({
   MAX_CONCURRENT_JOBS: positiveInt('a positive whole number').default(4),
   MAX_RUNNING_PER_MEMBER: positiveInt('a positive whole number').default(2),
   MAX_QUEUED_PER_MEMBER: positiveInt('a positive whole number').default(10),
-  MEMORY_BUDGET_BYTES: positiveInt('a number of bytes').default(256 * MIB),
+  MEMORY_BUDGET_BYTES: positiveInt('a number of bytes').default(192 * MIB),
   ATTACHMENT_MAX_BYTES: positiveInt('a number of bytes').default(50 * MIB - 1),
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
   STREAM_DELIVERIES: flag.default(true),

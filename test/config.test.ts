@@ -33,7 +33,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'info',
       GATEWAY_TIMEOUT_MS: 180_000,
       MAX_CONCURRENT_JOBS: 4,
-      MEMORY_BUDGET_BYTES: 256 * 1024 * 1024,
+      MEMORY_BUDGET_BYTES: 192 * 1024 * 1024,
     });
   });
 

@@ -58,7 +58,7 @@ export interface ImageServiceOptions {
   streaming?: StreamedDelivery | undefined;
   /**
    * The process's memory budget (MEMORY_BUDGET_BYTES) for references, answers and linked images; jobs beyond it
-   * wait. @default a budget of 256 MiB with 64 MiB answers
+   * wait. @default a budget of 192 MiB with 64 MiB answers
    */
   memory?: MemoryBudget | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */

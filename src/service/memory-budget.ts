@@ -16,13 +16,13 @@ import { Semaphore } from './semaphore.js';
 
 const MIB = 1024 * 1024;
 /** Sized for a 512 MB container: about 150 MB for Node, discord.js and sharp, and room for the idle answer Buffers. */
-export const DEFAULT_MEMORY_BUDGET_BYTES = 256 * MIB;
+export const DEFAULT_MEMORY_BUDGET_BYTES = 192 * MIB;
 /** GATEWAY_MAX_RESPONSE_BYTES' default. */
 export const DEFAULT_ANSWER_BYTES = 64 * MIB;
 
 /** Options of {@link MemoryBudget}. */
 export interface MemoryBudgetOptions {
-  /** Every image byte held at once. @default 256 MiB */
+  /** Every image byte held at once. @default 192 MiB */
   totalBytes?: number | undefined;
   /** The most one answer may take (the gateway's response cap); less than totalBytes. @default 64 MiB */
   answerBytes?: number | undefined;
