@@ -34,7 +34,9 @@ export async function hostile(p: HostileParams): Promise<HostileResult> {
     gateway: { imageStyle: 'flat' as const, maxBodyBytes: 1024 * MB },
   };
   return withSession(session, async (s) => {
-    await s.gateway.call('enqueue', { behaviours: Array.from({ length: p.members * 3 }, () => ({ type: 'success', urlItems: true, urlImageBytes: p.linkBytes })) });
+    await s.gateway.call('enqueue', {
+      behaviours: Array.from({ length: p.members * 3 }, () => ({ type: 'success', urlItems: true, urlImageBytes: p.linkBytes })),
+    });
     await s.resetStats();
     const outcome = await s.discord.call<HostileOutcome>('hostile', p);
     const st = await s.stats();
