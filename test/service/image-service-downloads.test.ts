@@ -47,6 +47,18 @@ async function setup(options: { concurrency?: number; limit?: number; download?:
   return { storage, service, gateway, downloads, readUpTo };
 }
 
+/** The gateway's first call waits until the returned deferred is resolved; the next answers at once. */
+async function holdFirstCall(gateway: FakeGateway) {
+  const held = deferred<undefined>();
+  const image = await flatPng();
+  gateway.next(async () => {
+    await held.promise;
+    return imageResult([image]);
+  });
+  gateway.returns(imageResult([image]));
+  return held;
+}
+
 function ref(filename: string, size = 10_000, contentType: string | null = 'image/png'): AttachmentRef {
   return { url: `https://cdn.discordapp.com/attachments/1/2/${filename}`, filename, size, contentType };
 }
@@ -90,13 +102,7 @@ describe('ImageService downloads', () => {
 
   it("fetches a queued job's references only when its turn comes, just before its gateway call", async () => {
     const { service, gateway, downloads } = await setup({ concurrency: 1 });
-    const held = deferred<undefined>();
-    const image = await flatPng();
-    gateway.next(async () => {
-      await held.promise;
-      return imageResult([image]);
-    });
-    gateway.returns(imageResult([image]));
+    const held = await holdFirstCall(gateway);
     const first = service.run(imagineJob(), new FakeResponder());
     await gateway.waitForCalls(1);
     const responder = new FakeResponder();
@@ -125,13 +131,7 @@ describe('ImageService downloads', () => {
   it('fetches references only once they fit in the memory budget, each read no further than declared', async () => {
     const memory = new MemoryBudget({ totalBytes: 1_000_000, answerBytes: 400_000 });
     const { service, gateway, downloads, readUpTo } = await setup({ memory });
-    const held = deferred<undefined>();
-    const image = await flatPng();
-    gateway.next(async () => {
-      await held.promise;
-      return imageResult([image]);
-    });
-    gateway.returns(imageResult([image]));
+    const held = await holdFirstCall(gateway);
     const first = service.run(editJob({ images: [ref('a.png', 400_000)] }), new FakeResponder());
     await gateway.waitForCalls(1);
     expect(memory.inUse).toBe(400_000);
