@@ -52,7 +52,7 @@ export const ConfigSchema = z.object({
   GATEWAY_API_KEY: z
     .string({ error: 'is required: the bearer key for the image gateway' })
     .min(1, { error: 'is required: the bearer key for the image gateway' }),
-  DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).default('gpt-image-1'),
+  DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).optional(),
   /** Hosts besides the gateway's own that may serve `url` image items; internal addresses only when listed here. */
   GATEWAY_URL_HOSTS: hostList.optional().transform((hosts) => hosts ?? []),
   GATEWAY_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(180_000),

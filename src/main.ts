@@ -135,7 +135,6 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const deps = {
     images,
     models: gateway,
-    defaultModel: config.DEFAULT_IMAGE_MODEL,
     quotas: new QuotaAdmin({ quotas: storage.quotas, logger }),
     archive,
     autocomplete: createImageAutocomplete(gateway),
@@ -190,7 +189,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const gatewayCheck = new GatewayCheck({
     probe: (timeoutMs) => gateway.probeModels(timeoutMs),
     host: new URL(config.GATEWAY_BASE_URL).host,
-    defaultModel: config.DEFAULT_IMAGE_MODEL,
+    defaultModel: () => gateway.defaultModel,
+    configured: config.DEFAULT_IMAGE_MODEL,
     timeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
     retryIntervalMs: config.GATEWAY_CHECK_INTERVAL_MS,
     logger,

@@ -22,11 +22,11 @@ describe('loadConfig', () => {
 
   it('applies the documented defaults', () => {
     const config = loadConfig(REQUIRED);
+    expect(config.DEFAULT_IMAGE_MODEL).toBeUndefined();
     expect(config).toMatchObject({
       DISCORD_API_URL: 'https://discord.com/api',
       DISCORD_CDN_HOSTS: ['cdn.discordapp.com', 'media.discordapp.net'],
       GATEWAY_URL_HOSTS: [],
-      DEFAULT_IMAGE_MODEL: 'gpt-image-1',
       STORAGE_URL: 'sqlite://data/bot.sqlite',
       QUOTA_DEFAULT_LIMIT: 20,
       QUOTA_DEFAULT_PERIOD: 'day',

@@ -21,7 +21,6 @@ export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBod
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps {
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
-  defaultModel: string;
   quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'>;
   archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit'>;
 }

@@ -13,15 +13,14 @@ export const MODELS_DATA = {
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 /** Creates /models. */
-export function createModelsCommand(deps: { models: Pick<ImageGateway, 'listModels'>; defaultModel: string }): ChatCommand {
+export function createModelsCommand(deps: { models: Pick<ImageGateway, 'listModels'> }): ChatCommand {
   return {
     kind: 'chat',
     data: MODELS_DATA,
     async execute(interaction) {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const models = (await deps.models.listModels()).filter((m) => m.image);
-      const lines = models.map((m) => `• \`${m.id}\`${m.id === deps.defaultModel ? ' (default)' : ''}`);
-      const body = lines.length > 0 ? lines.join('\n') : `• \`${deps.defaultModel}\` (default)`;
+      const body = models.map((m) => `• \`${m.id}\`${m.default ? ' (default)' : ''}${m.shutdownDate ? ` · shuts down ${m.shutdownDate}` : ''}`).join('\n');
       await interaction.editReply({
         content: shortenForDiscord(`**Image models**\n${body}\n-# Pick one with the \`model\` option of /imagine or /edit.`, 2000),
       });

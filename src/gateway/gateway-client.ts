@@ -22,7 +22,8 @@ import {
 import { CallScope } from './call-scope.js';
 import { GatewayHttpError, type GatewayError } from './errors.js';
 import { exchangeImages, type ExchangeContext, type ExchangeResult } from './image-exchange.js';
-import { fetchModelIds } from './model-ids.js';
+import { DefaultModel } from './default-model.js';
+import { fetchModels } from './model-ids.js';
 import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
@@ -38,8 +39,11 @@ export interface GatewayClientOptions {
   apiKey: string;
   /** The undici Agent from createGatewayAgent (connect, header and body timeouts live there). */
   dispatcher: GatewayHttpOptions['dispatcher'];
-  /** The model used when a request names none; first in the catalogue. */
-  defaultModel: string;
+  /**
+   * DEFAULT_IMAGE_MODEL: the model used when a request names none, while the gateway lists it; unset or unlisted,
+   * the best model the gateway lists is used instead (default-model.ts).
+   */
+  defaultModel?: string | undefined;
   logger: pino.Logger;
   /** Total time for one logical request, retries and recoveries included. @default 180_000 */
   deadlineMs?: number | undefined;
@@ -75,7 +79,7 @@ const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => 
 /** ImageGateway over an OpenAI-compatible (one-api/new-api family) image gateway. */
 export class GatewayClient implements ImageGateway {
   private readonly ctx: ExchangeContext;
-  private readonly defaultModel: string;
+  private readonly defaults: DefaultModel;
   private readonly log: pino.Logger;
   private readonly deadlineMs: number;
   private readonly maxRetries: number;
@@ -94,30 +98,31 @@ export class GatewayClient implements ImageGateway {
       clock,
       log: this.log,
     };
-    this.defaultModel = opts.defaultModel;
+    this.defaults = new DefaultModel({ configured: opts.defaultModel, host: new URL(opts.baseUrl).host, clock, logger: this.log });
     this.deadlineMs = opts.deadlineMs ?? 180_000;
     this.maxRetries = opts.maxRetries ?? 2;
     this.retryAfterCapMs = opts.retryAfterCapMs ?? 30_000;
     this.sleep = opts.sleep ?? defaultSleep;
     this.random = opts.random ?? Math.random;
     this.catalogue = new ModelCatalogue({
-      defaultModel: opts.defaultModel,
+      defaultModel: () => this.defaults.current,
+      onListed: (models) => this.defaults.update(models),
       ttlMs: opts.modelsTtlMs ?? 300_000,
       clock,
       logger: this.log,
-      fetchIds: (signal) => fetchModelIds(this.ctx, signal),
+      fetchModels: (signal) => fetchModels(this.ctx, signal),
     });
   }
 
   /** Text-to-image. @throws ImageInputError for a bad call option, before any request; GatewayError after. */
   async generate(request: GenerateRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
-    const model = request.model ?? this.defaultModel;
+    const model = request.model ?? this.defaults.current;
     return this.run('generations', buildWireParams(request, model, options), undefined, options);
   }
 
   /** Image-to-image (multipart). @throws ImageInputError for a bad call option, before any request; GatewayError after. */
   async edit(request: EditRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
-    const model = request.model ?? this.defaultModel;
+    const model = request.model ?? this.defaults.current;
     return this.run('edits', buildWireParams(request, model, options), request, options);
   }
 
@@ -130,8 +135,16 @@ export class GatewayClient implements ImageGateway {
   }
 
   /** One uncached `GET /models` within `timeoutMs` (the start-up check): the ids, or a GatewayError. */
-  probeModels(timeoutMs: number): Promise<string[]> {
-    return fetchModelIds(this.ctx, undefined, timeoutMs);
+  /** The model a request without one uses now. */
+  get defaultModel(): string {
+    return this.defaults.current;
+  }
+
+  /** The start-up check's listing, within `timeoutMs`; it also chooses the default and refreshes the catalogue. */
+  async probeModels(timeoutMs: number): Promise<string[]> {
+    const models = await fetchModels(this.ctx, undefined, timeoutMs);
+    this.catalogue.accept(models);
+    return models.map((m) => m.id);
   }
 
   private async run(endpoint: 'generations' | 'edits', first: WireParams, edit: EditRequest | undefined, call: GatewayCallOptions): Promise<ImageResult> {

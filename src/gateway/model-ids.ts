@@ -1,10 +1,11 @@
 /**
- * `GET {base}/models`: the ids of the gateway's catalogue. Accepts OpenAI's `{object:"list",data}` and new-api's
+ * `GET {base}/models`: the gateway's catalogue (ids, and shutdown dates where it reports them). Accepts OpenAI's `{object:"list",data}` and new-api's
  * `{success:true,data}`; anything else is an error the catalogue absorbs.
  *
  * @see ../../../shared/docs/image-gateway.md §2.8, §4.1, §4.2.1
  */
 import { CallScope } from './call-scope.js';
+import type { ListedModel } from './default-model.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
 import type { ExchangeContext } from './image-exchange.js';
 import { findRequestId } from './request-id.js';
@@ -14,8 +15,8 @@ import { ModelsResponse, parseJson } from './schemas.js';
 const MODELS_TIMEOUT_MS = 10_000;
 const MODELS_BODY_CAP = 4 * 1024 * 1024;
 
-/** Fetches the model ids within `timeoutMs`; rejects with a GatewayError on any failure or unknown shape. */
-export async function fetchModelIds(ctx: ExchangeContext, signal?: AbortSignal, timeoutMs = MODELS_TIMEOUT_MS): Promise<string[]> {
+/** Fetches the models within `timeoutMs`; rejects with a GatewayError on any failure or unknown shape. */
+export async function fetchModels(ctx: ExchangeContext, signal?: AbortSignal, timeoutMs = MODELS_TIMEOUT_MS): Promise<ListedModel[]> {
   const scope = new CallScope(timeoutMs, signal);
   try {
     const res = await ctx.http.send({ method: 'GET', path: '/models', headers: { accept: 'application/json' } }, scope);
@@ -25,7 +26,7 @@ export async function fetchModelIds(ctx: ExchangeContext, signal?: AbortSignal, 
     const parsed = ModelsResponse.safeParse(parseJson(text));
     if (!parsed.success)
       throw new GatewayResponseError('gateway model list has an unknown shape', { category: 'gateway_failure', code: 'malformed_response', requestId });
-    return parsed.data.data.map((model) => model.id);
+    return parsed.data.data.map((model) => ({ id: model.id, shutdownDate: model.shutdown_date }));
   } finally {
     scope.dispose();
   }

@@ -1,10 +1,11 @@
 /**
  * The model catalogue behind autocomplete and `/models`: fetched at most once per TTL (concurrent callers share
- * one fetch), image models first and the configured default first of all. A failed fetch or an unknown shape
+ * one fetch), image models first and the default in use first of all; each listing also chooses that default. A failed fetch or an unknown shape
  * keeps what we had (or the default alone) and is tried again after a short pause, not on every keystroke.
  */
 import type pino from 'pino';
 import type { Clock, GatewayModel } from '../service/ports.js';
+import type { ListedModel } from './default-model.js';
 
 /** Looks like an image model: gpt-image-*, dall-e-*, chatgpt-image-*, imagen, flux, or "image" in the id. */
 const IMAGE_MODEL = /gpt-image|dall-e|chatgpt-image|imagen|flux|stable-diffusion|sdxl|midjourney|seedream|image/i;
@@ -14,12 +15,15 @@ const MODELS_FAILURE_TTL_MS = 30_000;
 
 /** Options of a ModelCatalogue. */
 export interface ModelCatalogueOptions {
-  defaultModel: string;
+  /** The model in use by default now (default-model.ts). */
+  defaultModel: () => string;
+  /** Called with every listing fetched, before it is ordered (the default is chosen from it). */
+  onListed: (models: readonly ListedModel[]) => void;
   ttlMs: number;
   clock: Clock;
   logger: pino.Logger;
-  /** Fetches the ids from the gateway; rejects on any failure or unknown shape. */
-  fetchIds: (signal?: AbortSignal) => Promise<string[]>;
+  /** Fetches the models from the gateway; rejects on any failure or unknown shape. */
+  fetchModels: (signal?: AbortSignal) => Promise<ListedModel[]>;
 }
 
 /** True when the id looks like an image model. */
@@ -27,29 +31,42 @@ export function isImageModel(id: string): boolean {
   return IMAGE_MODEL.test(id);
 }
 
-/** Orders ids: the default first, then image models, then the rest, each group alphabetically, without duplicates. */
-function orderModels(ids: readonly string[], defaultModel: string): GatewayModel[] {
-  const others = [...new Set(ids)].filter((id) => id !== defaultModel).sort((a, b) => a.localeCompare(b));
-  const image = others.filter(isImageModel);
-  const rest = others.filter((id) => !isImageModel(id));
-  return [{ id: defaultModel, image: true }, ...image.map((id) => ({ id, image: true })), ...rest.map((id) => ({ id, image: false }))];
+/** Orders models: the default first, then image models, then the rest, each group alphabetically, without duplicates. */
+function orderModels(models: readonly ListedModel[], defaultModel: string): GatewayModel[] {
+  const byId = new Map(models.map((m) => [m.id, m]));
+  const others = [...byId.keys()].filter((id) => id !== defaultModel).sort((a, b) => a.localeCompare(b));
+  const entry = (id: string, image: boolean): GatewayModel => {
+    const shutdownDate = byId.get(id)?.shutdownDate;
+    return { id, image, ...(id === defaultModel ? { default: true } : {}), ...(shutdownDate === undefined ? {} : { shutdownDate }) };
+  };
+  return [
+    entry(defaultModel, true),
+    ...others.filter(isImageModel).map((id) => entry(id, true)),
+    ...others.filter((id) => !isImageModel(id)).map((id) => entry(id, false)),
+  ];
 }
 
 /** A cached, ordered model list. */
 export class ModelCatalogue {
   private readonly opts: ModelCatalogueOptions;
-  private models: GatewayModel[];
+  private listed: readonly ListedModel[] = [];
   private expiresAt = 0;
   private inFlight: Promise<GatewayModel[]> | undefined;
 
   constructor(opts: ModelCatalogueOptions) {
     this.opts = opts;
-    this.models = orderModels([], opts.defaultModel);
   }
 
-  /** The cached list, without a network call. */
+  /** The cached list, without a network call (ordered with the default in use now). */
   cached(): GatewayModel[] {
-    return [...this.models];
+    return orderModels(this.listed, this.opts.defaultModel());
+  }
+
+  /** Takes a listing fetched elsewhere (the start-up check) as the latest one. */
+  accept(models: readonly ListedModel[]): void {
+    this.opts.onListed(models);
+    this.listed = models;
+    this.expiresAt = this.opts.clock.now() + this.opts.ttlMs;
   }
 
   /** The list, refreshed when the cache has expired; never rejects. */
@@ -63,10 +80,9 @@ export class ModelCatalogue {
 
   private async refresh(signal?: AbortSignal): Promise<GatewayModel[]> {
     try {
-      const ids = await this.opts.fetchIds(signal);
-      this.models = orderModels(ids, this.opts.defaultModel);
-      this.expiresAt = this.opts.clock.now() + this.opts.ttlMs;
-      this.opts.logger.debug({ count: ids.length }, 'model catalogue refreshed');
+      const models = await this.opts.fetchModels(signal);
+      this.accept(models);
+      this.opts.logger.debug({ count: models.length }, 'model catalogue refreshed');
     } catch (err) {
       this.expiresAt = this.opts.clock.now() + Math.min(this.opts.ttlMs, MODELS_FAILURE_TTL_MS);
       this.opts.logger.warn({ err }, 'model catalogue fetch failed');

@@ -67,9 +67,23 @@ export const ImageStreamEvent = z.object({
 });
 export type ImageStreamEvent = z.infer<typeof ImageStreamEvent>;
 
-/** `GET /models`: OpenAI's `{object:"list",data}` or new-api's `{success:true,data}`; only `data[].id` is read. */
+/** A `shutdown_date` as gateways report it (Unix seconds or an ISO date), as YYYY-MM-DD; anything else is ignored. */
+const ShutdownDate = z
+  .union([z.number(), z.string()])
+  .nullish()
+  .transform((value) => {
+    if (value === null || value === undefined) return undefined;
+    const time = typeof value === 'number' ? value * 1000 : Date.parse(value);
+    return Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : undefined;
+  })
+  .catch(undefined);
+
+/**
+ * `GET /models`: OpenAI's `{object:"list",data}` or new-api's `{success:true,data}`; `data[].id` and, where the
+ * gateway reports it, `data[].shutdown_date` are read.
+ */
 export const ModelsResponse = z.object({
-  data: z.array(z.object({ id: z.string().min(1) })),
+  data: z.array(z.object({ id: z.string().min(1), shutdown_date: ShutdownDate })),
 });
 export type ModelsResponse = z.infer<typeof ModelsResponse>;
 

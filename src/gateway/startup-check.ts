@@ -1,6 +1,7 @@
 /**
  * The start-up check of the image gateway: one `GET /models` after the Discord login, reported to the operator
- * in one clear log line (unreachable, key refused, no image models, default model not listed). The bot keeps
+ * in one clear log line (unreachable, key refused, no image models, ready with the default model in use; a
+ * DEFAULT_IMAGE_MODEL it does not list is warned about where the default is chosen, default-model.ts). The bot keeps
  * running either way; while the gateway does not answer properly the check is repeated, and its recovery logged.
  */
 import type pino from 'pino';
@@ -20,7 +21,10 @@ export interface GatewayCheckOptions {
   probe: (timeoutMs: number) => Promise<string[]>;
   /** host[:port] of GATEWAY_BASE_URL, named in the messages. */
   host: string;
-  defaultModel: string;
+  /** The model in use by default, as chosen from the listing the probe just fetched (default-model.ts). */
+  defaultModel: () => string;
+  /** DEFAULT_IMAGE_MODEL, when set (its absence from the listing is warned about where the default is chosen). */
+  configured?: string | undefined;
   /** Time one probe may take (GATEWAY_CONNECT_TIMEOUT_MS). */
   timeoutMs: number;
   /** Pause between probes while the gateway does not answer properly (GATEWAY_CHECK_INTERVAL_MS). */
@@ -71,24 +75,18 @@ export class GatewayCheck {
   }
 
   private reportCatalogue(ids: readonly string[]): GatewayCheckOutcome {
-    const { host, defaultModel } = this.opts;
+    const { host, configured } = this.opts;
+    const defaultModel = this.opts.defaultModel();
     const image = ids.filter(isImageModel);
     if (image.length === 0) {
       this.log.error({ host, models: ids.length }, `image gateway at ${host} lists no image models (it lists ${listOf(ids)}): image commands will fail`);
       return 'no_image_models';
     }
-    if (!ids.includes(defaultModel)) {
-      this.log.error(
-        { host, defaultModel },
-        `default image model ${defaultModel} is not listed by the gateway at ${host} (image models: ${listOf(image)}): set DEFAULT_IMAGE_MODEL to one of them`,
-      );
-      return 'default_not_listed';
-    }
     this.log.info(
       { host, imageModels: image.length, defaultModel },
       `image gateway at ${host} is ready (${image.length} image models, default ${defaultModel})`,
     );
-    return 'ok';
+    return configured !== undefined && !ids.includes(configured) ? 'default_not_listed' : 'ok';
   }
 
   private reportFailure(err: unknown): FailureOutcome {

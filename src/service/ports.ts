@@ -108,6 +108,10 @@ export interface GatewayModel {
   id: string;
   /** True when the id looks like an image model (gpt-image-*, dall-e-*, …). */
   image: boolean;
+  /** The model a command without one uses. */
+  default?: boolean | undefined;
+  /** YYYY-MM-DD, when the gateway reports that the model shuts down. */
+  shutdownDate?: string | undefined;
 }
 
 /**

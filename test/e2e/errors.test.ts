@@ -25,7 +25,7 @@ describe('errors members can act on, end to end', () => {
   it.each<[ErrorPreset, 'en' | 'zh', string]>([
     ['moderation', 'en', 'safety system declined'],
     ['sensitive_words', 'zh', 'safety system declined'],
-    ['unknown_model', 'zh', "That model isn't available. Try one of: `gpt-image-1`"],
+    ['unknown_model', 'zh', "That model isn't available. Try one of: `gpt-image-2`"],
     ['bad_size', 'en', "didn't accept `size`"],
     ['rate_limited_empty', 'en', 'busy right now'],
     ['saturated', 'zh', 'busy right now'],

@@ -45,13 +45,13 @@ describe('/imagine, /edit and Edit image end to end', () => {
       { id: '1', description: 'a red fox' },
     ]);
     expect(final.payload!.content).toContain('a red fox');
-    expect(final.payload!.content).toContain('gpt-image-1 · 1536x1024 · low quality');
+    expect(final.payload!.content).toContain('gpt-image-2 · 1536x1024 · low quality');
     const buttons = final.payload!.components![0]!.components.map((b) => b.label);
     expect(buttons).toEqual(['Re-roll', 'Edit', 'Delete']);
     expect(acceptedAcks(handle)).toBe(1);
     const sent = h.gateway.imageRequests().at(-1)!.json!;
     expect(sent).toMatchObject({
-      model: 'gpt-image-1',
+      model: 'gpt-image-2',
       prompt: 'a red fox',
       size: '1536x1024',
       output_format: 'jpeg',
@@ -138,8 +138,8 @@ describe('/imagine, /edit and Edit image end to end', () => {
     await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
     expect(handle.acks[0]?.flags).toBe(64);
     const text = String(handle.edits.at(-1)?.payload!.content);
-    expect(text.indexOf('gpt-image-1')).toBeLessThan(text.indexOf('gpt-image-2'));
-    expect(text).toContain('(default)');
+    // Without DEFAULT_IMAGE_MODEL the newest GPT image model of the emulator's list is the default, listed first.
+    expect(text.indexOf('`gpt-image-2` (default)')).toBeLessThan(text.indexOf('gpt-image-1'));
     expect(text).not.toContain('text-embedding');
   });
 
@@ -155,7 +155,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     const modelAck = await model.waitForAck();
     expect(modelAck.type).toBe(8);
     const models = modelAck.body!.data!.choices!.map((c) => c.value);
-    expect(models[0]).toBe('gpt-image-1');
+    expect(models[0]).toBe('gpt-image-2');
     expect(models.length).toBeLessThanOrEqual(25);
     const size = h.discord.autocomplete('imagine', [{ name: 'size', type: 3, value: '2048x1152', focused: true }], { user: h.discord.fixtures.member });
     expect((await size.waitForAck()).body!.data!.choices!.map((c) => c.value)).toEqual(['2048x1152']);

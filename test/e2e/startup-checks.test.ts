@@ -104,24 +104,61 @@ describe('start-up check of the image gateway', () => {
     );
   });
 
-  it('logs a default model the gateway does not list, naming the ones it does', async () => {
-    h = await startHarness({ gateway: { models: ['gpt-image-2', 'dall-e-3', 'gpt-4o-mini'] }, env: { DEFAULT_IMAGE_MODEL: 'gpt-image-1' } });
+  it('warns once about a DEFAULT_IMAGE_MODEL the gateway does not list, naming the ones it does, and uses the best of them', async () => {
+    h = await startHarness({ gateway: { models: ['dall-e-3', 'gpt-image-2', 'gpt-4o-mini'] }, env: { DEFAULT_IMAGE_MODEL: 'gpt-image-1' } });
     const host = new URL(h.gateway.baseUrl).host;
+    await imagine(h);
+    expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'gpt-image-2' });
+    expect(entries(h).filter((e) => e.msg.startsWith('DEFAULT_IMAGE_MODEL'))).toEqual([
+      expect.objectContaining({
+        level: WARN,
+        msg: `DEFAULT_IMAGE_MODEL gpt-image-1 is not listed by the gateway at ${host} (image models: gpt-image-2, dall-e-3): using gpt-image-2 instead`,
+      }),
+    ]);
+  });
+
+  it('uses the newest GPT image model the gateway lists when DEFAULT_IMAGE_MODEL is unset', async () => {
+    h = await startHarness({ gateway: { models: ['dall-e-3', 'gpt-image-2'] } });
+    const host = new URL(h.gateway.baseUrl).host;
+    await imagine(h);
+    expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'gpt-image-2' });
     expect(entries(h)).toContainEqual(
       expect.objectContaining({
-        level: ERROR,
-        msg: `default image model gpt-image-1 is not listed by the gateway at ${host} (image models: gpt-image-2, dall-e-3): set DEFAULT_IMAGE_MODEL to one of them`,
+        level: INFO,
+        msg: `default image model: gpt-image-2, the best the gateway at ${host} lists (set DEFAULT_IMAGE_MODEL to choose one)`,
       }),
     );
+  });
+
+  it('says when the model in use shuts down, in the log and in /models', async () => {
+    h = await startHarness({
+      gateway: { models: ['gpt-image-1.5', 'gpt-image-2'], shutdownDates: { 'gpt-image-1.5': '2099-12-01' } },
+      env: { DEFAULT_IMAGE_MODEL: 'gpt-image-1.5' },
+    });
+    expect(entries(h)).toContainEqual(
+      expect.objectContaining({
+        level: WARN,
+        msg: expect.stringMatching(/^default image model gpt-image-1\.5 shuts down on 2099-12-01 \(in \d+ days/) as string,
+      }),
+    );
+    const models = h.discord.slash('models', [], { user: h.discord.fixtures.member });
+    await models.waitFor((x) => x.edits.some((e) => e.status === 200));
+    expect(String(models.edits.at(-1)?.payload?.content)).toContain('`gpt-image-1.5` (default) · shuts down 2099-12-01');
   });
 
   it('logs a healthy gateway once at info level', async () => {
     h = await startHarness();
     const host = new URL(h.gateway.baseUrl).host;
     const lines = entries(h).filter((e) => e.msg.startsWith('image gateway'));
-    expect(lines).toEqual([expect.objectContaining({ level: INFO, msg: `image gateway at ${host} is ready (4 image models, default gpt-image-1)` })]);
+    expect(lines).toEqual([expect.objectContaining({ level: INFO, msg: `image gateway at ${host} is ready (4 image models, default gpt-image-2)` })]);
   });
 });
+
+/** One /imagine by a member, waited for until it settles. */
+async function imagine(h: Harness): Promise<void> {
+  const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a lighthouse' }], { user: h.discord.fixtures.member });
+  await handle.waitFor(settled);
+}
 
 describe('Discord start-up failures', () => {
   const base = { GATEWAY_BASE_URL: 'http://127.0.0.1:9/v1', GATEWAY_API_KEY: 'sk-never-used', STORAGE_URL: 'memory://', LOG_LEVEL: 'silent' };

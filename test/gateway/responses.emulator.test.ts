@@ -295,7 +295,7 @@ describe('model catalogue', () => {
   it('lists image models first and the default first of all, and caches', async () => {
     let now = 0;
     const client = await setup({ models: ['text-embedding-3-small', 'gpt-image-2', 'gpt-4o-mini', 'gpt-image-1', 'dall-e-3'] }, { clock: { now: () => now } });
-    expect(client.cachedModels()).toEqual([{ id: 'gpt-image-1', image: true }]);
+    expect(client.cachedModels()).toEqual([{ id: 'gpt-image-1', image: true, default: true }]);
     const models = await client.listModels();
     expect(models.map((m) => m.id)).toEqual(['gpt-image-1', 'dall-e-3', 'gpt-image-2', 'gpt-4o-mini', 'text-embedding-3-small']);
     expect(models.map((m) => m.image)).toEqual([true, true, true, false, false]);
@@ -307,9 +307,12 @@ describe('model catalogue', () => {
     expect(client.cachedModels()).toEqual(models);
   });
 
-  it('reads the new-api shape', async () => {
-    const client = await setup({ modelsShape: 'new-api', models: ['gpt-image-2', 'gpt-image-1'] });
-    expect((await client.listModels()).map((m) => m.id)).toEqual(['gpt-image-1', 'gpt-image-2']);
+  it('reads the new-api shape, with the shutdown dates the gateway reports', async () => {
+    const client = await setup({ modelsShape: 'new-api', models: ['gpt-image-2', 'gpt-image-1'], shutdownDates: { 'gpt-image-1': '2026-12-01' } });
+    expect(await client.listModels()).toEqual([
+      { id: 'gpt-image-1', image: true, default: true, shutdownDate: '2026-12-01' },
+      { id: 'gpt-image-2', image: true },
+    ]);
   });
 
   it.each<[string, GatewayEmulatorOptions]>([
@@ -318,7 +321,7 @@ describe('model catalogue', () => {
   ])('keeps the default in place on %s', async (_name, options) => {
     const client = await setup(options);
     if (!options.modelsShape) gw.enqueueModels({ type: 'error', preset: 'server_error' });
-    expect(await client.listModels()).toEqual([{ id: 'gpt-image-1', image: true }]);
+    expect(await client.listModels()).toEqual([{ id: 'gpt-image-1', image: true, default: true }]);
   });
 
   it('shares one fetch between concurrent callers', async () => {

@@ -9,19 +9,28 @@ export type ModelsShape = 'openai' | 'new-api' | 'broken';
 const CREATED = 1_714_000_000;
 
 /** The JSON text of the model list. */
-export function modelsBody(models: readonly string[], shape: ModelsShape): string {
+export function modelsBody(models: readonly string[], shape: ModelsShape, shutdownDates: Readonly<Record<string, string>> = {}): string {
+  // OpenAI's deprecations, as a gateway passing them on reports them: Unix seconds.
+  const shutdown = (id: string) => (shutdownDates[id] === undefined ? {} : { shutdown_date: Date.parse(shutdownDates[id]) / 1000 });
   switch (shape) {
     case 'openai':
       // one-api adds permission/root/parent to OpenAI's {id, object, created, owned_by}.
       return JSON.stringify({
         object: 'list',
-        data: models.map((id) => ({ id, object: 'model', created: CREATED, owned_by: ownerOf(id), permission: [], root: id, parent: null })),
+        data: models.map((id) => ({ id, object: 'model', created: CREATED, owned_by: ownerOf(id), permission: [], root: id, parent: null, ...shutdown(id) })),
       });
     case 'new-api':
       // Older new-api: no "object":"list" next to success.
       return JSON.stringify({
         success: true,
-        data: models.map((id) => ({ id, object: 'model', created: CREATED, owned_by: ownerOf(id), supported_endpoint_types: endpointsOf(id) })),
+        data: models.map((id) => ({
+          id,
+          object: 'model',
+          created: CREATED,
+          owned_by: ownerOf(id),
+          supported_endpoint_types: endpointsOf(id),
+          ...shutdown(id),
+        })),
       });
     case 'broken':
       return JSON.stringify({ success: true, message: '', data: Object.fromEntries(models.map((id) => [id, true])) });

@@ -59,7 +59,7 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
   if (record.method === 'GET' && path === '/v1/models') {
     if (!authorised(state, req, res, presetCtx)) return;
     const behaviour = state.modelsQueue.shift() ?? { type: 'success' };
-    const text = modelsBody(state.settings.models, state.settings.modelsShape);
+    const text = modelsBody(state.settings.models, state.settings.modelsShape, state.settings.shutdownDates);
     return runBehaviour(behaviour, res, {
       preset: presetCtx,
       startedAt: arrivedAt,

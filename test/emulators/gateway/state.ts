@@ -20,6 +20,7 @@ export interface Settings {
   apiKey: string;
   models: readonly string[];
   modelsShape: ModelsShape;
+  shutdownDates: Readonly<Record<string, string>>;
   imageStyle: ImageStyle;
   delayMs: number;
   customSizes: boolean;
@@ -70,6 +71,7 @@ export class EmulatorState implements FileStore {
       apiKey: options.apiKey ?? DEFAULT_API_KEY,
       models: options.models ?? DEFAULT_MODELS,
       modelsShape: options.modelsShape ?? 'openai',
+      shutdownDates: options.shutdownDates ?? {},
       imageStyle: options.imageStyle ?? 'flat',
       delayMs: options.delayMs ?? 0,
       customSizes: options.customSizes ?? true,

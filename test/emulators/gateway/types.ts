@@ -23,6 +23,8 @@ export interface GatewayEmulatorOptions {
   models?: string[] | undefined;
   /** GET /v1/models body: `{object:'list',data}` | `{success:true,data}` | JSON that is not a list. @default 'openai' */
   modelsShape?: 'openai' | 'new-api' | 'broken' | undefined;
+  /** `shutdown_date` (Unix seconds in the list, given here as YYYY-MM-DD) of the models that have one. @default none */
+  shutdownDates?: Record<string, string> | undefined;
   /** How answers' images are drawn (see {@link ImageStyle}). @default 'flat' */
   imageStyle?: ImageStyle | undefined;
   /** Processing delay of a successful image answer, counted from the request's arrival (or a hold's release). @default 0 */
