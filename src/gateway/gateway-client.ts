@@ -72,6 +72,9 @@ export interface GatewayClientOptions {
   clock?: Clock | undefined;
 }
 
+/** How long a model whose gateway refused streaming is asked without it. */
+const STREAM_REFUSAL_MS = 3_600_000;
+
 const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
   await delay(ms, undefined, signal ? { signal } : {});
 };
@@ -80,6 +83,8 @@ const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => 
 export class GatewayClient implements ImageGateway {
   private readonly ctx: ExchangeContext;
   private readonly defaults: DefaultModel;
+  /** Models whose gateway refused streaming, with when to try streaming them again. */
+  private readonly streamRefusedUntil = new Map<string, number>();
   private readonly log: pino.Logger;
   private readonly deadlineMs: number;
   private readonly maxRetries: number;
@@ -117,13 +122,13 @@ export class GatewayClient implements ImageGateway {
   /** Text-to-image. @throws ImageInputError for a bad call option, before any request; GatewayError after. */
   async generate(request: GenerateRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
     const model = request.model ?? this.defaults.current;
-    return this.run('generations', buildWireParams(request, model, options), undefined, options);
+    return this.run('generations', buildWireParams(request, model, this.streamable(model, options)), undefined, options);
   }
 
   /** Image-to-image (multipart). @throws ImageInputError for a bad call option, before any request; GatewayError after. */
   async edit(request: EditRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
     const model = request.model ?? this.defaults.current;
-    return this.run('edits', buildWireParams(request, model, options), request, options);
+    return this.run('edits', buildWireParams(request, model, this.streamable(model, options)), request, options);
   }
 
   listModels(options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayModel[]> {
@@ -147,6 +152,22 @@ export class GatewayClient implements ImageGateway {
     return models.map((m) => m.id);
   }
 
+  /** The call's options, without streaming while the gateway is known to refuse it for `model`. */
+  private streamable(model: string, options: GatewayCallOptions): GatewayCallOptions {
+    const until = this.streamRefusedUntil.get(model);
+    if (until === undefined || !options.stream) return options;
+    if (this.ctx.clock.now() < until) return { ...options, stream: false, partialImages: undefined };
+    this.streamRefusedUntil.delete(model);
+    return options;
+  }
+
+  /** Remembers, for an hour, that the gateway refused to stream `model`. */
+  private rememberStreamRefusal(model: string, state: RecoveryState): void {
+    if (!state.droppedParams.includes('stream')) return;
+    this.streamRefusedUntil.set(model, this.ctx.clock.now() + STREAM_REFUSAL_MS);
+    this.log.info({ model }, `the gateway refused to stream ${model}: asking without streaming for an hour`);
+  }
+
   private async run(endpoint: 'generations' | 'edits', first: WireParams, edit: EditRequest | undefined, call: GatewayCallOptions): Promise<ImageResult> {
     const scope = new CallScope(this.deadlineMs, call.signal);
     const state: RecoveryState = { droppedParams: [] };
@@ -161,6 +182,7 @@ export class GatewayClient implements ImageGateway {
             { endpoint, requestId: result.requestId, images: result.images.length, durationMs: this.ctx.clock.now() - started },
             'image request completed',
           );
+          this.rememberStreamRefusal(String(params.get('model')), state);
           return { ...result, model: String(params.get('model')), sizeFallback: state.sizeFallback, droppedParams: state.droppedParams };
         } catch (err) {
           const next = planRecovery(err, params, state);

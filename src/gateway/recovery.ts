@@ -1,7 +1,9 @@
 /**
- * The two recoveries the gateway's own documentation asks for, each tried at most once per logical request:
- * a rejected custom size is retried with the standard size of the nearest aspect ratio (rule 4), and a parameter
- * the model does not know is dropped (rule 6).
+ * The recoveries, each tried at most once per logical request. Two the gateway's own documentation asks for: a
+ * rejected custom size is retried with the standard size of the nearest aspect ratio (rule 4), and a parameter the
+ * model does not know is dropped (rule 6). And one for relays that cannot stream: a 400 naming `stream` or
+ * `partial_images`, whatever its wording, is retried without streaming (the client then asks that model without
+ * it for an hour, gateway-client.ts).
  *
  * @see ../../../shared/docs/gateway-interface.md "Behaviour rules" 4 and 6
  */
@@ -26,6 +28,11 @@ export function planRecovery(err: unknown, params: WireParams, state: RecoverySt
     const used = nearestStandardSize(parsed.width, parsed.height);
     state.sizeFallback = { requested: size, used };
     return withParam(params, 'size', used);
+  }
+  if ((err.param === 'stream' || err.param === 'partial_images') && state.droppedParams.length === 0 && params.has('stream')) {
+    const next = withoutParam(params, 'stream');
+    state.droppedParams = next.dropped;
+    return next.params;
   }
   const droppable = (DROPPABLE_PARAMS as readonly string[]).includes(err.param);
   const unsupported = isUnsupportedParameter({ code: err.code, message: err.message });

@@ -290,7 +290,9 @@ async function fitAll(result: ImageResult, maxFileBytes: number): Promise<{ file
   }
   const notices: DeliveryNotice[] = [];
   if (result.sizeFallback) notices.push({ kind: 'sizeFallback', ...result.sizeFallback });
-  if (result.droppedParams.length > 0) notices.push({ kind: 'droppedParams', params: result.droppedParams });
+  // Streaming is the bot's business, not the member's: a gateway that refused it gets no note.
+  const ignored = result.droppedParams.filter((param) => param !== 'stream' && param !== 'partial_images');
+  if (ignored.length > 0) notices.push({ kind: 'droppedParams', params: ignored });
   if (reencoded > 0) notices.push({ kind: 'reencoded', count: reencoded, format: reencodedFormat });
   if (dropped > 0) notices.push({ kind: 'dropped', count: dropped });
   if (files.length === 0) throw new UserFacingError('delivery.failed');
