@@ -25,6 +25,7 @@ import { ImageService } from './service/image-service.js';
 import { AbandonedJobs } from './service/abandoned-jobs.js';
 import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
 import { MemoryBudget } from './service/memory-budget.js';
+import { JobUsage, UsageLog } from './service/usage-log.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
@@ -100,6 +101,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   const images = new ImageService({
     archive,
+    usage: new UsageLog(storage.records('job-usage', JobUsage)),
     gateway,
     quotas: storage.quotas,
     queue,

@@ -14,6 +14,7 @@ import { toJsonBody, type WireParams } from './params.js';
 import { findRequestId, headerValue } from './request-id.js';
 import { ImagesResponse, type ImageItem, type ImagesUsage, parseJson } from './schemas.js';
 import { readImageStream } from './sse.js';
+import { normaliseUsage } from './usage.js';
 import { declaredLength, type GatewayHttp, type GatewayResponse } from './http.js';
 import { toGatewayError } from './http-errors.js';
 
@@ -88,7 +89,7 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   const images = items.every((item): item is ReadItem & { bytes: Buffer } => item.bytes !== undefined)
     ? await Promise.all(items.map((item) => checks.get(item.bytes) ?? checkImage(item.bytes, expected, requestId)))
     : await decodeOneByOne(ctx, await withLinkedBytes(ctx, items, req.call, scope, requestId), expected, requestId);
-  return { images, usage: usage && toUsage(usage), requestId };
+  return { images, usage: normaliseUsage(usage, res.headers), requestId };
 }
 
 /** The items with the images their links point to downloaded (all of an answer's links at once, within its room). */
@@ -225,8 +226,4 @@ async function decodeItem(ctx: ExchangeContext, item: ReadItem, expected: ImageF
 function expectedFormat(params: WireParams): ImageFormat | undefined {
   const format = params.get('output_format');
   return format === 'png' || format === 'jpeg' || format === 'webp' ? format : undefined;
-}
-
-function toUsage(usage: ImagesUsage): ImageUsage {
-  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens };
 }

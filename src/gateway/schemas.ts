@@ -30,10 +30,25 @@ export const FlatErrorBody = ErrorObject.extend({ message: z.string() });
 export type FlatErrorBody = z.infer<typeof FlatErrorBody>;
 
 /** Token usage; some gateways omit the details, so only the totals are read. */
+const Count = z.number().nonnegative().nullish().catch(undefined);
+const TokenDetails = z.object({ text_tokens: Count, image_tokens: Count }).nullish().catch(undefined);
+
+/**
+ * `usage` in whatever shape the gateway sends (usage.ts normalises it): OpenAI's image tokens with or without
+ * `*_details`, the chat shape (`prompt_tokens`/`completion_tokens`), and a reported cost (`cost` in USD, or
+ * `cost_in_usd_ticks`, 10⁻¹⁰ USD each). Every field is optional; a field of the wrong type is dropped.
+ */
 export const ImagesUsage = z.object({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  total_tokens: z.number(),
+  input_tokens: Count,
+  output_tokens: Count,
+  total_tokens: Count,
+  prompt_tokens: Count,
+  completion_tokens: Count,
+  input_tokens_details: TokenDetails,
+  output_tokens_details: TokenDetails,
+  prompt_tokens_details: TokenDetails,
+  cost: z.union([z.number(), z.string()]).nullish().catch(undefined),
+  cost_in_usd_ticks: Count,
 });
 export type ImagesUsage = z.infer<typeof ImagesUsage>;
 

@@ -33,6 +33,7 @@ import { JobProgressReporter } from './job-progress.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
 import { type JobMemory, MemoryBudget } from './memory-budget.js';
 import type { StreamedDelivery } from './streaming/streamed-delivery.js';
+import type { UsageLog } from './usage-log.js';
 
 /** Options for {@link ImageService}. */
 export interface ImageServiceOptions {
@@ -61,6 +62,8 @@ export interface ImageServiceOptions {
    * wait. @default a budget of 192 MiB with 64 MiB answers
    */
   memory?: MemoryBudget | undefined;
+  /** Records what each job that reached the gateway cost (usage-log.ts); without it, nothing is recorded. */
+  usage?: Pick<UsageLog, 'record'> | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
   archive?: Pick<JobArchive, 'remember'> | undefined;
   /** The ledger's lease (JOB_LEASE_MS); an accepted job renews its reservation every third of it. @default 60000 */
@@ -176,14 +179,16 @@ export class ImageService {
       maxFileBytes: responder.maxFileBytes,
     });
     const memory = this.memory.forJob(unknownAnswerBytes(request, this.partialImages));
+    let result: ImageResult | undefined;
     try {
-      const result = await this.queueAndGenerate(job, request, responder, progress, { sink: stream, memory });
+      result = await this.queueAndGenerate(job, request, responder, progress, { sink: stream, memory });
       const { files, notices } = await fitAll(result, responder.maxFileBytes);
       const upload = await stream?.settle(files);
       const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
       delivered = true;
       await lease.stop();
       await this.commit(job, files.length, log);
+      await this.recordUsage(job, result, files.length, log);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
     } finally {
@@ -191,8 +196,16 @@ export class ImageService {
       await stream?.close(delivered);
       memory.release();
       await lease.stop();
-      if (!delivered) await this.refund(job, log);
+      if (!delivered) {
+        await this.refund(job, log);
+        // Images were made but not posted: the member is not charged, the operator was.
+        if (result) await this.recordUsage(job, result, 0, log);
+      }
     }
+  }
+
+  private async recordUsage(job: ImageJob, result: ImageResult, delivered: number, log: Logger): Promise<void> {
+    await this.options.usage?.record(job, result, delivered, this.clock.now()).catch((err: unknown) => log.warn({ err }, 'could not record the job usage'));
   }
 
   /** Queues the gateway call and reports progress until it ends. */

@@ -41,11 +41,17 @@ export interface PartialImage {
   format: ImageFormat;
 }
 
-/** Token usage, when the gateway reports it. */
+/** Token usage and cost, normalised from whatever shape the gateway reports them in. */
 export interface ImageUsage {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  totalTokens?: number | undefined;
+  inputTextTokens?: number | undefined;
+  inputImageTokens?: number | undefined;
+  outputImageTokens?: number | undefined;
+  outputTextTokens?: number | undefined;
+  /** USD, when the gateway reports what the request cost. */
+  costUsd?: number | undefined;
 }
 
 /** The outcome of one logical image request. */

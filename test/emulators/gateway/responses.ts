@@ -56,7 +56,24 @@ export function sceneOf(job: ImageJob): Scene {
 }
 
 /** `usage` as gpt-image models report it; dall-e models report none. */
-export function usageOf(job: ImageJob): Record<string, unknown> {
+/** The usage in one of the shapes gateways send (SuccessBehaviour.usageShape). */
+function usageIn(usage: ReturnType<typeof usageOf>, shape: SuccessBehaviour['usageShape']): Record<string, unknown> {
+  const { input_tokens_details: details, ...plain } = usage;
+  switch (shape ?? 'details') {
+    case 'details':
+      return usage;
+    case 'plain':
+      return plain;
+    case 'chat':
+      return { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.total_tokens, prompt_tokens_details: details };
+    case 'cost':
+      return { ...usage, cost: 0.0421 };
+    case 'ticks':
+      return { ...usage, cost_in_usd_ticks: 421_000_000 };
+  }
+}
+
+export function usageOf(job: ImageJob) {
   const textTokens = Math.max(1, Math.ceil(job.prompt.length / 4));
   const imageTokens = job.inputImages * TOKENS_PER_INPUT_IMAGE;
   const perImage = Math.round(((OUTPUT_TOKENS[job.quality] ?? 1056) * job.width * job.height) / (1024 * 1024));
@@ -142,7 +159,7 @@ function responseObject(
   body['output_format'] = job.format;
   body['size'] = job.size;
   body['quality'] = job.quality;
-  if (!behaviour.omitUsage) body['usage'] = usageOf(job);
+  if (!behaviour.omitUsage) body['usage'] = usageIn(usageOf(job), behaviour.usageShape);
   return body;
 }
 
@@ -173,7 +190,7 @@ export async function streamEvents(
         ? { url: ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true) }
         : { b64_json: base64Of(image.bytes) };
     const completed: Record<string, unknown> = { type: `${prefix}.completed`, ...payload, ...common };
-    if (!behaviour.omitUsage) completed['usage'] = usageOf(job);
+    if (!behaviour.omitUsage) completed['usage'] = usageIn(usageOf(job), behaviour.usageShape);
     events.push(completed);
   }
   return events;

@@ -115,6 +115,12 @@ export interface SuccessBehaviour {
   emptyData?: boolean | undefined;
   /** No `usage` object. */
   omitUsage?: boolean | undefined;
+  /**
+   * The shape of `usage`: OpenAI's with `input_tokens_details` ('details', the default), without it ('plain'), the
+   * chat shape ('chat': prompt_tokens/completion_tokens), or with a reported cost ('cost': USD; 'ticks':
+   * cost_in_usd_ticks). LiteLLM's x-litellm-response-cost header comes through `headers`.
+   */
+  usageShape?: 'details' | 'plain' | 'chat' | 'cost' | 'ticks' | undefined;
   /** Plain JSON even when the request asked for `stream: true`. */
   ignoreStream?: boolean | undefined;
   /** An event stream even without `stream: true` (some OpenAI-compatible services do this, image-gateway.md §4.2.3). */

@@ -1,0 +1,79 @@
+/**
+ * What every settled job that reached the gateway cost, kept for reports: who asked (server, member), what
+ * (command, model, size, quality, count), what was delivered, the usage the gateway reported (normalised by the
+ * gateway adapter) and its request id. One record per job, kept for a year and a month so a yearly report can be
+ * made; the reports themselves read them (a later issue).
+ */
+import { z } from 'zod';
+import { IMAGE_QUALITIES } from './image-request.js';
+import type { ImageJob } from './jobs.js';
+import type { ImageResult, RecordStore } from './ports.js';
+
+const Count = z.number().nonnegative().optional();
+
+/** A settled job's usage, as stored. A change to a field needs a new `v`. */
+export const JobUsage = z.object({
+  v: z.literal(1),
+  jobId: z.string(),
+  guildId: z.string().nullable(),
+  userId: z.string(),
+  kind: z.enum(['imagine', 'edit']),
+  model: z.string(),
+  size: z.string().optional(),
+  quality: z.enum(IMAGE_QUALITIES).optional(),
+  requested: z.number().int().positive(),
+  delivered: z.number().int().nonnegative(),
+  usage: z
+    .object({
+      inputTokens: Count,
+      outputTokens: Count,
+      totalTokens: Count,
+      inputTextTokens: Count,
+      inputImageTokens: Count,
+      outputImageTokens: Count,
+      outputTextTokens: Count,
+      costUsd: Count,
+    })
+    .optional(),
+  requestId: z.string().optional(),
+  /** Epoch ms. */
+  settledAt: z.number(),
+});
+export type JobUsage = z.infer<typeof JobUsage>;
+
+/** How long a job's usage is kept: a year and a month. */
+export const JOB_USAGE_TTL_MS = 395 * 86_400_000;
+
+/** Records what settled jobs cost. */
+export class UsageLog {
+  private readonly records: RecordStore<JobUsage>;
+
+  constructor(records: RecordStore<JobUsage>) {
+    this.records = records;
+  }
+
+  /** Records `job`, answered with `result`, of which `delivered` images were posted. */
+  async record(job: ImageJob, result: ImageResult, delivered: number, settledAt: number): Promise<void> {
+    const entry: JobUsage = {
+      v: 1,
+      jobId: job.id,
+      guildId: job.origin.guildId,
+      userId: job.subject.userId,
+      kind: job.kind,
+      model: result.model,
+      size: result.sizeFallback?.used ?? job.request.size,
+      quality: job.request.quality,
+      requested: job.request.n ?? 1,
+      delivered,
+      usage: result.usage,
+      requestId: result.requestId,
+      settledAt,
+    };
+    await this.records.set(job.id, entry, JOB_USAGE_TTL_MS);
+  }
+
+  /** The recorded usage of a job, if any. */
+  get(jobId: string): Promise<JobUsage | undefined> {
+    return this.records.get(jobId);
+  }
+}

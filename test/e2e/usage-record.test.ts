@@ -1,0 +1,55 @@
+/**
+ * Every settled job that reached the gateway leaves a usage record: model, size, quality, counts, the usage in
+ * whatever shape the gateway sent it (normalised), the reported cost and the request id. Read back from the bot's
+ * own SQLite file through a second connection, as a report would.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { JobUsage } from '../../src/service/usage-log.js';
+import { openStorage, type Storage } from '../../src/storage/open-storage.js';
+import { startHarness, type Harness } from './harness.js';
+import { finalEdit, settled } from './support.js';
+
+describe('usage records, end to end', () => {
+  let h: Harness;
+  let storage: Storage;
+  beforeAll(async () => {
+    h = await startHarness({ sqlite: true });
+    storage = await openStorage({ url: h.config.STORAGE_URL, defaults: { limit: 5, period: 'day' }, jobLeaseMs: 60_000, logger: pino({ level: 'silent' }) });
+  });
+  afterAll(async () => {
+    await storage.close();
+    await (h as Harness | undefined)?.close();
+  });
+
+  it('stores a delivered job with its normalised usage and reported cost', async () => {
+    h.gateway.enqueue({ type: 'success', usageShape: 'ticks' });
+    const user = h.discord.fixtures.member;
+    const options = [
+      { name: 'prompt', type: 3, value: 'a lighthouse' },
+      { name: 'size', type: 3, value: '1024x1024' },
+      { name: 'quality', type: 3, value: 'low' },
+      { name: 'count', type: 4, value: 2 },
+    ];
+    const handle = h.discord.slash('imagine', options, { user });
+    await handle.waitFor(settled);
+    // Recorded after the delivery, before the job's last log line.
+    await h.waitForLog('image job delivered');
+    const message = finalEdit(handle)!.payload!;
+    const jobId = (message.components![0] as { components: { custom_id: string }[] }).components[0]!.custom_id.split(':')[1]!;
+    const record = await storage.records('job-usage', JobUsage).get(jobId);
+    expect(record).toMatchObject({
+      jobId,
+      guildId: h.discord.fixtures.guild.id,
+      userId: user.id,
+      kind: 'imagine',
+      model: 'gpt-image-2',
+      size: '1024x1024',
+      quality: 'low',
+      requested: 2,
+      delivered: 2,
+      usage: { inputTokens: expect.any(Number) as number, outputTokens: 544, costUsd: 0.0421 },
+      requestId: expect.any(String) as string,
+    });
+  });
+});
