@@ -41,6 +41,8 @@ function renderNotice(notice: DeliveryNotice): string {
   switch (notice.kind) {
     case 'sizeFallback':
       return `The service didn't accept ${notice.requested}, so I used ${notice.used}.`;
+    case 'sizeDiffers':
+      return `The service made ${notice.made} instead of ${notice.requested}.`;
     case 'droppedParams':
       return `This model ignored: ${notice.params.join(', ')}.`;
     case 'reencoded':

@@ -11,7 +11,7 @@ import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { fitToLimit } from './fit-attachment.js';
 import { unknownAnswerBytes } from './answer-bound.js';
-import { checkDeclaredImages, declaredBytes, validateEditRequest, validateGenerateRequest } from './image-rules.js';
+import { checkDeclaredImages, declaredBytes, parseSize, validateEditRequest, validateGenerateRequest } from './image-rules.js';
 import { checkMask } from './mask-check.js';
 import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, Responder } from './jobs.js';
 import type {
@@ -182,7 +182,7 @@ export class ImageService {
     let result: ImageResult | undefined;
     try {
       result = await this.queueAndGenerate(job, request, responder, progress, { sink: stream, memory });
-      const { files, notices } = await fitAll(result, responder.maxFileBytes);
+      const { files, notices } = await fitAll(result, responder.maxFileBytes, request.size);
       const upload = await stream?.settle(files);
       const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
       delivered = true;
@@ -283,8 +283,21 @@ function quotaError(status: QuotaStatus, requested: number): UserFacingError {
   return new UserFacingError('quota.exceeded', { limit: status.limit, remaining: status.remaining, resetsAt: status.resetsAt, requested });
 }
 
+/** A note when the gateway made another size than asked (some models ignore `size`); none for `auto` or no size. */
+function sizeDiffers(result: ImageResult, requestedSize: string | undefined): DeliveryNotice | undefined {
+  const requested = result.sizeFallback?.used ?? requestedSize;
+  const asked = requested === undefined ? undefined : parseSize(requested);
+  if (!requested || !asked) return undefined;
+  const other = result.images.find((image) => image.width !== asked.width || image.height !== asked.height);
+  return other ? { kind: 'sizeDiffers', requested: `${asked.width}x${asked.height}`, made: `${other.width}x${other.height}` } : undefined;
+}
+
 /** Fits every image to the destination's per-file limit; dropped images are not delivered (and not charged). */
-async function fitAll(result: ImageResult, maxFileBytes: number): Promise<{ files: DeliveryFile[]; notices: DeliveryNotice[] }> {
+async function fitAll(
+  result: ImageResult,
+  maxFileBytes: number,
+  requestedSize: string | undefined,
+): Promise<{ files: DeliveryFile[]; notices: DeliveryNotice[] }> {
   const outcomes = await Promise.all(result.images.map((image) => fitToLimit(image, maxFileBytes)));
   const files: DeliveryFile[] = [];
   let reencoded = 0;
@@ -303,6 +316,8 @@ async function fitAll(result: ImageResult, maxFileBytes: number): Promise<{ file
   }
   const notices: DeliveryNotice[] = [];
   if (result.sizeFallback) notices.push({ kind: 'sizeFallback', ...result.sizeFallback });
+  const differs = sizeDiffers(result, requestedSize);
+  if (differs) notices.push(differs);
   // Streaming is the bot's business, not the member's: a gateway that refused it gets no note.
   const ignored = result.droppedParams.filter((param) => param !== 'stream' && param !== 'partial_images');
   if (ignored.length > 0) notices.push({ kind: 'droppedParams', params: ignored });

@@ -56,6 +56,7 @@ export type JobProgress =
 /** Something the member should know about the result. */
 export type DeliveryNotice =
   | { kind: 'sizeFallback'; requested: string; used: string }
+  | { kind: 'sizeDiffers'; requested: string; made: string }
   | { kind: 'droppedParams'; params: string[] }
   | { kind: 'reencoded'; count: number; format: ImageFormat }
   | { kind: 'dropped'; count: number };

@@ -36,7 +36,8 @@ export async function renderImages(job: ImageJob, behaviour: SuccessBehaviour, c
   const out: RenderedImage[] = [];
   const scene = ctx.style === 'illustrated' ? sceneOf(job) : undefined;
   for (let variant = 0; variant < job.n; variant++) {
-    const spec = specOf(job, ctx.style, variant, scene);
+    // Some "-all" models ignore `size` and always draw their own.
+    const spec = behaviour.ignoreSize ? { ...specOf(job, ctx.style, variant, scene), width: 1024, height: 1024 } : specOf(job, ctx.style, variant, scene);
     out.push({ spec, bytes: await (behaviour.wrongFormat ? ctx.images.wrongFormat(spec) : ctx.images.image(spec)) });
   }
   return out;

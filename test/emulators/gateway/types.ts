@@ -127,6 +127,8 @@ export interface SuccessBehaviour {
   forceStream?: boolean | undefined;
   /** 'event' = `event:` + `data:` lines (OpenAI); 'bare' = new-api `data:` lines, `: PING` and `data: [DONE]`. @default 'event' */
   sseFraming?: 'event' | 'bare' | undefined;
+  /** Images of 1024x1024 whatever size was asked (relays' "-all" models ignore `size`). */
+  ignoreSize?: boolean | undefined;
   /** Image bytes of another format than requested. */
   wrongFormat?: boolean | undefined;
   headers?: Record<string, string> | undefined;
