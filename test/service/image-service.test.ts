@@ -74,7 +74,7 @@ async function failure(run: Promise<void>): Promise<UserFacingError> {
 describe('ImageService.run', () => {
   it('delivers the images and commits exactly the delivered count', async () => {
     const { service, gateway, quota } = await setup();
-    const images = await Promise.all([flatPng(), flatPng(), flatPng()]);
+    const images = await Promise.all([flatPng(1536, 1024), flatPng(1536, 1024), flatPng(1536, 1024)]);
     gateway.returns(imageResult(images));
     const responder = new FakeResponder();
 
