@@ -31,7 +31,7 @@ export function sqliteUrl(): string {
 
 /**
  * Our bot, sized so the load is not refused: no previews (the baseline has none), no retries, generous quotas.
- * BENCH_BOT_ENV (JSON, e.g. '{"DELIVERY_BUDGET_BYTES":"67108864"}') overrides settings for tuning runs.
+ * BENCH_BOT_ENV (JSON, e.g. '{"MEMORY_BUDGET_BYTES":"402653184"}') overrides settings for tuning runs.
  */
 export function ourEnv(extra: Record<string, string>): Record<string, string> {
   const tuning = process.env['BENCH_BOT_ENV'];

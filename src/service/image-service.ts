@@ -53,7 +53,7 @@ export interface ImageServiceOptions {
   perMemberQueued?: number | undefined;
   clock?: Clock | undefined;
   /**
-   * The streamed delivery (delivery budget, answer Buffers, uploads while the answer arrives); without it each
+   * The streamed delivery (answer Buffers, uploads while the answer arrives); without it each
    * answer is read by the gateway on its own and posted once it is complete (STREAM_DELIVERIES=false).
    */
   streaming?: StreamedDelivery | undefined;
