@@ -8,14 +8,7 @@
  */
 import type pino from 'pino';
 import type { Clock } from '../service/ports.js';
-import { isImageModel } from './models.js';
-
-/** A model as the gateway lists it. */
-export interface ListedModel {
-  id: string;
-  /** YYYY-MM-DD, when the gateway reports one. */
-  shutdownDate?: string | undefined;
-}
+import { isImageModel, type ListedModel } from './models.js';
 
 /** The default before the gateway has listed anything, when DEFAULT_IMAGE_MODEL is unset. */
 export const FALLBACK_DEFAULT_MODEL = 'gpt-image-2';

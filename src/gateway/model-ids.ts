@@ -5,7 +5,7 @@
  * @see ../../../shared/docs/image-gateway.md §2.8, §4.1, §4.2.1
  */
 import { CallScope } from './call-scope.js';
-import type { ListedModel } from './default-model.js';
+import type { ListedModel } from './models.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
 import type { ExchangeContext } from './image-exchange.js';
 import { findRequestId } from './request-id.js';

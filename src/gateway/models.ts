@@ -5,10 +5,16 @@
  */
 import type pino from 'pino';
 import type { Clock, GatewayModel } from '../service/ports.js';
-import type { ListedModel } from './default-model.js';
 
 /** Looks like an image model: gpt-image-*, dall-e-*, chatgpt-image-*, imagen, flux, or "image" in the id. */
 const IMAGE_MODEL = /gpt-image|dall-e|chatgpt-image|imagen|flux|stable-diffusion|sdxl|midjourney|seedream|image/i;
+
+/** A model as the gateway lists it. */
+export interface ListedModel {
+  id: string;
+  /** YYYY-MM-DD, when the gateway reports one. */
+  shutdownDate?: string | undefined;
+}
 
 /** How long a failed fetch is remembered before the next try. */
 const MODELS_FAILURE_TTL_MS = 30_000;

@@ -81,6 +81,8 @@ describe('POST /images/generations', () => {
       inputTokens: expect.any(Number) as number,
       outputTokens: expect.any(Number) as number,
       totalTokens: expect.any(Number) as number,
+      inputTextTokens: expect.any(Number) as number,
+      inputImageTokens: 0,
     });
   });
 
