@@ -59,6 +59,8 @@ export interface GatewayClientOptions {
   turnBytes?: number | undefined;
   /** Timeout of one `url` image download. @default 60_000 */
   downloadTimeoutMs?: number | undefined;
+  /** First wait before polling a task the gateway answered with; later waits grow to 10 s. @default 1_000 */
+  taskPollMs?: number | undefined;
   /**
    * Where `url` image items may be fetched from (a LinkPolicy) and the Agent that fetches them (createGatewayAgent
    * with the policy's lookup). @default the gateway's own host only, and never an internal address
@@ -97,6 +99,7 @@ export class GatewayClient implements ImageGateway {
       downloadTimeoutMs: opts.downloadTimeoutMs ?? 60_000,
       clock,
       log: this.log,
+      taskPoll: { intervalMs: opts.taskPollMs ?? 1_000, sleep: opts.sleep ?? defaultSleep },
     };
     this.defaults = new DefaultModel({ configured: opts.defaultModel, host: new URL(opts.baseUrl).host, clock, logger: this.log });
     this.deadlineMs = opts.deadlineMs ?? 180_000;
