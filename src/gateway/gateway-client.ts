@@ -66,7 +66,7 @@ export interface GatewayClientOptions {
    * with the policy's lookup). @default the gateway's own host only, and never an internal address
    */
   links?: GatewayHttpOptions['links'];
-  /** Waits between retries; must reject when the signal aborts. @default node:timers/promises setTimeout */
+  /** Waits between retries and between task polls; must reject when the signal aborts. @default node:timers/promises setTimeout */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Source of backoff jitter in [0, 1). @default Math.random */
   random?: (() => number) | undefined;
