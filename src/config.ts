@@ -60,6 +60,8 @@ export const ConfigSchema = z.object({
   GATEWAY_CHECK_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(60_000),
   GATEWAY_MAX_RETRIES: nonNegativeInt('a whole number from 0 to 5').max(5, { error: 'expects a whole number from 0 to 5' }).default(2),
   GATEWAY_MAX_RESPONSE_BYTES: positiveInt('a number of bytes').default(64 * MIB),
+  /** First wait before polling a task a relay answered with instead of images (later waits grow to 10 s). */
+  GATEWAY_TASK_POLL_MS: positiveInt('a whole number of milliseconds').default(1_000),
   GATEWAY_PARTIAL_IMAGES: nonNegativeInt('a whole number from 0 to 3').max(3, { error: 'expects a whole number from 0 to 3' }).default(1),
   STORAGE_URL: z
     .string()

@@ -84,6 +84,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     deadlineMs: config.GATEWAY_TIMEOUT_MS,
     maxRetries: config.GATEWAY_MAX_RETRIES,
     maxResponseBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
+    taskPollMs: config.GATEWAY_TASK_POLL_MS,
     logger,
     clock,
   });

@@ -16,6 +16,8 @@ export function renderProgress(progress: JobProgress): string {
   switch (progress.stage) {
     case 'queued':
       return progress.position <= 1 ? '⏳ Queued: you are next.' : `⏳ Queued: position ${progress.position}.`;
+    case 'gatewayQueued':
+      return `⏳ Queued at the gateway… sent <t:${Math.floor(progress.startedAt / 1000)}:R>`;
     case 'generating':
       // Discord renders <t:…:R> as a live "12 seconds ago": elapsed time without an edit per second.
       return `🎨 Generating… started <t:${Math.floor(progress.startedAt / 1000)}:R>${progress.preview ? ' (early preview below)' : ''}`;

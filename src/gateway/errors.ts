@@ -58,6 +58,14 @@ export class GatewayResponseError extends GatewayError {
   override name = 'GatewayResponseError';
 }
 
+/**
+ * A task the gateway answered with failed, or could not be polled. Its POST has been answered, so it is never
+ * retried or recovered (a second POST could bill twice); see task-poll.ts.
+ */
+export class GatewayTaskError extends GatewayError {
+  override name = 'GatewayTaskError';
+}
+
 /** No usable response: the connection failed. `beforeSend` is true when the request cannot have reached the gateway. */
 export class GatewayConnectionError extends GatewayError {
   override name = 'GatewayConnectionError';

@@ -59,12 +59,14 @@ export interface GatewayClientOptions {
   turnBytes?: number | undefined;
   /** Timeout of one `url` image download. @default 60_000 */
   downloadTimeoutMs?: number | undefined;
+  /** First wait before polling a task the gateway answered with; later waits grow to 10 s. @default 1_000 */
+  taskPollMs?: number | undefined;
   /**
    * Where `url` image items may be fetched from (a LinkPolicy) and the Agent that fetches them (createGatewayAgent
    * with the policy's lookup). @default the gateway's own host only, and never an internal address
    */
   links?: GatewayHttpOptions['links'];
-  /** Waits between retries; must reject when the signal aborts. @default node:timers/promises setTimeout */
+  /** Waits between retries and between task polls; must reject when the signal aborts. @default node:timers/promises setTimeout */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Source of backoff jitter in [0, 1). @default Math.random */
   random?: (() => number) | undefined;
@@ -102,6 +104,7 @@ export class GatewayClient implements ImageGateway {
       downloadTimeoutMs: opts.downloadTimeoutMs ?? 60_000,
       clock,
       log: this.log,
+      taskPoll: { intervalMs: opts.taskPollMs ?? 1_000, sleep: opts.sleep ?? defaultSleep },
     };
     this.defaults = new DefaultModel({ configured: opts.defaultModel, host: new URL(opts.baseUrl).host, clock, logger: this.log });
     this.deadlineMs = opts.deadlineMs ?? 180_000;

@@ -8,15 +8,18 @@ import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';
 import { downloadLinks } from './download.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
-import { binaryIndex, JsonImageScanner } from './json-image-scanner.js';
+import { admitAnswer, malformed, readJsonAnswer } from './json-answer.js';
+import { binaryIndex } from './json-image-scanner.js';
 import { buildEditForm } from './multipart.js';
 import { toJsonBody, type WireParams } from './params.js';
 import { findRequestId, headerValue } from './request-id.js';
-import { ImagesResponse, type ImageItem, type ImagesUsage, parseJson } from './schemas.js';
+import { ImagesResponse, type ImageItem, type ImagesUsage } from './schemas.js';
 import { readImageStream } from './sse.js';
 import { normaliseUsage } from './usage.js';
-import { declaredLength, type GatewayHttp, type GatewayResponse } from './http.js';
+import type { GatewayHttp, GatewayResponse } from './http.js';
 import { toGatewayError } from './http-errors.js';
+import { pollTask, type TaskPollOptions } from './task-poll.js';
+import { findTask, type TaskRef } from './task-schemas.js';
 
 /** Error bodies are small; a huge one is read no further than this and classified by status. */
 const ERROR_BODY_CAP = 1024 * 1024;
@@ -28,6 +31,8 @@ export interface ExchangeContext {
   downloadTimeoutMs: number;
   clock: Clock;
   log: pino.Logger;
+  /** How a task answer is polled (task-poll.ts). */
+  taskPoll: Pick<TaskPollOptions, 'intervalMs' | 'sleep'>;
 }
 
 /** An image item as read: a `b64_json` value the JSON scanner already decoded arrives as `bytes`. */
@@ -37,6 +42,8 @@ type ReadItem = ImageItem & { bytes?: Buffer | undefined };
 interface ReadOutcome {
   items: ReadItem[];
   usage?: ImagesUsage | undefined;
+  /** The task the answer is instead of images, to be polled. */
+  task?: TaskRef | undefined;
 }
 
 /** One attempt of one image request. */
@@ -68,13 +75,7 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   const requestId = findRequestId(res.headers);
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
-  const contentLength = declaredLength(res);
-  // An answer declared over the cap is refused before anything is admitted or allocated for it (consumeCapped
-  // checks Content-Length first, then discards the body).
-  if (contentLength !== undefined && contentLength > ctx.maxResponseBytes)
-    await ctx.http.consumeCapped(res, ctx.maxResponseBytes, scope, requestId, () => undefined);
-  // The answer waits in its socket until it has room in the memory budget, and is read no further than that room.
-  const room = req.call.memory ? Math.min(await req.call.memory.admit(contentLength), ctx.maxResponseBytes) : ctx.maxResponseBytes;
+  const room = await admitAnswer(ctx.http, res, { maxBytes: ctx.maxResponseBytes, memory: req.call.memory }, scope, requestId);
   const expected = expectedFormat(req.params);
   // A JSON answer's images are checked as soon as each is decoded (sharp reads only their headers, on its threads),
   // while the rest of the answer arrives; the checks are awaited once the answer is known to be a success.
@@ -84,7 +85,8 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
     check.catch(() => undefined);
     checks.set(bytes, check);
   };
-  const { items, usage } = await readItems(ctx, res, req, room, scope, requestId, startCheck);
+  const answer = await readItems(ctx, res, req, room, scope, requestId, startCheck);
+  const { items, usage } = answer.task ? await awaitTask(ctx, answer.task, req.call, scope, requestId, startCheck) : answer;
   if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const images = items.every((item): item is ReadItem & { bytes: Buffer } => item.bytes !== undefined)
     ? await Promise.all(items.map((item) => checks.get(item.bytes) ?? checkImage(item.bytes, expected, requestId)))
@@ -169,11 +171,7 @@ async function readItems(
   });
 }
 
-/**
- * Reads a JSON answer chunk by chunk: the scanner decodes the base64 images as they arrive, so neither the body
- * nor its images' text is ever held whole, and only the small rest of the JSON is parsed. Each decoded value goes
- * to `onDecoded` at once, and its pieces to the caller's sink while it is decoded.
- */
+/** Reads a JSON answer (json-answer.ts): its images, or the task it is instead of them. */
 async function readJsonItems(
   ctx: ExchangeContext,
   res: GatewayResponse,
@@ -183,23 +181,33 @@ async function readJsonItems(
   sink: AnswerSink | undefined,
   onDecoded: (bytes: Buffer) => void,
 ): Promise<ReadOutcome> {
-  const listener = {
-    data: (index: number, bytes: Buffer) => sink?.data(index, bytes),
-    end: (index: number, bytes: Buffer) => {
-      if (bytes.length > 0) onDecoded(bytes);
-      sink?.end(index, bytes);
-    },
-  };
-  const scanner = new JsonImageScanner(listener, declaredLength(res), sink && ((bytes) => sink.buffer(bytes)));
-  await ctx.http.consumeCapped(res, room, scope, requestId, (chunk) => scanner.push(chunk));
-  const scanned = scanner.end();
-  const parsed = ImagesResponse.safeParse(scanned && parseJson(scanned.json));
-  if (!scanned || !parsed.success)
-    throw new GatewayResponseError('gateway answered with a malformed body', { category: 'gateway_failure', code: 'malformed_response', requestId });
+  const scanned = await readJsonAnswer(ctx.http, res, room, scope, requestId, sink, onDecoded);
+  const parsed = ImagesResponse.safeParse(scanned.value);
+  if (!parsed.success) throw malformed(requestId);
   // one-api style: a 200 that carries an error object is still an error.
-  if (parsed.data.error !== undefined && !parsed.data.data?.length) throw GatewayHttpError.fromResponse(undefined, scanned.json, res.headers, ctx.clock.now());
+  if (parsed.data.error !== undefined && !parsed.data.data?.length) throw GatewayHttpError.fromResponse(undefined, scanned.text, res.headers, ctx.clock.now());
   const items = (parsed.data.data ?? []).map((item) => withBytes(item, scanned.images));
-  return { items, usage: parsed.data.usage ?? undefined };
+  return { items, usage: parsed.data.usage ?? undefined, task: findTask(scanned.value) };
+}
+
+/** Polls a task answer until it has images (task-poll.ts); each poll's answer is read like a direct JSON answer. */
+async function awaitTask(
+  ctx: ExchangeContext,
+  task: TaskRef,
+  call: GatewayCallOptions,
+  scope: CallScope,
+  requestId: string | undefined,
+  onDecoded: (bytes: Buffer) => void,
+): Promise<ReadOutcome> {
+  const fetch = async (path: string) => {
+    const res = await ctx.http.send({ method: 'GET', path, headers: { accept: 'application/json' } }, scope);
+    const pollId = findRequestId(res.headers) ?? requestId;
+    if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, pollId);
+    const room = await admitAnswer(ctx.http, res, { maxBytes: ctx.maxResponseBytes, memory: call.memory }, scope, pollId);
+    return readJsonAnswer(ctx.http, res, room, scope, pollId, call.sink, onDecoded);
+  };
+  const done = await pollTask({ ...ctx.taskPoll, fetch, log: ctx.log, onStatus: call.onTaskStatus }, task, scope, requestId);
+  return { items: done.items.map((item) => withBytes(item, done.images)), usage: done.usage };
 }
 
 /** Swaps a scanner placeholder for its decoded bytes; an empty value stays empty, so it falls back to `url` as before. */

@@ -218,7 +218,13 @@ export class ImageService {
   ): Promise<ImageResult> {
     const run = async (signal: AbortSignal) => {
       try {
-        return await this.callGateway(await this.complete(job, request, memory, signal), { signal, onPartial: progress.preview, sink, memory });
+        return await this.callGateway(await this.complete(job, request, memory, signal), {
+          signal,
+          onPartial: progress.preview,
+          onTaskStatus: progress.taskStatus,
+          sink,
+          memory,
+        });
       } finally {
         // The references are read no more once the call has settled (a retry or recovery is part of the call).
         memory.releaseReferences();
@@ -253,7 +259,7 @@ export class ImageService {
 
   private callGateway(
     request: GenerateRequest | EditRequest,
-    hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'sink' | 'memory'>,
+    hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'onTaskStatus' | 'sink' | 'memory'>,
   ): Promise<ImageResult> {
     const partialImages = this.partialImages;
     const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };

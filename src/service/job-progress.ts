@@ -1,6 +1,7 @@
 /**
  * What a member sees while a job waits and runs: "Queued (position n)", then "Generating" with the latest
- * partial image, coalesced and rate-limited by the progress throttle.
+ * partial image (or "Queued at the gateway" while a task the gateway answered with waits there), coalesced and
+ * rate-limited by the progress throttle.
  */
 import type { Logger } from 'pino';
 import type { JobProgress } from './jobs.js';
@@ -14,6 +15,7 @@ export class JobProgressReporter {
   private startedAt = 0;
   private wasQueued = false;
   private latest: PartialImage | undefined;
+  private atGateway = false;
   private firstUpdate: NodeJS.Timeout | undefined;
 
   constructor(send: (progress: JobProgress) => Promise<void>, options: { intervalMs: number; log: Logger }) {
@@ -42,6 +44,13 @@ export class JobProgressReporter {
     this.generating();
   };
 
+  /** The gateway answered with a task, now in this phase (a function property: passed on as onTaskStatus). */
+  readonly taskStatus = (status: 'queued' | 'generating'): void => {
+    this.atGateway = status === 'queued';
+    clearTimeout(this.firstUpdate);
+    this.generating();
+  };
+
   /** No more edits: resolves once the one in flight has landed, so nothing can land after what follows. */
   stop(): Promise<void> {
     clearTimeout(this.firstUpdate);
@@ -49,6 +58,7 @@ export class JobProgressReporter {
   }
 
   private generating(): void {
-    this.throttle.update({ stage: 'generating', startedAt: this.startedAt, preview: this.latest });
+    if (this.atGateway && !this.latest) this.throttle.update({ stage: 'gatewayQueued', startedAt: this.startedAt });
+    else this.throttle.update({ stage: 'generating', startedAt: this.startedAt, preview: this.latest });
   }
 }

@@ -47,6 +47,8 @@ export function newJobId(): string {
 /** Progress the member sees on the deferred reply. */
 export type JobProgress =
   | { stage: 'queued'; position: number }
+  /** The gateway answered with a task that waits in its own queue (some relays queue requests). */
+  | { stage: 'gatewayQueued'; startedAt: number }
   /**
    * `startedAt` (ms since epoch) lets Discord show the elapsed time itself (a live relative timestamp), so no edit
    * is needed just to count seconds; `preview` is the latest partial image, uploaded once by the responder.

@@ -79,6 +79,11 @@ export interface GatewayCallOptions {
   sink?: AnswerSink | undefined;
   /** Room for the answer in the process's memory budget; without it answers are read as they come, up to the cap. */
   memory?: AnswerMemory | undefined;
+  /**
+   * Told when the gateway answers with a task to poll instead of images (some relays queue requests): `queued` while
+   * the task waits there, `generating` once it runs; called on changes only.
+   */
+  onTaskStatus?: ((status: 'queued' | 'generating') => void) | undefined;
 }
 
 /**

@@ -22,6 +22,7 @@ describe('renderProgress', () => {
     [{ stage: 'queued', position: 1 } as const, '⏳ Queued: you are next.'],
     [{ stage: 'queued', position: 4 } as const, '⏳ Queued: position 4.'],
     [{ stage: 'generating', startedAt: 1_750_000_012_400 } as const, '🎨 Generating… started <t:1750000012:R>'],
+    [{ stage: 'gatewayQueued', startedAt: 1_750_000_012_400 } as const, '⏳ Queued at the gateway… sent <t:1750000012:R>'],
     [
       { stage: 'generating', startedAt: 1_750_000_003_000, preview: { index: 0, bytes: Buffer.alloc(1), format: 'png' } } as const,
       '🎨 Generating… started <t:1750000003:R> (early preview below)',

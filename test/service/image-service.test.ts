@@ -245,6 +245,25 @@ describe('ImageService.run', () => {
     expect(responder.deliveries).toHaveLength(1);
   });
 
+  it('shows a task the gateway queued as queued at the gateway, then as generating', async () => {
+    const { service, gateway } = await setup({ progressIntervalMs: 1 });
+    const responder = new FakeResponder();
+    const final = await flatPng();
+    gateway.next(async (_request, options) => {
+      options.onTaskStatus?.('queued');
+      await responder.waitForProgress((p) => p.stage === 'gatewayQueued');
+      options.onTaskStatus?.('generating');
+      await responder.waitForProgress((p) => p.stage === 'generating');
+      return imageResult([final]);
+    });
+
+    await service.run(imagineJob(), responder);
+
+    const stages = responder.progressUpdates.map((p) => p.stage);
+    expect(stages.indexOf('gatewayQueued')).toBeLessThan(stages.lastIndexOf('generating'));
+    expect(responder.deliveries).toHaveLength(1);
+  });
+
   it('refuses a job past the per-member waiting cap with queue.full, refunding only that job', async () => {
     const { service, gateway, quota } = await setup({ queue: { concurrency: 1, perMemberRunning: 1, perMemberQueued: 1 }, perMemberQueued: 1 });
     const first = deferred<undefined>();

@@ -9,6 +9,7 @@ import { withRequestId, type PresetContext } from './error-presets.js';
 import { formForValidation, parseMultipart } from './multipart.js';
 import { imagesResponseFrames, renderImages, streamEvents, type SuccessContext } from './responses.js';
 import { sseFrames, sseHeaders } from './sse.js';
+import { createTask, submissionAnswer, type EmulatedTask } from './tasks.js';
 import type { EmulatorState } from './state.js';
 import type { RecordedRequest, SuccessBehaviour } from './types.js';
 import { checkImageRequest, type ImageJob, type Rejection } from './validation.js';
@@ -84,13 +85,20 @@ export async function handleImagePost(
     defaultDelayMs: state.settings.delayMs,
     sleep: (ms) => state.sleep(ms),
     takeBodyHold: () => state.takeBodyHold(),
-    success: (b, jsonOnly) => successAnswer(checked, b, jsonOnly, success),
+    success: (b, jsonOnly) => (b.asTask ? submitTask(state, checked, { ...b, asTask: b.asTask }) : successAnswer(checked, b, jsonOnly, success)),
     streams: (b) => streams(checked, b),
   });
 }
 
 function streams(job: ImageJob, behaviour: SuccessBehaviour): boolean {
-  return (job.stream || behaviour.forceStream === true) && !behaviour.ignoreStream;
+  return (job.stream || behaviour.forceStream === true) && !behaviour.ignoreStream && !behaviour.asTask;
+}
+
+/** A task instead of images (tasks.ts): kept for its polls, answered as submitted. */
+function submitTask(state: EmulatorState, job: ImageJob, behaviour: SuccessBehaviour & { asTask: EmulatedTask['kind'] }): Promise<Answer> {
+  const task = createTask(job, behaviour);
+  state.tasks.set(task.id, task);
+  return Promise.resolve(submissionAnswer(task));
 }
 
 async function successAnswer(job: ImageJob, behaviour: SuccessBehaviour, jsonOnly: boolean, ctx: SuccessContext): Promise<Answer> {

@@ -10,7 +10,7 @@
 import type { AddressInfo } from 'node:net';
 import { specStatus } from '../../support/openapi.js';
 import { createGatewayServer } from './server.js';
-import { EmulatorState } from './state.js';
+import { EmulatorState, taskPollOf } from './state.js';
 import type { GatewayEmulator, GatewayEmulatorOptions } from './types.js';
 
 export { ERROR_PRESETS, renderPreset, type ErrorPresetDefinition, type GatewayErrorObject } from './error-presets.js';
@@ -43,6 +43,7 @@ export async function startGatewayEmulator(options: GatewayEmulatorOptions = {})
     requests: state.requests,
     specViolations: state.specViolations,
     imageRequests: () => state.imageRequests(),
+    taskPolls: () => state.requests.filter((r) => taskPollOf(r) !== undefined),
     enqueue: (...behaviours) => void state.imageQueue.push(...behaviours),
     enqueueModels: (...behaviours) => void state.modelsQueue.push(...behaviours),
     hold: () => state.hold(),

@@ -137,6 +137,11 @@ function linkBytes(image: RenderedImage, behaviour: SuccessBehaviour): Buffer {
   return behaviour.urlImageBytes !== undefined && image.spec.format === 'png' ? padPng(image.bytes, behaviour.urlImageBytes) : image.bytes;
 }
 
+/** The ImagesResponse for rendered images as an object with the base64 inline (small answers, such as a task's). */
+export function imagesResponseObject(job: ImageJob, behaviour: SuccessBehaviour, rendered: RenderedImage[], ctx: SuccessContext): Record<string, unknown> {
+  return responseObject(job, behaviour, rendered, ctx, (image) => base64Of(image.bytes));
+}
+
 function responseObject(
   job: ImageJob,
   behaviour: SuccessBehaviour,

@@ -9,7 +9,8 @@ import type { PresetContext } from './error-presets.js';
 import { handleImagePost, parseImageBody } from './image-endpoint.js';
 import { modelsBody } from './models.js';
 import { createRequestId } from './request-ids.js';
-import { isImagePost, type EmulatorState } from './state.js';
+import { isImagePost, taskPollOf, type EmulatorState } from './state.js';
+import { pollAnswer, unknownTaskAnswer } from './tasks.js';
 import type { RecordedRequest } from './types.js';
 
 /** Creates (not yet listening) the emulator's HTTP server. */
@@ -56,6 +57,13 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
   }
   state.record(record);
   if (record.method === 'GET' && path.startsWith('/files/')) return serveFile(state, path.slice('/files/'.length), res);
+  const poll = taskPollOf(record);
+  if (poll) {
+    if (!authorised(state, req, res, presetCtx)) return;
+    const task = state.tasks.get(poll.id);
+    const success = { images: state.images, files: state, style: state.settings.imageStyle };
+    return sendAnswer(res, task?.kind === poll.kind ? await pollAnswer(task, success) : unknownTaskAnswer(poll.kind));
+  }
   if (record.method === 'GET' && path === '/v1/models') {
     if (!authorised(state, req, res, presetCtx)) return;
     const behaviour = state.modelsQueue.shift() ?? { type: 'success' };

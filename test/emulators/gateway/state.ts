@@ -5,6 +5,7 @@
 import { ImageFactory } from './images.js';
 import type { ModelsShape } from './models.js';
 import type { FileStore } from './responses.js';
+import type { EmulatedTask } from './tasks.js';
 import { performance } from 'node:perf_hooks';
 import type { Behaviour, GatewayEmulatorOptions, HeldBody, HeldRequest, ImageStyle, RecordedRequest, RequestIdHeader } from './types.js';
 import { setMaxListeners } from 'node:events';
@@ -43,6 +44,16 @@ interface Hold extends HeldRequest {
   released: Promise<void>;
 }
 
+/** The task a GET polls: its kind by route and its id, or undefined for any other request. */
+export function taskPollOf(request: Pick<RecordedRequest, 'method' | 'path'>): { kind: EmulatedTask['kind']; id: string } | undefined {
+  if (request.method !== 'GET') return undefined;
+  const path = request.path.split('?')[0] ?? '';
+  const single = /^\/v1\/images\/generations\/([^/]+)$/.exec(path)?.[1];
+  if (single) return { kind: 'generation.task', id: decodeURIComponent(single) };
+  const listed = /^\/v1\/tasks\/([^/]+)$/.exec(path)?.[1];
+  return listed ? { kind: 'tasks-api', id: decodeURIComponent(listed) } : undefined;
+}
+
 /** True for POST /v1/images/*. */
 export function isImagePost(request: Pick<RecordedRequest, 'method' | 'path'>): boolean {
   return request.method === 'POST' && request.path.startsWith('/v1/images/');
@@ -56,6 +67,8 @@ export class EmulatorState implements FileStore {
   readonly imageQueue: Behaviour[] = [];
   readonly modelsQueue: Behaviour[] = [];
   readonly files = new Map<string, { bytes: Buffer; contentType: string }>();
+  /** Tasks handed out by `asTask` answers, by id. */
+  readonly tasks = new Map<string, EmulatedTask>();
   readonly images = new ImageFactory();
   readonly closing = new AbortController();
   origin = '';

@@ -132,6 +132,16 @@ export interface SuccessBehaviour {
   /** Image bytes of another format than requested. */
   wrongFormat?: boolean | undefined;
   headers?: Record<string, string> | undefined;
+  /**
+   * Answer with a task to poll instead of images (README "Task answers"): `generation.task` (polled at
+   * `GET /v1/images/generations/{id}`) or `tasks-api` (new-api's task API, polled at `GET /v1/tasks/{task_id}`).
+   * The images (b64_json, or url items with `urlItems`) come with the last poll. Always plain JSON.
+   */
+  asTask?: 'generation.task' | 'tasks-api' | undefined;
+  /** Polls answered as pending before the task ends: the first half (rounded up) queued, the rest in progress; `Infinity` never ends. @default 2 */
+  taskPolls?: number | undefined;
+  /** How the task ends: with its images, failed, refused by moderation, or with a status no client knows. @default 'completed' */
+  taskEnd?: 'completed' | 'failed' | 'moderated' | 'unknown-status' | undefined;
 }
 
 /** A gateway error from {@link ErrorPreset}. */
@@ -211,6 +221,8 @@ export interface GatewayEmulator {
   requests: RecordedRequest[];
   /** Only POST /v1/images/*. */
   imageRequests(): RecordedRequest[];
+  /** Only the GET polls of tasks (`/v1/images/generations/{id}`, `/v1/tasks/{task_id}`). */
+  taskPolls(): RecordedRequest[];
   /** Behaviours consumed FIFO by the next image POSTs that pass auth and validation. */
   enqueue(...behaviours: Behaviour[]): void;
   /** Same for GET /v1/models. */
