@@ -17,6 +17,7 @@ export type UserErrorIdentifier =
   | 'gateway.contentRejected'
   | 'gateway.unknownModel'
   | 'gateway.badParameter'
+  | 'gateway.transparencyRefused'
   | 'gateway.busy'
   | 'gateway.timedOut'
   | 'gateway.unavailable'
@@ -92,6 +93,8 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext, nameOf: ParamNamer
     }`,
   'gateway.badParameter': (c, nameOf) =>
     `The image service didn't accept ${c.param ? `\`${nameOf(c.param)}\`` : 'one of the options'}.${c.allowed ? ` Allowed: ${c.allowed}.` : ' Try the default for it.'}`,
+  'gateway.transparencyRefused': () =>
+    "This model can't make transparent backgrounds. Leave `background` unset, or pick another model with `model`. You were not charged.",
   'gateway.busy': () => 'The image service is busy right now. Please try again in a minute.',
   'gateway.timedOut': () => 'The image took too long to make. Try a smaller size, a lower quality or fewer images. You were not charged.',
   'gateway.unavailable': () => "Image generation isn't available right now. The bot's operator has been notified.",

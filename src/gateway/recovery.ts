@@ -34,6 +34,8 @@ export function planRecovery(err: unknown, params: WireParams, state: RecoverySt
     state.droppedParams = next.dropped;
     return next.params;
   }
+  // A transparent background the model refuses is not dropped: an opaque image is not what the member asked for.
+  if (err.param === 'background' && params.get('background') === 'transparent') return undefined;
   const droppable = (DROPPABLE_PARAMS as readonly string[]).includes(err.param);
   const unsupported = isUnsupportedParameter({ code: err.code, message: err.message });
   if (droppable && unsupported && state.droppedParams.length === 0 && params.has(err.param)) {

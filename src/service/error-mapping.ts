@@ -38,6 +38,8 @@ function fromGateway(err: GatewayError, models: () => readonly string[]): UserFa
     case 'unknown_model':
       return new UserFacingError('gateway.unknownModel', { models: models() }, cause);
     case 'bad_parameter':
+      // A background refused by the model: a transparent one (an opaque one is never refused; recovery.ts keeps it).
+      if (err.param === 'background' && /transparen/i.test(err.message)) return new UserFacingError('gateway.transparencyRefused', {}, cause);
       return new UserFacingError('gateway.badParameter', { param: err.param ? gatewayParam(err.param) : undefined }, cause);
     case 'content_rejected':
       return new UserFacingError('gateway.contentRejected', {}, cause);

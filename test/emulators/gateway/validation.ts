@@ -122,6 +122,8 @@ function checkOutput(params: Record<string, unknown>, model: string, gptImage: b
   const background = text(params['background']) || 'auto';
   if (background === 'transparent' && format === 'jpeg')
     return invalid('background', "Transparent background is not supported for the 'jpeg' output format; use 'png' or 'webp'.");
+  // gpt-image-2 no longer makes transparent backgrounds (since 2026-09-30).
+  if (background === 'transparent' && model === 'gpt-image-2') return invalid('background', `Transparent background is not supported for model '${model}'.`);
   const stream = params['stream'] === true || params['stream'] === 'true';
   const partialImages = integer(params['partial_images']) ?? 0;
   if (partialImages < 0 || partialImages > 3) return invalid('partial_images', 'partial_images must be between 0 and 3.');
