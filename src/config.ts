@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { readProfilesFile } from './model-profiles-file.js';
 
 const MIB = 1024 * 1024;
 
@@ -53,6 +54,20 @@ export const ConfigSchema = z.object({
     .string({ error: 'is required: the bearer key for the image gateway' })
     .min(1, { error: 'is required: the bearer key for the image gateway' }),
   DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).optional(),
+  /** What models accept, over the built-in profiles (README.md#models); read and checked here, so a bad file stops the start. */
+  MODEL_PROFILES_FILE: z
+    .string()
+    .optional()
+    .transform((path, ctx) => {
+      if (path === undefined) return undefined;
+      const read = readProfilesFile(path);
+      if (read.ok) return { path, profiles: read.profiles };
+      ctx.addIssue({
+        code: 'custom',
+        message: `(${path}) ${read.problems.slice(0, 5).join('; ')}${read.problems.length > 5 ? `; and ${read.problems.length - 5} more` : ''}`,
+      });
+      return z.NEVER;
+    }),
   /** Hosts besides the gateway's own that may serve `url` image items; internal addresses only when listed here. */
   GATEWAY_URL_HOSTS: hostList.optional().transform((hosts) => hosts ?? []),
   GATEWAY_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(180_000),

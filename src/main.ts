@@ -9,6 +9,7 @@ import { createComponents, createCommands, COMMAND_DEFINITIONS } from './command
 import { syncCommands } from './commands/command-sync.js';
 import { DiscordResponder } from './discord/responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
+import { ModelProfiles } from './service/model-profiles.js';
 import { createInteractionRouter } from './commands/router.js';
 import { configWarnings, shardPlan, type Config } from './config.js';
 import { runUntilStopped } from './process-lifecycle.js';
@@ -75,7 +76,9 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   // url image items: only from the gateway's host or GATEWAY_URL_HOSTS, over an Agent that refuses internal addresses.
   const links = new LinkPolicy(config.GATEWAY_BASE_URL, config.GATEWAY_URL_HOSTS);
   const linkAgent = createGatewayAgent({ ...timeouts, lookup: links.lookup });
+  const profiles = new ModelProfiles(config.MODEL_PROFILES_FILE?.profiles);
   const gateway = new GatewayClient({
+    profiles,
     links: { policy: links, dispatcher: linkAgent },
     baseUrl: config.GATEWAY_BASE_URL,
     apiKey: config.GATEWAY_API_KEY,
@@ -101,6 +104,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     jobTtlMs: config.BUTTON_TTL_HOURS * 3_600_000,
   });
   const images = new ImageService({
+    profiles,
     archive,
     usage: new UsageLog(storage.records('job-usage', JobUsage)),
     gateway,
@@ -140,7 +144,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     models: gateway,
     quotas: new QuotaAdmin({ quotas: storage.quotas, logger }),
     archive,
-    autocomplete: createImageAutocomplete(gateway),
+    autocomplete: createImageAutocomplete(gateway, profiles),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
       new DiscordResponder({
         interaction,

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigSchema, configWarnings, loadConfig, shardPlan } from '../src/config.js';
 
@@ -136,5 +138,37 @@ describe('sharding', () => {
       'MEMORY_BUDGET_BYTES (67108864) must be larger than GATEWAY_MAX_RESPONSE_BYTES (67108864): one answer’s room is kept free for answers'.replace('’', "'"),
     ]);
     expect(loadConfig({ ...REQUIRED, MEMORY_BUDGET_BYTES: '100000000', GATEWAY_MAX_RESPONSE_BYTES: '20000000' }).MEMORY_BUDGET_BYTES).toBe(100_000_000);
+  });
+});
+
+describe('MODEL_PROFILES_FILE', () => {
+  const write = (text: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'));
+    const file = join(dir, 'profiles.json');
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('reads the profiles of a valid file', () => {
+    const file = write(JSON.stringify({ 'flux-*': { extends: 'dall-e-3', sizes: ['1024x1024'] } }));
+    expect(loadConfig({ ...REQUIRED, MODEL_PROFILES_FILE: file }).MODEL_PROFILES_FILE).toEqual({
+      path: file,
+      profiles: { 'flux-*': { extends: 'dall-e-3', sizes: ['1024x1024'] } },
+    });
+  });
+
+  it('names every bad entry and field, the file it is in, and stops the start', () => {
+    const file = write(JSON.stringify({ 'dall-e-3': { qualities: ['ultra'] }, 'flux-*': { size: ['1024x1024'] }, ok: { maxN: 2 } }));
+    const [problem, ...more] = problemsOf({ ...REQUIRED, MODEL_PROFILES_FILE: file });
+    expect(more).toEqual([]);
+    expect(problem).toContain(`MODEL_PROFILES_FILE (${file})`);
+    expect(problem).toContain('"dall-e-3".qualities[0]: Invalid option');
+    expect(problem).toContain('"flux-*": unknown field size');
+    expect(problem).not.toContain('"ok"');
+  });
+
+  it('says when the file is missing or not JSON', () => {
+    expect(problemsOf({ ...REQUIRED, MODEL_PROFILES_FILE: '/nonexistent/profiles.json' })[0]).toContain('cannot be read (ENOENT)');
+    expect(problemsOf({ ...REQUIRED, MODEL_PROFILES_FILE: write('{ "a": ') })[0]).toContain('is not JSON');
   });
 });

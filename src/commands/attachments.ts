@@ -14,6 +14,13 @@ export function looksLikeImage(attachment: Pick<Attachment, 'contentType' | 'nam
 }
 
 /** The reference the service downloads. */
-export function toRef(attachment: Pick<Attachment, 'url' | 'name' | 'size' | 'contentType'>): AttachmentRef {
-  return { url: attachment.url, filename: attachment.name, size: attachment.size, contentType: attachment.contentType };
+export function toRef(attachment: Pick<Attachment, 'url' | 'name' | 'size' | 'contentType' | 'width' | 'height'>): AttachmentRef {
+  return {
+    url: attachment.url,
+    filename: attachment.name,
+    size: attachment.size,
+    contentType: attachment.contentType,
+    width: attachment.width,
+    height: attachment.height,
+  };
 }

@@ -1,37 +1,90 @@
 /**
- * Autocomplete for the model and size options. It must answer within Discord's 3-second window even when the
- * gateway is slow, so it waits a short while for the catalogue and otherwise answers from the cache.
+ * Autocomplete for the image options whose values depend on the model: model, size, quality, format, background,
+ * style and complexity. Each offers only what the chosen model (the `model` option as typed so far, else the
+ * default in use) accepts, from its profile (model-profiles.ts); the service checks the value again, since Discord
+ * does not hold members to the suggestions. It must answer within Discord's 3-second window even when the gateway
+ * is slow, so it waits a short while for the catalogue and otherwise answers from the cache.
  */
 import type { AutocompleteInteraction } from 'discord.js';
-import { isValidSizeText, STANDARD_SIZES } from '../service/image-rules.js';
+import { parseSize, sizeProblem } from '../service/image-rules.js';
+import type { ModelProfile, ModelProfiles } from '../service/model-profiles.js';
 import type { GatewayModel, ImageGateway } from '../service/ports.js';
+import { OPTION_NAMES } from './option-names.js';
 
 /** Discord shows at most 25 choices. */
 export const MAX_CHOICES = 25;
 /** How long to wait for a fresh catalogue before answering from the cache. */
 export const CATALOGUE_WAIT_MS = 1_200;
 
+/** One suggestion: what the member reads, and the value sent. */
+interface Choice {
+  name: string;
+  value: string;
+}
+
+type Catalogue = Pick<ImageGateway, 'listModels' | 'cachedModels'>;
+
 /** Creates the autocomplete handler shared by /imagine and /edit. */
-export function createImageAutocomplete(models: Pick<ImageGateway, 'listModels' | 'cachedModels'>) {
+export function createImageAutocomplete(models: Catalogue, profiles: Pick<ModelProfiles, 'of'>) {
   return async (interaction: AutocompleteInteraction): Promise<void> => {
     const focused = interaction.options.getFocused(true);
     const typed = focused.value.trim().toLowerCase();
-    const names = focused.name === 'model' ? await modelChoices(models, typed) : focused.name === 'size' ? sizeChoices(typed) : [];
-    await interaction.respond(names.slice(0, MAX_CHOICES).map((name) => ({ name, value: name })));
+    let choices: Choice[];
+    if (focused.name === OPTION_NAMES.model) {
+      choices = (await modelChoices(models, typed)).map(plain);
+    } else {
+      const chosen = interaction.options.getString(OPTION_NAMES.model)?.trim();
+      const model = chosen === undefined || chosen === '' ? models.cachedModels().find((m) => m.default === true)?.id : chosen;
+      choices = valueChoices(focused.name, typed, model === undefined ? undefined : profiles.of(model).profile);
+    }
+    await interaction.respond(choices.slice(0, MAX_CHOICES));
   };
 }
 
-async function modelChoices(models: Pick<ImageGateway, 'listModels' | 'cachedModels'>, typed: string): Promise<string[]> {
+const plain = (value: string): Choice => ({ name: value, value });
+
+async function modelChoices(models: Catalogue, typed: string): Promise<string[]> {
   const list = await withTimeout(models.listModels(), CATALOGUE_WAIT_MS, () => models.cachedModels());
   const matching = list.filter((m: GatewayModel) => m.id.toLowerCase().includes(typed));
   // Image models first (the catalogue is already ordered that way); other models only when typed for.
   return matching.filter((m) => m.image || typed.length > 0).map((m) => m.id);
 }
 
-/** The standard sizes that match what is typed, plus the typed value itself when it is a valid custom size. */
-export function sizeChoices(typed: string): string[] {
-  const standard = ['auto', ...STANDARD_SIZES].filter((s) => s.startsWith(typed));
-  return isValidSizeText(typed) && !standard.includes(typed) ? [typed, ...standard] : standard;
+/** The values of a model-dependent option that start with what is typed; nothing for an option without suggestions. */
+export function valueChoices(option: string, typed: string, profile: ModelProfile | undefined): Choice[] {
+  if (!profile) return [];
+  const starting = (values: readonly string[]) => values.filter((v) => v.startsWith(typed)).map(plain);
+  switch (option) {
+    case OPTION_NAMES.size:
+      return sizeChoices(typed, profile);
+    case OPTION_NAMES.quality:
+      return starting(profile.qualities.length > 0 ? profile.qualities : ['auto']);
+    case OPTION_NAMES.outputFormat:
+      return starting(profile.formats.length > 0 ? profile.formats : ['png']);
+    case OPTION_NAMES.background:
+      return starting(profile.backgrounds.length > 0 ? profile.backgrounds : ['auto']);
+    case OPTION_NAMES.style:
+      return starting(profile.styles);
+    case OPTION_NAMES.complexity:
+      return starting(profile.complexities);
+    default:
+      return [];
+  }
+}
+
+/**
+ * The model's listed sizes (and auto) that match what is typed, plus the typed value itself when it is a custom
+ * size the model takes; a size above the model's experimental bound says so.
+ */
+export function sizeChoices(typed: string, profile: ModelProfile): Choice[] {
+  const listed = ['auto', ...profile.sizes].filter((s) => s.startsWith(typed)).map(plain);
+  const rule = profile.customSizes;
+  const size = parseSize(typed);
+  if (!rule || !size || sizeProblem(size.width, size.height, rule) !== undefined) return listed;
+  const value = `${size.width}x${size.height}`;
+  if (listed.some((c) => c.value === value)) return listed;
+  const experimental = rule.experimentalAbovePixels !== undefined && size.width * size.height > rule.experimentalAbovePixels;
+  return [{ name: experimental ? `${value} (experimental)` : value, value }, ...listed];
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {

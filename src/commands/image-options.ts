@@ -16,9 +16,11 @@ import {
   EditFields,
   GenerateRequest,
   IMAGE_BACKGROUNDS,
+  IMAGE_COMPLEXITIES,
   IMAGE_FORMATS,
   IMAGE_MODERATIONS,
   IMAGE_QUALITIES,
+  IMAGE_STYLES,
   INPUT_FIDELITIES,
   MAX_IMAGES_PER_REQUEST,
   MAX_MODEL_NAME_LENGTH,
@@ -30,6 +32,7 @@ import { OPTION_NAMES } from './option-names.js';
 const MAX_PROMPT_OPTION_LENGTH = 6000;
 
 const choices = (values: readonly string[]) => values.map((v) => ({ name: v, value: v }));
+const longest = (values: readonly string[]): number => Math.max(...values.map((v) => v.length));
 
 /** The image commands work in servers, in DMs with the bot, and (user-installed) in any DM or group. */
 export const AVAILABLE_EVERYWHERE = {
@@ -61,19 +64,28 @@ export const IMAGE_OPTIONS = [
     autocomplete: true,
     max_length: 20,
   },
+  // Quality, background, format, style and complexity depend on the model: autocomplete offers what it accepts.
   {
     type: ApplicationCommandOptionType.String,
     name: OPTION_NAMES.quality,
-    description: 'Higher quality takes longer',
-    choices: choices(IMAGE_QUALITIES),
+    description: 'Higher quality takes longer (the choices depend on the model)',
+    autocomplete: true,
+    max_length: longest(IMAGE_QUALITIES),
   },
   {
     type: ApplicationCommandOptionType.String,
     name: OPTION_NAMES.background,
-    description: 'Transparent needs PNG or WebP',
-    choices: choices(IMAGE_BACKGROUNDS),
+    description: 'Transparent needs PNG, WebP, GIF or SVG, and a model that makes it',
+    autocomplete: true,
+    max_length: longest(IMAGE_BACKGROUNDS),
   },
-  { type: ApplicationCommandOptionType.String, name: OPTION_NAMES.outputFormat, description: 'File format of the result', choices: choices(IMAGE_FORMATS) },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: OPTION_NAMES.outputFormat,
+    description: 'File format of the result (GIF and SVG with models that make them)',
+    autocomplete: true,
+    max_length: longest(IMAGE_FORMATS),
+  },
   {
     type: ApplicationCommandOptionType.Integer,
     name: OPTION_NAMES.outputCompression,
@@ -94,6 +106,20 @@ export const IMAGE_OPTIONS = [
     description: 'Content filter strength (low: age-restricted channels only)',
     choices: choices(IMAGE_MODERATIONS),
   },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: OPTION_NAMES.style,
+    description: 'vivid or natural (dall-e-3)',
+    autocomplete: true,
+    max_length: longest(IMAGE_STYLES),
+  },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: OPTION_NAMES.complexity,
+    description: 'How much detail to draw: low, medium or high (gpt-image-2.6)',
+    autocomplete: true,
+    max_length: longest(IMAGE_COMPLEXITIES),
+  },
 ] satisfies APIApplicationCommandBasicOption[];
 
 /** /edit's fidelity option. */
@@ -108,7 +134,7 @@ export const FIDELITY_OPTION = {
 type OptionReader = Pick<ChatInputCommandInteraction['options'], 'getString' | 'getInteger'>;
 
 /** The request fields read from string options, and from integer options. */
-const STRING_FIELDS = ['model', 'size', 'quality', 'background', 'outputFormat', 'moderation'] as const;
+const STRING_FIELDS = ['model', 'size', 'quality', 'background', 'outputFormat', 'moderation', 'style', 'complexity'] as const;
 const INTEGER_FIELDS = ['outputCompression', 'n'] as const;
 
 /** Reads and validates the shared image options; throws a member-facing error naming the bad field. */

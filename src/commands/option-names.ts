@@ -16,6 +16,8 @@ export const OPTION_NAMES = {
   outputCompression: 'compression',
   n: 'count',
   moderation: 'moderation',
+  style: 'style',
+  complexity: 'complexity',
   inputFidelity: 'fidelity',
   images: 'image',
   mask: 'mask',

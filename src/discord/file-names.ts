@@ -10,7 +10,7 @@ const MAX_SLUG_LENGTH = 48;
 const FALLBACK_SLUG = 'image';
 
 /** `.jpg` rather than `.jpeg`: the extension every viewer and OS file association recognises. */
-const EXTENSIONS = { png: 'png', jpeg: 'jpg', webp: 'webp' } as const satisfies Record<ImageFormat, string>;
+const EXTENSIONS = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif', svg: 'svg' } as const satisfies Record<ImageFormat, string>;
 
 /**
  * Builds an ASCII-safe attachment name from the first words of the prompt, e.g. `a-cat-in-a-spacesuit-1.png`.

@@ -207,7 +207,10 @@ interface ResultPayload {
 }
 
 function toAttachment(delivery: Delivery, file: DeliveryFile, index: number): AttachmentBuilder {
-  const name = imageFileName(delivery.job.request.prompt, index, delivery.files.length, file.format);
+  // An SVG original shares the number of the rendering before it: a-cat-1.png, a-cat-1.svg.
+  const images = delivery.files.filter((f) => f.original !== true).length;
+  const number = delivery.files.slice(0, index + 1).filter((f) => f.original !== true).length - 1;
+  const name = imageFileName(delivery.job.request.prompt, Math.max(number, 0), images, file.format);
   return new AttachmentBuilder(file.bytes, { name, description: shortenForDiscord(delivery.job.request.prompt, 1024) });
 }
 

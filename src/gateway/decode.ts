@@ -18,12 +18,12 @@ export function decodeBase64(b64: string, maxBytes: number, requestId?: string):
 }
 
 /**
- * Checks that the bytes are a png, jpeg or webp image — the requested format when one was requested — and
+ * Checks that the bytes are a png, jpeg, webp, gif or svg image — the requested format when one was requested — and
  * reads its dimensions.
  */
 export async function checkImage(bytes: Buffer, expected: ImageFormat | undefined, requestId?: string): Promise<GeneratedImage> {
   const format = sniffImageFormat(bytes);
-  if (!format) throw invalid('gateway returned bytes that are not a png, jpeg or webp image', requestId);
+  if (!format) throw invalid('gateway returned bytes that are not a png, jpeg, webp, gif or svg image', requestId);
   if (expected && format !== expected) throw invalid(`gateway returned ${format} but ${expected} was requested`, requestId);
   let width: number;
   let height: number;

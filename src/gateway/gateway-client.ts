@@ -26,6 +26,7 @@ import { DefaultModel } from './default-model.js';
 import { fetchModels } from './model-ids.js';
 import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
+import { ModelProfiles } from '../service/model-profiles.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
 import { isRetryable, retryDelay } from './retry.js';
 import { GatewayHttp, type GatewayHttpOptions } from './http.js';
@@ -61,6 +62,8 @@ export interface GatewayClientOptions {
   downloadTimeoutMs?: number | undefined;
   /** First wait before polling a task the gateway answered with; later waits grow to 10 s. @default 1_000 */
   taskPollMs?: number | undefined;
+  /** What each model accepts; a request carries only that. @default the built-in profiles */
+  profiles?: ModelProfiles | undefined;
   /**
    * Where `url` image items may be fetched from (a LinkPolicy) and the Agent that fetches them (createGatewayAgent
    * with the policy's lookup). @default the gateway's own host only, and never an internal address
@@ -85,6 +88,7 @@ const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => 
 export class GatewayClient implements ImageGateway {
   private readonly ctx: ExchangeContext;
   private readonly defaults: DefaultModel;
+  private readonly profiles: ModelProfiles;
   /** Models whose gateway refused streaming, with when to try streaming them again. */
   private readonly streamRefusedUntil = new Map<string, number>();
   private readonly log: pino.Logger;
@@ -106,6 +110,7 @@ export class GatewayClient implements ImageGateway {
       log: this.log,
       taskPoll: { intervalMs: opts.taskPollMs ?? 1_000, sleep: opts.sleep ?? defaultSleep },
     };
+    this.profiles = opts.profiles ?? new ModelProfiles();
     this.defaults = new DefaultModel({ configured: opts.defaultModel, host: new URL(opts.baseUrl).host, clock, logger: this.log });
     this.deadlineMs = opts.deadlineMs ?? 180_000;
     this.maxRetries = opts.maxRetries ?? 2;
@@ -125,13 +130,13 @@ export class GatewayClient implements ImageGateway {
   /** Text-to-image. @throws ImageInputError for a bad call option, before any request; GatewayError after. */
   async generate(request: GenerateRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
     const model = request.model ?? this.defaults.current;
-    return this.run('generations', buildWireParams(request, model, this.streamable(model, options)), undefined, options);
+    return this.run('generations', buildWireParams(request, model, this.streamable(model, options), this.profiles.of(model).profile), undefined, options);
   }
 
   /** Image-to-image (multipart). @throws ImageInputError for a bad call option, before any request; GatewayError after. */
   async edit(request: EditRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
     const model = request.model ?? this.defaults.current;
-    return this.run('edits', buildWireParams(request, model, this.streamable(model, options)), request, options);
+    return this.run('edits', buildWireParams(request, model, this.streamable(model, options), this.profiles.of(model).profile), request, options);
   }
 
   listModels(options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayModel[]> {

@@ -11,7 +11,7 @@ import type { ImageFormat, InputImage } from '../service/ports.js';
 import { sniffImageFormat } from '../service/image-rules.js';
 import type { WireParams } from './params.js';
 
-const EXTENSIONS: Readonly<Record<ImageFormat, string>> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+const EXTENSIONS: Readonly<Record<ImageFormat, string>> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif', svg: 'svg' };
 const CRLF = Buffer.from('\r\n');
 
 /** An edit form ready to send: its chunks (images not copied), its Content-Type and its exact length. */

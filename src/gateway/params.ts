@@ -1,13 +1,15 @@
 /**
  * The request fields the client sends, under their wire names (image-request.ts WIRE_NAMES): only what the caller
- * set, plus model. Never `response_format`: GPT image models reject it with 400 unknown_parameter and always answer
- * in base64, which is what the bot wants.
+ * set and the model's profile accepts (model-profiles.ts), plus model. `response_format=b64_json` only where the
+ * profile asks for it (dall-e answers with links otherwise); GPT image models reject the field with 400
+ * unknown_parameter and always answer in base64.
  *
  * @see ../../../shared/docs/image-gateway.md §0.3, §2.2, §2.3
  */
 import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../service/ports.js';
 import { WIRE_NAMES } from '../service/image-request.js';
 import { ImageInputError } from '../service/image-rules.js';
+import type { ModelProfile } from '../service/model-profiles.js';
 
 /** A scalar field as it goes on the wire (JSON keeps types; multipart sends the text). */
 export type WireValue = string | number | boolean;
@@ -34,21 +36,55 @@ const DEPENDENTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The request fields sent as wire fields besides the model, in wire order (also the multipart part order). */
-const SENT_FIELDS = ['prompt', 'n', 'size', 'quality', 'background', 'outputFormat', 'outputCompression', 'moderation'] as const;
+const SENT_FIELDS = ['prompt', 'n', 'size', 'quality', 'background', 'outputFormat', 'outputCompression', 'moderation', 'style', 'complexity'] as const;
+type SentField = (typeof SENT_FIELDS)[number] | 'inputFidelity';
+
+/** Whether the profile takes the field with this value; `auto` where the model has no such word means its default (left out). */
+function accepts(profile: ModelProfile, field: SentField, value: unknown): boolean {
+  switch (field) {
+    case 'size':
+      return value !== 'auto' || profile.autoSize;
+    case 'quality':
+      return profile.qualities.includes(value as never);
+    case 'background':
+      return profile.backgrounds.includes(value as never);
+    case 'outputFormat':
+      return profile.formats.includes(value as never);
+    case 'outputCompression':
+      return profile.compression;
+    case 'moderation':
+      return profile.moderation;
+    case 'style':
+      return profile.styles.includes(value as never);
+    case 'complexity':
+      return profile.complexities.includes(value as never);
+    case 'inputFidelity':
+      return profile.edits?.inputFidelity === true;
+    case 'n':
+      // n=1 is every model's default; dall-e-3 takes nothing else.
+      return value !== 1 || profile.maxN > 1;
+    case 'prompt':
+      return true;
+  }
+}
 
 /** The highest `partial_images` the API accepts. */
 const MAX_PARTIAL_IMAGES = 3;
 
 /** Builds the wire fields for a request the service has validated (the ImageGateway contract). */
-export function buildWireParams(req: GenerateRequest | EditRequest, model: string, call: GatewayCallOptions): WireParams {
+export function buildWireParams(req: GenerateRequest | EditRequest, model: string, call: GatewayCallOptions, profile: ModelProfile): WireParams {
   const fields = new Map<string, WireValue>();
   const put = (name: string, value: WireValue | undefined): void => {
     if (value !== undefined) fields.set(name, value);
   };
+  const putField = (field: SentField, value: WireValue | undefined): void => {
+    if (value !== undefined && accepts(profile, field, value)) put(WIRE_NAMES[field], value);
+  };
   put(WIRE_NAMES.model, model);
-  for (const field of SENT_FIELDS) put(WIRE_NAMES[field], req[field]);
-  if ('images' in req) put(WIRE_NAMES.inputFidelity, req.inputFidelity);
-  if (call.stream) {
+  for (const field of SENT_FIELDS) putField(field, req[field]);
+  if ('images' in req) putField('inputFidelity', req.inputFidelity);
+  if (profile.responseFormat) put('response_format', 'b64_json');
+  if (call.stream && profile.streaming) {
     put('stream', true);
     put('partial_images', checkPartialImages(call.partialImages));
   }

@@ -7,9 +7,16 @@
  */
 import { z } from 'zod';
 
-/** Output image formats the gateway can produce. */
-export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
-export const IMAGE_QUALITIES = ['auto', 'low', 'medium', 'high'] as const;
+/** Output image formats some model can produce (gif and svg: the gpt-image-2.6 family; model-profiles.ts says which). */
+export const IMAGE_FORMATS = ['png', 'jpeg', 'webp', 'gif', 'svg'] as const;
+/** The formats a reference image (or mask) may have. */
+export const INPUT_IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
+/** Qualities some model accepts: GPT image models auto–high (2.5 and 2.6 add xhigh and max), dall-e-3 standard and hd. */
+export const IMAGE_QUALITIES = ['auto', 'low', 'medium', 'high', 'xhigh', 'max', 'standard', 'hd'] as const;
+/** dall-e-3's `style`. */
+export const IMAGE_STYLES = ['vivid', 'natural'] as const;
+/** The gpt-image-2.6 family's `complexity`. */
+export const IMAGE_COMPLEXITIES = ['low', 'medium', 'high'] as const;
 /** `transparent` needs png or webp output (image-rules). */
 export const IMAGE_BACKGROUNDS = ['auto', 'opaque', 'transparent'] as const;
 export const IMAGE_MODERATIONS = ['auto', 'low'] as const;
@@ -29,8 +36,9 @@ export const MAX_MASK_BYTES = 4 * 1024 * 1024;
 /** Bounds of `outputCompression`, a percentage. */
 export const OUTPUT_COMPRESSION = { min: 0, max: 100 } as const;
 
+/** Characters as the gateway counts them: code points (a surrogate pair is one character). */
 // eslint-disable-next-line @typescript-eslint/no-misused-spread -- the limit counts code points on purpose (a surrogate pair is one character), not graphemes
-const codePoints = (text: string): number => [...text].length;
+export const codePoints = (text: string): number => [...text].length;
 
 /** The one prompt rule: trimmed, not blank, at most {@link MAX_PROMPT_LENGTH} code points. */
 export const Prompt = z
@@ -56,6 +64,8 @@ export const GenerateRequest = z.object({
   /** Number of images. */
   n: z.number().int().min(1).max(MAX_IMAGES_PER_REQUEST).optional(),
   moderation: z.enum(IMAGE_MODERATIONS).optional(),
+  style: z.enum(IMAGE_STYLES).optional(),
+  complexity: z.enum(IMAGE_COMPLEXITIES).optional(),
 });
 export type GenerateRequest = z.infer<typeof GenerateRequest>;
 
@@ -77,6 +87,8 @@ export const WIRE_NAMES = {
   outputCompression: 'output_compression',
   n: 'n',
   moderation: 'moderation',
+  style: 'style',
+  complexity: 'complexity',
   inputFidelity: 'input_fidelity',
   images: 'image',
   mask: 'mask',

@@ -14,8 +14,11 @@ import {
   IMAGE_BACKGROUNDS,
   IMAGE_FORMATS,
   IMAGE_MODERATIONS,
+  IMAGE_COMPLEXITIES,
   IMAGE_QUALITIES,
+  IMAGE_STYLES,
   INPUT_FIDELITIES,
+  INPUT_IMAGE_FORMATS,
   MAX_EDIT_IMAGE_BYTES,
   MAX_EDIT_IMAGES,
   MAX_IMAGES_PER_REQUEST,
@@ -51,11 +54,14 @@ export class ImageInputError extends Error {
   override name = 'ImageInputError';
   readonly param: string;
   readonly allowed: string;
+  /** Why, when it is not the general rule: the model's own (profile-rules.ts). */
+  readonly detail: string | undefined;
 
-  constructor(param: string, allowed: string) {
-    super(`${param}: ${allowed}`);
+  constructor(param: string, allowed: string, detail?: string) {
+    super(`${param}: ${detail === undefined ? '' : `${detail}; `}${allowed}`);
     this.param = param;
     this.allowed = allowed;
+    this.detail = detail;
   }
 }
 
@@ -66,13 +72,22 @@ export function parseSize(text: string): { width: number; height: number } | und
   return { width: Number(match[1]), height: Number(match[2]) };
 }
 
-/** Why a custom size breaks SIZE_BOUNDS, or undefined when it is fine. */
-function sizeProblem(width: number, height: number): string | undefined {
-  const { multiple, minSide, maxSide, maxRatio, maxPixels } = SIZE_BOUNDS;
+/** Bounds of custom sizes (SIZE_BOUNDS, or a model profile's rule). */
+export interface SizeBounds {
+  multiple: number;
+  minSide: number;
+  maxSide: number;
+  maxRatio: number;
+  maxPixels: number;
+}
+
+/** Why a custom size breaks `bounds`, or undefined when it is fine. */
+export function sizeProblem(width: number, height: number, bounds: SizeBounds = SIZE_BOUNDS): string | undefined {
+  const { multiple, minSide, maxSide, maxRatio, maxPixels } = bounds;
   if (width % multiple !== 0 || height % multiple !== 0) return `both sides must be multiples of ${multiple}`;
   if (Math.min(width, height) < minSide || Math.max(width, height) > maxSide) return `each side must be ${minSide}–${maxSide}`;
   if (Math.max(width, height) > maxRatio * Math.min(width, height)) return `the long side may be at most ${maxRatio}× the short side`;
-  if (width * height > maxPixels) return `at most ${maxPixels.toLocaleString('en')} pixels (3840x2160)`;
+  if (width * height > maxPixels) return `at most ${maxPixels.toLocaleString('en')} pixels${maxPixels === 3840 * 2160 ? ' (3840x2160)' : ''}`;
   return undefined;
 }
 
@@ -101,14 +116,26 @@ export function isCustomSize(size: string): boolean {
   return size !== 'auto' && !(STANDARD_SIZES as readonly string[]).includes(size);
 }
 
-/** Sniffs png, jpeg or webp from the magic bytes; never from a file name. */
+/** How far into a text an SVG's root element may start (an XML declaration, a doctype or comments before it). */
+const SVG_SNIFF_BYTES = 1_024;
+
+/** Sniffs png, jpeg, webp, gif or svg from the content; never from a file name. */
 export function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
   const starts = (offset: number, sig: number[]): boolean => sig.every((b, i) => bytes[offset + i] === b);
   if (starts(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (starts(0, [0xff, 0xd8, 0xff])) return 'jpeg';
   // RIFF....WEBP
   if (starts(0, [0x52, 0x49, 0x46, 0x46]) && starts(8, [0x57, 0x45, 0x42, 0x50])) return 'webp';
+  // GIF87a, GIF89a
+  if (starts(0, [0x47, 0x49, 0x46, 0x38]) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61) return 'gif';
+  if (looksLikeSvg(bytes)) return 'svg';
   return undefined;
+}
+
+/** Text whose first element is `<svg` (after an optional BOM, XML declaration, doctype and comments). */
+function looksLikeSvg(bytes: Uint8Array): boolean {
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, SVG_SNIFF_BYTES)).replace(/^\uFEFF/, '');
+  return /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>]/i.test(head);
 }
 
 const SIZE_ALLOWED =
@@ -138,6 +165,8 @@ const ALLOWED: Record<keyof GenerateRequest | keyof EditFields, string> = {
   outputCompression: wholeNumber(OUTPUT_COMPRESSION.min, OUTPUT_COMPRESSION.max),
   n: wholeNumber(1, MAX_IMAGES_PER_REQUEST),
   moderation: oneOf(IMAGE_MODERATIONS),
+  style: oneOf(IMAGE_STYLES),
+  complexity: oneOf(IMAGE_COMPLEXITIES),
   inputFidelity: oneOf(INPUT_FIDELITIES),
 };
 
@@ -190,7 +219,7 @@ export function validateEditRequest(req: EditRequest): EditRequest {
   if (req.images.length < 1 || req.images.length > MAX_EDIT_IMAGES) {
     throw new ImageInputError(WIRE_NAMES.images, `1 to ${MAX_EDIT_IMAGES} images`);
   }
-  for (const image of req.images) checkInputImage(WIRE_NAMES.images, image, MAX_EDIT_IMAGE_BYTES, IMAGE_FORMATS);
+  for (const image of req.images) checkInputImage(WIRE_NAMES.images, image, MAX_EDIT_IMAGE_BYTES, INPUT_IMAGE_FORMATS);
   if (req.mask) checkInputImage(WIRE_NAMES.mask, req.mask, MAX_MASK_BYTES, ['png']);
   return out;
 }
@@ -217,7 +246,7 @@ export function checkDeclaredImages(
   maxTotalBytes = Number.POSITIVE_INFINITY,
 ): void {
   if (images.length < 1 || images.length > MAX_EDIT_IMAGES) throw new ImageInputError(WIRE_NAMES.images, `1 to ${MAX_EDIT_IMAGES} images`);
-  for (const image of images) checkDeclared(WIRE_NAMES.images, image, Math.min(maxBytes + 1, MAX_EDIT_IMAGE_BYTES), IMAGE_FORMATS);
+  for (const image of images) checkDeclared(WIRE_NAMES.images, image, Math.min(maxBytes + 1, MAX_EDIT_IMAGE_BYTES), INPUT_IMAGE_FORMATS);
   if (mask) checkDeclared(WIRE_NAMES.mask, mask, Math.min(maxBytes + 1, MAX_MASK_BYTES), ['png']);
   if (declaredBytes(images, mask) > maxTotalBytes)
     throw new ImageInputError(WIRE_NAMES.images, `images of at most ${sizeText(maxTotalBytes)} together (the bot's memory budget)`);

@@ -9,11 +9,13 @@ import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
-import { fitToLimit } from './fit-attachment.js';
+import { deliveryFiles, imagesIn } from './delivery-files.js';
 import { unknownAnswerBytes } from './answer-bound.js';
-import { checkDeclaredImages, declaredBytes, parseSize, validateEditRequest, validateGenerateRequest } from './image-rules.js';
-import { checkMask } from './mask-check.js';
-import type { AttachmentRef, DeliveryFile, DeliveryNotice, ImageJob, Responder } from './jobs.js';
+import { checkDeclaredImages, declaredBytes, validateEditRequest, validateGenerateRequest } from './image-rules.js';
+import { checkMask, checkSquare } from './mask-check.js';
+import { ModelProfiles, type ModelProfile } from './model-profiles.js';
+import { checkAgainstProfile } from './profile-rules.js';
+import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
 import type {
   AnswerSink,
   Clock,
@@ -75,6 +77,15 @@ export interface ImageServiceOptions {
    * dies (see abandoned-jobs.ts); without it, such a member is not told (their reservation still lapses).
    */
   journal?: JobJournal | undefined;
+  /** What each model accepts (MODEL_PROFILES_FILE over the built-in profiles). @default the built-in profiles */
+  profiles?: ModelProfiles | undefined;
+}
+
+/** A checked request, with the model it goes to and that model's profile. */
+interface Prepared {
+  request: GenerateRequest;
+  model: string;
+  profile: ModelProfile;
 }
 
 /** Runs image jobs; see the module comment for the flow. */
@@ -99,11 +110,12 @@ export class ImageService {
     const log = this.log.child({ jobId: job.id, kind: job.kind });
     try {
       const prepared = this.preflight(job);
+      const count = prepared.request.n ?? 1;
       // Journalled before the reservation, so a process that dies in between leaves a member to tell.
       await this.options.journal?.open(job.id, journalEntryOf(job, responder.replyAddress));
       try {
-        await this.reserve(job, prepared.n ?? 1);
-        await this.runReserved(job, prepared, prepared.n ?? 1, responder, log);
+        await this.reserve(job, count);
+        await this.runReserved(job, prepared, count, responder, log);
       } finally {
         await this.options.journal?.close(job.id).catch((err: unknown) => {
           log.warn({ err }, 'could not close the job in the journal');
@@ -119,14 +131,22 @@ export class ImageService {
   }
 
   /**
-   * The checks that need nothing fetched: the request, and what Discord declares about the reference images (count,
-   * size, content type, and together no more than the memory budget's references may be). A request refused here,
-   * or by the quota or the queue after it, downloads nothing.
+   * The checks that need nothing fetched: the request, the model's own rules (its profile), and what Discord
+   * declares about the reference images (count, size, content type, and together no more than the memory budget's
+   * references may be). A request refused here, or by the quota or the queue after it, downloads nothing.
    */
-  private preflight(job: ImageJob): GenerateRequest {
+  private preflight(job: ImageJob): Prepared {
     const request = validateGenerateRequest(job.request);
+    const model = request.model ?? this.defaultModel();
+    const { profile } = (this.options.profiles ?? DEFAULT_PROFILES).of(model);
+    checkAgainstProfile(request, model, profile, job.edit);
     if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799, this.memory.referenceBytes);
-    return request;
+    return { request, model, profile };
+  }
+
+  /** The model a request without one goes to: the gateway's default in use now. */
+  private defaultModel(): string {
+    return this.options.gateway.cachedModels().find((m) => m.default === true)?.id ?? 'the default model';
   }
 
   /**
@@ -135,7 +155,7 @@ export class ImageService {
    * the memory budget (each read no further than declared), and their bytes checked, the mask check included. This
    * is the one validation: the gateway sends what it is given (the ImageGateway contract).
    */
-  private async complete(job: ImageJob, request: GenerateRequest, memory: JobMemory, signal: AbortSignal): Promise<GenerateRequest | EditRequest> {
+  private async complete(job: ImageJob, { request, model, profile }: Prepared, memory: JobMemory, signal: AbortSignal): Promise<GenerateRequest | EditRequest> {
     if (!job.edit) return request;
     const { images, mask, inputFidelity } = job.edit;
     await memory.takeReferences(declaredBytes(images, mask));
@@ -150,6 +170,7 @@ export class ImageService {
       inputFidelity,
     });
     await checkMask(edit);
+    if (profile.edits?.squarePng) await checkSquare(edit, model);
     return edit;
   }
 
@@ -168,27 +189,32 @@ export class ImageService {
     });
   }
 
-  private async runReserved(job: ImageJob, request: GenerateRequest, expectedImages: number, responder: Responder, log: Logger): Promise<void> {
+  private async runReserved(job: ImageJob, prepared: Prepared, expectedImages: number, responder: Responder, log: Logger): Promise<void> {
+    const { request } = prepared;
     // Renewed from here until the job settles; the finally below stops it before any refund.
     const lease = this.keepLease(job, log);
     let delivered = false;
     const progress = new JobProgressReporter((p) => responder.progress(p), { intervalMs: this.options.progressIntervalMs ?? 3_000, log });
     // The upload begins with the first image bytes, after the last progress edit has landed.
-    const stream = this.options.streaming?.forJob({
-      openUpload: () => responder.openUpload?.(job, { expectedImages, after: progress.stop() }),
-      maxFileBytes: responder.maxFileBytes,
-    });
-    const memory = this.memory.forJob(unknownAnswerBytes(request, this.partialImages));
+    // An SVG is posted as a PNG rendering beside it (displayable.ts), so it cannot be uploaded as it arrives.
+    const stream =
+      request.outputFormat === 'svg'
+        ? undefined
+        : this.options.streaming?.forJob({
+            openUpload: () => responder.openUpload?.(job, { expectedImages, after: progress.stop() }),
+            maxFileBytes: responder.maxFileBytes,
+          });
+    const memory = this.memory.forJob(unknownAnswerBytes(request, this.partialImagesFor(prepared)));
     let result: ImageResult | undefined;
     try {
-      result = await this.queueAndGenerate(job, request, responder, progress, { sink: stream, memory });
-      const { files, notices } = await fitAll(result, responder.maxFileBytes, request.size);
+      result = await this.queueAndGenerate(job, prepared, responder, progress, { sink: stream, memory });
+      const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request.size);
       const upload = await stream?.settle(files);
       const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
       delivered = true;
       await lease.stop();
-      await this.commit(job, files.length, log);
-      await this.recordUsage(job, result, files.length, log);
+      await this.commit(job, imagesIn(files), log);
+      await this.recordUsage(job, result, imagesIn(files), log);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
     } finally {
@@ -211,14 +237,14 @@ export class ImageService {
   /** Queues the gateway call and reports progress until it ends. */
   private async queueAndGenerate(
     job: ImageJob,
-    request: GenerateRequest,
+    prepared: Prepared,
     responder: Responder,
     progress: JobProgressReporter,
     { sink, memory }: { sink: AnswerSink | undefined; memory: JobMemory },
   ): Promise<ImageResult> {
     const run = async (signal: AbortSignal) => {
       try {
-        return await this.callGateway(await this.complete(job, request, memory, signal), {
+        return await this.callGateway(await this.complete(job, prepared, memory, signal), this.partialImagesFor(prepared), {
           signal,
           onPartial: progress.preview,
           onTaskStatus: progress.taskStatus,
@@ -252,16 +278,17 @@ export class ImageService {
     }
   }
 
-  /** Partial images each call asks for (0: not streamed). */
-  private get partialImages(): number {
-    return this.options.partialImages ?? 1;
+  /** Partial images a call asks for (0: not streamed): none from a model that does not stream, nor for GIF or SVG. */
+  private partialImagesFor({ profile, request }: Prepared): number {
+    const raster = request.outputFormat !== 'gif' && request.outputFormat !== 'svg';
+    return profile.streaming && raster ? (this.options.partialImages ?? 1) : 0;
   }
 
   private callGateway(
     request: GenerateRequest | EditRequest,
+    partialImages: number,
     hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'onTaskStatus' | 'sink' | 'memory'>,
   ): Promise<ImageResult> {
-    const partialImages = this.partialImages;
     const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);
   }
@@ -289,46 +316,4 @@ function quotaError(status: QuotaStatus, requested: number): UserFacingError {
   return new UserFacingError('quota.exceeded', { limit: status.limit, remaining: status.remaining, resetsAt: status.resetsAt, requested });
 }
 
-/** A note when the gateway made another size than asked (some models ignore `size`); none for `auto` or no size. */
-function sizeDiffers(result: ImageResult, requestedSize: string | undefined): DeliveryNotice | undefined {
-  const requested = result.sizeFallback?.used ?? requestedSize;
-  const asked = requested === undefined ? undefined : parseSize(requested);
-  if (!requested || !asked) return undefined;
-  const other = result.images.find((image) => image.width !== asked.width || image.height !== asked.height);
-  return other ? { kind: 'sizeDiffers', requested: `${asked.width}x${asked.height}`, made: `${other.width}x${other.height}` } : undefined;
-}
-
-/** Fits every image to the destination's per-file limit; dropped images are not delivered (and not charged). */
-async function fitAll(
-  result: ImageResult,
-  maxFileBytes: number,
-  requestedSize: string | undefined,
-): Promise<{ files: DeliveryFile[]; notices: DeliveryNotice[] }> {
-  const outcomes = await Promise.all(result.images.map((image) => fitToLimit(image, maxFileBytes)));
-  const files: DeliveryFile[] = [];
-  let reencoded = 0;
-  let dropped = 0;
-  let reencodedFormat: DeliveryFile['format'] = 'webp';
-  for (const outcome of outcomes) {
-    if (outcome.kind === 'dropped') {
-      dropped += 1;
-      continue;
-    }
-    if (outcome.kind === 'reencoded') {
-      reencoded += 1;
-      reencodedFormat = outcome.image.format;
-    }
-    files.push(outcome.image);
-  }
-  const notices: DeliveryNotice[] = [];
-  if (result.sizeFallback) notices.push({ kind: 'sizeFallback', ...result.sizeFallback });
-  const differs = sizeDiffers(result, requestedSize);
-  if (differs) notices.push(differs);
-  // Streaming is the bot's business, not the member's: a gateway that refused it gets no note.
-  const ignored = result.droppedParams.filter((param) => param !== 'stream' && param !== 'partial_images');
-  if (ignored.length > 0) notices.push({ kind: 'droppedParams', params: ignored });
-  if (reencoded > 0) notices.push({ kind: 'reencoded', count: reencoded, format: reencodedFormat });
-  if (dropped > 0) notices.push({ kind: 'dropped', count: dropped });
-  if (files.length === 0) throw new UserFacingError('delivery.failed');
-  return { files, notices };
-}
+const DEFAULT_PROFILES = new ModelProfiles();

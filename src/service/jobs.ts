@@ -11,6 +11,9 @@ export const AttachmentRef = z.object({
   filename: z.string(),
   size: z.number().int().nonnegative(),
   contentType: z.string().nullable().optional(),
+  /** Pixels, as Discord declares them for an image (a model taking square images only is checked on them first). */
+  width: z.number().int().nullable().optional(),
+  height: z.number().int().nullable().optional(),
 });
 export type AttachmentRef = z.infer<typeof AttachmentRef>;
 
@@ -69,6 +72,8 @@ export interface DeliveryFile {
   format: ImageFormat;
   width: number;
   height: number;
+  /** The vector original of the file before it (an SVG beside its PNG rendering): not an image of its own. */
+  original?: true | undefined;
 }
 
 /** What the responder posts. */

@@ -1,7 +1,8 @@
 /**
- * The one edit rule that reads images: a mask must have an alpha channel and the first image's dimensions. It
- * reads both headers with sharp, so it lives apart from the pure rules of image-rules.ts (which the gateway may
- * import); only the service runs it, once per edit, after validateEditRequest.
+ * The edit rules that read images: a mask must have an alpha channel and the first image's dimensions, and a
+ * square-only model's reference must be square. They
+ * read headers with sharp, so they live apart from the pure rules of image-rules.ts (which the gateway may import);
+ * only the service runs them, once per edit, after validateEditRequest.
  */
 import sharp from 'sharp';
 import { WIRE_NAMES } from './image-request.js';
@@ -32,4 +33,14 @@ export async function checkMask(req: EditRequest): Promise<void> {
   if (maskInfo.width !== firstInfo.width || maskInfo.height !== firstInfo.height) {
     throw new ImageInputError(WIRE_NAMES.mask, `the same dimensions as the first image (${firstInfo.width}x${firstInfo.height})`);
   }
+}
+
+/**
+ * For a model that edits square PNGs only (dall-e-2): the reference, once fetched, really is square (Discord's
+ * declared dimensions were checked before; a declaration can lie).
+ * @throws ImageInputError naming the image
+ */
+export async function checkSquare(req: EditRequest, model: string): Promise<void> {
+  const info = req.images[0] ? await inspect(req.images[0].bytes) : undefined;
+  if (info && info.width !== info.height) throw new ImageInputError(WIRE_NAMES.images, 'one square PNG image', `${model} edits square PNGs only`);
 }

@@ -54,7 +54,7 @@ describe('parseImageOptions', () => {
     ['compression -1', { compression: -1, format: 'webp' }, 'outputCompression', 'compression'],
     ['an unknown quality', { quality: 'ultra' }, 'quality', 'quality'],
     ['an unknown background', { background: 'glass' }, 'background', 'background'],
-    ['an unknown format', { format: 'gif' }, 'outputFormat', 'format'],
+    ['an unknown format', { format: 'bmp' }, 'outputFormat', 'format'],
     ['an unknown moderation', { moderation: 'none' }, 'moderation', 'moderation'],
     ['a blank model', { model: '   ' }, 'model', 'model'],
   ])('GIVEN %s THEN input.invalid naming the field %s, shown as the option %s', (_name, values, field, option) => {
@@ -92,11 +92,14 @@ describe('parseEditOptions', () => {
 });
 
 describe('the registered image options', () => {
-  it("offer the service's value lists as choices", () => {
+  it("offer the service's value lists as choices where no model changes them", () => {
     const choicesOf = (name: string) => IMAGE_OPTIONS.find((o) => o.name === name && 'choices' in o);
-    expect(choicesOf('quality')).toMatchObject({ choices: ['auto', 'low', 'medium', 'high'].map((v) => ({ name: v, value: v })) });
-    expect(choicesOf('background')).toMatchObject({ choices: ['auto', 'opaque', 'transparent'].map((v) => ({ name: v, value: v })) });
-    expect(choicesOf('format')).toMatchObject({ choices: ['png', 'jpeg', 'webp'].map((v) => ({ name: v, value: v })) });
     expect(choicesOf('moderation')).toMatchObject({ choices: ['auto', 'low'].map((v) => ({ name: v, value: v })) });
+  });
+
+  it.each(['model', 'size', 'quality', 'background', 'format', 'style', 'complexity'])('offer %s by autocomplete, since what a model takes differs', (name) => {
+    const option = IMAGE_OPTIONS.find((o) => o.name === name);
+    expect(option).toMatchObject({ autocomplete: true });
+    expect(option).not.toHaveProperty('choices');
   });
 });

@@ -36,6 +36,8 @@ describe('option names', () => {
       'compression',
       'count',
       'moderation',
+      'style',
+      'complexity',
     ]);
   });
 });

@@ -50,7 +50,7 @@ describe('GenerateRequest', () => {
 
   it.each<[string, Record<string, unknown>, string]>([
     ['an unknown quality', { quality: 'ultra' }, 'quality'],
-    ['a gif', { outputFormat: 'gif' }, 'outputFormat'],
+    ['a bmp', { outputFormat: 'bmp' }, 'outputFormat'],
     ['compression of 101', { outputCompression: 101 }, 'outputCompression'],
     ['n of 11', { n: 11 }, 'n'],
     ['a blank model', { model: ' ' }, 'model'],
@@ -66,7 +66,7 @@ describe('GenerateRequest', () => {
   it('gives the ports their types', () => {
     expectTypeOf<ImageFormat>().toEqualTypeOf<(typeof IMAGE_FORMATS)[number]>();
     expectTypeOf<InputFidelity>().toEqualTypeOf<(typeof INPUT_FIDELITIES)[number]>();
-    expectTypeOf<EditRequest['quality']>().toEqualTypeOf<'auto' | 'low' | 'medium' | 'high' | undefined>();
+    expectTypeOf<EditRequest['quality']>().toEqualTypeOf<'auto' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | 'standard' | 'hd' | undefined>();
     expectTypeOf<keyof EditRequest>().toEqualTypeOf<RequestField>();
   });
 });

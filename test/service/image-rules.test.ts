@@ -68,12 +68,28 @@ describe('sizes', () => {
 });
 
 describe('sniffImageFormat', () => {
-  it('recognises png, jpeg and webp by their bytes, not their names', async () => {
+  it('recognises png, jpeg, webp, gif and svg by their bytes, not their names', async () => {
     expect(sniffImageFormat(await makeImage('png'))).toBe('png');
     expect(sniffImageFormat(await makeImage('jpeg'))).toBe('jpeg');
     expect(sniffImageFormat(await makeImage('webp'))).toBe('webp');
-    expect(sniffImageFormat(Buffer.from('GIF89a'))).toBeUndefined();
+    expect(sniffImageFormat(Buffer.from('GIF89a\x01\x00'))).toBe('gif');
+    expect(sniffImageFormat(Buffer.from('GIF87a'))).toBe('gif');
+    expect(sniffImageFormat(Buffer.from('GIF88a'))).toBeUndefined();
     expect(sniffImageFormat(new Uint8Array())).toBeUndefined();
+  });
+
+  it.each([
+    ['a bare root', '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>'],
+    ['a BOM, an XML declaration, a comment and a doctype', '\uFEFF<?xml version="1.0"?>\n<!-- made by a model -->\n<!DOCTYPE svg>\n<svg>'],
+  ])('recognises an SVG document with %s', (_name, text) => {
+    expect(sniffImageFormat(Buffer.from(text))).toBe('svg');
+  });
+
+  it.each([
+    ['HTML', '<html><body><svg></svg></body></html>'],
+    ['text mentioning svg', 'an <svgish> thing'],
+  ])('does not take %s for an SVG', (_name, text) => {
+    expect(sniffImageFormat(Buffer.from(text))).toBeUndefined();
   });
 });
 
@@ -104,8 +120,8 @@ describe('validateGenerateRequest', () => {
   });
 
   it.each<[string, GenerateRequest, string, string]>([
-    ['an unknown quality', { ...base, quality: 'ultra' as 'high' }, 'quality', 'one of auto, low, medium, high'],
-    ['a gif', { ...base, outputFormat: 'gif' as 'png' }, 'output_format', 'one of png, jpeg, webp'],
+    ['an unknown quality', { ...base, quality: 'ultra' as 'high' }, 'quality', 'one of auto, low, medium, high, xhigh, max, standard, hd'],
+    ['a bmp', { ...base, outputFormat: 'bmp' as 'png' }, 'output_format', 'one of png, jpeg, webp, gif, svg'],
     ['n of 11', { ...base, n: 11 }, 'n', 'a whole number from 1 to 10'],
     ['compression of 101', { ...base, outputFormat: 'jpeg', outputCompression: 101 }, 'output_compression', 'a whole number from 0 to 100'],
     ['a blank prompt', { prompt: ' ' }, 'prompt', '1 to 32,000 characters'],

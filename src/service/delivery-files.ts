@@ -1,0 +1,68 @@
+/**
+ * From the gateway's images to the files a reply posts: displayable (displayable.ts), under Discord's per-file limit
+ * (fit-attachment.ts), with the notes the member reads (another size made, parameters the gateway ignored, images
+ * re-encoded or dropped).
+ */
+import { UserFacingError } from '../errors.js';
+import { displayable } from './displayable.js';
+import { fitToLimit } from './fit-attachment.js';
+import { parseSize } from './image-rules.js';
+import type { DeliveryFile, DeliveryNotice } from './jobs.js';
+import type { ImageResult } from './ports.js';
+
+/** The images among the files: what the member is charged for (an SVG's original beside its rendering is not one). */
+export function imagesIn(files: readonly DeliveryFile[]): number {
+  return files.filter((file) => file.original !== true).length;
+}
+
+/** A note when the gateway made another size than asked (some models ignore `size`); none for `auto` or no size. */
+function sizeDiffers(result: ImageResult, requestedSize: string | undefined): DeliveryNotice | undefined {
+  const requested = result.sizeFallback?.used ?? requestedSize;
+  const asked = requested === undefined ? undefined : parseSize(requested);
+  if (!requested || !asked) return undefined;
+  const other = result.images.find((image) => image.width !== asked.width || image.height !== asked.height);
+  return other ? { kind: 'sizeDiffers', requested: `${asked.width}x${asked.height}`, made: `${other.width}x${other.height}` } : undefined;
+}
+
+/**
+ * The files to post: every image made displayable (an SVG as a PNG rendering, the SVG beside it) and fitted to the
+ * destination's per-file limit, and the notes the member reads about them. Dropped images are not delivered (and
+ * not charged).
+ */
+export async function deliveryFiles(
+  result: ImageResult,
+  maxFileBytes: number,
+  requestedSize: string | undefined,
+): Promise<{ files: DeliveryFile[]; notices: DeliveryNotice[] }> {
+  const shown = await Promise.all(result.images.map((image) => displayable(image)));
+  const outcomes = await Promise.all(shown.map(({ image }) => fitToLimit(image, maxFileBytes)));
+  const files: DeliveryFile[] = [];
+  let reencoded = 0;
+  let dropped = 0;
+  let reencodedFormat: DeliveryFile['format'] = 'webp';
+  for (const [i, outcome] of outcomes.entries()) {
+    if (outcome.kind === 'dropped') {
+      dropped += 1;
+      continue;
+    }
+    if (outcome.kind === 'reencoded') {
+      reencoded += 1;
+      reencodedFormat = outcome.image.format;
+    }
+    files.push(outcome.image);
+    // The vector original goes beside its rendering when it fits too (it is not another image: not charged).
+    const original = shown[i]?.original;
+    if (original && original.bytes.length <= maxFileBytes) files.push({ ...original, original: true });
+  }
+  const notices: DeliveryNotice[] = [];
+  if (result.sizeFallback) notices.push({ kind: 'sizeFallback', ...result.sizeFallback });
+  const differs = sizeDiffers(result, requestedSize);
+  if (differs) notices.push(differs);
+  // Streaming is the bot's business, not the member's: a gateway that refused it gets no note.
+  const ignored = result.droppedParams.filter((param) => param !== 'stream' && param !== 'partial_images');
+  if (ignored.length > 0) notices.push({ kind: 'droppedParams', params: ignored });
+  if (reencoded > 0) notices.push({ kind: 'reencoded', count: reencoded, format: reencodedFormat });
+  if (dropped > 0) notices.push({ kind: 'dropped', count: dropped });
+  if (files.length === 0) throw new UserFacingError('delivery.failed');
+  return { files, notices };
+}
