@@ -13,7 +13,7 @@ import { ImageInputError } from './image-rules.js';
 export function toUserFacingError(err: unknown, models: () => readonly string[]): unknown {
   if (err instanceof UserFacingError) return err;
   if (err instanceof ImageInputError) {
-    return new UserFacingError('input.invalid', { param: fieldOf(err.param), allowed: err.allowed }, { cause: err });
+    return new UserFacingError('input.invalid', { param: fieldOf(err.param), allowed: err.allowed, detail: err.detail }, { cause: err });
   }
   if (err instanceof AttachmentDownloadError) {
     return new UserFacingError('input.attachmentInvalid', { detail: DOWNLOAD_COPY[err.reason] }, { cause: err });

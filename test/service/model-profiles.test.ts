@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtInProfileName, ModelProfiles, ProfilesFile } from '../../src/service/model-profiles.js';
 
@@ -74,5 +75,15 @@ describe("the operator's profiles", () => {
     const parsed = ProfilesFile.safeParse(file);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.path).toEqual(path);
+  });
+});
+
+describe("the README's example profile file", () => {
+  it('is valid, and does what the README says', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /\*\*Your own profiles: `MODEL_PROFILES_FILE`\.\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+    const profiles = new ModelProfiles(ProfilesFile.parse(JSON.parse(example ?? 'null')));
+    expect(profiles.of('gpt-image-2').profile.backgrounds).toContain('transparent');
+    expect(profiles.of('flux-schnell').profile).toMatchObject({ maxN: 4, customSizes: null, edits: { maxImages: 4, mask: false } });
   });
 });
