@@ -7,6 +7,7 @@ import { type BodyEncoding, loadSpecValidator } from '../../support/openapi.js';
 import { runBehaviour, sendAnswer, sendPreset, type Answer } from './behaviours.js';
 import { withRequestId, type PresetContext } from './error-presets.js';
 import { formForValidation, parseMultipart } from './multipart.js';
+import { specView } from './model-rules.js';
 import { imagesResponseFrames, renderImages, streamEvents, type SuccessContext } from './responses.js';
 import { sseFrames, sseHeaders } from './sse.js';
 import { createTask, submissionAnswer, type EmulatedTask } from './tasks.js';
@@ -16,14 +17,20 @@ import { checkImageRequest, type ImageJob, type Rejection } from './validation.j
 
 /**
  * Parses the body into `record.json` / `record.form` and fills `record.specErrors`: a body that does not parse, or
- * (when the OpenAI spec is there) one the spec does not accept.
+ * (when the OpenAI spec is there) one the spec does not accept. The stored spec predates the gpt-image-2.5 and 2.6
+ * families: their newer values and the `complexity` field pass for those families only (model-rules.ts specView).
  */
 export async function parseImageBody(record: RecordedRequest, body: Buffer): Promise<void> {
   const contentType = record.headers['content-type'] ?? '';
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   const specPath = (record.path.split('?')[0] ?? '').replace(/^\/v1/, '');
   const validator = loadSpecValidator('openai');
-  const validate = (type: string, value: unknown, encoding: BodyEncoding) => validator?.validateRequest('post', specPath, type, value, encoding) ?? [];
+  const validate = (type: string, value: Record<string, unknown>, encoding: BodyEncoding) => {
+    if (!validator) return [];
+    const { subject, unknown } = specView(value, typeof value['model'] === 'string' ? value['model'] : '');
+    const newer = unknown.map((param) => `openai: ${specPath} /${param} is not in the spec (only newer models take it) {"additionalProperty":"${param}"}`);
+    return [...validator.validateRequest('post', specPath, type, subject, encoding), ...newer];
+  };
   if (mediaType === 'application/json') {
     const json = parseJsonObject(body);
     if (!json) {

@@ -4,16 +4,27 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import { illustrate, type Scene } from './illustration.js';
+import { svgDocument, type Rgb } from './svg-image.js';
 import type { ImageStyle } from './types.js';
 
-/** Output formats the gateway produces. */
+/** Formats of input images (edits) and of most output. */
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+/** Every output format: the 2.6 family adds GIF and SVG (model-rules.ts). */
+export type OutputFormat = ImageFormat | 'gif' | 'svg';
+
+const OUTPUT_FORMATS: readonly string[] = ['png', 'jpeg', 'webp', 'gif', 'svg'] satisfies OutputFormat[];
+
+/** True for a format the emulator can produce. */
+export function isOutputFormat(format: string): format is OutputFormat {
+  return OUTPUT_FORMATS.includes(format);
+}
 
 /** What to draw. */
 export interface ImageSpec {
   width: number;
   height: number;
-  format: ImageFormat;
+  format: OutputFormat;
   transparent: boolean;
   style: ImageStyle;
   /** jpeg/webp quality (output_compression). */
@@ -43,6 +54,7 @@ export class ImageFactory {
   /** A blurrier rendition of the final image, for `partial_image` events. */
   partial(spec: ImageSpec, index: number): Promise<Buffer> {
     return this.cached(`partial${index} ${specKey(spec)}`, async () => {
+      if (spec.format === 'svg') return svgDocument(spec, colourOf(spec), index);
       const full = await this.image(spec);
       // Earlier partials are coarser: downscale by 16, 8, 4 and scale back up.
       const factor = 16 >> Math.min(index, 2);
@@ -79,6 +91,8 @@ function variantKey(spec: ImageSpec): string {
 }
 
 async function renderImage(spec: ImageSpec): Promise<Buffer> {
+  // An SVG answer is a simple drawing of the requested size, whatever the style.
+  if (spec.format === 'svg') return svgDocument(spec, colourOf(spec));
   if (spec.style === 'illustrated') return encode(await illustrate(spec), spec);
   const channels = spec.transparent ? 4 : 3;
   const pixels = spec.style === 'textured' ? texturedPixels(spec, channels) : flatPixels(spec, channels);
@@ -98,7 +112,15 @@ function encode(image: Sharp, spec: ImageSpec): Promise<Buffer> {
         .toBuffer();
     case 'webp':
       return image.webp(quality === undefined ? {} : { quality }).toBuffer();
+    case 'gif':
+      return image.gif().toBuffer();
+    case 'svg':
+      throw new Error('an SVG is drawn as text (svg-image.ts), not encoded from pixels');
   }
+}
+
+function colourOf(spec: ImageSpec): Rgb {
+  return PALETTE[spec.variant % PALETTE.length] ?? PALETTE[0];
 }
 
 /** A colour field with a centred disc; with transparency the outside of the disc is clear. */
@@ -159,17 +181,17 @@ export function detectFormat(bytes: Buffer): ImageFormat | undefined {
   return undefined;
 }
 
-/** Width, height and alpha of image bytes, or undefined when sharp cannot read them. */
-export async function readImageInfo(bytes: Buffer): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {
+/** Width, height, alpha and channel count of image bytes, or undefined when sharp cannot read them. */
+export async function readImageInfo(bytes: Buffer): Promise<{ width: number; height: number; hasAlpha: boolean; channels: number } | undefined> {
   try {
-    const { width, height, hasAlpha } = await sharp(bytes).metadata();
-    return { width, height, hasAlpha };
+    const { width, height, hasAlpha, channels } = await sharp(bytes).metadata();
+    return { width, height, hasAlpha, channels };
   } catch {
     return undefined;
   }
 }
 
 /** MIME type of a format. */
-export function mimeOf(format: ImageFormat): string {
-  return `image/${format}`;
+export function mimeOf(format: OutputFormat): string {
+  return format === 'svg' ? 'image/svg+xml' : `image/${format}`;
 }

@@ -15,7 +15,9 @@ import type { GatewayEmulator, GatewayEmulatorOptions } from './types.js';
 
 export { ERROR_PRESETS, renderPreset, type ErrorPresetDefinition, type GatewayErrorObject } from './error-presets.js';
 export { DEFAULT_API_KEY, DEFAULT_MODELS } from './state.js';
-export { detectFormat } from './images.js';
+export { detectFormat, type OutputFormat } from './images.js';
+export { REALISTIC_MODELS, REALISTIC_SHUTDOWN_DATES, type ModelsShape } from './models.js';
+export { rulesFor, type ModelFamily, type ModelRules } from './model-rules.js';
 export type * from './types.js';
 
 /**

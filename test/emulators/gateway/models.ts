@@ -2,6 +2,32 @@
  * GET /v1/models bodies in the shapes gateways send (image-gateway.md §2.8, §4.1, §4.2.1).
  */
 
+/**
+ * What an OpenAI-compatible gateway lists in 2026-11: the current image models (gpt-image-1 itself is shut down and
+ * no longer listed), the dall-e models, and a chat and an embedding model. Pass it as `models`, with
+ * {@link REALISTIC_SHUTDOWN_DATES} as `shutdownDates`.
+ */
+export const REALISTIC_MODELS: readonly string[] = [
+  'gpt-image-2',
+  'gpt-image-2.5',
+  'gpt-image-2.6-sunburst',
+  'gpt-image-2.6-flare',
+  'gpt-image-1.5',
+  'gpt-image-1-mini',
+  'chatgpt-image-latest',
+  'dall-e-3',
+  'dall-e-2',
+  'gpt-4o-mini',
+  'text-embedding-3-small',
+];
+
+/** The announced shutdowns of {@link REALISTIC_MODELS} (YYYY-MM-DD). */
+export const REALISTIC_SHUTDOWN_DATES: Readonly<Record<string, string>> = {
+  'gpt-image-1.5': '2026-12-01',
+  'gpt-image-1-mini': '2026-12-01',
+  'chatgpt-image-latest': '2026-12-01',
+};
+
 /** Which list shape to answer with. */
 export type ModelsShape = 'openai' | 'new-api' | 'broken';
 
@@ -38,11 +64,11 @@ export function modelsBody(models: readonly string[], shape: ModelsShape, shutdo
 }
 
 function ownerOf(id: string): string {
-  return id.startsWith('gpt') || id.startsWith('dall-e') || id.startsWith('text-') ? 'openai' : 'custom';
+  return id.startsWith('gpt') || id.startsWith('chatgpt') || id.startsWith('dall-e') || id.startsWith('text-') ? 'openai' : 'custom';
 }
 
 function endpointsOf(id: string): string[] {
-  if (id.startsWith('gpt-image') || id.startsWith('dall-e')) return ['image-generation'];
+  if (id.startsWith('gpt-image') || id.startsWith('chatgpt-image') || id.startsWith('dall-e')) return ['image-generation'];
   if (id.startsWith('text-embedding')) return ['embeddings'];
   return ['openai'];
 }

@@ -3,7 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Scene } from './illustration.js';
-import type { ImageFactory, ImageSpec } from './images.js';
+import type { ImageFactory, ImageSpec, OutputFormat } from './images.js';
 import { padPng } from './png-padding.js';
 import type { ImageStyle, SuccessBehaviour } from './types.js';
 import type { ImageJob } from './validation.js';
@@ -11,7 +11,7 @@ import type { ImageJob } from './validation.js';
 /** Stores served under the emulator's /files/ route. */
 export interface FileStore {
   /** Serves the bytes and returns their absolute URL; `broken` returns a URL that answers 404. */
-  publish(bytes: Buffer, extension: string, broken: boolean): string;
+  publish(bytes: Buffer, extension: OutputFormat, broken: boolean): string;
 }
 
 /** What building a success answer needs. */
@@ -27,8 +27,9 @@ export interface RenderedImage {
   spec: ImageSpec;
 }
 
-// Output tokens for a 1024x1024 image per quality (OpenAI's image pricing table); scaled by area.
-const OUTPUT_TOKENS: Record<string, number> = { low: 272, medium: 1056, high: 4160 };
+// Output tokens for a 1024x1024 image per quality (OpenAI's image pricing table); scaled by area. xhigh and max
+// (gpt-image-2.5 and later) are the emulator's own guesses above high: only their growth matters to tests.
+const OUTPUT_TOKENS: Record<string, number> = { low: 272, medium: 1056, high: 4160, xhigh: 6240, max: 8320 };
 const TOKENS_PER_INPUT_IMAGE = 323;
 
 /** The n images of a job, honouring wrongFormat. */
@@ -132,6 +133,22 @@ export function imagesResponseFrames(job: ImageJob, behaviour: SuccessBehaviour,
   return frames;
 }
 
+/** True when the behaviour answers links instead of base64. */
+function linksOf(behaviour: SuccessBehaviour): boolean {
+  return behaviour.urlItems === true || behaviour.brokenUrl === true || behaviour.fileIds === true;
+}
+
+/** A url item, with the `file_id` some gateways add to it (SuccessBehaviour.fileIds). */
+function linkItem(image: RenderedImage, behaviour: SuccessBehaviour, ctx: SuccessContext): Record<string, unknown> {
+  const url = ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true);
+  return behaviour.fileIds ? { url, file_id: fileIdOf(url) } : { url };
+}
+
+/** A stable `file-…` id per published file, from its URL. */
+function fileIdOf(url: string): string {
+  return `file-${createHash('sha256').update(url).digest('hex').slice(0, 24)}`;
+}
+
 /** What a url item serves: the image, padded when the behaviour asks for heavy links. */
 function linkBytes(image: RenderedImage, behaviour: SuccessBehaviour): Buffer {
   return behaviour.urlImageBytes !== undefined && image.spec.format === 'png' ? padPng(image.bytes, behaviour.urlImageBytes) : image.bytes;
@@ -149,14 +166,12 @@ function responseObject(
   ctx: SuccessContext,
   b64: (image: RenderedImage) => string,
 ): Record<string, unknown> {
-  const asUrl = behaviour.urlItems === true || behaviour.brokenUrl === true || job.responseFormat === 'url';
+  const asUrl = linksOf(behaviour) || job.responseFormat === 'url';
   const data = behaviour.emptyData
     ? []
     : rendered.map((image) => {
-        const item: Record<string, unknown> = asUrl
-          ? { url: ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true) }
-          : { b64_json: b64(image) };
-        if (job.model === 'dall-e-3') item['revised_prompt'] = `A detailed rendering of: ${job.prompt}`;
+        const item: Record<string, unknown> = asUrl ? linkItem(image, behaviour, ctx) : { b64_json: b64(image) };
+        if (job.family === 'dall-e-3') item['revised_prompt'] = `A detailed rendering of: ${job.prompt}`;
         return item;
       });
   const body: Record<string, unknown> = { created: Math.floor(Date.now() / 1000), data };
@@ -191,10 +206,7 @@ export async function streamEvents(
       const partial = await ctx.images.partial(image.spec, index);
       events.push({ type: `${prefix}.partial_image`, b64_json: partial.toString('base64'), ...common, partial_image_index: index });
     }
-    const payload =
-      behaviour.urlItems || behaviour.brokenUrl
-        ? { url: ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true) }
-        : { b64_json: base64Of(image.bytes) };
+    const payload = linksOf(behaviour) ? linkItem(image, behaviour, ctx) : { b64_json: base64Of(image.bytes) };
     const completed: Record<string, unknown> = { type: `${prefix}.completed`, ...payload, ...common };
     if (!behaviour.omitUsage) completed['usage'] = usageIn(usageOf(job), behaviour.usageShape);
     events.push(completed);

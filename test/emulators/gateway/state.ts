@@ -2,7 +2,7 @@
  * Everything the emulator remembers between requests: settings, recordings, behaviour queues, holds, waiters and
  * the files served for url items.
  */
-import { ImageFactory } from './images.js';
+import { ImageFactory, mimeOf, type OutputFormat } from './images.js';
 import type { ModelsShape } from './models.js';
 import type { FileStore } from './responses.js';
 import type { EmulatedTask } from './tasks.js';
@@ -174,9 +174,9 @@ export class EmulatorState implements FileStore {
   }
 
   /** @inheritdoc */
-  publish(bytes: Buffer, extension: string, broken: boolean): string {
+  publish(bytes: Buffer, extension: OutputFormat, broken: boolean): string {
     const name = `img-${++this.fileCounter}.${extension === 'jpeg' ? 'jpg' : extension}`;
-    if (!broken) this.files.set(name, { bytes, contentType: `image/${extension}` });
+    if (!broken) this.files.set(name, { bytes, contentType: mimeOf(extension) });
     return `${this.origin}/files/${name}`;
   }
 

@@ -19,12 +19,15 @@ export type ImageStyle = 'flat' | 'textured' | 'illustrated';
 export interface GatewayEmulatorOptions {
   /** The only accepted bearer key; anything else gets a 401 invalid-token body. @default 'sk-emulator-0000000000000000' */
   apiKey?: string | undefined;
-  /** Model catalogue; a model outside it gets the `unknown_model` preset. @default DEFAULT_MODELS */
-  models?: string[] | undefined;
+  /**
+   * Model catalogue; a model outside it gets the `unknown_model` preset. Each image model plays its family's rules
+   * (model-rules.ts). `REALISTIC_MODELS` is what a 2026-11 gateway lists. @default DEFAULT_MODELS
+   */
+  models?: readonly string[] | undefined;
   /** GET /v1/models body: `{object:'list',data}` | `{success:true,data}` | JSON that is not a list. @default 'openai' */
   modelsShape?: 'openai' | 'new-api' | 'broken' | undefined;
   /** `shutdown_date` (Unix seconds in the list, given here as YYYY-MM-DD) of the models that have one. @default none */
-  shutdownDates?: Record<string, string> | undefined;
+  shutdownDates?: Readonly<Record<string, string>> | undefined;
   /** How answers' images are drawn (see {@link ImageStyle}). @default 'flat' */
   imageStyle?: ImageStyle | undefined;
   /** Processing delay of a successful image answer, counted from the request's arrival (or a hold's release). @default 0 */
@@ -109,6 +112,8 @@ export interface SuccessBehaviour {
   urlItems?: boolean | undefined;
   /** url items whose download is a PNG padded to this many bytes (png answers only; the benchmark's hostile gateway). */
   urlImageBytes?: number | undefined;
+  /** url items (and stream completed events) with a `file_id` (`file-…`) beside the url, no b64_json. */
+  fileIds?: boolean | undefined;
   /** url items whose download answers 404. */
   brokenUrl?: boolean | undefined;
   /** `data: []`. */
