@@ -28,7 +28,11 @@ export type UserErrorIdentifier =
   | 'job.cancelled'
   | 'job.unacknowledged'
   | 'button.expired'
-  | 'delivery.failed';
+  | 'delivery.failed'
+  | 'settings.modelNotAllowed'
+  | 'settings.tooMany'
+  | 'settings.channelOnly'
+  | 'settings.channelExcept';
 
 /** Values the copy may use. */
 export interface UserErrorContext {
@@ -46,6 +50,8 @@ export interface UserErrorContext {
   limit?: number | undefined;
   remaining?: number | undefined;
   requested?: number | undefined;
+  /** Channels as mentions (`<#id>, <#id>`), for the channel rules' messages. */
+  channels?: string | undefined;
   /** Models that exist, for the unknown-model message. */
   models?: readonly string[] | undefined;
 }
@@ -106,6 +112,10 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext, nameOf: ParamNamer
   'job.unacknowledged': () => "Discord didn't confirm your command, so I stopped it. You were not charged; please try again.",
   'button.expired': () => 'This button has expired. Run the command again.',
   'delivery.failed': () => "I made your images but couldn't post them here. You were not charged.",
+  'settings.modelNotAllowed': (c) => `This server allows only these models: ${c.allowed ?? 'none'}. Pick one of them with \`model\`.`,
+  'settings.tooMany': (c) => `This server allows at most ${c.limit ?? 1} image${c.limit === 1 ? '' : 's'} per request. Lower \`count\`.`,
+  'settings.channelOnly': (c) => `Image generation isn't available in this channel. You can use it in ${c.channels ?? 'the channels the admins chose'}.`,
+  'settings.channelExcept': (c) => `Image generation isn't available in this channel. You can use it anywhere except ${c.channels ?? 'a few channels'}.`,
 };
 
 /**

@@ -30,7 +30,13 @@ export function buildJob(interaction: BaseInteraction, kind: ImageJob['kind'], r
     id: newJobId(),
     kind,
     subject: subjectOf(interaction),
-    origin: { guildId: interaction.guildId, channelId: interaction.channelId, requesterId: interaction.user.id },
+    origin: {
+      guildId: interaction.guildId,
+      channelId: interaction.channelId,
+      parentChannelId: interaction.channel?.isThread() ? interaction.channel.parentId : undefined,
+      requesterId: interaction.user.id,
+      manager: memberCan(interaction, PermissionFlagsBits.ManageGuild),
+    },
     request,
     edit,
   };

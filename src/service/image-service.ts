@@ -15,6 +15,8 @@ import { checkDeclaredImages, declaredBytes, validateEditRequest, validateGenera
 import { checkMask, checkSquare } from './mask-check.js';
 import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
+import { applySettings, DEFAULT_SETTINGS } from './server-settings.js';
+import type { SettingsStore } from './settings-store.js';
 import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
 import type {
   AnswerSink,
@@ -79,6 +81,8 @@ export interface ImageServiceOptions {
   journal?: JobJournal | undefined;
   /** What each model accepts (MODEL_PROFILES_FILE over the built-in profiles). @default the built-in profiles */
   profiles?: ModelProfiles | undefined;
+  /** Servers' settings (defaults, allowed models, counts, channels, previews); without it, every server has the defaults. */
+  settings?: Pick<SettingsStore, 'get'> | undefined;
 }
 
 /** A checked request, with the model it goes to and that model's profile. */
@@ -86,6 +90,8 @@ interface Prepared {
   request: GenerateRequest;
   model: string;
   profile: ModelProfile;
+  /** The server lets previews (streamed partial images) be asked for. */
+  previews: boolean;
 }
 
 /** Runs image jobs; see the module comment for the flow. */
@@ -109,7 +115,7 @@ export class ImageService {
   async run(job: ImageJob, responder: Responder): Promise<void> {
     const log = this.log.child({ jobId: job.id, kind: job.kind });
     try {
-      const prepared = this.preflight(job);
+      const prepared = await this.preflight(job);
       const count = prepared.request.n ?? 1;
       // Journalled before the reservation, so a process that dies in between leaves a member to tell.
       await this.options.journal?.open(job.id, journalEntryOf(job, responder.replyAddress));
@@ -131,17 +137,20 @@ export class ImageService {
   }
 
   /**
-   * The checks that need nothing fetched: the request, the model's own rules (its profile), and what Discord
+   * The checks that need nothing fetched: the server's settings (channel rules, and for members the allowed models
+   * and most images; its defaults filled in), the request, the model's own rules (its profile), and what Discord
    * declares about the reference images (count, size, content type, and together no more than the memory budget's
    * references may be). A request refused here, or by the quota or the queue after it, downloads nothing.
    */
-  private preflight(job: ImageJob): Prepared {
-    const request = validateGenerateRequest(job.request);
+  private async preflight(job: ImageJob): Promise<Prepared> {
+    const settings = job.subject.guildId === null ? DEFAULT_SETTINGS : ((await this.options.settings?.get(job.subject.guildId)) ?? DEFAULT_SETTINGS);
+    const place = { channelId: job.origin.parentChannelId ?? job.origin.channelId, manager: job.origin.manager === true };
+    const request = validateGenerateRequest(applySettings(job.request, settings, place));
     const model = request.model ?? this.defaultModel();
     const { profile } = (this.options.profiles ?? DEFAULT_PROFILES).of(model);
     checkAgainstProfile(request, model, profile, job.edit);
     if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799, this.memory.referenceBytes);
-    return { request, model, profile };
+    return { request, model, profile, previews: settings.previews };
   }
 
   /** The model a request without one goes to: the gateway's default in use now. */
@@ -279,9 +288,9 @@ export class ImageService {
   }
 
   /** Partial images a call asks for (0: not streamed): none from a model that does not stream, nor for GIF or SVG. */
-  private partialImagesFor({ profile, request }: Prepared): number {
+  private partialImagesFor({ profile, request, previews }: Prepared): number {
     const raster = request.outputFormat !== 'gif' && request.outputFormat !== 'svg';
-    return profile.streaming && raster ? (this.options.partialImages ?? 1) : 0;
+    return previews && profile.streaming && raster ? (this.options.partialImages ?? 1) : 0;
   }
 
   private callGateway(

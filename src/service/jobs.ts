@@ -21,7 +21,11 @@ export type AttachmentRef = z.infer<typeof AttachmentRef>;
 interface JobOrigin {
   guildId: string | null;
   channelId: string | null;
+  /** A thread's parent channel (the server's channel rules follow it). */
+  parentChannelId?: string | null | undefined;
   requesterId: string;
+  /** The requester has Manage Server there: the server's limits on models and counts do not bind them. */
+  manager?: boolean | undefined;
 }
 
 /**

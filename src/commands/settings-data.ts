@@ -1,0 +1,105 @@
+/**
+ * /settings' registration data (Manage Server, servers only). Subcommands rather than one panel of menus and
+ * modals: each change is one line an admin can type, read back in the channel's history and repeat, Discord checks
+ * each option's type (channels, counts) before it reaches us, and every change is answered with what it was and
+ * what it is now.
+ */
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  ChannelType,
+  InteractionContextType,
+  PermissionFlagsBits,
+  type APIApplicationCommandChannelOption,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../service/image-request.js';
+import { CHANNEL_MODES } from '../service/server-settings.js';
+
+/** The channel options of `/settings channels`. */
+export const CHANNEL_OPTIONS = ['channel1', 'channel2', 'channel3', 'channel4', 'channel5'] as const;
+
+const choices = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
+
+export const SETTINGS_DATA = {
+  type: ApplicationCommandType.ChatInput,
+  name: 'settings',
+  description: 'How members may use the bot on this server (Manage Server)',
+  contexts: [InteractionContextType.Guild],
+  default_member_permissions: String(PermissionFlagsBits.ManageGuild),
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'show', description: "This server's settings" },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'defaults',
+      description: 'What a request uses when the member gives none (their own choice wins)',
+      options: [
+        { type: ApplicationCommandOptionType.String, name: 'model', description: 'Default model', max_length: MAX_MODEL_NAME_LENGTH },
+        { type: ApplicationCommandOptionType.String, name: 'size', description: 'Default size (auto or WIDTHxHEIGHT)', max_length: 20 },
+        { type: ApplicationCommandOptionType.String, name: 'quality', description: 'Default quality', choices: choices(IMAGE_QUALITIES) },
+        { type: ApplicationCommandOptionType.String, name: 'format', description: 'Default file format', choices: choices(IMAGE_FORMATS) },
+        { type: ApplicationCommandOptionType.Boolean, name: 'clear', description: 'Forget the defaults first' },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'models',
+      description: 'The models members may use (admins may use any)',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'allowed',
+          description: 'Model names separated by commas, or "all"',
+          required: true,
+          max_length: 1000,
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'max-count',
+      description: 'The most images a member may ask for at once (admins are not bound)',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'count',
+          description: `1–${MAX_IMAGES_PER_REQUEST}; 0 for the bot's own limit (${MAX_IMAGES_PER_REQUEST})`,
+          required: true,
+          min_value: 0,
+          max_value: MAX_IMAGES_PER_REQUEST,
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'channels',
+      description: 'Where images can be made (threads follow their channel)',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'mode',
+          description: 'everywhere, only the channels given, or all but them',
+          required: true,
+          choices: choices(CHANNEL_MODES),
+        },
+        ...CHANNEL_OPTIONS.map((name) => ({
+          type: ApplicationCommandOptionType.Channel as const,
+          name,
+          description: 'A channel for the list',
+          channel_types: [
+            ChannelType.GuildText,
+            ChannelType.GuildAnnouncement,
+            ChannelType.GuildForum,
+            ChannelType.GuildVoice,
+          ] satisfies APIApplicationCommandChannelOption['channel_types'],
+        })),
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'previews',
+      description: 'Early previews while generating; each preview costs extra output tokens',
+      options: [{ type: ApplicationCommandOptionType.Boolean, name: 'enabled', description: 'On (the default) or off', required: true }],
+    },
+  ],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;

@@ -1,0 +1,86 @@
+/**
+ * A server's settings (issue 17), as admins set them with /settings: defaults for requests that name none, the
+ * models members may use and the most images per request, where generation is allowed, and whether previews
+ * (streamed partial images, extra output tokens) are on. Stored versioned and validated (settings-store.ts); the
+ * rules they impose on a job are {@link applySettings}'s. Pure (zod only).
+ */
+import { z } from 'zod';
+import { UserFacingError } from '../errors.js';
+import { GenerateRequest, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from './image-request.js';
+
+const Snowflake = z.string().regex(/^\d{17,20}$/);
+
+/** Where members may generate: everywhere, only in the listed channels, or everywhere but them. */
+export const CHANNEL_MODES = ['everywhere', 'only', 'except'] as const;
+export type ChannelMode = (typeof CHANNEL_MODES)[number];
+
+/** Channels listed at most. */
+export const MAX_LISTED_CHANNELS = 25;
+
+/** Version 1 of a server's settings; every field has its default, so a server without a record reads as defaults. */
+export const ServerSettings = z.object({
+  v: z.literal(1).default(1),
+  /** Applied when a member gives none (the member's own choice wins, within what is allowed). */
+  defaults: z
+    .object({
+      model: z.string().min(1).max(MAX_MODEL_NAME_LENGTH).optional(),
+      size: GenerateRequest.shape.size,
+      quality: z.enum(IMAGE_QUALITIES).optional(),
+      outputFormat: z.enum(IMAGE_FORMATS).optional(),
+    })
+    .default({}),
+  /** The models members may ask for; empty: every model the gateway lists. Admins are not bound by it. */
+  allowedModels: z.array(z.string().min(1).max(MAX_MODEL_NAME_LENGTH)).max(25).default([]),
+  /** The most images per request for members; absent: the bot's own limit. Admins are not bound by it. */
+  maxCount: z.int().min(1).max(MAX_IMAGES_PER_REQUEST).optional(),
+  channels: z.object({ mode: z.enum(CHANNEL_MODES), ids: z.array(Snowflake).max(MAX_LISTED_CHANNELS) }).default({ mode: 'everywhere', ids: [] }),
+  /** Streamed partial images while generating: each costs the operator extra output tokens. */
+  previews: z.boolean().default(true),
+  /** Who changed them last, and when (ms since epoch). */
+  updatedBy: Snowflake.optional(),
+  updatedAt: z.number().optional(),
+});
+export type ServerSettings = z.infer<typeof ServerSettings>;
+
+/** The settings of a server that has none. */
+export const DEFAULT_SETTINGS: ServerSettings = ServerSettings.parse({});
+
+/** Where and by whom a job is asked, as the settings' rules need it. */
+export interface JobPlace {
+  /** The channel, or for a thread its parent (threads follow their parent channel). */
+  channelId: string | null;
+  /** Manage Server: not bound by allowed models and the most images. */
+  manager: boolean;
+}
+
+/**
+ * The request with the server's defaults filled in, after checking the settings' rules: the channel rules (for
+ * everyone, so admins see them work too), and for members the allowed models and the most images.
+ * @throws UserFacingError naming where generation is allowed, the allowed models, or the most images
+ */
+export function applySettings(request: GenerateRequest, settings: ServerSettings, place: JobPlace): GenerateRequest {
+  checkChannel(settings, place.channelId);
+  const { defaults } = settings;
+  const applied: GenerateRequest = {
+    ...request,
+    model: request.model ?? defaults.model ?? settings.allowedModels[0],
+    size: request.size ?? defaults.size,
+    quality: request.quality ?? defaults.quality,
+    outputFormat: request.outputFormat ?? defaults.outputFormat,
+  };
+  for (const key of ['model', 'size', 'quality', 'outputFormat'] as const) if (applied[key] === undefined) delete applied[key];
+  if (place.manager) return applied;
+  const model = applied.model;
+  if (settings.allowedModels.length > 0 && (model === undefined || !settings.allowedModels.includes(model)))
+    throw new UserFacingError('settings.modelNotAllowed', { allowed: settings.allowedModels.join(', ') });
+  if (settings.maxCount !== undefined && (applied.n ?? 1) > settings.maxCount) throw new UserFacingError('settings.tooMany', { limit: settings.maxCount });
+  return applied;
+}
+
+function checkChannel(settings: ServerSettings, channelId: string | null): void {
+  const { mode, ids } = settings.channels;
+  if (mode === 'everywhere' || channelId === null) return;
+  const listed = ids.includes(channelId);
+  if (mode === 'only' && !listed) throw new UserFacingError('settings.channelOnly', { channels: ids.map((id) => `<#${id}>`).join(', ') });
+  if (mode === 'except' && listed) throw new UserFacingError('settings.channelExcept', { channels: ids.map((id) => `<#${id}>`).join(', ') });
+}
