@@ -102,6 +102,9 @@ export const ConfigSchema = z.object({
     .transform((s) => [...new Set(s.split(',').map((id) => Number(id.trim())))].sort((a, b) => a - b))
     .optional(),
   SHUTDOWN_GRACE_MS: nonNegativeInt('a whole number of milliseconds').default(30_000),
+  /** The operator's HTTP listener (/healthz, /readyz, /metrics); unset, none is started. 0 takes a free port. */
+  HTTP_PORT: nonNegativeInt('a port number from 0 to 65535').max(65_535, { error: 'expects a port number from 0 to 65535' }).optional(),
+  HTTP_HOST: z.string().min(1, { error: 'expects an address to listen on, such as 127.0.0.1 or 0.0.0.0' }).default('127.0.0.1'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expects fatal, error, warn, info, debug, trace or silent' })
     .default('info'),

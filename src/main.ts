@@ -3,7 +3,7 @@
  * `npm start` runs src/cli.ts, which validates the configuration and then calls {@link runBot}; tests call
  * {@link startBot} with their own configuration.
  */
-import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type RepliableInteraction, type REST } from 'discord.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, Status, type Interaction, type RepliableInteraction, type REST } from 'discord.js';
 import type { DestinationStream, Logger } from 'pino';
 import { createComponents, createCommands, COMMAND_DEFINITIONS } from './commands/index.js';
 import { syncCommands } from './commands/command-sync.js';
@@ -34,6 +34,12 @@ import { systemClock, type Clock } from './service/ports.js';
 import type { LeaseTimers } from './service/lease-renewal.js';
 import { openStorage } from './storage/open-storage.js';
 import { createInteractionWebhookRest } from './discord/original-reply.js';
+import { BotMetrics } from './ops/metrics.js';
+import { interactionKind } from './ops/interaction-kind.js';
+import { observeGateway } from './ops/observed-gateway.js';
+import { observeLedger } from './ops/observed-ledger.js';
+import { catalogueIsFresh, READINESS_TIMEOUT_MS, startOperations } from './ops/operations.js';
+import type { HealthServer } from './ops/health-server.js';
 
 /** Test seams; production passes nothing. */
 export interface BotOverrides {
@@ -49,6 +55,8 @@ export interface BotOverrides {
 export interface RunningBot {
   client: Client;
   logger: Logger;
+  /** The port the health server (HTTP_PORT) listens on; undefined when it is off. */
+  httpPort: number | undefined;
   /** Stops taking work, lets in-flight jobs finish (up to the grace period), closes everything. */
   stop(): Promise<void>;
 }
@@ -98,6 +106,9 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     // Redis and PostgreSQL share them between processes, so the running caps hold across all of them.
     slots: storage.slots,
   });
+  // Metrics only when they can be scraped (HTTP_PORT); otherwise nothing is observed.
+  const metrics = config.HTTP_PORT === undefined ? undefined : new BotMetrics({ queueDepth: () => queue.waiting });
+  const quotas = metrics ? observeLedger(storage.quotas, metrics) : storage.quotas;
   const archive = new JobArchive({
     jobs: storage.records('jobs', ArchivedJob),
     pendingEdits: storage.records('pending-edits', PendingEdit),
@@ -107,17 +118,21 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     profiles,
     archive,
     usage: new UsageLog(storage.records('job-usage', JobUsage)),
-    gateway,
-    quotas: storage.quotas,
+    gateway: metrics ? observeGateway(gateway, metrics) : gateway,
+    quotas,
     queue,
-    download: (ref, maxBytes, signal) =>
-      downloadAttachment(ref.url, {
+    download: async (ref, maxBytes, signal) => {
+      const bytes = await downloadAttachment(ref.url, {
         allowedHosts: config.DISCORD_CDN_HOSTS,
         maxBytes,
         timeoutMs: 60_000,
         dispatcher: agent,
         signal,
-      }),
+      });
+      metrics?.downloaded(bytes.length);
+      return bytes;
+    },
+    metrics,
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
     logger,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
@@ -142,7 +157,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const deps = {
     images,
     models: gateway,
-    quotas: new QuotaAdmin({ quotas: storage.quotas, logger }),
+    quotas: new QuotaAdmin({ quotas, logger }),
     archive,
     autocomplete: createImageAutocomplete(gateway, profiles),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
@@ -159,6 +174,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   client.on(Events.InteractionCreate, (interaction) => {
+    metrics?.interaction(interactionKind(interaction));
     const work = stopping ? refuseWhileStopping(interaction) : route(interaction);
     inFlight.add(work);
     // Not awaited: route() and refuseWhileStopping() answer every failure themselves and never reject; stop() awaits inFlight.
@@ -200,18 +216,25 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     configured: config.DEFAULT_IMAGE_MODEL,
     timeoutMs: config.GATEWAY_CONNECT_TIMEOUT_MS,
     retryIntervalMs: config.GATEWAY_CHECK_INTERVAL_MS,
+    // Readiness asks for a catalogue fetched within the last interval, so the check keeps going while it is served.
+    keepChecking: metrics !== undefined,
     logger,
   });
   await gatewayCheck.start();
+  let health: HealthServer | undefined;
 
-  return {
+  const bot: RunningBot = {
     client,
     logger,
+    get httpPort() {
+      return health?.port;
+    },
     async stop() {
       if (stopping) return;
       stopping = true;
       logger.info({ inFlight: inFlight.size }, 'shutting down');
       gatewayCheck.stop();
+      await health?.close();
       // One deadline for all of it: running jobs are cancelled (and refunded) when it passes, and deliveries still
       // under way are not waited for beyond it.
       const deadline = clock.now() + config.SHUTDOWN_GRACE_MS;
@@ -230,6 +253,21 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       logger.info('shut down');
     },
   };
+  if (metrics && config.HTTP_PORT !== undefined) {
+    const checks = [
+      { name: 'discord', check: () => client.ws.status === Status.Ready },
+      { name: 'store', check: () => storage.ping(READINESS_TIMEOUT_MS).then(() => true) },
+      {
+        name: 'gateway',
+        check: () => catalogueIsFresh(gateway.catalogueFetchedAt(), clock.now(), config.GATEWAY_CHECK_INTERVAL_MS, config.GATEWAY_CONNECT_TIMEOUT_MS),
+      },
+    ];
+    health = await startOperations({ host: config.HTTP_HOST, port: config.HTTP_PORT, metrics, checks, logger }).catch(async (err: unknown) => {
+      await bot.stop();
+      throw err;
+    });
+  }
+  return bot;
 }
 
 async function refuseWhileStopping(interaction: Interaction): Promise<void> {

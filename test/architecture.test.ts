@@ -30,6 +30,7 @@ const SERVICE_FORBIDDEN_PACKAGES = [
   'node:tls',
   'node:dgram',
   'node:fs',
+  'prom-client',
 ];
 
 /** The adapters: the service imports none of them. */
@@ -62,6 +63,15 @@ const GATEWAY_MAY_IMPORT_UNDICI: Record<string, string> = {
   'src/gateway/agent.ts': 'builds the Agent (the dispatcher) http.ts sends with',
   'src/gateway/multipart.ts': "builds the edit form as undici's FormData, the body http.ts sends",
 };
+/**
+ * The operator's room (health server, metrics): only the composition root builds it, and it sees the service only
+ * through these (the ports it wraps, the metrics port it implements); prom-client lives nowhere else.
+ */
+const OPS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
+  'src/service/ports.ts': 'the gateway and ledger ports it wraps to time them',
+  'src/service/job-metrics.ts': 'the metrics port of the service, which it implements',
+};
+
 /** The only package the pure service modules above may import. */
 const PURE_SERVICE_PACKAGES = ['zod'];
 
@@ -145,6 +155,13 @@ function checkBoundaries(graph: ImportGraph): Violation[] {
       if (inFolder(from, 'src/discord/')) {
         if (inFolder(to, 'src/gateway/') || inFolder(to, 'src/storage/'))
           out.push({ from, to, rule: 'the Discord output adapter imports neither the gateway nor storage' });
+      }
+      if (inFolder(to, 'src/ops/') && !inFolder(from, 'src/ops/') && from !== 'src/main.ts') out.push({ from, to, rule: 'only src/main.ts builds src/ops' });
+      if (pkg === 'prom-client' && !inFolder(from, 'src/ops/')) out.push({ from, to, rule: 'prom-client is used only in src/ops' });
+      if (inFolder(from, 'src/ops/')) {
+        if (inFolder(to, 'src/service/') && !(to in OPS_MAY_IMPORT_FROM_SERVICE))
+          out.push({ from, to, rule: `src/ops imports from src/service only ${Object.keys(OPS_MAY_IMPORT_FROM_SERVICE).join(', ')}` });
+        if (ADAPTER_FOLDERS.some((f) => inFolder(to, f))) out.push({ from, to, rule: 'src/ops imports no adapter: main.ts passes their parts in' });
       }
     }
   }
@@ -272,6 +289,7 @@ describe('the import directions of src', () => {
       ...Object.keys(COMMANDS_MAY_IMPORT_FROM_DISCORD),
       ...Object.keys(ADAPTERS_MAY_IMPORT_FROM_SERVICE),
       ...Object.keys(GATEWAY_MAY_IMPORT_UNDICI),
+      ...Object.keys(OPS_MAY_IMPORT_FROM_SERVICE),
       STREAMING_SEAM,
     ];
     expect(allowed.filter((f) => !files.has(f))).toEqual([]);
@@ -321,6 +339,8 @@ describe('the checker itself, on a made-up graph', () => {
     'src/gateway/classify.ts': ['src/gateway/errors.ts'],
     'src/storage/quota-store.ts': ['src/service/ports.ts', 'src/service/jobs.ts', 'keyv'],
     'src/errors.ts': ['src/errors.ts'],
+    'src/ops/metrics.ts': ['prom-client', 'src/service/job-metrics.ts', 'src/service/image-service.ts', 'src/storage/quota-store.ts'],
+    'src/commands/router.ts': ['src/ops/metrics.ts', 'prom-client'],
   };
 
   it('names every wrong-way import, file → import', () => {
@@ -342,6 +362,10 @@ describe('the checker itself, on a made-up graph', () => {
         'src/gateway/gateway-client.ts → src/service/mask-check.ts',
         'src/service/image-rules.ts → sharp',
         'src/storage/quota-store.ts → src/service/jobs.ts',
+        'src/ops/metrics.ts → src/service/image-service.ts',
+        'src/ops/metrics.ts → src/storage/quota-store.ts',
+        'src/commands/router.ts → src/ops/metrics.ts',
+        'src/commands/router.ts → prom-client',
       ].sort(),
     );
     expect(describeViolations(checkBoundaries(planted))).toContain('src/service/image-service.ts → undici  (the service imports no I/O library (undici))');

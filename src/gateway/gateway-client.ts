@@ -147,6 +147,11 @@ export class GatewayClient implements ImageGateway {
     return this.catalogue.cached();
   }
 
+  /** When the model catalogue was last fetched successfully (clock time; readiness), undefined before the first. */
+  catalogueFetchedAt(): number | undefined {
+    return this.catalogue.fetchedAt;
+  }
+
   /** One uncached `GET /models` within `timeoutMs` (the start-up check): the ids, or a GatewayError. */
   /** The model a request without one uses now. */
   get defaultModel(): string {

@@ -58,6 +58,7 @@ export class ModelCatalogue {
   private listed: readonly ListedModel[] = [];
   private expiresAt = 0;
   private inFlight: Promise<GatewayModel[]> | undefined;
+  private lastFetchedAt: number | undefined;
 
   constructor(opts: ModelCatalogueOptions) {
     this.opts = opts;
@@ -68,10 +69,16 @@ export class ModelCatalogue {
     return orderModels(this.listed, this.opts.defaultModel());
   }
 
+  /** When the last listing was fetched (clock time), undefined before the first. */
+  get fetchedAt(): number | undefined {
+    return this.lastFetchedAt;
+  }
+
   /** Takes a listing fetched elsewhere (the start-up check) as the latest one. */
   accept(models: readonly ListedModel[]): void {
     this.opts.onListed(models);
     this.listed = models;
+    this.lastFetchedAt = this.opts.clock.now();
     this.expiresAt = this.opts.clock.now() + this.opts.ttlMs;
   }
 

@@ -29,6 +29,11 @@ export interface GatewayCheckOptions {
   timeoutMs: number;
   /** Pause between probes while the gateway does not answer properly (GATEWAY_CHECK_INTERVAL_MS). */
   retryIntervalMs: number;
+  /**
+   * Probe every interval while the gateway answers too, so the catalogue stays as fresh as readiness (/readyz)
+   * requires; a healthy answer is logged only when it follows another outcome. @default false
+   */
+  keepChecking?: boolean | undefined;
   logger: pino.Logger;
 }
 
@@ -62,22 +67,25 @@ export class GatewayCheck {
     try {
       const ids = await this.opts.probe(this.opts.timeoutMs);
       if (this.last !== undefined && isFailure(this.last)) this.log.info({ host }, `image gateway at ${host} answers again`);
-      outcome = this.reportCatalogue(ids);
+      outcome = this.reportCatalogue(ids, this.last);
     } catch (err) {
       outcome = this.reportFailure(err);
     }
     this.last = outcome;
-    if (isFailure(outcome) && !this.stopped) {
+    if ((isFailure(outcome) || this.opts.keepChecking === true) && !this.stopped) {
       this.timer = setTimeout(() => void this.run(), this.opts.retryIntervalMs);
       this.timer.unref();
     }
     return outcome;
   }
 
-  private reportCatalogue(ids: readonly string[]): GatewayCheckOutcome {
+  private reportCatalogue(ids: readonly string[], last: GatewayCheckOutcome | undefined): GatewayCheckOutcome {
     const { host, configured } = this.opts;
     const defaultModel = this.opts.defaultModel();
     const image = ids.filter(isImageModel);
+    const outcome = image.length === 0 ? 'no_image_models' : configured !== undefined && !ids.includes(configured) ? 'default_not_listed' : 'ok';
+    // Repeated probes (keepChecking) report only a change.
+    if (outcome === last) return outcome;
     if (image.length === 0) {
       this.log.error({ host, models: ids.length }, `image gateway at ${host} lists no image models (it lists ${listOf(ids)}): image commands will fail`);
       return 'no_image_models';
@@ -86,7 +94,7 @@ export class GatewayCheck {
       { host, imageModels: image.length, defaultModel },
       `image gateway at ${host} is ready (${image.length} image models, default ${defaultModel})`,
     );
-    return configured !== undefined && !ids.includes(configured) ? 'default_not_listed' : 'ok';
+    return outcome;
   }
 
   private reportFailure(err: unknown): FailureOutcome {

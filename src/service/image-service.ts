@@ -38,6 +38,7 @@ import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './le
 import { type JobMemory, MemoryBudget } from './memory-budget.js';
 import type { StreamedDelivery } from './streaming/streamed-delivery.js';
 import type { UsageLog } from './usage-log.js';
+import { jobOutcomeOf, NO_JOB_METRICS, type JobMetrics } from './job-metrics.js';
 
 /** Options for {@link ImageService}. */
 export interface ImageServiceOptions {
@@ -83,6 +84,8 @@ export interface ImageServiceOptions {
   profiles?: ModelProfiles | undefined;
   /** Servers' settings (defaults, allowed models, counts, channels, previews); without it, every server has the defaults. */
   settings?: Pick<SettingsStore, 'get'> | undefined;
+  /** How jobs end, wait and upload, for the operator's metrics. @default observes nothing */
+  metrics?: JobMetrics | undefined;
 }
 
 /** A checked request, with the model it goes to and that model's profile. */
@@ -100,12 +103,14 @@ export class ImageService {
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly memory: MemoryBudget;
+  private readonly metrics: JobMetrics;
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
     this.log = options.logger.child({ module: 'image-service' });
     this.clock = options.clock ?? systemClock;
     this.memory = options.memory ?? new MemoryBudget();
+    this.metrics = options.metrics ?? NO_JOB_METRICS;
   }
 
   /**
@@ -127,8 +132,10 @@ export class ImageService {
           log.warn({ err }, 'could not close the job in the journal');
         });
       }
+      this.metrics.jobSettled('delivered');
     } catch (err) {
       const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
+      this.metrics.jobSettled(jobOutcomeOf(mapped));
       // The member only hears "not available right now"; the operator must fix the key or the balance.
       if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable')
         log.error({ err }, 'gateway account problem: check the API key and balance');
@@ -221,6 +228,7 @@ export class ImageService {
       const upload = await stream?.settle(files);
       const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
       delivered = true;
+      this.metrics.uploaded(files.reduce((sum, file) => sum + file.bytes.length, 0));
       await lease.stop();
       await this.commit(job, imagesIn(files), log);
       await this.recordUsage(job, result, imagesIn(files), log);
@@ -265,11 +273,13 @@ export class ImageService {
         memory.releaseReferences();
       }
     };
+    const queuedAt = this.clock.now();
     const ticket = this.options.queue.submit(job.subject.userId, run, {
       onPosition: (position) => {
         progress.queued(position);
       },
       onStart: () => {
+        this.metrics.queueWaited((this.clock.now() - queuedAt) / 1000);
         progress.started(this.clock.now());
       },
     });

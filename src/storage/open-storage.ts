@@ -7,6 +7,10 @@ import { type Backend, openBackend } from './open-backend.js';
 import { QuotaStore } from './quota-store.js';
 import { KeyvRecordStore } from './record-store.js';
 import { parseStorageUrl } from './storage-url.js';
+import { withTimeout } from './with-timeout.js';
+
+/** The key readiness reads: never written, so a ping reads nothing back. */
+const PING_KEY = 'ping';
 
 /** Everything the bot keeps: quotas and small expiring records. */
 export interface Storage {
@@ -20,6 +24,8 @@ export interface Storage {
    * and PostgreSQL when `jobSlots` was given; undefined on SQLite and memory, whose caps are per process.
    */
   slots: JobSlots | undefined;
+  /** One cheap read (readiness): resolves when the store answers within `timeoutMs`, rejects otherwise. */
+  ping(timeoutMs: number): Promise<void>;
   /** Disconnects from the backend; later operations throw StorageUnavailableError. */
   close(): Promise<void>;
 }
@@ -83,6 +89,9 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
     slots: backend.slots,
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),
+    ping: async (timeoutMs) => {
+      await withTimeout(backend.kv.get(PING_KEY), timeoutMs);
+    },
     close: () => backend.close(),
   };
 }
