@@ -10,6 +10,8 @@ import { syncCommands } from './commands/command-sync.js';
 import { DiscordResponder } from './discord/responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
 import { ModelProfiles } from './service/model-profiles.js';
+import { ServerSettings } from './service/server-settings.js';
+import { SettingsStore } from './service/settings-store.js';
 import { createInteractionRouter } from './commands/router.js';
 import { configWarnings, shardPlan, type Config } from './config.js';
 import { runUntilStopped } from './process-lifecycle.js';
@@ -114,7 +116,9 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     pendingEdits: storage.records('pending-edits', PendingEdit),
     jobTtlMs: config.BUTTON_TTL_HOURS * 3_600_000,
   });
+  const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
   const images = new ImageService({
+    settings,
     profiles,
     archive,
     usage: new UsageLog(storage.records('job-usage', JobUsage)),
@@ -155,6 +159,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
+    settings,
     images,
     models: gateway,
     quotas: new QuotaAdmin({ quotas, logger }),

@@ -14,12 +14,21 @@ import { createModelsCommand, MODELS_DATA } from './models.js';
 import { createQuotaCommand } from './quota.js';
 import { QUOTA_DATA } from './quota-data.js';
 import { createResultButtons } from './result-buttons.js';
+import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
+import { SETTINGS_DATA } from './settings-data.js';
 
 /** Every command definition, in the order {@link createCommands} builds them. */
-export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [IMAGINE_DATA, EDIT_DATA, EDIT_IMAGE_MENU_DATA, MODELS_DATA, QUOTA_DATA];
+export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [
+  IMAGINE_DATA,
+  EDIT_DATA,
+  EDIT_IMAGE_MENU_DATA,
+  MODELS_DATA,
+  QUOTA_DATA,
+  SETTINGS_DATA,
+];
 
 /** What the commands need. */
-export interface CommandDeps extends ImageCommandDeps {
+export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
   quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'>;
   archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit'>;
@@ -27,7 +36,14 @@ export interface CommandDeps extends ImageCommandDeps {
 
 /** Builds the commands. */
 export function createCommands(deps: CommandDeps): Command[] {
-  return [createImagineCommand(deps), createEditCommand(deps), createEditImageMenu(deps), createModelsCommand(deps), createQuotaCommand(deps)];
+  return [
+    createImagineCommand(deps),
+    createEditCommand(deps),
+    createEditImageMenu(deps),
+    createModelsCommand(deps),
+    createQuotaCommand(deps),
+    createSettingsCommand(deps),
+  ];
 }
 
 /** Builds the button and modal handlers. */

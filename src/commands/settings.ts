@@ -1,0 +1,122 @@
+/**
+ * /settings show|defaults|models|max-count|channels|previews (Manage Server, checked here from the member's
+ * permissions as well as by Discord's command settings). Each change answers with what it was and what it is now,
+ * and is logged with who made it.
+ */
+import { MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import { GenerateRequest } from '../service/image-request.js';
+import { validateGenerateRequest } from '../service/image-rules.js';
+import type { ServerSettings } from '../service/server-settings.js';
+import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
+import type { ChatCommand, InteractionContext } from './command.js';
+import { memberCan } from './job-from-interaction.js';
+import { CHANNEL_OPTIONS, SETTINGS_DATA } from './settings-data.js';
+
+/** What /settings needs. */
+export interface SettingsCommandDeps {
+  settings: Pick<SettingsStore, 'get' | 'update'>;
+}
+
+type Change = (settings: ServerSettings) => ServerSettings;
+
+/** Creates /settings. */
+export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
+  return {
+    kind: 'chat',
+    data: SETTINGS_DATA,
+    async execute(interaction, ctx) {
+      if (!memberCan(interaction, PermissionFlagsBits.ManageGuild)) throw new UserFacingError('permission.manageServer');
+      const guildId = interaction.guildId;
+      if (guildId === null) throw new UserFacingError('input.invalid', { param: 'server', detail: 'settings belong to a server' });
+      const sub = interaction.options.getSubcommand(true);
+      // Parsed before anything is deferred: bad input is answered at once.
+      const change = sub === 'show' ? undefined : changeOf(sub, interaction);
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      if (!change) {
+        await interaction.editReply({ content: renderSettings(await deps.settings.get(guildId)), allowedMentions: { parse: [] } });
+        return;
+      }
+      const result = await deps.settings.update(guildId, change, interaction.user.id);
+      log(ctx, sub, guildId, interaction.user.id, result);
+      await interaction.editReply({ content: `✅ Settings changed.\n\n${renderSettings(result.after)}`, allowedMentions: { parse: [] } });
+    },
+  };
+}
+
+function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change {
+  const options = interaction.options;
+  switch (sub) {
+    case 'defaults': {
+      const raw = {
+        model: options.getString('model') ?? undefined,
+        size: options.getString('size') ?? undefined,
+        quality: options.getString('quality') ?? undefined,
+        outputFormat: options.getString('format') ?? undefined,
+      };
+      const given = GenerateRequest.pick({ model: true, size: true, quality: true, outputFormat: true }).safeParse(raw);
+      if (!given.success) throw new UserFacingError('input.invalid', { param: String(given.error.issues[0]?.path[0] ?? 'default') });
+      // The general rules (sizes, formats): a default no request could use is refused now, not at every request.
+      const checked = validateGenerateRequest({ prompt: 'settings', ...given.data });
+      const defined = Object.fromEntries(
+        (['model', 'size', 'quality', 'outputFormat'] as const).filter((key) => given.data[key] !== undefined).map((key) => [key, checked[key]]),
+      );
+      const clear = options.getBoolean('clear') === true;
+      return (s) => ({ ...s, defaults: { ...(clear ? {} : s.defaults), ...defined } });
+    }
+    case 'models': {
+      const text = options.getString('allowed', true).trim();
+      const models = text.toLowerCase() === 'all' ? [] : [...new Set(text.split(/[\s,]+/).filter((m) => m.length > 0))];
+      return (s) => ({ ...s, allowedModels: models });
+    }
+    case 'max-count': {
+      const count = options.getInteger('count', true);
+      return (s) => ({ ...s, maxCount: count === 0 ? undefined : count });
+    }
+    case 'channels': {
+      const mode = options.getString('mode', true) as ServerSettings['channels']['mode'];
+      const ids = [...new Set(CHANNEL_OPTIONS.map((name) => options.getChannel(name)?.id).filter((id): id is string => id !== undefined))];
+      if (mode !== 'everywhere' && ids.length === 0)
+        throw new UserFacingError('input.invalid', { param: 'channel1', detail: `give the channels for "${mode}"` });
+      return (s) => ({ ...s, channels: { mode, ids: mode === 'everywhere' ? [] : ids } });
+    }
+    case 'previews': {
+      const enabled = options.getBoolean('enabled', true);
+      return (s) => ({ ...s, previews: enabled });
+    }
+    default:
+      throw new UserFacingError('input.invalid', { param: 'subcommand' });
+  }
+}
+
+/** The settings as an admin reads them. */
+export function renderSettings(settings: ServerSettings): string {
+  const { defaults, channels } = settings;
+  const defaultParts = [
+    defaults.model && `model \`${defaults.model}\``,
+    defaults.size && `size \`${defaults.size}\``,
+    defaults.quality && `quality \`${defaults.quality}\``,
+    defaults.outputFormat && `format \`${defaults.outputFormat}\``,
+  ].filter(Boolean);
+  const mentions = channels.ids.map((id) => `<#${id}>`).join(', ');
+  const where = channels.mode === 'everywhere' ? 'everywhere' : channels.mode === 'only' ? `only in ${mentions}` : `everywhere except ${mentions}`;
+  const lines = [
+    '**Settings for this server**',
+    `Defaults: ${defaultParts.length > 0 ? defaultParts.join(' · ') : "none (the bot's defaults)"}`,
+    `Models members may use: ${settings.allowedModels.length > 0 ? settings.allowedModels.map((m) => `\`${m}\``).join(', ') : 'any the gateway lists'}`,
+    `Most images per request: ${settings.maxCount ?? "the bot's limit (10)"}`,
+    `Image generation: ${where} (threads follow their channel)`,
+    `Previews while generating: ${settings.previews ? 'on (each preview costs extra output tokens)' : 'off'}`,
+  ];
+  if (settings.updatedBy !== undefined && settings.updatedAt !== undefined)
+    lines.push(
+      `-# Last changed by <@${settings.updatedBy}> <t:${Math.floor(settings.updatedAt / 1000)}:R>. Admins (Manage Server) are not bound by the model and count limits.`,
+    );
+  return lines.join('\n');
+}
+
+function log(ctx: InteractionContext, sub: string, guildId: string, by: string, { before, after }: SettingsChange): void {
+  const { updatedAt: _a, updatedBy: _b, ...was } = before;
+  const { updatedAt: _c, updatedBy: _d, ...now } = after;
+  ctx.logger.info({ guildId, by, setting: sub, before: was, after: now }, 'server settings changed');
+}

@@ -1,0 +1,119 @@
+/**
+ * /settings end to end (issue 17, first part): what admins set changes what the gateway receives, and who may
+ * generate where. Real discord.js client against the Discord emulator, the real gateway client against the gateway
+ * emulator, one store.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SlashOption } from '../emulators/discord/index.js';
+import { startHarness, type Harness } from './harness.js';
+import { ephemeralError, finalEdit, lastText, quotaText, settled } from './support.js';
+
+const prompt = { name: 'prompt', type: 3, value: 'a lighthouse at dusk' };
+
+describe('/settings, end to end', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { QUOTA_DEFAULT_LIMIT: '50', GATEWAY_PARTIAL_IMAGES: '1' } });
+  });
+  afterAll(async () => {
+    await (h as Harness | undefined)?.close();
+  });
+
+  const settings = async (sub: string, options: SlashOption[] = [], user = h.discord.fixtures.admin): Promise<string> => {
+    const handle = h.discord.slash('settings', [{ name: sub, type: 1, options }], { user });
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200) || x.acks.some((a) => a.type === 4));
+    return lastText(handle);
+  };
+  const imagine = async (options: SlashOption[], ctx: { user?: typeof h.discord.fixtures.member; channelId?: string } = {}) => {
+    const handle = h.discord.slash('imagine', [prompt, ...options], { user: ctx.user ?? h.discord.fixtures.member, channelId: ctx.channelId });
+    await handle.waitFor(settled);
+    return handle;
+  };
+
+  it('refuses every subcommand to a member without Manage Server, changing nothing', async () => {
+    const text = await settings('max-count', [{ name: 'count', type: 4, value: 1 }], h.discord.fixtures.member);
+    expect(text).toContain('Only members with the **Manage Server** permission can do that.');
+    expect(await settings('show')).toContain("Most images per request: the bot's limit (10)");
+  });
+
+  it("fills in the server's defaults where the member gives none; the member's own choice wins", async () => {
+    const answer = await settings('defaults', [
+      { name: 'size', type: 3, value: '1536X1024' },
+      { name: 'quality', type: 3, value: 'low' },
+    ]);
+    expect(answer).toContain('Defaults: size `1536x1024` · quality `low`');
+    await imagine([]);
+    expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ size: '1536x1024', quality: 'low' });
+    await imagine([{ name: 'quality', type: 3, value: 'high' }]);
+    expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ size: '1536x1024', quality: 'high' });
+    await settings('defaults', [{ name: 'clear', type: 5, value: true }]);
+    await imagine([]);
+    expect(h.gateway.imageRequests().at(-1)?.json).not.toHaveProperty('quality');
+  });
+
+  it('refuses a model members may not use, naming the allowed ones, before anything is sent or charged; admins may', async () => {
+    expect(await settings('models', [{ name: 'allowed', type: 3, value: 'gpt-image-1, gpt-image-1-mini' }])).toContain(
+      'Models members may use: `gpt-image-1`, `gpt-image-1-mini`',
+    );
+    const quota = await quotaText(h.discord, h.discord.fixtures.member);
+    const before = h.gateway.imageRequests().length;
+    const refused = await imagine([{ name: 'model', type: 3, value: 'gpt-image-2' }]);
+    expect(ephemeralError(refused)).toContain('This server allows only these models: gpt-image-1, gpt-image-1-mini.');
+    expect(h.gateway.imageRequests().length).toBe(before);
+    expect(await quotaText(h.discord, h.discord.fixtures.member)).toBe(quota);
+    // Without a model, the first allowed one.
+    await imagine([]);
+    expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'gpt-image-1' });
+    const admin = await imagine([{ name: 'model', type: 3, value: 'gpt-image-2' }], { user: h.discord.fixtures.admin });
+    expect(finalEdit(admin)).toBeDefined();
+    await settings('models', [{ name: 'allowed', type: 3, value: 'all' }]);
+  });
+
+  it('refuses more images than the server allows members', async () => {
+    await settings('max-count', [{ name: 'count', type: 4, value: 2 }]);
+    const before = h.gateway.imageRequests().length;
+    const refused = await imagine([{ name: 'count', type: 4, value: 3 }]);
+    expect(ephemeralError(refused)).toContain('This server allows at most 2 images per request.');
+    expect(h.gateway.imageRequests().length).toBe(before);
+    expect(finalEdit(await imagine([{ name: 'count', type: 4, value: 2 }]))?.files).toHaveLength(2);
+    await settings('max-count', [{ name: 'count', type: 4, value: 0 }]);
+  });
+
+  it('allows generation only in the listed channels, naming them to a member elsewhere', async () => {
+    const { general, nsfw } = h.discord.fixtures.guild.channels;
+    expect(
+      await settings('channels', [
+        { name: 'mode', type: 3, value: 'only' },
+        { name: 'channel1', type: 7, value: nsfw.id },
+      ]),
+    ).toContain(`Image generation: only in <#${nsfw.id}>`);
+    const before = h.gateway.imageRequests().length;
+    const refused = await imagine([], { channelId: general.id });
+    expect(ephemeralError(refused)).toContain(`Image generation isn't available in this channel. You can use it in <#${nsfw.id}>.`);
+    expect(h.gateway.imageRequests().length).toBe(before);
+    expect(finalEdit(await imagine([], { channelId: nsfw.id }))).toBeDefined();
+
+    await settings('channels', [
+      { name: 'mode', type: 3, value: 'except' },
+      { name: 'channel1', type: 7, value: nsfw.id },
+    ]);
+    expect(ephemeralError(await imagine([], { channelId: nsfw.id }))).toContain(`You can use it anywhere except <#${nsfw.id}>.`);
+    expect(finalEdit(await imagine([], { channelId: general.id }))).toBeDefined();
+    await settings('channels', [{ name: 'mode', type: 3, value: 'everywhere' }]);
+  });
+
+  it('asks for no stream when previews are off, and streams again when they are on', async () => {
+    await settings('previews', [{ name: 'enabled', type: 5, value: false }]);
+    await imagine([]);
+    expect(h.gateway.imageRequests().at(-1)?.json).not.toHaveProperty('stream');
+    expect(await settings('show')).toContain('Previews while generating: off');
+    await settings('previews', [{ name: 'enabled', type: 5, value: true }]);
+    await imagine([]);
+    expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ stream: true, partial_images: 1 });
+  });
+
+  it('sent nothing the platforms would reject', () => {
+    expect(h.discord.specViolations).toEqual([]);
+    expect(h.gateway.specViolations).toEqual([]);
+  });
+});
