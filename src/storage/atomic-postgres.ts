@@ -13,7 +13,7 @@ const TABLE = LEDGER_TABLE;
  * The ledger's statements run as named prepared statements: each connection parses and plans them once (planning
  * a swap cost as much as running it).
  */
-const GET = `SELECT value FROM ${TABLE} WHERE key = $1 AND expires_at > $2`;
+const GET_MANY = `SELECT key, value FROM ${TABLE} WHERE key = ANY ($1::text[]) AND expires_at > $2`;
 const SET = `INSERT INTO ${TABLE} (key, value, expires_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`;
 
 /** Options of {@link openPostgresAtomicStore}. */
@@ -69,6 +69,7 @@ class PostgresAtomicStore implements AtomicStore {
   readonly #log: pino.Logger;
   readonly #updater: OptimisticUpdater;
   readonly #batcher: SwapBatcher<SwapRequest, SwapOutcome>;
+  readonly #reads: SwapBatcher<string, string | undefined>;
   #writes = 0;
   #sweeping: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -81,6 +82,8 @@ class PostgresAtomicStore implements AtomicStore {
       send: (requests) => this.#sendBatch(requests),
       keysOf: (request) => [request.key, ...request.beside.map((w) => w.key)],
     });
+    // Reads write nothing: any number of them, of any keys, go together.
+    this.#reads = new SwapBatcher<string, string | undefined>({ send: (keys) => this.#getMany(keys), keysOf: () => [] });
     this.#updater = new OptimisticUpdater({
       read: (key) => this.get(key),
       swap: (key, expected, update) =>
@@ -95,8 +98,13 @@ class PostgresAtomicStore implements AtomicStore {
   }
 
   async get(key: string): Promise<string | undefined> {
-    const { rows } = await this.#pool.query<{ value: string }>({ name: 'quota-ledger-get', text: GET, values: [this.#prefix + key, Date.now()] });
-    return rows[0]?.value;
+    return this.#reads.submit(this.#prefix + key);
+  }
+
+  async #getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
+    const { rows } = await this.#pool.query<{ key: string; value: string }>({ name: 'quota-ledger-get-many', text: GET_MANY, values: [keys, Date.now()] });
+    const byKey = new Map(rows.map((row) => [row.key, row.value]));
+    return keys.map((key) => byKey.get(key));
   }
 
   async set(key: string, { text, ttlMs }: AtomicWrite): Promise<void> {

@@ -5,7 +5,10 @@ export interface SwapBatcherOptions<Request, Result> {
    * that batch's requests only, each with the same error.
    */
   send: (requests: readonly Request[]) => Promise<readonly Result[]>;
-  /** Every key a request writes. No two requests of one batch share a key, and a key is in one batch at a time. */
+  /**
+   * Every key a request writes. No two requests of one batch share a key, and a key is in one batch at a time. A
+   * request that writes nothing (a read) has none, and is never held back.
+   */
   keysOf: (request: Request) => readonly string[];
   /** Requests in one batch at most. @default 64 */
   maxBatch?: number | undefined;

@@ -94,6 +94,19 @@ describe('SwapBatcher', () => {
     expect(sent.map((s) => s.names)).toEqual([['a1'], ['b1'], ['a2'], ['b2'], ['a3', 'x2']]);
   });
 
+  it('never holds back requests without keys (reads), even of one key', async () => {
+    const batches: string[][] = [];
+    const reads = new SwapBatcher<string, string>({
+      keysOf: () => [],
+      send: (keys) => {
+        batches.push([...keys]);
+        return Promise.resolve(keys.map((key) => `${key}:read`));
+      },
+    });
+    expect(await Promise.all(['k', 'k', 'j', 'k'].map((key) => reads.submit(key)))).toEqual(['k:read', 'k:read', 'j:read', 'k:read']);
+    expect(batches).toEqual([['k', 'k', 'j', 'k']]);
+  });
+
   it('fails the requests of a failed batch with its error, and only them', async () => {
     const { sent, submit } = batcher({ maxBatch: 2 });
     const results = ['a', 'b', 'c'].map((name) => submit(name).catch((error: unknown) => error));
