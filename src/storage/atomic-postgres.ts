@@ -60,7 +60,7 @@ export async function openPostgresAtomicStore(url: string, options: PostgresAtom
 
 async function createTable(pool: pg.Pool): Promise<void> {
   await createTableIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at BIGINT NOT NULL)`);
-  await pool.query(`DELETE FROM ${TABLE} WHERE expires_at <= $1`, [Date.now()]);
+  await sweepExpired(pool, Date.now());
 }
 
 class PostgresAtomicStore implements AtomicStore {
