@@ -1,47 +1,20 @@
 import type pg from 'pg';
 import type pino from 'pino';
-import { type AtomicStore, type AtomicWrite, type Decide, SWEEP_EVERY_WRITES, type Update } from './atomic-store.js';
+import { type AtomicStore, type AtomicWrite, type Decide, SWEEP_EVERY_WRITES } from './atomic-store.js';
 import { OptimisticUpdater, type SwapOutcome } from './optimistic-update.js';
 import { createPostgresPool, createTableIfMissing } from './postgres-pool.js';
+import { LEDGER_TABLE, swapBatch, sweepExpired, type SwapRequest } from './postgres-swap-batch.js';
+import { SwapBatcher } from './swap-batcher.js';
 import { withTimeout } from './with-timeout.js';
 
-const TABLE = 'quota_ledger';
-
-const UPSERT_SET = 'ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at';
+const TABLE = LEDGER_TABLE;
 
 /*
  * The ledger's statements run as named prepared statements: each connection parses and plans them once (planning
- * the swap cost as much as running it).
+ * a swap cost as much as running it).
  */
-const GET = `SELECT value FROM ${TABLE} WHERE key = $1 AND expires_at > $2`;
-const SET = `INSERT INTO ${TABLE} (key, value, expires_at) VALUES ($1, $2, $3) ${UPSERT_SET}`;
-
-/**
- * The end of a swap: the `beside` records ($5 keys, $6 texts, $7 expiries) are written only if the record was,
- * and the statement answers whether it was and, for a retry, the record's live text at the statement's start.
- */
-const BESIDE_AND_ANSWER = `beside AS (
-  INSERT INTO ${TABLE} (key, value, expires_at) SELECT * FROM unnest($5::text[], $6::text[], $7::bigint[]) WHERE EXISTS (SELECT 1 FROM swapped)
-  ${UPSERT_SET}
-  RETURNING 1
-)
-SELECT (SELECT count(*) FROM swapped)::int AS swapped, (SELECT value FROM ${TABLE} WHERE key = $1 AND expires_at > $4) AS current`;
-
-/**
- * Swaps the record ($1 key, $2 text, $3 expiry) if it is missing or expired at $4; the conflict's WHERE is checked
- * against the latest committed row, after waiting for any transaction writing it.
- */
-const SWAP_MISSING = `WITH swapped AS (
-  INSERT INTO ${TABLE} AS l (key, value, expires_at) VALUES ($1, $2, $3)
-  ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE l.expires_at <= $4
-  RETURNING 1
-), ${BESIDE_AND_ANSWER}`;
-
-/** Swaps the record ($1 key, $2 text, $3 expiry) if it still holds $8; READ COMMITTED re-checks the WHERE on the latest row. */
-const SWAP_HELD = `WITH swapped AS (
-  UPDATE ${TABLE} SET value = $2, expires_at = $3 WHERE key = $1 AND value = $8
-  RETURNING 1
-), ${BESIDE_AND_ANSWER}`;
+const GET_MANY = `SELECT key, value FROM ${TABLE} WHERE key = ANY ($1::text[]) AND expires_at > $2`;
+const SET = `INSERT INTO ${TABLE} (key, value, expires_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`;
 
 /** Options of {@link openPostgresAtomicStore}. */
 export interface PostgresAtomicStoreOptions {
@@ -59,11 +32,13 @@ export interface PostgresAtomicStoreOptions {
 
 /**
  * {@link AtomicStore} on PostgreSQL through a pg pool the ledger owns, in a table of its own. An update is a
- * conditional update (optimistic-update.ts): decide in TypeScript on the record as last known or read, then one
- * statement that writes it (and its `beside` records) only if it still holds that, and start again when it does
- * not. One round trip and one commit when this process knows the record, with no connection held while deciding
- * (a transaction with SELECT … FOR UPDATE took four round trips and halved the reservations per second). A
- * connection that drops fails the calls that were using it and never the process (postgres-pool.ts).
+ * conditional update (optimistic-update.ts): decide in TypeScript on the record as last known or read, then a
+ * swap that writes it (and its `beside` records) only if it still holds that, and start again when it does not.
+ * The swaps waiting in this process go to the database together (swap-batcher.ts): one statement for up to 64 of
+ * them (postgres-swap-batch.ts), two such statements in flight at most, since the time per statement, client and
+ * server, bounds the throughput far more than the rows it writes. No connection is held while deciding (a
+ * transaction with SELECT … FOR UPDATE took four round trips and halved the reservations per second). A connection
+ * that drops fails the calls that were using it and never the process (postgres-pool.ts).
  */
 export async function openPostgresAtomicStore(url: string, options: PostgresAtomicStoreOptions): Promise<AtomicStore> {
   const log = options.logger.child({ module: 'ledger', storage: options.display });
@@ -80,36 +55,62 @@ export async function openPostgresAtomicStore(url: string, options: PostgresAtom
     await pool.end().catch(() => undefined);
     throw error;
   }
-  return new PostgresAtomicStore(pool, options.namespace);
+  return new PostgresAtomicStore(pool, options.namespace, log);
 }
 
 async function createTable(pool: pg.Pool): Promise<void> {
   await createTableIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at BIGINT NOT NULL)`);
-  await pool.query(`DELETE FROM ${TABLE} WHERE expires_at <= $1`, [Date.now()]);
+  await sweepExpired(pool, Date.now());
 }
 
 class PostgresAtomicStore implements AtomicStore {
   readonly #pool: pg.Pool;
   readonly #prefix: string;
+  readonly #log: pino.Logger;
   readonly #updater: OptimisticUpdater;
+  readonly #batcher: SwapBatcher<SwapRequest, SwapOutcome>;
+  readonly #reads: SwapBatcher<string, string | undefined>;
   #writes = 0;
+  #sweeping: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(pool: pg.Pool, namespace: string) {
+  constructor(pool: pg.Pool, namespace: string, log: pino.Logger) {
     this.#pool = pool;
     this.#prefix = `${namespace}:`;
-    this.#updater = new OptimisticUpdater({ read: (key) => this.get(key), swap: (key, expected, update) => this.#swap(key, expected, update) });
+    this.#log = log;
+    this.#batcher = new SwapBatcher<SwapRequest, SwapOutcome>({
+      send: (requests) => this.#sendBatch(requests),
+      keysOf: (request) => [request.key, ...request.beside.map((w) => w.key)],
+    });
+    // Reads write nothing: any number of them, of any keys, go together.
+    this.#reads = new SwapBatcher<string, string | undefined>({ send: (keys) => this.#getMany(keys), keysOf: () => [] });
+    this.#updater = new OptimisticUpdater({
+      read: (key) => this.get(key),
+      swap: (key, expected, update) =>
+        this.#batcher.submit({
+          key: this.#prefix + key,
+          expected,
+          text: update.text,
+          ttlMs: update.ttlMs,
+          beside: (update.beside ?? []).map((w) => ({ ...w, key: this.#prefix + w.key })),
+        }),
+    });
   }
 
   async get(key: string): Promise<string | undefined> {
-    const { rows } = await this.#pool.query<{ value: string }>({ name: 'quota-ledger-get', text: GET, values: [this.#prefix + key, Date.now()] });
-    return rows[0]?.value;
+    return this.#reads.submit(this.#prefix + key);
+  }
+
+  async #getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
+    const { rows } = await this.#pool.query<{ key: string; value: string }>({ name: 'quota-ledger-get-many', text: GET_MANY, values: [keys, Date.now()] });
+    const byKey = new Map(rows.map((row) => [row.key, row.value]));
+    return keys.map((key) => byKey.get(key));
   }
 
   async set(key: string, { text, ttlMs }: AtomicWrite): Promise<void> {
     this.#updater.forget(key);
     await this.#pool.query({ name: 'quota-ledger-set', text: SET, values: [this.#prefix + key, text, Date.now() + ttlMs] });
-    await this.#wrote();
+    this.#wrote(1);
   }
 
   update(key: string, decide: Decide): Promise<void> {
@@ -122,38 +123,31 @@ class PostgresAtomicStore implements AtomicStore {
   }
 
   close(): Promise<void> {
-    this.#closing ??= this.#pool.end();
+    this.#closing ??= (async () => {
+      await this.#sweeping;
+      await this.#pool.end();
+    })();
     return this.#closing;
   }
 
-  async #swap(key: string, expected: string | undefined, update: Update): Promise<SwapOutcome> {
-    const now = Date.now();
-    const beside = update.beside ?? [];
-    const params = [
-      this.#prefix + key,
-      update.text,
-      now + update.ttlMs,
-      now,
-      beside.map((w) => this.#prefix + w.key),
-      beside.map((w) => w.text),
-      beside.map((w) => now + w.ttlMs),
-    ];
-    const { rows } = await this.#pool.query<{ swapped: number; current: string | null }>(
-      expected === undefined
-        ? { name: 'quota-ledger-swap-missing', text: SWAP_MISSING, values: params }
-        : { name: 'quota-ledger-swap-held', text: SWAP_HELD, values: [...params, expected] },
-    );
-    const answer = rows[0];
-    if (answer?.swapped === 1) {
-      await this.#wrote();
-      return { swapped: true };
-    }
-    return { swapped: false, current: answer?.current ?? undefined };
+  async #sendBatch(requests: readonly SwapRequest[]): Promise<SwapOutcome[]> {
+    const outcomes = await swapBatch(this.#pool, requests);
+    this.#wrote(outcomes.filter((o) => o.swapped).length);
+    return outcomes;
   }
 
-  /** Counts a write and sweeps expired rows every so often. */
-  async #wrote(): Promise<void> {
-    this.#writes += 1;
-    if (this.#writes % SWEEP_EVERY_WRITES === 0) await this.#pool.query(`DELETE FROM ${TABLE} WHERE expires_at <= $1`, [Date.now()]);
+  /** Counts writes and, every SWEEP_EVERY_WRITES, sweeps expired rows beside them (a failed sweep is only logged). */
+  #wrote(count: number): void {
+    const before = this.#writes;
+    this.#writes += count;
+    if (Math.floor(before / SWEEP_EVERY_WRITES) === Math.floor(this.#writes / SWEEP_EVERY_WRITES) || this.#sweeping || this.#closing) return;
+    this.#sweeping = sweepExpired(this.#pool, Date.now())
+      .then(
+        () => undefined,
+        (err: unknown) => this.#log.warn({ err }, 'ledger sweep failed'),
+      )
+      .finally(() => {
+        this.#sweeping = undefined;
+      });
   }
 }

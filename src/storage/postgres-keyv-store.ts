@@ -3,6 +3,7 @@ import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import type pg from 'pg';
 import type pino from 'pino';
 import { createPostgresPool, createTableIfMissing } from './postgres-pool.js';
+import { SwapBatcher } from './swap-batcher.js';
 import { withTimeout } from './with-timeout.js';
 
 /**
@@ -12,9 +13,14 @@ import { withTimeout } from './with-timeout.js';
 const TABLE = 'public.keyv';
 const CREATE = `CREATE TABLE IF NOT EXISTS ${TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`;
 
+/**
+ * A value as read: keyv's serialized text, which keyv's adapter interface types as data of whatever value type the
+ * caller asks for (`never` here, so it fits every one).
+ */
+type Stored = StoredData<never>;
+
 /** Named prepared statements: each connection parses and plans them once. */
 const STATEMENTS = {
-  get: { name: 'keyv-get', text: `SELECT value FROM ${TABLE} WHERE key = $1` },
   getMany: { name: 'keyv-get-many', text: `SELECT key, value FROM ${TABLE} WHERE key = ANY($1::text[])` },
   set: { name: 'keyv-set', text: `INSERT INTO ${TABLE} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value` },
   delete: { name: 'keyv-delete', text: `DELETE FROM ${TABLE} WHERE key = $1` },
@@ -67,6 +73,8 @@ export class PostgresKeyvStore extends EventEmitter implements KeyvStoreAdapter 
   /** Set by keyv to its namespace: {@link clear} deletes only that namespace's keys. */
   namespace?: string | undefined;
   readonly #pool: pg.Pool;
+  /** Reads waiting together go as one statement (swap-batcher.ts); they write nothing, so they never wait for each other. */
+  readonly #reads = new SwapBatcher<readonly string[], Stored[]>({ send: (requests) => this.#readBatch(requests), keysOf: () => [] });
   #closing: Promise<void> | undefined;
 
   constructor(pool: pg.Pool) {
@@ -75,14 +83,20 @@ export class PostgresKeyvStore extends EventEmitter implements KeyvStoreAdapter 
   }
 
   async get<Value>(key: string): Promise<StoredData<Value> | undefined> {
-    const { rows } = await this.#pool.query<{ value: StoredData<Value> }>({ ...STATEMENTS.get, values: [key] });
-    return rows[0]?.value ?? undefined;
+    const [value] = await this.#reads.submit([key]);
+    return value;
   }
 
   async getMany<Value>(keys: string[]): Promise<StoredData<Value | undefined>[]> {
-    const { rows } = await this.#pool.query<{ key: string; value: StoredData<Value> }>({ ...STATEMENTS.getMany, values: [keys] });
+    return this.#reads.submit(keys);
+  }
+
+  /** One statement for the keys of every read in the batch. */
+  async #readBatch(requests: readonly (readonly string[])[]): Promise<Stored[][]> {
+    const keys = [...new Set(requests.flat())];
+    const { rows } = await this.#pool.query<{ key: string; value: Stored }>({ ...STATEMENTS.getMany, values: [keys] });
     const byKey = new Map(rows.map((row) => [row.key, row.value]));
-    return keys.map((key) => byKey.get(key) ?? undefined);
+    return requests.map((request) => request.map((key) => byKey.get(key) ?? undefined));
   }
 
   async set(key: string, value: string): Promise<void> {

@@ -53,6 +53,13 @@ describe.skipIf(!POSTGRES_URL)(POSTGRES_URL ? 'keyv store on PostgreSQL' : 'keyv
     expect(await keyv.get('b')).toBeUndefined();
   });
 
+  it('answers reads made at once (one statement for them all) each with its own values', async () => {
+    await keyv.set('a', 'one');
+    await keyv.set('b', 'two');
+    const reads = await Promise.all([keyv.get('a'), keyv.get(['b', 'missing', 'a']), keyv.get('missing'), keyv.get('b')]);
+    expect(reads).toEqual(['one', ['two', undefined, 'one'], undefined, 'two']);
+  });
+
   it('deletes one or many, saying whether anything was there', async () => {
     await keyv.set('a', 1);
     await keyv.set('b', 2);
