@@ -61,14 +61,14 @@ export interface JobPlace {
 export function applySettings(request: GenerateRequest, settings: ServerSettings, place: JobPlace): GenerateRequest {
   checkChannel(settings, place.channelId);
   const { defaults } = settings;
-  const applied: GenerateRequest = {
-    ...request,
+  const filled = {
     model: request.model ?? defaults.model ?? settings.allowedModels[0],
     size: request.size ?? defaults.size,
     quality: request.quality ?? defaults.quality,
     outputFormat: request.outputFormat ?? defaults.outputFormat,
   };
-  for (const key of ['model', 'size', 'quality', 'outputFormat'] as const) if (applied[key] === undefined) delete applied[key];
+  // Only the fields that have a value: an absent field stays absent (the schemas read `undefined` as set).
+  const applied: GenerateRequest = { ...request, ...Object.fromEntries(Object.entries(filled).filter(([, value]) => value !== undefined)) };
   if (place.manager) return applied;
   const model = applied.model;
   if (settings.allowedModels.length > 0 && (model === undefined || !settings.allowedModels.includes(model)))
