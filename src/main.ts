@@ -12,6 +12,7 @@ import { createImageAutocomplete } from './commands/image-autocomplete.js';
 import { ModelProfiles } from './service/model-profiles.js';
 import { ServerSettings } from './service/server-settings.js';
 import { SettingsStore } from './service/settings-store.js';
+import { DiscordAuditTrail } from './discord/audit-poster.js';
 import { createInteractionRouter } from './commands/router.js';
 import { configWarnings, shardPlan, type Config } from './config.js';
 import { runUntilStopped } from './process-lifecycle.js';
@@ -116,9 +117,19 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     pendingEdits: storage.records('pending-edits', PendingEdit),
     jobTtlMs: config.BUTTON_TTL_HOURS * 3_600_000,
   });
+  const discordAgent = createDiscordRestAgent();
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    // Nothing the bot writes pings anyone unless a message says so (the hand-off pings its requester).
+    allowedMentions: { parse: [] },
+    ...shardPlan(config),
+    rest: { api: config.DISCORD_API_URL, agent: discordAgent },
+  });
+  const audit = new DiscordAuditTrail({ rest: client.rest, logger });
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
   const images = new ImageService({
     settings,
+    audit,
     profiles,
     archive,
     usage: new UsageLog(storage.records('job-usage', JobUsage)),
@@ -149,17 +160,10 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     clock,
     leaseTimers: overrides.leaseTimers,
   });
-  const discordAgent = createDiscordRestAgent();
-  const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
-    // Nothing the bot writes pings anyone unless a message says so (the hand-off pings its requester).
-    allowedMentions: { parse: [] },
-    ...shardPlan(config),
-    rest: { api: config.DISCORD_API_URL, agent: discordAgent },
-  });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
     settings,
+    audit,
     images,
     models: gateway,
     quotas: new QuotaAdmin({ quotas, logger }),

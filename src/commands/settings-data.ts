@@ -97,6 +97,19 @@ export const SETTINGS_DATA = {
     },
     {
       type: ApplicationCommandOptionType.Subcommand,
+      name: 'audit',
+      description: 'A channel that gets one line per job and per settings change',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Channel,
+          name: 'channel',
+          description: 'The audit channel (leave out to turn the audit off)',
+          channel_types: [ChannelType.GuildText] satisfies APIApplicationCommandChannelOption['channel_types'],
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
       name: 'previews',
       description: 'Early previews while generating; each preview costs extra output tokens',
       options: [{ type: ApplicationCommandOptionType.Boolean, name: 'enabled', description: 'On (the default) or off', required: true }],

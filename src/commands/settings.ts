@@ -7,6 +7,7 @@ import { MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } f
 import { UserFacingError } from '../errors.js';
 import { GenerateRequest } from '../service/image-request.js';
 import { validateGenerateRequest } from '../service/image-rules.js';
+import type { AuditTrail } from '../service/audit-trail.js';
 import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
@@ -16,6 +17,8 @@ import { CHANNEL_OPTIONS, SETTINGS_DATA } from './settings-data.js';
 /** What /settings needs. */
 export interface SettingsCommandDeps {
   settings: Pick<SettingsStore, 'get' | 'update'>;
+  /** Tells the audit channel (the one set before the change, or after it when there was none). */
+  audit?: Pick<AuditTrail, 'settingsChanged'> | undefined;
 }
 
 type Change = (settings: ServerSettings) => ServerSettings;
@@ -39,6 +42,9 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
       }
       const result = await deps.settings.update(guildId, change, interaction.user.id);
       log(ctx, sub, guildId, interaction.user.id, result);
+      const auditChannelId = result.before.auditChannelId ?? result.after.auditChannelId;
+      if (auditChannelId !== undefined)
+        await deps.audit?.settingsChanged({ guildId, auditChannelId, by: interaction.user.id, setting: sub, ...comparable(result) });
       await interaction.editReply({ content: `✅ Settings changed.\n\n${renderSettings(result.after)}`, allowedMentions: { parse: [] } });
     },
   };
@@ -80,6 +86,10 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
         throw new UserFacingError('input.invalid', { param: 'channel1', detail: `give the channels for "${mode}"` });
       return (s) => ({ ...s, channels: { mode, ids: mode === 'everywhere' ? [] : ids } });
     }
+    case 'audit': {
+      const channelId = options.getChannel('channel')?.id;
+      return (s) => ({ ...s, auditChannelId: channelId });
+    }
     case 'previews': {
       const enabled = options.getBoolean('enabled', true);
       return (s) => ({ ...s, previews: enabled });
@@ -107,6 +117,7 @@ export function renderSettings(settings: ServerSettings): string {
     `Most images per request: ${settings.maxCount ?? "the bot's limit (10)"}`,
     `Image generation: ${where} (threads follow their channel)`,
     `Previews while generating: ${settings.previews ? 'on (each preview costs extra output tokens)' : 'off'}`,
+    `Audit channel: ${settings.auditChannelId === undefined ? 'none' : `<#${settings.auditChannelId}>`}`,
   ];
   if (settings.updatedBy !== undefined && settings.updatedAt !== undefined)
     lines.push(
@@ -115,8 +126,13 @@ export function renderSettings(settings: ServerSettings): string {
   return lines.join('\n');
 }
 
-function log(ctx: InteractionContext, sub: string, guildId: string, by: string, { before, after }: SettingsChange): void {
+function log(ctx: InteractionContext, sub: string, guildId: string, by: string, change: SettingsChange): void {
+  ctx.logger.info({ guildId, by, setting: sub, ...comparable(change) }, 'server settings changed');
+}
+
+/** Before and after, without who changed them when. */
+function comparable({ before, after }: SettingsChange): { before: Record<string, unknown>; after: Record<string, unknown> } {
   const { updatedAt: _a, updatedBy: _b, ...was } = before;
   const { updatedAt: _c, updatedBy: _d, ...now } = after;
-  ctx.logger.info({ guildId, by, setting: sub, before: was, after: now }, 'server settings changed');
+  return { before: was, after: now };
 }

@@ -15,7 +15,8 @@ import { checkDeclaredImages, declaredBytes, validateEditRequest, validateGenera
 import { checkMask, checkSquare } from './mask-check.js';
 import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
-import { applySettings, DEFAULT_SETTINGS } from './server-settings.js';
+import type { AuditTrail } from './audit-trail.js';
+import { applySettings, DEFAULT_SETTINGS, type ServerSettings } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
 import type {
@@ -38,7 +39,7 @@ import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './le
 import { type JobMemory, MemoryBudget } from './memory-budget.js';
 import type { StreamedDelivery } from './streaming/streamed-delivery.js';
 import type { UsageLog } from './usage-log.js';
-import { jobOutcomeOf, NO_JOB_METRICS, type JobMetrics } from './job-metrics.js';
+import { jobOutcomeOf, NO_JOB_METRICS, type JobMetrics, type JobOutcome } from './job-metrics.js';
 
 /** Options for {@link ImageService}. */
 export interface ImageServiceOptions {
@@ -84,8 +85,18 @@ export interface ImageServiceOptions {
   profiles?: ModelProfiles | undefined;
   /** Servers' settings (defaults, allowed models, counts, channels, previews); without it, every server has the defaults. */
   settings?: Pick<SettingsStore, 'get'> | undefined;
+  /** Where a server's audit channel is told of each job (audit-trail.ts); without it, nowhere. */
+  audit?: Pick<AuditTrail, 'job'> | undefined;
   /** How jobs end, wait and upload, for the operator's metrics. @default observes nothing */
   metrics?: JobMetrics | undefined;
+}
+
+/** What a delivered job posted. */
+interface Settled {
+  delivered: number;
+  model: string;
+  costUsd?: number | undefined;
+  messageId?: string | undefined;
 }
 
 /** A checked request, with the model it goes to and that model's profile. */
@@ -119,23 +130,31 @@ export class ImageService {
    */
   async run(job: ImageJob, responder: Responder): Promise<void> {
     const log = this.log.child({ jobId: job.id, kind: job.kind });
+    let settings: ServerSettings | undefined;
+    let prepared: Prepared | undefined;
     try {
-      const prepared = await this.preflight(job);
+      settings = await this.settingsOf(job);
+      prepared = this.preflight(job, settings);
       const count = prepared.request.n ?? 1;
       // Journalled before the reservation, so a process that dies in between leaves a member to tell.
       await this.options.journal?.open(job.id, journalEntryOf(job, responder.replyAddress));
+      let settled: Settled;
       try {
         await this.reserve(job, count);
-        await this.runReserved(job, prepared, count, responder, log);
+        settled = await this.runReserved(job, prepared, count, responder, log);
       } finally {
         await this.options.journal?.close(job.id).catch((err: unknown) => {
           log.warn({ err }, 'could not close the job in the journal');
         });
       }
       this.metrics.jobSettled('delivered');
+      await this.audit(job, settings, prepared, { outcome: 'delivered', ...settled });
     } catch (err) {
       const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
-      this.metrics.jobSettled(jobOutcomeOf(mapped));
+      const outcome = jobOutcomeOf(mapped);
+      this.metrics.jobSettled(outcome);
+      const reason = mapped instanceof UserFacingError ? mapped.identifier : undefined;
+      await this.audit(job, settings, prepared, { outcome, reason, delivered: 0 });
       // The member only hears "not available right now"; the operator must fix the key or the balance.
       if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable')
         log.error({ err }, 'gateway account problem: check the API key and balance');
@@ -149,8 +168,7 @@ export class ImageService {
    * declares about the reference images (count, size, content type, and together no more than the memory budget's
    * references may be). A request refused here, or by the quota or the queue after it, downloads nothing.
    */
-  private async preflight(job: ImageJob): Promise<Prepared> {
-    const settings = job.subject.guildId === null ? DEFAULT_SETTINGS : ((await this.options.settings?.get(job.subject.guildId)) ?? DEFAULT_SETTINGS);
+  private preflight(job: ImageJob, settings: ServerSettings): Prepared {
     const place = { channelId: job.origin.parentChannelId ?? job.origin.channelId, manager: job.origin.manager === true };
     const request = validateGenerateRequest(applySettings(job.request, settings, place));
     const model = request.model ?? this.defaultModel();
@@ -158,6 +176,42 @@ export class ImageService {
     checkAgainstProfile(request, model, profile, job.edit);
     if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799, this.memory.referenceBytes);
     return { request, model, profile, previews: settings.previews };
+  }
+
+  /** The settings of the server the job is accounted to (the defaults outside servers). */
+  private async settingsOf(job: ImageJob): Promise<ServerSettings> {
+    if (job.subject.guildId === null) return DEFAULT_SETTINGS;
+    return (await this.options.settings?.get(job.subject.guildId)) ?? DEFAULT_SETTINGS;
+  }
+
+  /** Tells the server's audit channel, when it has one, how the job ended (never fails the job). */
+  private async audit(
+    job: ImageJob,
+    settings: ServerSettings | undefined,
+    prepared: Prepared | undefined,
+    end: {
+      outcome: JobOutcome;
+      reason?: string | undefined;
+      delivered: number;
+      model?: string | undefined;
+      costUsd?: number | undefined;
+      messageId?: string | undefined;
+    },
+  ): Promise<void> {
+    const auditChannelId = settings?.auditChannelId;
+    const guildId = job.subject.guildId;
+    if (auditChannelId === undefined || guildId === null || !this.options.audit) return;
+    const request = prepared?.request ?? job.request;
+    await this.options.audit.job({
+      guildId,
+      auditChannelId,
+      job,
+      size: request.size,
+      quality: request.quality,
+      count: request.n ?? 1,
+      ...end,
+      model: end.model ?? prepared?.model ?? request.model ?? this.defaultModel(),
+    });
   }
 
   /** The model a request without one goes to: the gateway's default in use now. */
@@ -205,7 +259,7 @@ export class ImageService {
     });
   }
 
-  private async runReserved(job: ImageJob, prepared: Prepared, expectedImages: number, responder: Responder, log: Logger): Promise<void> {
+  private async runReserved(job: ImageJob, prepared: Prepared, expectedImages: number, responder: Responder, log: Logger): Promise<Settled> {
     const { request } = prepared;
     // Renewed from here until the job settles; the finally below stops it before any refund.
     const lease = this.keepLease(job, log);
@@ -234,6 +288,7 @@ export class ImageService {
       await this.recordUsage(job, result, imagesIn(files), log);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
+      return { delivered: imagesIn(files), model: result.model, costUsd: result.usage?.costUsd, messageId: messageIds[0] };
     } finally {
       // The gateway call has settled (the queue settles a ticket only then) and delivery is over or failed.
       await stream?.close(delivered);

@@ -37,6 +37,10 @@ const REFUSED = new Set<string>([
   'gateway.unknownModel',
   'gateway.badParameter',
   'gateway.transparencyRefused',
+  'settings.modelNotAllowed',
+  'settings.tooMany',
+  'settings.channelOnly',
+  'settings.channelExcept',
 ]);
 const CANCELLED = new Set<string>(['job.cancelled', 'job.unacknowledged']);
 

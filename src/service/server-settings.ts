@@ -36,6 +36,8 @@ export const ServerSettings = z.object({
   channels: z.object({ mode: z.enum(CHANNEL_MODES), ids: z.array(Snowflake).max(MAX_LISTED_CHANNELS) }).default({ mode: 'everywhere', ids: [] }),
   /** Streamed partial images while generating: each costs the operator extra output tokens. */
   previews: z.boolean().default(true),
+  /** Where every job and every change of these settings is told (audit-trail.ts); absent: nowhere. */
+  auditChannelId: Snowflake.optional(),
   /** Who changed them last, and when (ms since epoch). */
   updatedBy: Snowflake.optional(),
   updatedAt: z.number().optional(),

@@ -3,7 +3,7 @@
  * generate where. Real discord.js client against the Discord emulator, the real gateway client against the gateway
  * emulator, one store.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SlashOption } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
 import { ephemeralError, finalEdit, lastText, quotaText, settled } from './support.js';
@@ -110,6 +110,36 @@ describe('/settings, end to end', () => {
     await settings('previews', [{ name: 'enabled', type: 5, value: true }]);
     await imagine([]);
     expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ stream: true, partial_images: 1 });
+  });
+
+  it('tells the audit channel one line per job and per settings change, without prompts and without pings', async () => {
+    const { nsfw: audit } = h.discord.fixtures.guild.channels;
+    const earlier = new Set(h.discord.messages.keys());
+    const postedIn = () => [...h.discord.messages.values()].filter((m) => m.channel_id === audit.id && !earlier.has(m.id));
+    const linesIn = () => postedIn().map((m) => m.content);
+    expect(await settings('audit', [{ name: 'channel', type: 7, value: audit.id }])).toContain(`Audit channel: <#${audit.id}>`);
+    await vi.waitFor(() => expect(linesIn()).toHaveLength(1));
+    expect(linesIn()[0]).toBe(`⚙️ <@${h.discord.fixtures.admin.id}> changed the settings (\`/settings audit\`)\nauditChannelId: \`unset\` → \`"${audit.id}"\``);
+
+    const delivered = await imagine([{ name: 'quality', type: 3, value: 'low' }]);
+    const resultId = delivered.lastMessage()?.id;
+    await settings('max-count', [{ name: 'count', type: 4, value: 1 }]);
+    await imagine([{ name: 'count', type: 4, value: 2 }]);
+    await vi.waitFor(() => expect(linesIn()).toHaveLength(4));
+    const [, job, change, refused] = linesIn();
+    const member = h.discord.fixtures.member.id;
+    const general = h.discord.fixtures.guild.channels.general.id;
+    expect(job).toMatch(
+      new RegExp(
+        `^✅ delivered · <@${member}> · /imagine in <#${general}> · \`gpt-image-2\` · low · 1 of 1 image · \\[result\\]\\(https://discord.com/channels/\\d+/${general}/${resultId ?? 'missing'}\\)\\n-# job \\S+$`,
+      ),
+    );
+    expect(change).toContain('maxCount: `unset` → `1`');
+    expect(refused).toMatch(new RegExp(`^⛔ refused \\(settings.tooMany\\) · <@${member}> · /imagine in <#${general}> · \`gpt-image-2\` · 0 of 2 images`));
+    expect(linesIn().join('\n')).not.toContain('a lighthouse');
+    expect(postedIn().every((m) => m.mentions.length === 0)).toBe(true);
+    await settings('max-count', [{ name: 'count', type: 4, value: 0 }]);
+    await settings('audit');
   });
 
   it('sent nothing the platforms would reject', () => {

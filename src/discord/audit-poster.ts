@@ -1,0 +1,69 @@
+/**
+ * The audit channel's lines, posted with the bot's REST client (issue 17): one compact message per job started on
+ * the server and per change of its settings. Mentions are shown but never ping; prompts are never posted. A line
+ * that cannot be posted (no access, the channel gone) is logged and dropped: the audit never fails a job.
+ */
+import { Routes, type REST } from 'discord.js';
+import type { Logger } from 'pino';
+import type { AuditedChange, AuditedJob, AuditTrail } from '../service/audit-trail.js';
+
+const OUTCOME_MARK: Record<AuditedJob['outcome'], string> = { delivered: '✅', refused: '⛔', failed: '⚠️', cancelled: '✖️' };
+const COMMAND: Record<AuditedJob['job']['kind'], string> = { imagine: '/imagine', edit: '/edit' };
+/** Longest value of a changed setting shown before it is cut. */
+const VALUE_ROOM = 300;
+
+/** See the module comment. */
+export class DiscordAuditTrail implements AuditTrail {
+  readonly #rest: REST;
+  readonly #log: Logger;
+
+  constructor(options: { rest: REST; logger: Logger }) {
+    this.#rest = options.rest;
+    this.#log = options.logger.child({ module: 'audit' });
+  }
+
+  job(entry: AuditedJob): Promise<void> {
+    return this.#post(entry.guildId, entry.auditChannelId, jobLine(entry));
+  }
+
+  settingsChanged(entry: AuditedChange): Promise<void> {
+    return this.#post(entry.guildId, entry.auditChannelId, changeLine(entry));
+  }
+
+  async #post(guildId: string, channelId: string, content: string): Promise<void> {
+    try {
+      await this.#rest.post(Routes.channelMessages(channelId), { body: { content, allowed_mentions: { parse: [] } } });
+    } catch (err) {
+      this.#log.warn({ err, guildId, channelId }, 'could not post to the audit channel');
+    }
+  }
+}
+
+/** `✅ delivered · <@member> · /imagine · gpt-image-2 · 1024x1024 · high · 2 of 2 images · $0.0421 · [result](…)` */
+export function jobLine(entry: AuditedJob): string {
+  const { job } = entry;
+  const parts = [
+    `${OUTCOME_MARK[entry.outcome]} ${entry.outcome}${entry.reason ? ` (${entry.reason})` : ''}`,
+    `<@${job.origin.requesterId}>`,
+    `${COMMAND[job.kind]}${job.origin.channelId ? ` in <#${job.origin.channelId}>` : ''}`,
+    entry.model && `\`${entry.model}\``,
+    entry.size,
+    entry.quality,
+    `${entry.delivered} of ${entry.count} image${entry.count === 1 ? '' : 's'}`,
+    entry.costUsd !== undefined && `$${entry.costUsd.toFixed(4)} (reported)`,
+    entry.messageId && job.origin.channelId && `[result](https://discord.com/channels/${entry.guildId}/${job.origin.channelId}/${entry.messageId})`,
+  ];
+  return `${parts.filter(Boolean).join(' · ')}\n-# job ${job.id}`;
+}
+
+/** `⚙️ <@admin> changed previews: true → false` (only the fields that changed). */
+export function changeLine(entry: AuditedChange): string {
+  const keys = [...new Set([...Object.keys(entry.before), ...Object.keys(entry.after)])];
+  const changed = keys.filter((key) => JSON.stringify(entry.before[key]) !== JSON.stringify(entry.after[key]));
+  const shown = (value: unknown) => {
+    const text = value === undefined ? 'unset' : JSON.stringify(value).replaceAll('`', 'ˋ');
+    return `\`${text.length > VALUE_ROOM ? `${text.slice(0, VALUE_ROOM)}…` : text}\``;
+  };
+  const lines = changed.map((key) => `${key}: ${shown(entry.before[key])} → ${shown(entry.after[key])}`);
+  return `⚙️ <@${entry.by}> changed the settings (\`/settings ${entry.setting}\`)${lines.length > 0 ? `\n${lines.join('\n')}` : ': nothing changed'}`;
+}

@@ -1,0 +1,45 @@
+/**
+ * The audit channel (issue 17): when a server's settings name one, every job started there and every change of its
+ * settings is told there as one compact line, by whatever implements {@link AuditTrail} (the Discord adapter posts
+ * them; src/discord/audit-poster.ts). Prompts are never included. An audit that cannot be posted never fails a job.
+ */
+import type { JobOutcome } from './job-metrics.js';
+import type { ImageJob } from './jobs.js';
+
+/** One job, as the audit channel reads it. */
+export interface AuditedJob {
+  guildId: string;
+  /** Where the line goes. */
+  auditChannelId: string;
+  job: Pick<ImageJob, 'id' | 'kind' | 'origin'>;
+  outcome: JobOutcome;
+  /** The member-facing error's identifier when it did not deliver (`quota.exceeded`). */
+  reason?: string | undefined;
+  model?: string | undefined;
+  size?: string | undefined;
+  quality?: string | undefined;
+  /** Images asked for, and posted. */
+  count: number;
+  delivered: number;
+  /** What the gateway reported it cost, in USD. */
+  costUsd?: number | undefined;
+  /** The first message of the result. */
+  messageId?: string | undefined;
+}
+
+/** One change of a server's settings. */
+export interface AuditedChange {
+  guildId: string;
+  auditChannelId: string;
+  by: string;
+  /** The subcommand (`previews`). */
+  setting: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+/** Where audit lines go. Implementations log their own failures and never reject. */
+export interface AuditTrail {
+  job(entry: AuditedJob): Promise<void>;
+  settingsChanged(entry: AuditedChange): Promise<void>;
+}
