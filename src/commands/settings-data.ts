@@ -14,7 +14,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../service/image-request.js';
-import { CHANNEL_MODES } from '../service/server-settings.js';
+import { CHANNEL_MODES, QUALITY_ORDER } from '../service/server-settings.js';
 
 /** The channel options of `/settings channels`. */
 export const CHANNEL_OPTIONS = ['channel1', 'channel2', 'channel3', 'channel4', 'channel5'] as const;
@@ -67,6 +67,26 @@ export const SETTINGS_DATA = {
           required: true,
           min_value: 0,
           max_value: MAX_IMAGES_PER_REQUEST,
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'max-size',
+      description: 'The largest size a member may ask for, by pixels (admins are not bound)',
+      options: [{ type: ApplicationCommandOptionType.String, name: 'size', description: 'WIDTHxHEIGHT, or "any"', required: true, max_length: 20 }],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'max-quality',
+      description: 'The highest quality a member may ask for (admins are not bound)',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'quality',
+          description: 'low < medium < standard < high < hd < xhigh < max, or any',
+          required: true,
+          choices: choices(['any', ...QUALITY_ORDER.filter((q) => q !== 'auto')]),
         },
       ],
     },

@@ -6,7 +6,7 @@
 import { MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { GenerateRequest } from '../service/image-request.js';
-import { validateGenerateRequest } from '../service/image-rules.js';
+import { parseSize, validateGenerateRequest } from '../service/image-rules.js';
 import type { AuditTrail } from '../service/audit-trail.js';
 import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
@@ -79,6 +79,18 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
       const count = options.getInteger('count', true);
       return (s) => ({ ...s, maxCount: count === 0 ? undefined : count });
     }
+    case 'max-size': {
+      const text = options.getString('size', true).trim().toLowerCase();
+      if (text === 'any') return (s) => ({ ...s, maxSize: undefined });
+      const size = parseSize(text);
+      if (!size || size.width < 1 || size.height < 1)
+        throw new UserFacingError('input.invalid', { param: 'size', allowed: 'WIDTHxHEIGHT, such as 1536x1024, or any' });
+      return (s) => ({ ...s, maxSize: `${size.width}x${size.height}` });
+    }
+    case 'max-quality': {
+      const quality = options.getString('quality', true);
+      return (s) => ({ ...s, maxQuality: quality === 'any' ? undefined : (quality as ServerSettings['maxQuality']) });
+    }
     case 'channels': {
       const mode = options.getString('mode', true) as ServerSettings['channels']['mode'];
       const ids = [...new Set(CHANNEL_OPTIONS.map((name) => options.getChannel(name)?.id).filter((id): id is string => id !== undefined))];
@@ -115,6 +127,7 @@ export function renderSettings(settings: ServerSettings): string {
     `Defaults: ${defaultParts.length > 0 ? defaultParts.join(' · ') : "none (the bot's defaults)"}`,
     `Models members may use: ${settings.allowedModels.length > 0 ? settings.allowedModels.map((m) => `\`${m}\``).join(', ') : 'any the gateway lists'}`,
     `Most images per request: ${settings.maxCount ?? "the bot's limit (10)"}`,
+    `Largest size: ${settings.maxSize ?? 'any'} · highest quality: ${settings.maxQuality ?? 'any'}`,
     `Image generation: ${where} (threads follow their channel)`,
     `Previews while generating: ${settings.previews ? 'on (each preview costs extra output tokens)' : 'off'}`,
     `Audit channel: ${settings.auditChannelId === undefined ? 'none' : `<#${settings.auditChannelId}>`}`,

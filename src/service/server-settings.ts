@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { UserFacingError } from '../errors.js';
+import { parseSize } from './image-rules.js';
 import { GenerateRequest, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from './image-request.js';
 
 const Snowflake = z.string().regex(/^\d{17,20}$/);
@@ -33,6 +34,13 @@ export const ServerSettings = z.object({
   allowedModels: z.array(z.string().min(1).max(MAX_MODEL_NAME_LENGTH)).max(25).default([]),
   /** The most images per request for members; absent: the bot's own limit. Admins are not bound by it. */
   maxCount: z.int().min(1).max(MAX_IMAGES_PER_REQUEST).optional(),
+  /** The largest size members may ask for (by pixels, `WIDTHxHEIGHT`); absent: any. Admins are not bound by it. */
+  maxSize: z
+    .string()
+    .regex(/^\d{1,5}x\d{1,5}$/)
+    .optional(),
+  /** The highest quality members may ask for ({@link QUALITY_ORDER}); absent: any. Admins are not bound by it. */
+  maxQuality: z.enum(IMAGE_QUALITIES).optional(),
   channels: z.object({ mode: z.enum(CHANNEL_MODES), ids: z.array(Snowflake).max(MAX_LISTED_CHANNELS) }).default({ mode: 'everywhere', ids: [] }),
   /** Streamed partial images while generating: each costs the operator extra output tokens. */
   previews: z.boolean().default(true),
@@ -76,6 +84,18 @@ export function applySettings(request: GenerateRequest, settings: ServerSettings
   if (settings.allowedModels.length > 0 && (model === undefined || !settings.allowedModels.includes(model)))
     throw new UserFacingError('settings.modelNotAllowed', { allowed: settings.allowedModels.join(', ') });
   if (settings.maxCount !== undefined && (applied.n ?? 1) > settings.maxCount) throw new UserFacingError('settings.tooMany', { limit: settings.maxCount });
+  if (settings.maxSize !== undefined && applied.size !== undefined && pixelsOf(applied.size) > pixelsOf(settings.maxSize))
+    throw new UserFacingError('input.invalid', {
+      param: 'size',
+      detail: `this server allows sizes up to ${settings.maxSize} pixels`,
+      allowed: `auto, or at most ${settings.maxSize}`,
+    });
+  if (settings.maxQuality !== undefined && applied.quality !== undefined && rankOf(applied.quality) > rankOf(settings.maxQuality))
+    throw new UserFacingError('input.invalid', {
+      param: 'quality',
+      detail: `this server allows quality up to ${settings.maxQuality}`,
+      allowed: QUALITY_ORDER.filter((q) => rankOf(q) <= rankOf(settings.maxQuality ?? 'max')).join(', '),
+    });
   return applied;
 }
 
@@ -85,4 +105,15 @@ function checkChannel(settings: ServerSettings, channelId: string | null): void 
   const listed = ids.includes(channelId);
   if (mode === 'only' && !listed) throw new UserFacingError('settings.channelOnly', { channels: ids.map((id) => `<#${id}>`).join(', ') });
   if (mode === 'except' && listed) throw new UserFacingError('settings.channelExcept', { channels: ids.map((id) => `<#${id}>`).join(', ') });
+}
+
+/** Qualities from the cheapest up (dall-e-3's standard and hd beside the GPT ones); auto is the model's own choice. */
+export const QUALITY_ORDER = ['auto', 'low', 'medium', 'standard', 'high', 'hd', 'xhigh', 'max'] as const;
+
+const rankOf = (quality: string): number => (quality === 'auto' ? 0 : QUALITY_ORDER.indexOf(quality as (typeof QUALITY_ORDER)[number]));
+
+/** Pixels of a `WIDTHxHEIGHT` size (as members may type it); 0 for auto or anything else. */
+function pixelsOf(size: string): number {
+  const parsed = parseSize(size);
+  return parsed ? parsed.width * parsed.height : 0;
 }

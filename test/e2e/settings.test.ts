@@ -79,6 +79,35 @@ describe('/settings, end to end', () => {
     await settings('max-count', [{ name: 'count', type: 4, value: 0 }]);
   });
 
+  it('refuses members a size or quality above what the server allows, naming the limit; admins are not bound', async () => {
+    expect(await settings('max-size', [{ name: 'size', type: 3, value: '1536X1024' }])).toContain('Largest size: 1536x1024');
+    expect(await settings('max-quality', [{ name: 'quality', type: 3, value: 'medium' }])).toContain('highest quality: medium');
+    const before = h.gateway.imageRequests().length;
+    const big = await imagine([{ name: 'size', type: 3, value: '2048x1152' }]);
+    expect(ephemeralError(big)).toContain("That size doesn't work: this server allows sizes up to 1536x1024 pixels. Allowed: auto, or at most 1536x1024.");
+    const high = await imagine([{ name: 'quality', type: 3, value: 'high' }]);
+    expect(ephemeralError(high)).toContain("That quality doesn't work: this server allows quality up to medium. Allowed: auto, low, medium.");
+    expect(h.gateway.imageRequests().length).toBe(before);
+    expect(
+      finalEdit(
+        await imagine([
+          { name: 'size', type: 3, value: '1024x1536' },
+          { name: 'quality', type: 3, value: 'low' },
+        ]),
+      ),
+    ).toBeDefined();
+    const admin = await imagine(
+      [
+        { name: 'size', type: 3, value: '2048x1152' },
+        { name: 'quality', type: 3, value: 'high' },
+      ],
+      { user: h.discord.fixtures.admin },
+    );
+    expect(finalEdit(admin)).toBeDefined();
+    await settings('max-size', [{ name: 'size', type: 3, value: 'any' }]);
+    expect(await settings('max-quality', [{ name: 'quality', type: 3, value: 'any' }])).toContain('Largest size: any · highest quality: any');
+  });
+
   it('allows generation only in the listed channels, naming them to a member elsewhere', async () => {
     const { general, nsfw } = h.discord.fixtures.guild.channels;
     expect(
