@@ -32,7 +32,9 @@ export type UserErrorIdentifier =
   | 'settings.modelNotAllowed'
   | 'settings.tooMany'
   | 'settings.channelOnly'
-  | 'settings.channelExcept';
+  | 'settings.channelExcept'
+  | 'settings.moderationOff'
+  | 'settings.moderationRoles';
 
 /** Values the copy may use. */
 export interface UserErrorContext {
@@ -115,6 +117,9 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext, nameOf: ParamNamer
   'settings.modelNotAllowed': (c) => `This server allows only these models: ${c.allowed ?? 'none'}. Pick one of them with \`model\`.`,
   'settings.tooMany': (c) => `This server allows at most ${c.limit ?? 1} image${c.limit === 1 ? '' : 's'} per request. Lower \`count\`.`,
   'settings.channelOnly': (c) => `Image generation isn't available in this channel. You can use it in ${c.channels ?? 'the channels the admins chose'}.`,
+  'settings.moderationOff': () => "This server doesn't allow `moderation:low`. Leave it out to use the default filter.",
+  'settings.moderationRoles': (c) =>
+    `\`moderation:low\` is only available to members with ${c.detail ?? 'the roles the admins chose'} on this server. Leave it out to use the default filter.`,
   'settings.channelExcept': (c) => `Image generation isn't available in this channel. You can use it anywhere except ${c.channels ?? 'a few channels'}.`,
 };
 

@@ -7,7 +7,6 @@ import type { ChatCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, parseEditOptions, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
-import { checkModerationAllowed } from './job-from-interaction.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 
@@ -36,7 +35,6 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
     async execute(interaction, ctx) {
       const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
       const { inputFidelity } = parseEditOptions(interaction.options);
-      checkModerationAllowed(interaction, request);
       const attachments = IMAGE_OPTION_NAMES.map((name) => interaction.options.getAttachment(name)).filter((a) => a !== null);
       const bad = attachments.find((a) => !looksLikeImage(a));
       if (bad) throw new UserFacingError('input.attachmentInvalid', { param: `\`${bad.name}\``, detail: 'it is not a PNG, JPEG or WebP image' });

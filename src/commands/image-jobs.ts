@@ -7,7 +7,7 @@ import type { ImageService } from '../service/image-service.js';
 import type { ImageJob, Responder } from '../service/jobs.js';
 import type { GenerateRequest } from '../service/ports.js';
 import type { InteractionContext } from './command.js';
-import { buildJob, checkModerationAllowed } from './job-from-interaction.js';
+import { buildJob } from './job-from-interaction.js';
 
 /** What the image commands need, passed in by main.ts. */
 export interface ImageCommandDeps {
@@ -35,8 +35,9 @@ export function deferInBackground(interaction: RepliableInteraction, ctx: Intera
 
 /**
  * Runs an image job for a deferred interaction; resolves when it is delivered (or throws a member-facing error).
- * Every path to a job (commands, Re-roll, the Edit modal) ends here, so the gates are checked here against whoever
- * started it, where they started it: a stored request (Re-roll) is never trusted to have passed them for this member.
+ * Every path to a job (commands, Re-roll, the Edit modal) ends here, and the job carries whoever started it and where
+ * (Manage Server, the channel and whether it is age-restricted), so the service checks the gates against them: a
+ * stored request (Re-roll) is never trusted to have passed them for this member.
  */
 export async function startJob(
   interaction: RepliableInteraction & BaseInteraction,
@@ -46,7 +47,6 @@ export async function startJob(
   request: GenerateRequest,
   edit?: ImageJob['edit'],
 ): Promise<void> {
-  checkModerationAllowed(interaction, request);
   const job = buildJob(interaction, kind, request, edit);
   ctx.logger.info({ jobId: job.id, kind, n: request.n ?? 1, images: edit?.images.length ?? 0, model: request.model }, 'image job accepted');
   await deps.images.run(job, deps.createResponder(interaction, ctx));

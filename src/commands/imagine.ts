@@ -5,7 +5,6 @@ import { ApplicationCommandType, type RESTPostAPIChatInputApplicationCommandsJSO
 import type { ChatCommand } from './command.js';
 import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
-import { checkModerationAllowed } from './job-from-interaction.js';
 
 export const IMAGINE_DATA = {
   type: ApplicationCommandType.ChatInput,
@@ -22,7 +21,6 @@ export function createImagineCommand(deps: ImageCommandDeps): ChatCommand {
     data: IMAGINE_DATA,
     async execute(interaction, ctx) {
       const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
-      checkModerationAllowed(interaction, request);
       deferInBackground(interaction, ctx);
       await startJob(interaction, ctx, deps, 'imagine', request);
     },

@@ -2,7 +2,6 @@
  * Turns an interaction and its parsed request into a service job: who is charged, where it came from.
  */
 import { ChannelType, PermissionFlagsBits, type BaseInteraction, type GuildMember } from 'discord.js';
-import { UserFacingError } from '../errors.js';
 import { newJobId, type ImageJob } from '../service/jobs.js';
 import type { GenerateRequest, QuotaSubject } from '../service/ports.js';
 
@@ -36,6 +35,7 @@ export function buildJob(interaction: BaseInteraction, kind: ImageJob['kind'], r
       parentChannelId: interaction.channel?.isThread() ? interaction.channel.parentId : undefined,
       requesterId: interaction.user.id,
       manager: memberCan(interaction, PermissionFlagsBits.ManageGuild),
+      ageRestricted: inAgeRestrictedChannel(interaction),
     },
     request,
     edit,
@@ -48,11 +48,10 @@ export function memberCan(interaction: BaseInteraction, permission: bigint): boo
   return interaction.memberPermissions?.has(permission) ?? false;
 }
 
-/** moderation:low is for age-restricted channels, or members who manage the server. */
-export function checkModerationAllowed(interaction: BaseInteraction, request: GenerateRequest): void {
-  if (request.moderation !== 'low') return;
+/** Whether the interaction's channel (for a thread, its parent) is age-restricted. */
+export function inAgeRestrictedChannel(interaction: BaseInteraction): boolean {
   const channel = interaction.channel;
-  const ageRestricted = channel !== null && channel.type !== ChannelType.DM && 'nsfw' in channel && channel.nsfw;
-  if (ageRestricted || memberCan(interaction, PermissionFlagsBits.ManageGuild)) return;
-  throw new UserFacingError('input.moderationNotAllowed');
+  if (channel === null || channel.type === ChannelType.DM) return false;
+  if (channel.isThread()) return channel.parent?.nsfw ?? false;
+  return 'nsfw' in channel && channel.nsfw;
 }

@@ -14,9 +14,12 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../service/image-request.js';
-import { CHANNEL_MODES, QUALITY_ORDER } from '../service/server-settings.js';
+import { CHANNEL_MODES, NSFW_MODES, QUALITY_ORDER } from '../service/server-settings.js';
 
-/** The channel options of `/settings channels`. */
+/** The role options of `/settings nsfw`. */
+export const ROLE_OPTIONS = ['role1', 'role2', 'role3'] as const;
+
+/** The channel options of `/settings channels` and `spoilers`. */
 export const CHANNEL_OPTIONS = ['channel1', 'channel2', 'channel3', 'channel4', 'channel5'] as const;
 
 const choices = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
@@ -114,6 +117,37 @@ export const SETTINGS_DATA = {
           ] satisfies APIApplicationCommandChannelOption['channel_types'],
         })),
       ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'nsfw',
+      description: 'Who may use moderation:low, and where',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'mode',
+          description: 'nowhere, age-restricted channels (default), or the roles given',
+          required: true,
+          choices: choices(NSFW_MODES),
+        },
+        ...ROLE_OPTIONS.map((name) => ({ type: ApplicationCommandOptionType.Role as const, name, description: 'A role that may use it anywhere' })),
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'spoilers',
+      description: 'Channels whose results are posted as spoilers (none given: nowhere)',
+      options: CHANNEL_OPTIONS.map((name) => ({
+        type: ApplicationCommandOptionType.Channel as const,
+        name,
+        description: 'A channel whose results are spoilers',
+        channel_types: [
+          ChannelType.GuildText,
+          ChannelType.GuildAnnouncement,
+          ChannelType.GuildForum,
+          ChannelType.GuildVoice,
+        ] satisfies APIApplicationCommandChannelOption['channel_types'],
+      })),
     },
     {
       type: ApplicationCommandOptionType.Subcommand,

@@ -12,7 +12,7 @@ import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
 import { memberCan } from './job-from-interaction.js';
-import { CHANNEL_OPTIONS, SETTINGS_DATA } from './settings-data.js';
+import { CHANNEL_OPTIONS, ROLE_OPTIONS, SETTINGS_DATA } from './settings-data.js';
 
 /** What /settings needs. */
 export interface SettingsCommandDeps {
@@ -93,10 +93,21 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
     }
     case 'channels': {
       const mode = options.getString('mode', true) as ServerSettings['channels']['mode'];
-      const ids = [...new Set(CHANNEL_OPTIONS.map((name) => options.getChannel(name)?.id).filter((id): id is string => id !== undefined))];
+      const ids = channelsGiven(interaction);
       if (mode !== 'everywhere' && ids.length === 0)
         throw new UserFacingError('input.invalid', { param: 'channel1', detail: `give the channels for "${mode}"` });
       return (s) => ({ ...s, channels: { mode, ids: mode === 'everywhere' ? [] : ids } });
+    }
+    case 'nsfw': {
+      const mode = options.getString('mode', true) as ServerSettings['nsfw']['mode'];
+      const roleIds = [...new Set(ROLE_OPTIONS.map((name) => options.getRole(name)?.id).filter((id): id is string => id !== undefined))];
+      if (mode === 'roles' && roleIds.length === 0)
+        throw new UserFacingError('input.invalid', { param: 'role1', detail: 'give the roles that may use moderation:low' });
+      return (s) => ({ ...s, nsfw: { mode, roleIds: mode === 'roles' ? roleIds : [] } });
+    }
+    case 'spoilers': {
+      const ids = channelsGiven(interaction);
+      return (s) => ({ ...s, spoilerChannelIds: ids });
     }
     case 'audit': {
       const channelId = options.getChannel('channel')?.id;
@@ -109,6 +120,11 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
     default:
       throw new UserFacingError('input.invalid', { param: 'subcommand' });
   }
+}
+
+/** The channels given in channel1…channel5, each once. */
+function channelsGiven(interaction: ChatInputCommandInteraction): string[] {
+  return [...new Set(CHANNEL_OPTIONS.map((name) => interaction.options.getChannel(name)?.id).filter((id): id is string => id !== undefined))];
 }
 
 /** The settings as an admin reads them. */
@@ -129,6 +145,8 @@ export function renderSettings(settings: ServerSettings): string {
     `Most images per request: ${settings.maxCount ?? "the bot's limit (10)"}`,
     `Largest size: ${settings.maxSize ?? 'any'} · highest quality: ${settings.maxQuality ?? 'any'}`,
     `Image generation: ${where} (threads follow their channel)`,
+    `moderation:low: ${nsfwText(settings.nsfw)}`,
+    `Spoilers: ${settings.spoilerChannelIds.length > 0 ? `results in ${settings.spoilerChannelIds.map((id) => `<#${id}>`).join(', ')} (no previews there)` : 'none'}`,
     `Previews while generating: ${settings.previews ? 'on (each preview costs extra output tokens)' : 'off'}`,
     `Audit channel: ${settings.auditChannelId === undefined ? 'none' : `<#${settings.auditChannelId}>`}`,
   ];
@@ -137,6 +155,12 @@ export function renderSettings(settings: ServerSettings): string {
       `-# Last changed by <@${settings.updatedBy}> <t:${Math.floor(settings.updatedAt / 1000)}:R>. Admins (Manage Server) are not bound by the model and count limits.`,
     );
   return lines.join('\n');
+}
+
+function nsfwText({ mode, roleIds }: ServerSettings['nsfw']): string {
+  if (mode === 'nowhere') return 'nowhere';
+  if (mode === 'roles') return `for ${roleIds.map((id) => `<@&${id}>`).join(', ')} (and admins), anywhere`;
+  return 'in age-restricted channels, and for admins';
 }
 
 function log(ctx: InteractionContext, sub: string, guildId: string, by: string, change: SettingsChange): void {

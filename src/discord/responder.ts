@@ -210,7 +210,9 @@ function toAttachment(delivery: Delivery, file: DeliveryFile, index: number): At
   // An SVG original shares the number of the rendering before it: a-cat-1.png, a-cat-1.svg.
   const images = delivery.files.filter((f) => f.original !== true).length;
   const number = delivery.files.slice(0, index + 1).filter((f) => f.original !== true).length - 1;
-  const name = imageFileName(delivery.job.request.prompt, Math.max(number, 0), images, file.format);
+  const plain = imageFileName(delivery.job.request.prompt, Math.max(number, 0), images, file.format);
+  // Discord blurs an attachment whose name starts with SPOILER_ until it is clicked.
+  const name = delivery.spoiler === true ? `SPOILER_${plain}` : plain;
   return new AttachmentBuilder(file.bytes, { name, description: shortenForDiscord(delivery.job.request.prompt, 1024) });
 }
 

@@ -16,7 +16,7 @@ import { checkMask, checkSquare } from './mask-check.js';
 import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
 import type { AuditTrail } from './audit-trail.js';
-import { applySettings, DEFAULT_SETTINGS, type ServerSettings } from './server-settings.js';
+import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
 import type {
@@ -106,6 +106,8 @@ interface Prepared {
   profile: ModelProfile;
   /** The server lets previews (streamed partial images) be asked for. */
   previews: boolean;
+  /** The server posts results in this channel as spoilers. */
+  spoiler: boolean;
 }
 
 /** Runs image jobs; see the module comment for the flow. */
@@ -169,13 +171,18 @@ export class ImageService {
    * references may be). A request refused here, or by the quota or the queue after it, downloads nothing.
    */
   private preflight(job: ImageJob, settings: ServerSettings): Prepared {
-    const place = { channelId: job.origin.parentChannelId ?? job.origin.channelId, manager: job.origin.manager === true };
+    const place = {
+      channelId: job.origin.parentChannelId ?? job.origin.channelId,
+      manager: job.origin.manager === true,
+      ageRestricted: job.origin.ageRestricted === true,
+      roleIds: job.subject.roleIds,
+    };
     const request = validateGenerateRequest(applySettings(job.request, settings, place));
     const model = request.model ?? this.defaultModel();
     const { profile } = (this.options.profiles ?? DEFAULT_PROFILES).of(model);
     checkAgainstProfile(request, model, profile, job.edit);
     if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799, this.memory.referenceBytes);
-    return { request, model, profile, previews: settings.previews };
+    return { request, model, profile, previews: settings.previews, spoiler: postsSpoilers(settings, place.channelId) };
   }
 
   /** The settings of the server the job is accounted to (the defaults outside servers). */
@@ -266,9 +273,10 @@ export class ImageService {
     let delivered = false;
     const progress = new JobProgressReporter((p) => responder.progress(p), { intervalMs: this.options.progressIntervalMs ?? 3_000, log });
     // The upload begins with the first image bytes, after the last progress edit has landed.
-    // An SVG is posted as a PNG rendering beside it (displayable.ts), so it cannot be uploaded as it arrives.
+    // An SVG is posted as a PNG rendering beside it (displayable.ts), and spoilers are named when posted, so neither
+    // is uploaded as it arrives.
     const stream =
-      request.outputFormat === 'svg'
+      request.outputFormat === 'svg' || prepared.spoiler
         ? undefined
         : this.options.streaming?.forJob({
             openUpload: () => responder.openUpload?.(job, { expectedImages, after: progress.stop() }),
@@ -280,7 +288,7 @@ export class ImageService {
       result = await this.queueAndGenerate(job, prepared, responder, progress, { sink: stream, memory });
       const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request.size);
       const upload = await stream?.settle(files);
-      const { messageIds } = await responder.deliver({ job, model: result.model, files, notices }, upload);
+      const { messageIds } = await responder.deliver({ job, model: result.model, files, notices, spoiler: prepared.spoiler }, upload);
       delivered = true;
       this.metrics.uploaded(files.reduce((sum, file) => sum + file.bytes.length, 0));
       await lease.stop();
@@ -353,9 +361,10 @@ export class ImageService {
   }
 
   /** Partial images a call asks for (0: not streamed): none from a model that does not stream, nor for GIF or SVG. */
-  private partialImagesFor({ profile, request, previews }: Prepared): number {
+  private partialImagesFor({ profile, request, previews, spoiler }: Prepared): number {
     const raster = request.outputFormat !== 'gif' && request.outputFormat !== 'svg';
-    return previews && profile.streaming && raster ? (this.options.partialImages ?? 1) : 0;
+    // A preview would show in the clear what a spoiler channel hides.
+    return previews && !spoiler && profile.streaming && raster ? (this.options.partialImages ?? 1) : 0;
   }
 
   private callGateway(

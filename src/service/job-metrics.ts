@@ -41,6 +41,8 @@ const REFUSED = new Set<string>([
   'settings.tooMany',
   'settings.channelOnly',
   'settings.channelExcept',
+  'settings.moderationOff',
+  'settings.moderationRoles',
 ]);
 const CANCELLED = new Set<string>(['job.cancelled', 'job.unacknowledged']);
 

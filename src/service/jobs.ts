@@ -26,6 +26,8 @@ interface JobOrigin {
   requesterId: string;
   /** The requester has Manage Server there: the server's limits on models and counts do not bind them. */
   manager?: boolean | undefined;
+  /** The channel (or a thread's parent) is age-restricted: where `moderation:low` is allowed by default. */
+  ageRestricted?: boolean | undefined;
 }
 
 /**
@@ -86,6 +88,8 @@ export interface Delivery {
   model: string;
   files: DeliveryFile[];
   notices: DeliveryNotice[];
+  /** Post the files as spoilers (the server's setting for the channel). */
+  spoiler?: boolean | undefined;
 }
 
 /** The service's view of the place the member asked from (implemented over a Discord interaction). */

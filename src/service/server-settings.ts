@@ -15,6 +15,9 @@ const Snowflake = z.string().regex(/^\d{17,20}$/);
 export const CHANNEL_MODES = ['everywhere', 'only', 'except'] as const;
 export type ChannelMode = (typeof CHANNEL_MODES)[number];
 
+/** Where `moderation:low` is allowed: nowhere, in age-restricted channels (and to admins), or to chosen roles anywhere. */
+export const NSFW_MODES = ['nowhere', 'age-restricted', 'roles'] as const;
+
 /** Channels listed at most. */
 export const MAX_LISTED_CHANNELS = 25;
 
@@ -42,6 +45,10 @@ export const ServerSettings = z.object({
   /** The highest quality members may ask for ({@link QUALITY_ORDER}); absent: any. Admins are not bound by it. */
   maxQuality: z.enum(IMAGE_QUALITIES).optional(),
   channels: z.object({ mode: z.enum(CHANNEL_MODES), ids: z.array(Snowflake).max(MAX_LISTED_CHANNELS) }).default({ mode: 'everywhere', ids: [] }),
+  /** Who may use `moderation:low`, and where (NSFW_MODES); roles for `roles`. */
+  nsfw: z.object({ mode: z.enum(NSFW_MODES), roleIds: z.array(Snowflake).max(MAX_LISTED_CHANNELS) }).default({ mode: 'age-restricted', roleIds: [] }),
+  /** Channels (and their threads) where results are posted as spoilers. */
+  spoilerChannelIds: z.array(Snowflake).max(MAX_LISTED_CHANNELS).default([]),
   /** Streamed partial images while generating: each costs the operator extra output tokens. */
   previews: z.boolean().default(true),
   /** Where every job and every change of these settings is told (audit-trail.ts); absent: nowhere. */
@@ -61,6 +68,10 @@ export interface JobPlace {
   channelId: string | null;
   /** Manage Server: not bound by allowed models and the most images. */
   manager: boolean;
+  /** The channel (or the thread's parent) is age-restricted. */
+  ageRestricted: boolean;
+  /** The requester's roles on the server. */
+  roleIds: readonly string[];
 }
 
 /**
@@ -70,6 +81,7 @@ export interface JobPlace {
  */
 export function applySettings(request: GenerateRequest, settings: ServerSettings, place: JobPlace): GenerateRequest {
   checkChannel(settings, place.channelId);
+  if (request.moderation === 'low') checkModeration(settings, place);
   const { defaults } = settings;
   const filled = {
     model: request.model ?? defaults.model ?? settings.allowedModels[0],
@@ -116,4 +128,20 @@ const rankOf = (quality: string): number => (quality === 'auto' ? 0 : QUALITY_OR
 function pixelsOf(size: string): number {
   const parsed = parseSize(size);
   return parsed ? parsed.width * parsed.height : 0;
+}
+
+/** `moderation:low` by the server's NSFW policy: nowhere; age-restricted channels or admins (the default); or the chosen roles (and admins) anywhere. */
+function checkModeration(settings: ServerSettings, place: JobPlace): void {
+  const { mode, roleIds } = settings.nsfw;
+  if (mode === 'nowhere') throw new UserFacingError('settings.moderationOff');
+  if (place.manager) return;
+  if (mode === 'age-restricted' && place.ageRestricted) return;
+  if (mode === 'roles' && roleIds.some((id) => place.roleIds.includes(id))) return;
+  if (mode === 'roles') throw new UserFacingError('settings.moderationRoles', { detail: roleIds.map((id) => `<@&${id}>`).join(', ') });
+  throw new UserFacingError('input.moderationNotAllowed');
+}
+
+/** Whether results of a job asked in `channelId` (a thread's parent) are posted as spoilers. */
+export function postsSpoilers(settings: ServerSettings, channelId: string | null): boolean {
+  return channelId !== null && settings.spoilerChannelIds.includes(channelId);
 }
