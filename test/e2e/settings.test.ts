@@ -131,6 +131,45 @@ describe('/settings, end to end', () => {
     await settings('channels', [{ name: 'mode', type: 3, value: 'everywhere' }]);
   });
 
+  it("decides moderation:low by the server's NSFW policy", async () => {
+    const { general, nsfw } = h.discord.fixtures.guild.channels;
+    const low = { name: 'moderation', type: 3, value: 'low' };
+    // The default: age-restricted channels, and admins.
+    expect(ephemeralError(await imagine([low], { channelId: general.id }))).toContain('`moderation:low` is only available in age-restricted channels');
+    expect(finalEdit(await imagine([low], { channelId: nsfw.id }))).toBeDefined();
+    expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ moderation: 'low' });
+
+    const artist = h.discord.fixtures.guild.roles.artist.id;
+    expect(
+      await settings('nsfw', [
+        { name: 'mode', type: 3, value: 'roles' },
+        { name: 'role1', type: 8, value: artist },
+      ]),
+    ).toContain(`moderation:low: for <@&${artist}> (and admins), anywhere`);
+    expect(finalEdit(await imagine([low], { channelId: general.id }))).toBeDefined();
+    const before = h.gateway.imageRequests().length;
+    const other = await imagine([low], { user: h.discord.fixtures.users.member2, channelId: nsfw.id });
+    expect(ephemeralError(other)).toContain(`\`moderation:low\` is only available to members with <@&${artist}> on this server.`);
+
+    await settings('nsfw', [{ name: 'mode', type: 3, value: 'nowhere' }]);
+    expect(ephemeralError(await imagine([low], { user: h.discord.fixtures.admin, channelId: nsfw.id }))).toContain(
+      "This server doesn't allow `moderation:low`.",
+    );
+    expect(h.gateway.imageRequests().length).toBe(before);
+    await settings('nsfw', [{ name: 'mode', type: 3, value: 'age-restricted' }]);
+  });
+
+  it('posts results in spoiler channels as spoilers, without previews', async () => {
+    const { general } = h.discord.fixtures.guild.channels;
+    expect(await settings('spoilers', [{ name: 'channel1', type: 7, value: general.id }])).toContain(`Spoilers: results in <#${general.id}>`);
+    const handle = await imagine([], { channelId: general.id });
+    expect(finalEdit(handle)?.files.map((f) => f.filename)).toEqual(['SPOILER_a-lighthouse-at-dusk-1.png']);
+    expect(h.gateway.imageRequests().at(-1)?.json).not.toHaveProperty('stream');
+    await settings('spoilers');
+    const plain = await imagine([], { channelId: general.id });
+    expect(finalEdit(plain)?.files.map((f) => f.filename)).toEqual(['a-lighthouse-at-dusk-1.png']);
+  });
+
   it('asks for no stream when previews are off, and streams again when they are on', async () => {
     await settings('previews', [{ name: 'enabled', type: 5, value: false }]);
     await imagine([]);
