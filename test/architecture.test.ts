@@ -52,6 +52,7 @@ const ADAPTERS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/image-request.ts': 'the request schemas, value lists and wire names (the gateway names its parameters with them)',
   'src/service/image-rules.ts': 'size parsing and sniffImageFormat (the size recovery and decoding)',
   'src/service/model-profiles.ts': 'what each model accepts (the gateway sends only that)',
+  'src/service/cost.ts': "a model's prices (part of its profile)",
 };
 
 /** The one way into src/service/streaming from outside it: the seam the service opens per job (and main.ts builds). */

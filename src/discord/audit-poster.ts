@@ -50,7 +50,7 @@ export function jobLine(entry: AuditedJob): string {
     entry.size,
     entry.quality,
     `${entry.delivered} of ${entry.count} image${entry.count === 1 ? '' : 's'}`,
-    entry.costUsd !== undefined && `$${entry.costUsd.toFixed(4)} (reported)`,
+    entry.cost !== undefined && `$${entry.cost.usd.toFixed(4)} (${entry.cost.source})`,
     entry.messageId && job.origin.channelId && `[result](https://discord.com/channels/${entry.guildId}/${job.origin.channelId}/${entry.messageId})`,
   ];
   return `${parts.filter(Boolean).join(' · ')}\n-# job ${job.id}`;

@@ -3,6 +3,7 @@
  * settings is told there as one compact line, by whatever implements {@link AuditTrail} (the Discord adapter posts
  * them; src/discord/audit-poster.ts). Prompts are never included. An audit that cannot be posted never fails a job.
  */
+import type { JobCost } from './cost.js';
 import type { JobOutcome } from './job-metrics.js';
 import type { ImageJob } from './jobs.js';
 
@@ -21,8 +22,8 @@ export interface AuditedJob {
   /** Images asked for, and posted. */
   count: number;
   delivered: number;
-  /** What the gateway reported it cost, in USD. */
-  costUsd?: number | undefined;
+  /** What it cost: reported by the gateway, or estimated from its usage and the model's prices. */
+  cost?: JobCost | undefined;
   /** The first message of the result. */
   messageId?: string | undefined;
 }

@@ -16,6 +16,7 @@ import { checkMask, checkSquare } from './mask-check.js';
 import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
 import type { AuditTrail } from './audit-trail.js';
+import { costOf, type JobCost } from './cost.js';
 import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
@@ -95,7 +96,7 @@ export interface ImageServiceOptions {
 interface Settled {
   delivered: number;
   model: string;
-  costUsd?: number | undefined;
+  cost?: JobCost | undefined;
   messageId?: string | undefined;
 }
 
@@ -201,7 +202,7 @@ export class ImageService {
       reason?: string | undefined;
       delivered: number;
       model?: string | undefined;
-      costUsd?: number | undefined;
+      cost?: JobCost | undefined;
       messageId?: string | undefined;
     },
   ): Promise<void> {
@@ -293,10 +294,11 @@ export class ImageService {
       this.metrics.uploaded(files.reduce((sum, file) => sum + file.bytes.length, 0));
       await lease.stop();
       await this.commit(job, imagesIn(files), log);
-      await this.recordUsage(job, result, imagesIn(files), log);
+      const cost = costOf(result.usage, prepared.profile.prices, result.images.length);
+      await this.recordUsage({ ...job, request }, result, imagesIn(files), cost, log);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
-      return { delivered: imagesIn(files), model: result.model, costUsd: result.usage?.costUsd, messageId: messageIds[0] };
+      return { delivered: imagesIn(files), model: result.model, cost, messageId: messageIds[0] };
     } finally {
       // The gateway call has settled (the queue settles a ticket only then) and delivery is over or failed.
       await stream?.close(delivered);
@@ -305,13 +307,16 @@ export class ImageService {
       if (!delivered) {
         await this.refund(job, log);
         // Images were made but not posted: the member is not charged, the operator was.
-        if (result) await this.recordUsage(job, result, 0, log);
+        if (result) await this.recordUsage({ ...job, request }, result, 0, costOf(result.usage, prepared.profile.prices, result.images.length), log);
       }
     }
   }
 
-  private async recordUsage(job: ImageJob, result: ImageResult, delivered: number, log: Logger): Promise<void> {
-    await this.options.usage?.record(job, result, delivered, this.clock.now()).catch((err: unknown) => log.warn({ err }, 'could not record the job usage'));
+  /** Records what the job cost (`job` with the request as it was sent: the server's defaults filled in). */
+  private async recordUsage(job: ImageJob, result: ImageResult, delivered: number, cost: JobCost | undefined, log: Logger): Promise<void> {
+    await this.options.usage
+      ?.record(job, result, delivered, this.clock.now(), cost)
+      .catch((err: unknown) => log.warn({ err }, 'could not record the job usage'));
   }
 
   /** Queues the gateway call and reports progress until it ends. */

@@ -19,6 +19,7 @@ import {
   MAX_IMAGES_PER_REQUEST,
   MAX_PROMPT_LENGTH,
 } from './image-request.js';
+import { ModelPrices } from './cost.js';
 
 const SizeText = z.string().regex(/^\d{1,5}x\d{1,5}$/, { error: 'expects sizes written WIDTHxHEIGHT, such as 1024x1024' });
 
@@ -75,6 +76,8 @@ export const ModelProfile = z.strictObject({
   responseFormat: z.boolean(),
   /** The longest prompt, in characters. */
   maxPromptLength: z.int().min(1).max(MAX_PROMPT_LENGTH),
+  /** What the model costs (cost.ts), for estimates where the gateway reports no cost; absent: no estimate. */
+  prices: ModelPrices.optional(),
 });
 export type ModelProfile = z.infer<typeof ModelProfile>;
 
@@ -176,6 +179,15 @@ export const BUILT_IN_PROFILES = {
 export type BuiltInProfileName = keyof typeof BUILT_IN_PROFILES;
 const BUILT_IN_NAMES = Object.keys(BUILT_IN_PROFILES) as [BuiltInProfileName, ...BuiltInProfileName[]];
 
+/**
+ * OpenAI's published prices (USD per million tokens) of the models whose prices are known; any other model's cost
+ * is estimated only from prices an operator sets in MODEL_PROFILES_FILE (or reported by the gateway).
+ */
+const BUILT_IN_PRICES: Readonly<Record<string, ModelPrices>> = {
+  'gpt-image-1': { inputTextPerMillion: 5, inputImagePerMillion: 10, outputPerMillion: 40 },
+  'gpt-image-1-mini': { inputTextPerMillion: 2, inputImagePerMillion: 2.5, outputPerMillion: 8 },
+};
+
 /** A model's profile, and where it came from (a built-in name, or the file's entry). */
 export interface ResolvedProfile {
   profile: ModelProfile;
@@ -228,9 +240,11 @@ export class ModelProfiles {
     const exact = this.#exact.get(model);
     const matched = exact ? { key: model, entry: exact } : this.#patterns.find((p) => p.pattern.test(model));
     const builtIn = builtInProfileName(model);
-    if (!matched) return { profile: BUILT_IN_PROFILES[builtIn].profile, source: builtIn };
-    const { extends: base, ...changes } = matched.entry;
+    const prices = BUILT_IN_PRICES[bareId(model)];
+    const base = { ...BUILT_IN_PROFILES[matched?.entry.extends ?? builtIn].profile, ...(prices ? { prices } : {}) };
+    if (!matched) return { profile: base, source: builtIn };
+    const { extends: _extends, ...changes } = matched.entry;
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<ModelProfile>;
-    return { profile: { ...BUILT_IN_PROFILES[base ?? builtIn].profile, ...defined }, source: `MODEL_PROFILES_FILE "${matched.key}"` };
+    return { profile: { ...base, ...defined }, source: `MODEL_PROFILES_FILE "${matched.key}"` };
   }
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { IMAGE_QUALITIES } from './image-request.js';
 import type { ImageJob } from './jobs.js';
 import type { ImageResult, RecordStore } from './ports.js';
+import type { JobCost } from './cost.js';
 
 const Count = z.number().nonnegative().optional();
 
@@ -36,6 +37,8 @@ export const JobUsage = z.object({
     })
     .optional(),
   requestId: z.string().optional(),
+  /** What it cost: reported by the gateway, or estimated from the usage and the model's prices (cost.ts). */
+  cost: z.object({ usd: z.number().nonnegative(), source: z.enum(['reported', 'estimated']) }).optional(),
   /** Epoch ms. */
   settledAt: z.number(),
 });
@@ -53,7 +56,7 @@ export class UsageLog {
   }
 
   /** Records `job`, answered with `result`, of which `delivered` images were posted. */
-  async record(job: ImageJob, result: ImageResult, delivered: number, settledAt: number): Promise<void> {
+  async record(job: ImageJob, result: ImageResult, delivered: number, settledAt: number, cost?: JobCost): Promise<void> {
     const entry: JobUsage = {
       v: 1,
       jobId: job.id,
@@ -67,6 +70,7 @@ export class UsageLog {
       delivered,
       usage: result.usage,
       requestId: result.requestId,
+      cost,
       settledAt,
     };
     await this.records.set(job.id, entry, JOB_USAGE_TTL_MS);

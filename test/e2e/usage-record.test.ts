@@ -3,6 +3,9 @@
  * whatever shape the gateway sent it (normalised), the reported cost and the request id. Read back from the bot's
  * own SQLite file through a second connection, as a report would.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { JobUsage } from '../../src/service/usage-log.js';
@@ -63,5 +66,40 @@ describe('usage records, end to end', () => {
       requestId: expect.any(String) as string,
     });
     expect(record?.usage).toEqual(usage);
+    expect(record?.cost).toEqual(usage['costUsd'] === undefined ? undefined : { usd: usage['costUsd'], source: 'reported' });
+  });
+});
+
+describe('estimated cost, end to end', () => {
+  it("stores a cost estimated from the usage and the operator's prices when the gateway reports none, labelled estimated", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'profiles-')), 'profiles.json');
+    writeFileSync(file, JSON.stringify({ 'gpt-image-2': { prices: { inputTextPerMillion: 5, outputPerMillion: 40 } } }));
+    const h = await startHarness({ sqlite: true, env: { MODEL_PROFILES_FILE: file } });
+    const storage = await openStorage({
+      url: h.config.STORAGE_URL,
+      defaults: { limit: 5, period: 'day' },
+      jobLeaseMs: 60_000,
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      h.gateway.enqueue({ type: 'success', usageShape: 'plain' });
+      const options = [
+        { name: 'prompt', type: 3, value: 'a lighthouse' },
+        { name: 'size', type: 3, value: '1024x1024' },
+        { name: 'quality', type: 3, value: 'low' },
+      ];
+      const handle = h.discord.slash('imagine', options, { user: h.discord.fixtures.member });
+      await handle.waitFor(settled);
+      const message = finalEdit(handle)!.payload!;
+      const jobId = (message.components![0] as { components: { custom_id: string }[] }).components[0]!.custom_id.split(':')[1]!;
+      await h.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === jobId);
+      const record = await storage.records('job-usage', JobUsage).get(jobId);
+      // 3 text tokens in at $5 and 272 out at $40 per million.
+      expect(record?.usage).toEqual({ inputTokens: 3, outputTokens: 272, totalTokens: 275 });
+      expect(record?.cost).toEqual({ usd: 0.010895, source: 'estimated' });
+    } finally {
+      await storage.close();
+      await h.close();
+    }
   });
 });
