@@ -30,6 +30,7 @@ import { AbandonedJobs } from './service/abandoned-jobs.js';
 import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
 import { MemoryBudget } from './service/memory-budget.js';
 import { JobUsage, UsageLog } from './service/usage-log.js';
+import { UsageReport } from './service/usage-report.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { QuotaAdmin } from './service/quota-admin.js';
@@ -126,13 +127,15 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     rest: { api: config.DISCORD_API_URL, agent: discordAgent },
   });
   const audit = new DiscordAuditTrail({ rest: client.rest, logger });
+  const jobUsage = storage.records('job-usage', JobUsage);
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
   const images = new ImageService({
     settings,
     audit,
     profiles,
     archive,
-    usage: new UsageLog(storage.records('job-usage', JobUsage)),
+    usage: new UsageLog(jobUsage),
+    totals: storage.usageTotals,
     gateway: metrics ? observeGateway(gateway, metrics) : gateway,
     quotas,
     queue,
@@ -162,6 +165,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
+    usage: new UsageReport({ totals: storage.usageTotals, jobs: jobUsage }),
+    clock,
     settings,
     audit,
     images,

@@ -3,7 +3,8 @@
  */
 import type { RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
 import type { JobArchive } from '../service/job-archive.js';
-import type { ImageGateway } from '../service/ports.js';
+import type { Clock, ImageGateway } from '../service/ports.js';
+import type { UsageReport } from '../service/usage-report.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
 import type { Command, ComponentHandler } from './command.js';
 import { createEditCommand, EDIT_DATA } from './edit.js';
@@ -16,6 +17,7 @@ import { QUOTA_DATA } from './quota-data.js';
 import { createResultButtons } from './result-buttons.js';
 import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
 import { SETTINGS_DATA } from './settings-data.js';
+import { createUsageCommand, USAGE_DATA } from './usage.js';
 
 /** Every command definition, in the order {@link createCommands} builds them. */
 export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [
@@ -25,10 +27,13 @@ export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBod
   MODELS_DATA,
   QUOTA_DATA,
   SETTINGS_DATA,
+  USAGE_DATA,
 ];
 
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
+  usage: Pick<UsageReport, 'summary' | 'csv'>;
+  clock: Clock;
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
   quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'>;
   archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit'>;
@@ -43,6 +48,7 @@ export function createCommands(deps: CommandDeps): Command[] {
     createModelsCommand(deps),
     createQuotaCommand(deps),
     createSettingsCommand(deps),
+    createUsageCommand(deps),
   ];
 }
 

@@ -17,6 +17,7 @@ import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
 import type { AuditTrail } from './audit-trail.js';
 import { costOf, type JobCost } from './cost.js';
+import { dayOf, type UsageTotals } from './usage-totals.js';
 import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
@@ -86,6 +87,8 @@ export interface ImageServiceOptions {
   profiles?: ModelProfiles | undefined;
   /** Servers' settings (defaults, allowed models, counts, channels, previews); without it, every server has the defaults. */
   settings?: Pick<SettingsStore, 'get'> | undefined;
+  /** Servers' daily usage totals, which /usage reads (usage-totals.ts); without them, nothing is counted. */
+  totals?: Pick<UsageTotals, 'add'> | undefined;
   /** Where a server's audit channel is told of each job (audit-trail.ts); without it, nowhere. */
   audit?: Pick<AuditTrail, 'job'> | undefined;
   /** How jobs end, wait and upload, for the operator's metrics. @default observes nothing */
@@ -118,6 +121,8 @@ export class ImageService {
   private readonly clock: Clock;
   private readonly memory: MemoryBudget;
   private readonly metrics: JobMetrics;
+  /** Jobs whose images were made but not posted (they have a usage record), until their end is counted. */
+  private readonly reached = new Set<string>();
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
@@ -151,13 +156,13 @@ export class ImageService {
         });
       }
       this.metrics.jobSettled('delivered');
-      await this.audit(job, settings, prepared, { outcome: 'delivered', ...settled });
+      await this.audit(job, settings, prepared, { outcome: 'delivered', reachedGateway: true, ...settled });
     } catch (err) {
       const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
       const outcome = jobOutcomeOf(mapped);
       this.metrics.jobSettled(outcome);
       const reason = mapped instanceof UserFacingError ? mapped.identifier : undefined;
-      await this.audit(job, settings, prepared, { outcome, reason, delivered: 0 });
+      await this.audit(job, settings, prepared, { outcome, reason, delivered: 0, reachedGateway: this.reached.delete(job.id) });
       // The member only hears "not available right now"; the operator must fix the key or the balance.
       if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable')
         log.error({ err }, 'gateway account problem: check the API key and balance');
@@ -192,7 +197,10 @@ export class ImageService {
     return (await this.options.settings?.get(job.subject.guildId)) ?? DEFAULT_SETTINGS;
   }
 
-  /** Tells the server's audit channel, when it has one, how the job ended (never fails the job). */
+  /**
+   * Counts the settled job in its server's usage totals (the /usage reports) and tells the server's audit channel,
+   * when it has one; neither ever fails the job.
+   */
   private async audit(
     job: ImageJob,
     settings: ServerSettings | undefined,
@@ -204,12 +212,18 @@ export class ImageService {
       model?: string | undefined;
       cost?: JobCost | undefined;
       messageId?: string | undefined;
+      reachedGateway: boolean;
     },
   ): Promise<void> {
     const auditChannelId = settings?.auditChannelId;
     const guildId = job.subject.guildId;
-    if (auditChannelId === undefined || guildId === null || !this.options.audit) return;
+    if (guildId === null) return;
     const request = prepared?.request ?? job.request;
+    const model = end.model ?? prepared?.model ?? request.model ?? this.defaultModel();
+    await this.options.totals
+      ?.add(guildId, dayOf(this.clock.now()), { jobId: job.id, userId: job.subject.userId, ...end, model })
+      .catch((err: unknown) => this.log.warn({ err, jobId: job.id }, 'could not count the job in the usage totals'));
+    if (auditChannelId === undefined || !this.options.audit) return;
     await this.options.audit.job({
       guildId,
       auditChannelId,
@@ -218,7 +232,7 @@ export class ImageService {
       quality: request.quality,
       count: request.n ?? 1,
       ...end,
-      model: end.model ?? prepared?.model ?? request.model ?? this.defaultModel(),
+      model,
     });
   }
 
@@ -307,7 +321,10 @@ export class ImageService {
       if (!delivered) {
         await this.refund(job, log);
         // Images were made but not posted: the member is not charged, the operator was.
-        if (result) await this.recordUsage({ ...job, request }, result, 0, costOf(result.usage, prepared.profile.prices, result.images.length), log);
+        if (result) {
+          this.reached.add(job.id);
+          await this.recordUsage({ ...job, request }, result, 0, costOf(result.usage, prepared.profile.prices, result.images.length), log);
+        }
       }
     }
   }

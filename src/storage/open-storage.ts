@@ -1,7 +1,9 @@
 import type pino from 'pino';
 import type { z } from 'zod';
 import { type Clock, type JobJournal, type JobSlots, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
+import type { UsageTotals } from '../service/usage-totals.js';
 import { LedgerJobJournal } from './job-journal.js';
+import { LedgerUsageTotals } from './usage-totals-store.js';
 import type { JobSlotLimits } from './job-slots.js';
 import { type Backend, openBackend } from './open-backend.js';
 import { QuotaStore } from './quota-store.js';
@@ -24,6 +26,8 @@ export interface Storage {
    * and PostgreSQL when `jobSlots` was given; undefined on SQLite and memory, whose caps are per process.
    */
   slots: JobSlots | undefined;
+  /** Servers' daily usage totals (the /usage reports), exact across processes. */
+  usageTotals: UsageTotals;
   /** One cheap read (readiness): resolves when the store answers within `timeoutMs`, rejects otherwise. */
   ping(timeoutMs: number): Promise<void>;
   /** Disconnects from the backend; later operations throw StorageUnavailableError. */
@@ -87,6 +91,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
   return {
     quotas,
     slots: backend.slots,
+    usageTotals: new LedgerUsageTotals(backend.ledger),
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),
     ping: async (timeoutMs) => {

@@ -1,0 +1,142 @@
+/**
+ * /usage's figures (issue 17): a server's images, jobs and cost over the current day, week or month (UTC, as the
+ * quotas count them), top members, by model, refusals by reason, failures; optionally one member's own; and the
+ * period's jobs as CSV from their usage records. Everything is read from what settled jobs stored
+ * (usage-totals.ts, usage-log.ts); nothing is estimated after the fact.
+ */
+import type { QuotaPeriod, RecordStore } from './ports.js';
+import { type DayTotals, type Sum, type UsageTotals, dayOf } from './usage-totals.js';
+import type { JobUsage } from './usage-log.js';
+
+const DAY_MS = 86_400_000;
+
+/** A period's figures. */
+export interface UsageSummary {
+  /** First day of the period (ms since epoch, UTC midnight). */
+  from: number;
+  images: number;
+  jobs: number;
+  reportedUsd: number;
+  estimatedUsd: number;
+  /** Members by images, most first. */
+  members: (Sum & { userId: string })[];
+  models: (Sum & { model: string })[];
+  refusals: Record<string, number>;
+  failures: number;
+  /** Jobs that reached the gateway (for the CSV). */
+  jobIds: string[];
+  jobIdsCut: boolean;
+}
+
+/** The days of the current `period` up to today, as `YYYY-MM-DD`. */
+export function daysOf(period: QuotaPeriod, now: number): { from: number; days: string[] } {
+  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
+  const date = new Date(today);
+  const from =
+    period === 'day' ? today : period === 'week' ? today - ((date.getUTCDay() + 6) % 7) * DAY_MS : Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const days: string[] = [];
+  for (let at = from; at <= today; at += DAY_MS) days.push(dayOf(at));
+  return { from, days };
+}
+
+/** See the module comment. */
+export class UsageReport {
+  readonly #totals: Pick<UsageTotals, 'days'>;
+  readonly #jobs: Pick<RecordStore<JobUsage>, 'get'>;
+
+  constructor(options: { totals: Pick<UsageTotals, 'days'>; jobs: Pick<RecordStore<JobUsage>, 'get'> }) {
+    this.#totals = options.totals;
+    this.#jobs = options.jobs;
+  }
+
+  /** The server's figures for the current `period`; with `userId`, that member's jobs only. */
+  async summary(guildId: string, period: QuotaPeriod, now: number, userId?: string): Promise<UsageSummary> {
+    const { from, days } = daysOf(period, now);
+    return summarise(from, await this.#totals.days(guildId, days), userId);
+  }
+
+  /** The period's jobs that reached the gateway, as CSV (a header line, then one line per job, oldest first). */
+  async csv(summary: UsageSummary, userId?: string): Promise<string> {
+    const records = await Promise.all(summary.jobIds.map((id) => this.#jobs.get(id)));
+    const rows = records.filter((r): r is JobUsage => r !== undefined && (userId === undefined || r.userId === userId));
+    const header = ['job', 'settled_at', 'user', 'command', 'model', 'size', 'quality', 'asked', 'delivered', 'cost_usd', 'cost_source', 'request_id'];
+    const lines = rows.map((r) =>
+      [
+        r.jobId,
+        new Date(r.settledAt).toISOString(),
+        r.userId,
+        r.kind,
+        r.model,
+        r.size,
+        r.quality,
+        r.requested,
+        r.delivered,
+        r.cost?.usd,
+        r.cost?.source,
+        r.requestId,
+      ]
+        .map(csvField)
+        .join(','),
+    );
+    return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
+  }
+}
+
+function summarise(from: number, days: readonly DayTotals[], userId: string | undefined): UsageSummary {
+  const members = new Map<string, Sum>();
+  const models = new Map<string, Sum>();
+  const refusals: Record<string, number> = {};
+  const out: UsageSummary = {
+    from,
+    images: 0,
+    jobs: 0,
+    reportedUsd: 0,
+    estimatedUsd: 0,
+    members: [],
+    models: [],
+    refusals,
+    failures: 0,
+    jobIds: [],
+    jobIdsCut: false,
+  };
+  const merge = (map: Map<string, Sum>, key: string, sum: Sum) => {
+    const was = map.get(key);
+    map.set(key, { images: (was?.images ?? 0) + sum.images, jobs: (was?.jobs ?? 0) + sum.jobs, costUsd: round((was?.costUsd ?? 0) + sum.costUsd) });
+  };
+  for (const day of days) {
+    out.jobIds.push(...day.jobIds);
+    out.jobIdsCut ||= day.jobIdsCut;
+    if (userId !== undefined) {
+      const own = day.members[userId];
+      if (own) merge(members, userId, own);
+      if (day.refusedMembers[userId]) refusals['all'] = (refusals['all'] ?? 0) + day.refusedMembers[userId];
+      continue;
+    }
+    out.images += day.images;
+    out.jobs += day.jobs;
+    out.reportedUsd = round(out.reportedUsd + day.reportedUsd);
+    out.estimatedUsd = round(out.estimatedUsd + day.estimatedUsd);
+    out.failures += day.failures;
+    for (const [id, sum] of Object.entries(day.members)) merge(members, id, sum);
+    for (const [model, sum] of Object.entries(day.models)) merge(models, model, sum);
+    for (const [reason, count] of Object.entries(day.refusals)) refusals[reason] = (refusals[reason] ?? 0) + count;
+  }
+  if (userId !== undefined) {
+    const own = members.get(userId);
+    out.images = own?.images ?? 0;
+    out.jobs = own?.jobs ?? 0;
+  }
+  out.members = [...members].map(([id, sum]) => ({ userId: id, ...sum })).sort((a, b) => b.images - a.images || a.userId.localeCompare(b.userId));
+  out.models = [...models].map(([model, sum]) => ({ model, ...sum })).sort((a, b) => b.images - a.images || a.model.localeCompare(b.model));
+  return out;
+}
+
+const round = (usd: number): number => Math.round(usd * 1e6) / 1e6;
+
+/** RFC 4180: quoted when it holds a comma, quote or line break; a leading = + - @ is defused for spreadsheets. */
+function csvField(value: string | number | undefined): string {
+  if (value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
