@@ -24,6 +24,20 @@ export const CHANNEL_OPTIONS = ['channel1', 'channel2', 'channel3', 'channel4', 
 
 const choices = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
 
+/** channel1…channel5: the channels a setting lists (text, announcement, forum and voice channels, whose threads follow them). */
+const channelOptions = (description: string) =>
+  CHANNEL_OPTIONS.map((name) => ({
+    type: ApplicationCommandOptionType.Channel as const,
+    name,
+    description,
+    channel_types: [
+      ChannelType.GuildText,
+      ChannelType.GuildAnnouncement,
+      ChannelType.GuildForum,
+      ChannelType.GuildVoice,
+    ] satisfies APIApplicationCommandChannelOption['channel_types'],
+  }));
+
 export const SETTINGS_DATA = {
   type: ApplicationCommandType.ChatInput,
   name: 'settings',
@@ -105,17 +119,7 @@ export const SETTINGS_DATA = {
           required: true,
           choices: choices(CHANNEL_MODES),
         },
-        ...CHANNEL_OPTIONS.map((name) => ({
-          type: ApplicationCommandOptionType.Channel as const,
-          name,
-          description: 'A channel for the list',
-          channel_types: [
-            ChannelType.GuildText,
-            ChannelType.GuildAnnouncement,
-            ChannelType.GuildForum,
-            ChannelType.GuildVoice,
-          ] satisfies APIApplicationCommandChannelOption['channel_types'],
-        })),
+        ...channelOptions('A channel for the list'),
       ],
     },
     {
@@ -137,17 +141,7 @@ export const SETTINGS_DATA = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'spoilers',
       description: 'Channels whose results are posted as spoilers (none given: nowhere)',
-      options: CHANNEL_OPTIONS.map((name) => ({
-        type: ApplicationCommandOptionType.Channel as const,
-        name,
-        description: 'A channel whose results are spoilers',
-        channel_types: [
-          ChannelType.GuildText,
-          ChannelType.GuildAnnouncement,
-          ChannelType.GuildForum,
-          ChannelType.GuildVoice,
-        ] satisfies APIApplicationCommandChannelOption['channel_types'],
-      })),
+      options: channelOptions('A channel whose results are spoilers'),
     },
     {
       type: ApplicationCommandOptionType.Subcommand,
