@@ -53,6 +53,7 @@ const ADAPTERS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/image-rules.ts': 'size parsing and sniffImageFormat (the size recovery and decoding)',
   'src/service/model-profiles.ts': 'what each model accepts (the gateway sends only that)',
   'src/service/cost.ts': "a model's prices (part of its profile)",
+  'src/service/periods.ts': 'the calendar windows of quota periods (the ledger keys usage by them, the reports sum their days)',
   'src/service/usage-totals.ts': "the daily usage totals' record and how a job adds to it (the store applies it atomically)",
 };
 

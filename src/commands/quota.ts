@@ -2,13 +2,16 @@
  * /quota show|set|reset. Anyone sees their own quota; everything else needs Manage Server, checked here from
  * the member's permissions in the interaction (not only Discord's command settings).
  */
-import { MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
 import type { QuotaStatus, QuotaSubject, QuotaTarget } from '../service/ports.js';
 import type { ChatCommand } from './command.js';
-import { memberCan, subjectOf } from './job-from-interaction.js';
+import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaSetRequest } from './quota-data.js';
+import { requireGuild, requireManageServer } from './server-admin.js';
+
+const QUOTAS_IN_SERVERS = 'quotas are managed inside a server';
 
 /** Creates /quota. */
 export function createQuotaCommand(deps: { quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'> }): ChatCommand {
@@ -37,7 +40,7 @@ async function show(interaction: ChatInputCommandInteraction, deps: { quotas: Pi
 }
 
 async function set(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'setLimit'> }): Promise<string> {
-  const guildId = requireGuild(interaction);
+  const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
   const parsed = QuotaSetRequest.safeParse({
     limit: interaction.options.getInteger('limit', true),
     userId: interaction.options.getUser('user')?.id,
@@ -54,7 +57,7 @@ async function set(interaction: ChatInputCommandInteraction, deps: { quotas: Pic
 }
 
 async function reset(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'resetUsage'> }): Promise<string> {
-  const guildId = requireGuild(interaction);
+  const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
   const user = interaction.options.getUser('user', true);
   const { usedBefore } = await deps.quotas.resetUsage(interaction.user.id, guildId, user.id);
   return `✅ Cleared <@${user.id}>'s usage for the current period (was ${usedBefore}).`;
@@ -78,15 +81,6 @@ const SOURCE_TEXT: Record<QuotaStatus['source'], string> = {
   server: "this server's default",
   default: "the bot's default",
 };
-
-function requireManageServer(interaction: ChatInputCommandInteraction): void {
-  if (!memberCan(interaction, PermissionFlagsBits.ManageGuild)) throw new UserFacingError('permission.manageServer');
-}
-
-function requireGuild(interaction: ChatInputCommandInteraction): string {
-  if (!interaction.guildId) throw new UserFacingError('input.invalid', { param: 'server', detail: 'quotas are managed inside a server' });
-  return interaction.guildId;
-}
 
 function rolesOf(member: ReturnType<ChatInputCommandInteraction['options']['getMember']>): string[] {
   if (!member) return [];

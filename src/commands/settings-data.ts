@@ -8,13 +8,12 @@ import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
   ChannelType,
-  InteractionContextType,
-  PermissionFlagsBits,
   type APIApplicationCommandChannelOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../service/image-request.js';
 import { CHANNEL_MODES, NSFW_MODES, QUALITY_ORDER } from '../service/server-settings.js';
+import { SERVER_ADMIN_ONLY } from './server-admin.js';
 
 /** The role options of `/settings nsfw`. */
 export const ROLE_OPTIONS = ['role1', 'role2', 'role3'] as const;
@@ -42,8 +41,7 @@ export const SETTINGS_DATA = {
   type: ApplicationCommandType.ChatInput,
   name: 'settings',
   description: 'How members may use the bot on this server (Manage Server)',
-  contexts: [InteractionContextType.Guild],
-  default_member_permissions: String(PermissionFlagsBits.ManageGuild),
+  ...SERVER_ADMIN_ONLY,
   options: [
     { type: ApplicationCommandOptionType.Subcommand, name: 'show', description: "This server's settings" },
     {

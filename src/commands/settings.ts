@@ -3,7 +3,7 @@
  * permissions as well as by Discord's command settings). Each change answers with what it was and what it is now,
  * and is logged with who made it.
  */
-import { MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { GenerateRequest } from '../service/image-request.js';
 import { parseSize, validateGenerateRequest } from '../service/image-rules.js';
@@ -11,7 +11,7 @@ import type { AuditTrail } from '../service/audit-trail.js';
 import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
-import { memberCan } from './job-from-interaction.js';
+import { requireGuild, requireManageServer } from './server-admin.js';
 import { CHANNEL_OPTIONS, ROLE_OPTIONS, SETTINGS_DATA } from './settings-data.js';
 
 /** What /settings needs. */
@@ -29,9 +29,8 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
     kind: 'chat',
     data: SETTINGS_DATA,
     async execute(interaction, ctx) {
-      if (!memberCan(interaction, PermissionFlagsBits.ManageGuild)) throw new UserFacingError('permission.manageServer');
-      const guildId = interaction.guildId;
-      if (guildId === null) throw new UserFacingError('input.invalid', { param: 'server', detail: 'settings belong to a server' });
+      requireManageServer(interaction);
+      const guildId = requireGuild(interaction, 'settings belong to a server');
       const sub = interaction.options.getSubcommand(true);
       // Parsed before anything is deferred: bad input is answered at once.
       const change = sub === 'show' ? undefined : changeOf(sub, interaction);

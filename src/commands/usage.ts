@@ -7,23 +7,19 @@ import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
   AttachmentBuilder,
-  InteractionContextType,
   MessageFlags,
-  PermissionFlagsBits,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { UserFacingError } from '../errors.js';
 import type { Clock, QuotaPeriod } from '../service/ports.js';
 import type { UsageReport, UsageSummary } from '../service/usage-report.js';
 import type { ChatCommand } from './command.js';
-import { memberCan } from './job-from-interaction.js';
+import { requireGuild, requireManageServer, SERVER_ADMIN_ONLY } from './server-admin.js';
 
 export const USAGE_DATA = {
   type: ApplicationCommandType.ChatInput,
   name: 'usage',
   description: "This server's images and cost (Manage Server)",
-  contexts: [InteractionContextType.Guild],
-  default_member_permissions: String(PermissionFlagsBits.ManageGuild),
+  ...SERVER_ADMIN_ONLY,
   options: [
     {
       type: ApplicationCommandOptionType.String,
@@ -50,9 +46,8 @@ export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 
     kind: 'chat',
     data: USAGE_DATA,
     async execute(interaction) {
-      if (!memberCan(interaction, PermissionFlagsBits.ManageGuild)) throw new UserFacingError('permission.manageServer');
-      const guildId = interaction.guildId;
-      if (guildId === null) throw new UserFacingError('input.invalid', { param: 'server', detail: 'usage is reported per server' });
+      requireManageServer(interaction);
+      const guildId = requireGuild(interaction, 'usage is reported per server');
       const period = (interaction.options.getString('period') ?? 'month') as QuotaPeriod;
       const userId = interaction.options.getUser('user')?.id;
       const csv = interaction.options.getString('format') === 'csv';

@@ -46,5 +46,8 @@ export function costOf(usage: ImageUsage | undefined, prices: ModelPrices | unde
   if (prices.perImage !== undefined) parts.push(images * prices.perImage);
   const known = parts.filter((part): part is number => part !== undefined);
   if (known.length === 0) return undefined;
-  return { usd: Math.round(known.reduce((sum, part) => sum + part, 0) * 1e6) / 1e6, source: 'estimated' };
+  return { usd: roundUsd(known.reduce((sum, part) => sum + part, 0)), source: 'estimated' };
 }
+
+/** USD to a millionth of a dollar, so sums of costs do not drift with binary fractions. */
+export const roundUsd = (usd: number): number => Math.round(usd * 1e6) / 1e6;

@@ -17,7 +17,8 @@ import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
 import type { AuditTrail } from './audit-trail.js';
 import { costOf, type JobCost } from './cost.js';
-import { dayOf, type UsageTotals } from './usage-totals.js';
+import { isoDate } from './periods.js';
+import type { UsageTotals } from './usage-totals.js';
 import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
@@ -121,8 +122,6 @@ export class ImageService {
   private readonly clock: Clock;
   private readonly memory: MemoryBudget;
   private readonly metrics: JobMetrics;
-  /** Jobs whose images were made but not posted (they have a usage record), until their end is counted. */
-  private readonly reached = new Set<string>();
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
@@ -140,6 +139,8 @@ export class ImageService {
     const log = this.log.child({ jobId: job.id, kind: job.kind });
     let settings: ServerSettings | undefined;
     let prepared: Prepared | undefined;
+    // Set when images were made but not posted: the job then has a usage record though it failed.
+    const made = { images: false };
     try {
       settings = await this.settingsOf(job);
       prepared = this.preflight(job, settings);
@@ -149,7 +150,7 @@ export class ImageService {
       let settled: Settled;
       try {
         await this.reserve(job, count);
-        settled = await this.runReserved(job, prepared, count, responder, log);
+        settled = await this.runReserved(job, prepared, count, responder, log, made);
       } finally {
         await this.options.journal?.close(job.id).catch((err: unknown) => {
           log.warn({ err }, 'could not close the job in the journal');
@@ -162,7 +163,7 @@ export class ImageService {
       const outcome = jobOutcomeOf(mapped);
       this.metrics.jobSettled(outcome);
       const reason = mapped instanceof UserFacingError ? mapped.identifier : undefined;
-      await this.audit(job, settings, prepared, { outcome, reason, delivered: 0, reachedGateway: this.reached.delete(job.id) });
+      await this.audit(job, settings, prepared, { outcome, reason, delivered: 0, reachedGateway: made.images });
       // The member only hears "not available right now"; the operator must fix the key or the balance.
       if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable')
         log.error({ err }, 'gateway account problem: check the API key and balance');
@@ -221,7 +222,7 @@ export class ImageService {
     const request = prepared?.request ?? job.request;
     const model = end.model ?? prepared?.model ?? request.model ?? this.defaultModel();
     await this.options.totals
-      ?.add(guildId, dayOf(this.clock.now()), { jobId: job.id, userId: job.subject.userId, ...end, model })
+      ?.add(guildId, isoDate(this.clock.now()), { jobId: job.id, userId: job.subject.userId, ...end, model })
       .catch((err: unknown) => this.log.warn({ err, jobId: job.id }, 'could not count the job in the usage totals'));
     if (auditChannelId === undefined || !this.options.audit) return;
     await this.options.audit.job({
@@ -281,7 +282,14 @@ export class ImageService {
     });
   }
 
-  private async runReserved(job: ImageJob, prepared: Prepared, expectedImages: number, responder: Responder, log: Logger): Promise<Settled> {
+  private async runReserved(
+    job: ImageJob,
+    prepared: Prepared,
+    expectedImages: number,
+    responder: Responder,
+    log: Logger,
+    made: { images: boolean },
+  ): Promise<Settled> {
     const { request } = prepared;
     // Renewed from here until the job settles; the finally below stops it before any refund.
     const lease = this.keepLease(job, log);
@@ -322,7 +330,7 @@ export class ImageService {
         await this.refund(job, log);
         // Images were made but not posted: the member is not charged, the operator was.
         if (result) {
-          this.reached.add(job.id);
+          made.images = true;
           await this.recordUsage({ ...job, request }, result, 0, costOf(result.usage, prepared.profile.prices, result.images.length), log);
         }
       }

@@ -20,6 +20,7 @@ import {
   MAX_PROMPT_LENGTH,
 } from './image-request.js';
 import { ModelPrices } from './cost.js';
+import { SIZE_BOUNDS, STANDARD_SIZES } from './image-rules.js';
 
 const SizeText = z.string().regex(/^\d{1,5}x\d{1,5}$/, { error: 'expects sizes written WIDTHxHEIGHT, such as 1024x1024' });
 
@@ -82,19 +83,12 @@ export const ModelProfile = z.strictObject({
 export type ModelProfile = z.infer<typeof ModelProfile>;
 
 /** The standard sizes every GPT image model takes. */
-const GPT_SIZES = ['1024x1024', '1536x1024', '1024x1536'];
+const GPT_SIZES = [...STANDARD_SIZES];
 const GPT_QUALITIES = ['auto', 'low', 'medium', 'high'] as const;
 const RASTER = ['png', 'jpeg', 'webp'] as const;
 
 /** gpt-image-2's custom sizes: sides multiples of 16, 1:3 to 3:1, at most 3840x2160 (above 2560x1440 experimental). */
-const GPT_IMAGE_2_SIZES: SizeRule = {
-  multiple: 16,
-  minSide: 16,
-  maxSide: 3840,
-  maxRatio: 3,
-  maxPixels: 3840 * 2160,
-  experimentalAbovePixels: 2560 * 1440,
-};
+const GPT_IMAGE_2_SIZES: SizeRule = { ...SIZE_BOUNDS, experimentalAbovePixels: 2560 * 1440 };
 
 const GPT_IMAGE_1: ModelProfile = {
   sizes: GPT_SIZES,
@@ -150,7 +144,7 @@ const DALL_E_2: ModelProfile = {
 /** Any other model: everything the bot can ask for is sent, and the gateway decides. */
 const GENERIC: ModelProfile = {
   sizes: GPT_SIZES,
-  customSizes: { multiple: 16, minSide: 16, maxSide: 3840, maxRatio: 3, maxPixels: 3840 * 2160 },
+  customSizes: { ...SIZE_BOUNDS },
   autoSize: true,
   qualities: [...IMAGE_QUALITIES],
   formats: [...IMAGE_FORMATS],

@@ -5,7 +5,9 @@
  * (usage-totals.ts, usage-log.ts); nothing is estimated after the fact.
  */
 import type { QuotaPeriod, RecordStore } from './ports.js';
-import { type DayTotals, type Sum, type UsageTotals, dayOf } from './usage-totals.js';
+import { roundUsd } from './cost.js';
+import { isoDate, periodWindow } from './periods.js';
+import type { DayTotals, Sum, UsageTotals } from './usage-totals.js';
 import type { JobUsage } from './usage-log.js';
 
 const DAY_MS = 86_400_000;
@@ -28,15 +30,12 @@ export interface UsageSummary {
   jobIdsCut: boolean;
 }
 
-/** The days of the current `period` up to today, as `YYYY-MM-DD`. */
+/** The days of the current `period` (the quota's window) up to now, as `YYYY-MM-DD`. */
 export function daysOf(period: QuotaPeriod, now: number): { from: number; days: string[] } {
-  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
-  const date = new Date(today);
-  const from =
-    period === 'day' ? today : period === 'week' ? today - ((date.getUTCDay() + 6) % 7) * DAY_MS : Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const { start } = periodWindow(period, now);
   const days: string[] = [];
-  for (let at = from; at <= today; at += DAY_MS) days.push(dayOf(at));
-  return { from, days };
+  for (let at = start; at <= now; at += DAY_MS) days.push(isoDate(at));
+  return { from: start, days };
 }
 
 /** See the module comment. */
@@ -101,7 +100,7 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
   };
   const merge = (map: Map<string, Sum>, key: string, sum: Sum) => {
     const was = map.get(key);
-    map.set(key, { images: (was?.images ?? 0) + sum.images, jobs: (was?.jobs ?? 0) + sum.jobs, costUsd: round((was?.costUsd ?? 0) + sum.costUsd) });
+    map.set(key, { images: (was?.images ?? 0) + sum.images, jobs: (was?.jobs ?? 0) + sum.jobs, costUsd: roundUsd((was?.costUsd ?? 0) + sum.costUsd) });
   };
   for (const day of days) {
     out.jobIds.push(...day.jobIds);
@@ -114,8 +113,8 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
     }
     out.images += day.images;
     out.jobs += day.jobs;
-    out.reportedUsd = round(out.reportedUsd + day.reportedUsd);
-    out.estimatedUsd = round(out.estimatedUsd + day.estimatedUsd);
+    out.reportedUsd = roundUsd(out.reportedUsd + day.reportedUsd);
+    out.estimatedUsd = roundUsd(out.estimatedUsd + day.estimatedUsd);
     out.failures += day.failures;
     for (const [id, sum] of Object.entries(day.members)) merge(members, id, sum);
     for (const [model, sum] of Object.entries(day.models)) merge(models, model, sum);
@@ -130,8 +129,6 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
   out.models = [...models].map(([model, sum]) => ({ model, ...sum })).sort((a, b) => b.images - a.images || a.model.localeCompare(b.model));
   return out;
 }
-
-const round = (usd: number): number => Math.round(usd * 1e6) / 1e6;
 
 /** RFC 4180: quoted when it holds a comma, quote or line break; a leading = + - @ is defused for spreadsheets. */
 function csvField(value: string | number | undefined): string {

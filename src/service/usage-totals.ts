@@ -5,6 +5,7 @@
  * the figures are exact however many processes share it; /usage sums the days of a period. Pure (zod only).
  */
 import { z } from 'zod';
+import { roundUsd } from './cost.js';
 
 const Sum = z.object({ images: z.number().int().nonnegative(), jobs: z.number().int().nonnegative(), costUsd: z.number().nonnegative() });
 export type Sum = z.infer<typeof Sum>;
@@ -64,9 +65,8 @@ export interface SettledJob {
 const add = (sum: Sum | undefined, images: number, usd: number): Sum => ({
   images: (sum?.images ?? 0) + images,
   jobs: (sum?.jobs ?? 0) + 1,
-  costUsd: round((sum?.costUsd ?? 0) + usd),
+  costUsd: roundUsd((sum?.costUsd ?? 0) + usd),
 });
-const round = (usd: number): number => Math.round(usd * 1e6) / 1e6;
 
 /** The day with `job` added. */
 export function addJob(day: DayTotals, job: SettledJob): DayTotals {
@@ -94,8 +94,8 @@ export function addJob(day: DayTotals, job: SettledJob): DayTotals {
   const usd = job.cost?.usd ?? 0;
   next.images = day.images + job.delivered;
   next.jobs = day.jobs + 1;
-  if (job.cost?.source === 'reported') next.reportedUsd = round(day.reportedUsd + usd);
-  if (job.cost?.source === 'estimated') next.estimatedUsd = round(day.estimatedUsd + usd);
+  if (job.cost?.source === 'reported') next.reportedUsd = roundUsd(day.reportedUsd + usd);
+  if (job.cost?.source === 'estimated') next.estimatedUsd = roundUsd(day.estimatedUsd + usd);
   next.members[job.userId] = add(day.members[job.userId], job.delivered, usd);
   const model = job.model ?? 'unknown';
   next.models[model] = add(day.models[model], job.delivered, usd);
@@ -109,6 +109,3 @@ export interface UsageTotals {
   /** The server's days, in order (a day without jobs reads as empty). */
   days(guildId: string, days: readonly string[]): Promise<DayTotals[]>;
 }
-
-/** `YYYY-MM-DD` (UTC) of a time. */
-export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

@@ -1,4 +1,4 @@
-import type { QuotaPeriod } from '../service/ports.js';
+import type { QuotaPeriod } from './ports.js';
 
 /** One quota window, calendar-aligned in UTC: `[start, end)` in ms since epoch. */
 export interface PeriodWindow {
@@ -39,6 +39,7 @@ export function periodWindow(period: QuotaPeriod, now: number): PeriodWindow {
   }
 }
 
-function isoDate(ms: number): string {
+/** `YYYY-MM-DD` (UTC) of a time. */
+export function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }

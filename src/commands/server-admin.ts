@@ -1,0 +1,25 @@
+/**
+ * What the server admins' commands share (/quota's admin subcommands, /settings, /usage): registration for servers
+ * and Manage Server, and the same checks again in the handler, since Discord's command settings can be changed by
+ * the server.
+ */
+import { InteractionContextType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import { memberCan } from './job-from-interaction.js';
+
+/** Registration fields of a command only admins of a server see. */
+export const SERVER_ADMIN_ONLY = {
+  contexts: [InteractionContextType.Guild],
+  default_member_permissions: String(PermissionFlagsBits.ManageGuild),
+};
+
+/** @throws UserFacingError unless the member has Manage Server here */
+export function requireManageServer(interaction: ChatInputCommandInteraction): void {
+  if (!memberCan(interaction, PermissionFlagsBits.ManageGuild)) throw new UserFacingError('permission.manageServer');
+}
+
+/** The server the command ran in. @throws UserFacingError outside servers, with `detail` as the reason */
+export function requireGuild(interaction: ChatInputCommandInteraction, detail: string): string {
+  if (!interaction.guildId) throw new UserFacingError('input.invalid', { param: 'server', detail });
+  return interaction.guildId;
+}
