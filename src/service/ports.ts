@@ -209,6 +209,47 @@ export interface QuotaLedger {
   resetUsage(guildId: string, userId: string): Promise<{ usedBefore: number }>;
 }
 
+/** A money limit (issue 17): US dollars per period. */
+export interface MoneyLimit {
+  usd: number;
+  period: QuotaPeriod;
+}
+
+/** A member's spending against the money limit that applies to them, as it stands now (USD). */
+export interface SpendStatus extends MoneyLimit {
+  /** Committed cost in the current period (reported by the gateway, or estimated from its usage figures). */
+  spent: number;
+  /** Estimates held by unsettled jobs. */
+  reserved: number;
+  /** max(0, usd − spent − reserved). */
+  remaining: number;
+  /** Start of the next period (ms since epoch). */
+  resetsAt: number;
+  source: Exclude<QuotaLimitSource, 'default'>;
+}
+
+export type SpendOutcome = { ok: true } | { ok: false; status: SpendStatus };
+
+/**
+ * The money limits beside the image quota: the same ledger rules (a job's estimate is held as a lease, its actual
+ * cost committed, a failure refunds), for members with a money limit set for them, one of their roles or their
+ * server. A member without one is neither held nor counted. Exact across processes; fail-closed.
+ */
+export interface SpendLedger {
+  /** Holds `usd` (the job's estimate) for job `jobId` when a money limit applies; refuses when it does not fit. */
+  reserve(subject: QuotaSubject, jobId: string, usd: number): Promise<SpendOutcome>;
+  /** Extends the job's hold by a lease period (see {@link QuotaLedger.renew}). */
+  renew(jobId: string): Promise<void>;
+  /** Charges the job's actual cost (even beyond its estimate) and releases its hold; once per job. */
+  commit(jobId: string, usd: number): Promise<void>;
+  /** Releases the job's hold. */
+  refund(jobId: string): Promise<void>;
+  /** The member's spending, or undefined when no money limit applies to them. */
+  status(subject: QuotaSubject): Promise<SpendStatus | undefined>;
+  /** Sets (or with undefined removes) a money limit; returns what was there before and after. */
+  setLimit(target: QuotaTarget, limit: MoneyLimit | undefined): Promise<{ before: MoneyLimit | undefined; after: MoneyLimit | undefined }>;
+}
+
 /**
  * Job slots shared by every process on one store, so MAX_CONCURRENT_JOBS and MAX_RUNNING_PER_MEMBER hold across all
  * of them: a job holds one global slot and one of its member's while it runs. The Redis and PostgreSQL stores offer

@@ -3,7 +3,7 @@ import type { Clock, QuotaLimit, QuotaSubject, QuotaTarget } from '../service/po
 import { KeyedMutex } from './keyed-mutex.js';
 import type { KvStore } from './kv-store.js';
 import { type EffectiveLimit, pickEffectiveLimit } from './quota-limits.js';
-import { LimitRecord, limitKey } from './quota-records.js';
+import { IMAGES, LimitRecord, type Meter, limitKey } from './quota-records.js';
 
 /** How long a limit read from the store is used before it is read again. */
 export const LIMIT_CACHE_MS = 5_000;
@@ -21,6 +21,8 @@ export interface LimitStoreOptions {
    * @default LIMIT_CACHE_MS
    */
   cacheMs?: number | undefined;
+  /** Whose limits: images (the default) or money. */
+  meter?: Meter | undefined;
   clock: Clock;
   logger: pino.Logger;
 }
@@ -42,6 +44,7 @@ export class LimitStore {
   readonly #kv: KvStore;
   readonly #defaults: QuotaLimit;
   readonly #cacheMs: number;
+  readonly #meter: Meter;
   readonly #clock: Clock;
   readonly #log: pino.Logger;
   readonly #mutex = new KeyedMutex();
@@ -53,6 +56,7 @@ export class LimitStore {
     this.#kv = options.kv;
     this.#defaults = options.defaults;
     this.#cacheMs = options.cacheMs ?? LIMIT_CACHE_MS;
+    this.#meter = options.meter ?? IMAGES;
     this.#clock = options.clock;
     this.#log = options.logger;
   }
@@ -62,9 +66,9 @@ export class LimitStore {
     const { guildId, userId } = subject;
     if (guildId === null) return pickEffectiveLimit({ roles: [], defaults: this.#defaults });
     const keys = [
-      limitKey({ kind: 'member', guildId, userId }),
-      limitKey({ kind: 'server', guildId }),
-      ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId })),
+      limitKey({ kind: 'member', guildId, userId }, this.#meter),
+      limitKey({ kind: 'server', guildId }, this.#meter),
+      ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId }, this.#meter)),
     ];
     const [member, server, ...roles] = await this.#read(keys);
     return pickEffectiveLimit({ member, server, roles: roles.filter((found): found is QuotaLimit => found !== undefined), defaults: this.#defaults });
@@ -74,18 +78,32 @@ export class LimitStore {
   async set(target: QuotaTarget, limit: QuotaLimit): Promise<{ before: QuotaLimit | undefined; after: QuotaLimit }> {
     const parsed = LimitRecord.safeParse({ v: 1, ...limit });
     if (!parsed.success) throw new RangeError('limit must be a non-negative integer with period day, week or month');
-    const key = limitKey(target);
+    const key = limitKey(target, this.#meter);
     return this.#mutex.run(key, async () => {
       const before = this.#parse(key, await this.#kv.get(key));
-      try {
-        await this.#kv.set(key, parsed.data, undefined);
-      } finally {
-        // Even when the write failed: it may have landed before the connection went.
-        this.#changes += 1;
-        this.#cache.delete(key);
-      }
+      await this.#changing(key, () => this.#kv.set(key, parsed.data, undefined));
       return { before, after: { limit: parsed.data.limit, period: parsed.data.period } };
     });
+  }
+
+  /** Removes the limit of `target`, so the next level applies; returns the one removed. */
+  async clear(target: QuotaTarget): Promise<{ before: QuotaLimit | undefined }> {
+    const key = limitKey(target, this.#meter);
+    return this.#mutex.run(key, async () => {
+      const before = this.#parse(key, await this.#kv.get(key));
+      await this.#changing(key, () => this.#kv.delete(key));
+      return { before };
+    });
+  }
+
+  async #changing(key: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } finally {
+      // Even when the write failed: it may have landed before the connection went.
+      this.#changes += 1;
+      this.#cache.delete(key);
+    }
   }
 
   /** Limits in the cache, stale ones included (for tests and diagnostics). */

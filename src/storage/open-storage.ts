@@ -1,12 +1,22 @@
 import type pino from 'pino';
 import type { z } from 'zod';
-import { type Clock, type JobJournal, type JobSlots, type QuotaLedger, type QuotaLimit, type RecordStore, systemClock } from '../service/ports.js';
+import {
+  type Clock,
+  type JobJournal,
+  type JobSlots,
+  type QuotaLedger,
+  type QuotaLimit,
+  type RecordStore,
+  type SpendLedger,
+  systemClock,
+} from '../service/ports.js';
 import type { UsageTotals } from '../service/usage-totals.js';
 import { LedgerJobJournal } from './job-journal.js';
 import { LedgerUsageTotals } from './usage-totals-store.js';
 import type { JobSlotLimits } from './job-slots.js';
 import { type Backend, openBackend } from './open-backend.js';
 import { QuotaStore } from './quota-store.js';
+import { SpendStore } from './spend-store.js';
 import { KeyvRecordStore } from './record-store.js';
 import { parseStorageUrl } from './storage-url.js';
 import { withTimeout } from './with-timeout.js';
@@ -17,6 +27,8 @@ const PING_KEY = 'ping';
 /** Everything the bot keeps: quotas and small expiring records. */
 export interface Storage {
   quotas: QuotaLedger;
+  /** The money limits, in the same ledger (spend-store.ts). */
+  spend: SpendLedger;
   /** This process's journal of accepted jobs, in the ledger beside the quotas (see job-journal.ts). */
   journal: JobJournal;
   /** A store of `namespace` records validated with `schema` on read (button state, pending jobs). */
@@ -80,16 +92,10 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage>
 /** Builds the stores over an open backend (tests use it to reach the backend underneath). */
 export function createStorage(backend: Backend, options: Pick<OpenStorageOptions, 'defaults' | 'jobLeaseMs' | 'clock' | 'logger'>): Storage {
   const clock = options.clock ?? systemClock;
-  const quotas = new QuotaStore({
-    kv: backend.kv,
-    ledger: backend.ledger,
-    defaults: options.defaults,
-    leaseMs: options.jobLeaseMs,
-    clock,
-    logger: options.logger,
-  });
+  const ledger = { kv: backend.kv, ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger };
   return {
-    quotas,
+    quotas: new QuotaStore({ ...ledger, defaults: options.defaults }),
+    spend: new SpendStore(ledger),
     slots: backend.slots,
     usageTotals: new LedgerUsageTotals(backend.ledger),
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),

@@ -11,7 +11,26 @@ import type { PeriodWindow } from '../service/periods.js';
  *   job:{jobId}                                             JobReservationRecord, expires with its usage record
  * In keyv:
  *   limit:{guildId}:server | :role:{roleId} | :member:{userId}   LimitRecord, no expiry
+ *
+ * The money limits (issue 17) are a second meter with the same records under their own prefixes ({@link SPEND}):
+ * `spend:…` usage in millionths of a dollar, `spendjob:…` job records and `spendlimit:…` limits.
  */
+
+/** What a ledger counts, and under which key prefixes. */
+export interface Meter {
+  usage: string;
+  job: string;
+  limit: string;
+  /** A commit charges what it is told even beyond what was reserved (an actual cost above its estimate). */
+  uncapped: boolean;
+  /** Without a limit set for a member (at any level), nothing is held or counted for them. */
+  optional: boolean;
+}
+
+/** Images: every member has a limit (the configured default at least); a commit charges at most what was reserved. */
+export const IMAGES: Meter = { usage: 'usage', job: 'job', limit: 'limit', uncapped: false, optional: false };
+/** Spend in millionths of a US dollar, held only where an admin set a money limit. */
+export const SPEND: Meter = { usage: 'spend', job: 'spendjob', limit: 'spendlimit', uncapped: true, optional: true };
 
 const Count = z.number().int().nonnegative();
 
@@ -58,21 +77,21 @@ export function scopeOf(guildId: string | null): string {
   return guildId ?? 'dm';
 }
 
-export function usageKey(scope: string, userId: string, window: PeriodWindow): string {
-  return `usage:${scope}:${userId}:${window.label}`;
+export function usageKey(scope: string, userId: string, window: PeriodWindow, meter: Meter = IMAGES): string {
+  return `${meter.usage}:${scope}:${userId}:${window.label}`;
 }
 
-export function limitKey(target: QuotaTarget): string {
+export function limitKey(target: QuotaTarget, meter: Meter = IMAGES): string {
   switch (target.kind) {
     case 'server':
-      return `limit:${target.guildId}:server`;
+      return `${meter.limit}:${target.guildId}:server`;
     case 'role':
-      return `limit:${target.guildId}:role:${target.roleId}`;
+      return `${meter.limit}:${target.guildId}:role:${target.roleId}`;
     case 'member':
-      return `limit:${target.guildId}:member:${target.userId}`;
+      return `${meter.limit}:${target.guildId}:member:${target.userId}`;
   }
 }
 
-export function jobKey(jobId: string): string {
-  return `job:${jobId}`;
+export function jobKey(jobId: string, meter: Meter = IMAGES): string {
+  return `${meter.job}:${jobId}`;
 }

@@ -6,7 +6,7 @@ import type { KvStore } from './kv-store.js';
 import type { Ledger, LedgerChange } from './ledger.js';
 import { LimitStore } from './limit-store.js';
 import { periodWindow } from '../service/periods.js';
-import { JobReservationRecord, type UsageRecord, jobKey, scopeOf, usageKey } from './quota-records.js';
+import { IMAGES, JobReservationRecord, type Meter, type UsageRecord, jobKey, scopeOf, usageKey } from './quota-records.js';
 import { commitIn, readUsage, releaseIn, renewIn, reserveIn, statusOf } from './usage-changes.js';
 
 /** Usage records outlive their period by this much, so a late commit still finds them. */
@@ -25,6 +25,8 @@ export interface QuotaStoreOptions {
   leaseMs: number;
   /** How long a limit read is used before it is read again (see LimitStore). @default LIMIT_CACHE_MS */
   limitCacheMs?: number | undefined;
+  /** What it counts: images (the default), or spend for the money limits (quota-records.ts SPEND). */
+  meter?: Meter | undefined;
   clock: Clock;
   logger: pino.Logger;
 }
@@ -45,6 +47,7 @@ export class QuotaStore implements QuotaLedger {
   readonly #limits: LimitStore;
   readonly #ledger: Ledger;
   readonly #leaseMs: number;
+  readonly #meter: Meter;
   readonly #clock: Clock;
   readonly #log: pino.Logger;
   readonly #mutex = new KeyedMutex();
@@ -53,9 +56,17 @@ export class QuotaStore implements QuotaLedger {
     if (!(options.leaseMs > 0)) throw new RangeError(`leaseMs must be positive, got ${options.leaseMs}`);
     this.#ledger = options.ledger;
     this.#leaseMs = options.leaseMs;
+    this.#meter = options.meter ?? IMAGES;
     this.#clock = options.clock;
     this.#log = options.logger.child({ module: 'quota-store' });
-    this.#limits = new LimitStore({ kv: options.kv, defaults: options.defaults, cacheMs: options.limitCacheMs, clock: options.clock, logger: this.#log });
+    this.#limits = new LimitStore({
+      kv: options.kv,
+      defaults: options.defaults,
+      cacheMs: options.limitCacheMs,
+      meter: this.#meter,
+      clock: options.clock,
+      logger: this.#log,
+    });
   }
 
   async reserve(subject: QuotaSubject, jobId: string, count: number): Promise<ReserveOutcome> {
@@ -66,7 +77,10 @@ export class QuotaStore implements QuotaLedger {
       const now = this.#clock.now();
       const limit = await this.#limits.effective(subject);
       const window = periodWindow(limit.period, now);
-      const key = usageKey(scopeOf(subject.guildId), subject.userId, window);
+      // No limit set for this member: nothing to hold, and nothing to commit or refund later (an unknown job).
+      if (this.#meter.optional && limit.source === 'default')
+        return { ok: true, reservationId: jobId, status: statusOf(limit, window, readUsage(undefined, now)) };
+      const key = usageKey(scopeOf(subject.guildId), subject.userId, window, this.#meter);
       const ttlMs = this.#usageTtl(window.end, now);
       const job: JobReservationRecord = { v: 1, member, usageKey: key, periodEnd: window.end, count };
       return this.#change(key, now, (usage): LedgerChange<ReserveOutcome> => {
@@ -74,7 +88,7 @@ export class QuotaStore implements QuotaLedger {
         const next = reserveIn(usage, limit.limit, jobId, count, now + this.#leaseMs);
         if (!next) return { result: { ok: false, status: statusOf(limit, window, usage) } };
         // The job's record is written in the same atomic step, so a reservation is never without it.
-        const write = { value: next, ttlMs, beside: [{ key: jobKey(jobId), value: job, ttlMs }] };
+        const write = { value: next, ttlMs, beside: [{ key: jobKey(jobId, this.#meter), value: job, ttlMs }] };
         return { result: { ok: true, reservationId: jobId, status: statusOf(limit, window, next) }, write };
       });
     });
@@ -83,7 +97,7 @@ export class QuotaStore implements QuotaLedger {
   async commit(jobId: string, delivered: number): Promise<void> {
     if (!Number.isInteger(delivered) || delivered < 0) throw new RangeError(`delivered must be a non-negative integer, got ${delivered}`);
     await this.#onJob(jobId, 'commit', (job, usage, now) => {
-      const next = commitIn(usage, jobId, Math.min(delivered, job.count), now);
+      const next = commitIn(usage, jobId, this.#meter.uncapped ? delivered : Math.min(delivered, job.count), now);
       return { result: undefined, write: next && { value: next, ttlMs: this.#usageTtl(job.periodEnd, now) } };
     });
   }
@@ -108,13 +122,18 @@ export class QuotaStore implements QuotaLedger {
     const now = this.#clock.now();
     const limit = await this.#limits.effective(subject);
     const window = periodWindow(limit.period, now);
-    const key = usageKey(scopeOf(subject.guildId), subject.userId, window);
+    const key = usageKey(scopeOf(subject.guildId), subject.userId, window, this.#meter);
     const usage = this.#read(key, await this.#ledger.get(key), now);
     return statusOf(limit, window, usage);
   }
 
   setLimit(target: QuotaTarget, limit: QuotaLimit): Promise<{ before: QuotaLimit | undefined; after: QuotaLimit }> {
     return this.#limits.set(target, limit);
+  }
+
+  /** Removes a limit, so the next level applies; returns the one removed. */
+  clearLimit(target: QuotaTarget): Promise<{ before: QuotaLimit | undefined }> {
+    return this.#limits.clear(target);
   }
 
   /** Clears committed usage in the current day, week and month records (whichever exist); keeps open reservations. */
@@ -124,7 +143,7 @@ export class QuotaStore implements QuotaLedger {
       const used = await Promise.all(
         PERIODS.map((period) => {
           const window = periodWindow(period, now);
-          return this.#ledger.update(usageKey(scopeOf(guildId), userId, window), (raw): LedgerChange<number> => {
+          return this.#ledger.update(usageKey(scopeOf(guildId), userId, window, this.#meter), (raw): LedgerChange<number> => {
             if (raw === undefined) return { result: 0 };
             // A corrupt record is overwritten: this reset is the documented way to repair it.
             const usage = safeRead(raw, now);
@@ -146,7 +165,7 @@ export class QuotaStore implements QuotaLedger {
     const job = await this.#readJob(jobId);
     if (!job) {
       // Job records live as long as their usage record, so only a corrupt or removed one ends here.
-      if (action === 'commit') this.#log.warn({ jobId }, 'commit for an unknown job: delivered images not charged');
+      if (action === 'commit' && !this.#meter.optional) this.#log.warn({ jobId }, 'commit for an unknown job: delivered images not charged');
       else this.#log.debug({ jobId, action }, 'quota change for an unknown job ignored');
       return undefined;
     }
@@ -176,7 +195,7 @@ export class QuotaStore implements QuotaLedger {
   }
 
   async #readJob(jobId: string): Promise<JobReservationRecord | undefined> {
-    const raw = await this.#ledger.get(jobKey(jobId));
+    const raw = await this.#ledger.get(jobKey(jobId, this.#meter));
     if (raw === undefined) return undefined;
     const parsed = JobReservationRecord.safeParse(raw);
     if (parsed.success) return parsed.data;
