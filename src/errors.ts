@@ -11,9 +11,12 @@ export type UserErrorIdentifier =
   | 'input.moderationNotAllowed'
   | 'quota.exceeded'
   | 'quota.blocked'
+  | 'spend.exceeded'
+  | 'spend.unpriced'
   | 'queue.full'
   | 'permission.manageServer'
   | 'permission.deleteResult'
+  | 'permission.confirmCost'
   | 'gateway.contentRejected'
   | 'gateway.unknownModel'
   | 'gateway.badParameter'
@@ -52,6 +55,10 @@ export interface UserErrorContext {
   limit?: number | undefined;
   remaining?: number | undefined;
   requested?: number | undefined;
+  /** A request's estimated cost, a money limit and what is left of it, in USD. */
+  estimateUsd?: number | undefined;
+  limitUsd?: number | undefined;
+  remainingUsd?: number | undefined;
   /** Channels as mentions (`<#id>, <#id>`), for the channel rules' messages. */
   channels?: string | undefined;
   /** Models that exist, for the unknown-model message. */
@@ -71,6 +78,9 @@ export class UserFacingError extends Error {
   }
 }
 
+/** US dollars as members read them: cents, or a tenth of a cent below one cent. */
+export const usd = (value: number | undefined): string => `$${(value ?? 0) >= 0.01 || value === 0 ? (value ?? 0).toFixed(2) : (value ?? 0).toFixed(3)}`;
+
 const relative = (ms: number | undefined): string => (ms === undefined ? 'soon' : `<t:${Math.ceil(ms / 1000)}:R>`);
 
 /** Words a parameter named in an error context. */
@@ -85,9 +95,14 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext, nameOf: ParamNamer
     '`moderation:low` is only available in age-restricted channels or to members with Manage Server. Leave it out to use the default filter.',
   'quota.exceeded': (c) =>
     `You've used your images for now: ${c.remaining ?? 0} of ${c.limit ?? 0} left${c.requested !== undefined ? `, and this needs ${c.requested}` : ''}. Your quota resets ${relative(c.resetsAt)}.`,
+  'spend.exceeded': (c) =>
+    `This request would cost about ${usd(c.estimateUsd)}, and only ${usd(c.remainingUsd)} of your ${usd(c.limitUsd)} spending limit is left. Try fewer images, a smaller size or a lower quality, or wait: your limit resets ${relative(c.resetsAt)}.`,
+  'spend.unpriced': (c) =>
+    `This server limits what members spend, and the cost of ${c.detail === undefined ? 'this model' : `\`${c.detail}\``} isn't known, so I can't check it against your limit. Pick another model with \`model\`, or ask a server admin.`,
   'quota.blocked': () => "Image generation isn't enabled for you on this server. Ask a server admin if you think that's a mistake.",
   'queue.full': (c) => `You already have ${c.limit ?? 'too many'} images waiting. Let some finish, then try again.`,
   'permission.manageServer': () => 'Only members with the **Manage Server** permission can do that.',
+  'permission.confirmCost': () => 'Only the member who asked for these images can confirm or cancel them.',
   'permission.deleteResult': () => 'Only the member who asked for these images (or someone with Manage Messages) can delete them.',
   'gateway.contentRejected': () => "The image service's safety system declined this request. Try rewording the prompt or using different images.",
   'gateway.unknownModel': (c) =>

@@ -116,6 +116,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const archive = new JobArchive({
     jobs: storage.records('jobs', ArchivedJob),
     pendingEdits: storage.records('pending-edits', PendingEdit),
+    confirmations: storage.records('cost-confirmations', ArchivedJob),
     jobTtlMs: config.BUTTON_TTL_HOURS * 3_600_000,
   });
   const discordAgent = createDiscordRestAgent();
@@ -138,6 +139,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     totals: storage.usageTotals,
     gateway: metrics ? observeGateway(gateway, metrics) : gateway,
     quotas,
+    spend: storage.spend,
+    confirmations: archive,
     queue,
     download: async (ref, maxBytes, signal) => {
       const bytes = await downloadAttachment(ref.url, {
@@ -171,7 +174,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     audit,
     images,
     models: gateway,
-    quotas: new QuotaAdmin({ quotas, logger }),
+    quotas: new QuotaAdmin({ quotas, spend: storage.spend, logger }),
     archive,
     autocomplete: createImageAutocomplete(gateway, profiles),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
@@ -216,6 +219,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const abandoned = new AbandonedJobs({
     journal: storage.journal,
     quotas: storage.quotas,
+    spend: storage.spend,
     archive,
     notifier: new DiscordAbandonedNotifier({ rest: client.rest, webhookRest, clock, logger }),
     leaseMs: config.JOB_LEASE_MS,

@@ -46,8 +46,9 @@ export async function startJob(
   kind: ImageJob['kind'],
   request: GenerateRequest,
   edit?: ImageJob['edit'],
+  confirmed?: boolean,
 ): Promise<void> {
-  const job = buildJob(interaction, kind, request, edit);
+  const job = { ...buildJob(interaction, kind, request, edit), confirmed };
   ctx.logger.info({ jobId: job.id, kind, n: request.n ?? 1, images: edit?.images.length ?? 0, model: request.model }, 'image job accepted');
   await deps.images.run(job, deps.createResponder(interaction, ctx));
 }

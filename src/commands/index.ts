@@ -15,6 +15,7 @@ import { createModelsCommand, MODELS_DATA } from './models.js';
 import { createQuotaCommand } from './quota.js';
 import { QUOTA_DATA } from './quota-data.js';
 import { createResultButtons } from './result-buttons.js';
+import { createCostButtons } from './cost-buttons.js';
 import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
@@ -35,8 +36,8 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   usage: Pick<UsageReport, 'summary' | 'csv'>;
   clock: Clock;
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
-  quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'>;
-  archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit'>;
+  quotas: Pick<QuotaAdmin, 'show' | 'spending' | 'setLimit' | 'setSpendLimit' | 'resetUsage'>;
+  archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit' | 'recallConfirmation' | 'takeConfirmation'>;
 }
 
 /** Builds the commands. */
@@ -54,5 +55,5 @@ export function createCommands(deps: CommandDeps): Command[] {
 
 /** Builds the button and modal handlers. */
 export function createComponents(deps: CommandDeps): ComponentHandler[] {
-  return [...createResultButtons(deps), createEditImageMenuModal(deps)];
+  return [...createResultButtons(deps), ...createCostButtons(deps), createEditImageMenuModal(deps)];
 }

@@ -41,12 +41,54 @@ export const QUOTA_DATA = {
     },
     {
       type: ApplicationCommandOptionType.Subcommand,
+      name: 'money',
+      description: 'Set a spending limit in US dollars for a member, a role, or the whole server (Manage Server)',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Number,
+          name: 'usd',
+          description: 'US dollars per period, as the gateway reports or the bot estimates costs; 0 blocks',
+          required: true,
+          min_value: 0,
+          max_value: 100_000,
+        },
+        { type: ApplicationCommandOptionType.User, name: 'user', description: 'This member only (overrides roles)' },
+        { type: ApplicationCommandOptionType.Role, name: 'role', description: 'Members with this role (the most generous role wins)' },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'period',
+          description: 'Day, week or month (UTC); a month by default',
+          choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'money-remove',
+      description: 'Remove a spending limit, so the next level applies (Manage Server)',
+      options: [
+        { type: ApplicationCommandOptionType.User, name: 'user', description: "This member's own limit" },
+        { type: ApplicationCommandOptionType.Role, name: 'role', description: "This role's limit" },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
       name: 'reset',
       description: "Clear a member's usage for the current period (Manage Server)",
       options: [{ type: ApplicationCommandOptionType.User, name: 'user', description: 'The member', required: true }],
     },
   ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** `/quota money` and `money-remove` options, validated: a user or a role, not both; no amount removes the limit. */
+export const QuotaMoneyRequest = z
+  .object({
+    usd: z.number().min(0).max(100_000).optional(),
+    userId: z.string().optional(),
+    roleId: z.string().optional(),
+    period: z.enum(['day', 'week', 'month']).optional(),
+  })
+  .refine((r) => !(r.userId && r.roleId), { error: 'give a user or a role, not both' });
 
 /** `/quota set` options, validated: a user or a role, not both. */
 export const QuotaSetRequest = z

@@ -5,16 +5,21 @@
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
-import type { QuotaStatus, QuotaSubject, QuotaTarget } from '../service/ports.js';
+import { usd } from '../errors.js';
+import type { QuotaStatus, QuotaSubject, QuotaTarget, SpendStatus } from '../service/ports.js';
 import type { ChatCommand } from './command.js';
 import { subjectOf } from './job-from-interaction.js';
-import { QUOTA_DATA, QuotaSetRequest } from './quota-data.js';
+import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 
 const QUOTAS_IN_SERVERS = 'quotas are managed inside a server';
 
+interface QuotaDeps {
+  quotas: Pick<QuotaAdmin, 'show' | 'spending' | 'setLimit' | 'setSpendLimit' | 'resetUsage'>;
+}
+
 /** Creates /quota. */
-export function createQuotaCommand(deps: { quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'> }): ChatCommand {
+export function createQuotaCommand(deps: QuotaDeps): ChatCommand {
   return {
     kind: 'chat',
     data: QUOTA_DATA,
@@ -22,24 +27,45 @@ export function createQuotaCommand(deps: { quotas: Pick<QuotaAdmin, 'show' | 'se
       const sub = interaction.options.getSubcommand(true);
       if (sub !== 'show') requireManageServer(interaction);
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      const content = sub === 'show' ? await show(interaction, deps) : sub === 'set' ? await set(interaction, deps) : await reset(interaction, deps);
+      const content = await SUBCOMMANDS[sub]?.(interaction, deps);
+      if (content === undefined) throw new UserFacingError('input.invalid', { param: 'subcommand' });
       await interaction.editReply({ content, allowedMentions: { parse: [] } });
     },
   };
 }
 
-async function show(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'show'> }): Promise<string> {
+async function show(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
   const user = interaction.options.getUser('user');
   if (user && user.id !== interaction.user.id) requireManageServer(interaction);
   const subject: QuotaSubject =
     user && user.id !== interaction.user.id
       ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(interaction.options.getMember('user')) }
       : subjectOf(interaction);
-  const status = await deps.quotas.show(subject);
-  return renderStatus(status, user && user.id !== interaction.user.id ? `<@${user.id}>` : 'You');
+  const [status, spending] = await Promise.all([deps.quotas.show(subject), deps.quotas.spending(subject)]);
+  const who = user && user.id !== interaction.user.id ? `<@${user.id}>` : 'You';
+  return [renderStatus(status, who), spending && renderSpending(spending, who)].filter(Boolean).join('\n');
 }
 
-async function set(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'setLimit'> }): Promise<string> {
+/** `/quota money usd:…` sets a money limit; `/quota money-remove` removes one. */
+async function money(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
+  const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
+  const parsed = QuotaMoneyRequest.safeParse({
+    usd: interaction.options.getNumber('usd') ?? undefined,
+    userId: interaction.options.getUser('user')?.id,
+    roleId: interaction.options.getRole('role')?.id,
+    period: interaction.options.getString('period') ?? undefined,
+  });
+  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: parsed.error.issues[0]?.message });
+  const { usd: amount, userId, roleId, period } = parsed.data;
+  const target: QuotaTarget = userId ? { kind: 'member', guildId, userId } : roleId ? { kind: 'role', guildId, roleId } : { kind: 'server', guildId };
+  const { before, after } = await deps.quotas.setSpendLimit(interaction.user.id, target, amount, period);
+  const who = userId ? `<@${userId}>` : roleId ? `<@&${roleId}>` : 'Everyone on this server (default)';
+  const was = before ? ` (was ${usd(before.usd)} per ${before.period})` : '';
+  if (!after) return `✅ ${who}: no spending limit of its own any more${was}.`;
+  return `✅ ${who}: ${after.usd === 0 ? 'blocked (spending limit $0)' : `at most ${usd(after.usd)} per ${after.period}`}${was}.`;
+}
+
+async function set(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
   const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
   const parsed = QuotaSetRequest.safeParse({
     limit: interaction.options.getInteger('limit', true),
@@ -56,11 +82,29 @@ async function set(interaction: ChatInputCommandInteraction, deps: { quotas: Pic
   return `✅ ${who}: ${after.limit === 0 ? 'blocked (limit 0)' : `${after.limit} images per ${after.period}`}${was}.`;
 }
 
-async function reset(interaction: ChatInputCommandInteraction, deps: { quotas: Pick<QuotaAdmin, 'resetUsage'> }): Promise<string> {
+async function reset(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
   const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
   const user = interaction.options.getUser('user', true);
   const { usedBefore } = await deps.quotas.resetUsage(interaction.user.id, guildId, user.id);
   return `✅ Cleared <@${user.id}>'s usage for the current period (was ${usedBefore}).`;
+}
+
+const SUBCOMMANDS: Record<string, (interaction: ChatInputCommandInteraction, deps: QuotaDeps) => Promise<string>> = {
+  show,
+  set,
+  money,
+  'money-remove': money,
+  reset,
+};
+
+/** Text of a member's spending against the money limit that applies to them. */
+export function renderSpending(status: SpendStatus, who: string): string {
+  if (status.usd === 0) return `${who} can't spend anything here (spending limit $0).`;
+  const reserved = status.reserved > 0 ? ` (${usd(status.reserved)} held for requests in progress)` : '';
+  return [
+    `**Spending: ${usd(status.spent)} of ${usd(status.usd)}** this ${status.period}${reserved} · ${usd(status.remaining)} left`,
+    `-# Costs as the gateway reports them, or estimated from its usage figures · resets <t:${Math.ceil(status.resetsAt / 1000)}:R> · limit from: ${SOURCE_TEXT[status.source]}`,
+  ].join('\n');
 }
 
 /** Text of a member's quota. */

@@ -160,5 +160,19 @@ export const SETTINGS_DATA = {
       description: 'Early previews while generating; each preview costs extra output tokens',
       options: [{ type: ApplicationCommandOptionType.Boolean, name: 'enabled', description: 'On (the default) or off', required: true }],
     },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'confirm-cost',
+      description: 'Members confirm requests estimated above a cost; leave usd out to stop asking',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Number,
+          name: 'usd',
+          description: 'Ask above this estimated cost in US dollars (0: ask for every priced request)',
+          min_value: 0,
+          max_value: 10_000,
+        },
+      ],
+    },
   ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;

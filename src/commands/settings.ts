@@ -1,10 +1,10 @@
 /**
- * /settings show|defaults|models|max-count|channels|previews (Manage Server, checked here from the member's
+ * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|previews|confirm-cost (Manage Server, checked here from the member's
  * permissions as well as by Discord's command settings). Each change answers with what it was and what it is now,
  * and is logged with who made it.
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
-import { UserFacingError } from '../errors.js';
+import { usd, UserFacingError } from '../errors.js';
 import { GenerateRequest } from '../service/image-request.js';
 import { parseSize, validateGenerateRequest } from '../service/image-rules.js';
 import type { AuditTrail } from '../service/audit-trail.js';
@@ -112,6 +112,10 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
       const channelId = options.getChannel('channel')?.id;
       return (s) => ({ ...s, auditChannelId: channelId });
     }
+    case 'confirm-cost': {
+      const threshold = options.getNumber('usd') ?? undefined;
+      return (s) => ({ ...s, confirmAboveUsd: threshold });
+    }
     case 'previews': {
       const enabled = options.getBoolean('enabled', true);
       return (s) => ({ ...s, previews: enabled });
@@ -147,6 +151,7 @@ export function renderSettings(settings: ServerSettings): string {
     `moderation:low: ${nsfwText(settings.nsfw)}`,
     `Spoilers: ${settings.spoilerChannelIds.length > 0 ? `results in ${settings.spoilerChannelIds.map((id) => `<#${id}>`).join(', ')} (no previews there)` : 'none'}`,
     `Previews while generating: ${settings.previews ? 'on (each preview costs extra output tokens)' : 'off'}`,
+    `Cost confirmation: ${settings.confirmAboveUsd === undefined ? 'never asked' : `members confirm requests estimated above ${usd(settings.confirmAboveUsd)}`}`,
     `Audit channel: ${settings.auditChannelId === undefined ? 'none' : `<#${settings.auditChannelId}>`}`,
   ];
   if (settings.updatedBy !== undefined && settings.updatedAt !== undefined)

@@ -3,13 +3,14 @@
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import { inertText } from './text.js';
-import type { Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
+import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
+import { usd } from '../errors.js';
 
 /** Discord's limit on message content. */
 export const MAX_CONTENT_LENGTH = 2000;
 
 /** Custom-id prefixes of the result buttons. */
-export const BUTTON_PREFIX = { reroll: 'reroll', edit: 'editres', delete: 'delres' } as const;
+export const BUTTON_PREFIX = { reroll: 'reroll', edit: 'editres', delete: 'delres', confirm: 'costok', cancel: 'costno' } as const;
 
 /** Progress text for the deferred reply. */
 export function renderProgress(progress: JobProgress): string {
@@ -76,4 +77,30 @@ export function resultButtons(jobId: string): APIActionRowComponent<APIButtonCom
       ],
     },
   ];
+}
+
+/** The question before an expensive request (the server's confirm threshold): its estimate, Generate and Cancel. */
+export function renderCostConfirmation(confirmation: CostConfirmation): {
+  content: string;
+  components: APIActionRowComponent<APIButtonComponent>[];
+} {
+  const { id, job, estimateUsd, thresholdUsd } = confirmation;
+  const count = job.request.n ?? 1;
+  const content = [
+    `💰 <@${job.origin.requesterId}>, this request will cost about **${usd(estimateUsd)}** (${count} image${count === 1 ? '' : 's'}), above this server's ${usd(thresholdUsd)} threshold. Generate it?`,
+    `> ${inertText(job.request.prompt, 300)}`,
+    "-# An estimate from the model's prices: the actual cost is recorded when the images are made. Nothing is charged until you confirm.",
+  ].join('\n');
+  return {
+    content,
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: `${BUTTON_PREFIX.confirm}:${id}`, label: `Generate (~${usd(estimateUsd)})` },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.cancel}:${id}`, label: 'Cancel' },
+        ],
+      },
+    ],
+  };
 }

@@ -8,9 +8,9 @@ import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { imageFileName } from './file-names.js';
 import { shortenForDiscord } from './text.js';
-import type { Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, ReplyAddress, Responder } from '../service/jobs.js';
+import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, ReplyAddress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
-import { renderCaption, renderProgress, resultButtons } from './render.js';
+import { renderCaption, renderCostConfirmation, renderProgress, resultButtons } from './render.js';
 import { LiveReplyUpload } from './live-reply-upload.js';
 import { editOriginalReply } from './original-reply.js';
 
@@ -126,6 +126,15 @@ export class DiscordResponder implements Responder {
       messageIds.push(await this.post(delivery, payload, i === 0 ? live : undefined, i));
     }
     return { messageIds };
+  }
+
+  /** Turns the reply into the cost question; its buttons carry the waiting request's id. */
+  async confirmCost(confirmation: CostConfirmation): Promise<void> {
+    await this.ready?.catch((err: unknown) => {
+      throw new UserFacingError('job.unacknowledged', {}, { cause: err });
+    });
+    const { content, components } = renderCostConfirmation(confirmation);
+    await editOriginalReply(this.webhookRest, this.interaction, { content, components, allowedMentions: { parse: [] } });
   }
 
   /**

@@ -10,12 +10,14 @@ import type { JobArchive } from './job-archive.js';
 import { JournalEntry } from './job-journal-entry.js';
 import type { AbandonedJobNotifier } from './jobs.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
-import type { AbandonedJobEntry, JobJournal, QuotaLedger } from './ports.js';
+import type { AbandonedJobEntry, JobJournal, QuotaLedger, SpendLedger } from './ports.js';
 
 /** Options of {@link AbandonedJobs}. */
 export interface AbandonedJobsOptions {
   journal: JobJournal;
   quotas: Pick<QuotaLedger, 'refund'>;
+  /** The money limits: a held estimate is released too (a member without one holds nothing there). */
+  spend?: Pick<SpendLedger, 'refund'> | undefined;
   archive: Pick<JobArchive, 'recall' | 'rememberAbandoned'>;
   notifier: AbandonedJobNotifier;
   /**
@@ -79,8 +81,8 @@ export class AbandonedJobs {
 
   /** Refunds the job and tells its member; false when there was no one to tell (delivered, or unreadable). */
   async #settle({ jobId, entry }: AbandonedJobEntry): Promise<boolean> {
-    const { quotas, archive, notifier } = this.#options;
-    await quotas.refund(jobId);
+    const { quotas, spend, archive, notifier } = this.#options;
+    await Promise.all([quotas.refund(jobId), spend?.refund(jobId)]);
     const parsed = JournalEntry.safeParse(entry);
     if (!parsed.success) {
       this.#log.warn({ jobId }, 'abandoned job refunded; its journal entry is unreadable, so its member cannot be told');

@@ -17,6 +17,7 @@ import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
 import type { AuditTrail } from './audit-trail.js';
 import { costOf, type JobCost } from './cost.js';
+import { estimateCost } from './cost-estimate.js';
 import { isoDate } from './periods.js';
 import type { UsageTotals } from './usage-totals.js';
 import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from './server-settings.js';
@@ -33,6 +34,8 @@ import type {
   JobJournal,
   QuotaLedger,
   QuotaStatus,
+  SpendLedger,
+  SpendStatus,
 } from './ports.js';
 import { systemClock } from './ports.js';
 import type { JobArchive } from './job-archive.js';
@@ -94,6 +97,10 @@ export interface ImageServiceOptions {
   audit?: Pick<AuditTrail, 'job'> | undefined;
   /** How jobs end, wait and upload, for the operator's metrics. @default observes nothing */
   metrics?: JobMetrics | undefined;
+  /** The money limits (estimate held, actual cost committed); without them, no money limit applies. */
+  spend?: SpendLedger | undefined;
+  /** Where a request waits for its member to confirm its cost; without it, requests run unasked. */
+  confirmations?: Pick<JobArchive, 'stashConfirmation'> | undefined;
 }
 
 /** What a delivered job posted. */
@@ -113,6 +120,13 @@ interface Prepared {
   previews: boolean;
   /** The server posts results in this channel as spoilers. */
   spoiler: boolean;
+  /** The estimated cost in USD (cost-estimate.ts); undefined when the model's prices are not known. */
+  estimate: number | undefined;
+}
+
+/** What a job holds in the ledger: its images always, and its estimated cost where a money limit applies. */
+interface Holds {
+  spend: boolean;
 }
 
 /** Runs image jobs; see the module comment for the flow. */
@@ -145,12 +159,13 @@ export class ImageService {
       settings = await this.settingsOf(job);
       prepared = this.preflight(job, settings);
       const count = prepared.request.n ?? 1;
+      if (await this.askedToConfirm(job, settings, prepared, responder)) return;
       // Journalled before the reservation, so a process that dies in between leaves a member to tell.
       await this.options.journal?.open(job.id, journalEntryOf(job, responder.replyAddress));
       let settled: Settled;
       try {
-        await this.reserve(job, count);
-        settled = await this.runReserved(job, prepared, count, responder, log, made);
+        const holds = await this.reserve(job, count, prepared);
+        settled = await this.runReserved(job, prepared, holds, responder, log, made);
       } finally {
         await this.options.journal?.close(job.id).catch((err: unknown) => {
           log.warn({ err }, 'could not close the job in the journal');
@@ -189,7 +204,28 @@ export class ImageService {
     const { profile } = (this.options.profiles ?? DEFAULT_PROFILES).of(model);
     checkAgainstProfile(request, model, profile, job.edit);
     if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799, this.memory.referenceBytes);
-    return { request, model, profile, previews: settings.previews, spoiler: postsSpoilers(settings, place.channelId) };
+    const estimate = estimateCost(request, profile.prices, job.edit);
+    return { request, model, profile, previews: settings.previews, spoiler: postsSpoilers(settings, place.channelId), estimate };
+  }
+
+  /**
+   * Asks the member to confirm a request whose estimate is above the server's threshold (once: a confirmed job is
+   * not asked again), and returns true when it did: the job then ends here, holding nothing. A request that would
+   * not fit the member's quota or money limit anyway is refused now instead of asked about.
+   */
+  private async askedToConfirm(job: ImageJob, settings: ServerSettings, prepared: Prepared, responder: Responder): Promise<boolean> {
+    const threshold = settings.confirmAboveUsd;
+    const { estimate } = prepared;
+    if (job.confirmed === true || threshold === undefined || estimate === undefined || estimate <= threshold || !responder.confirmCost) return false;
+    const count = prepared.request.n ?? 1;
+    const [quota, spend] = await Promise.all([this.options.quotas.status(job.subject), this.options.spend?.status(job.subject)]);
+    if (quota.remaining < count) throw quotaError(quota, count);
+    if (spend && spend.remaining < estimate) throw spendError(spend, estimate);
+    const id = await this.options.confirmations?.stashConfirmation(job);
+    if (id === undefined) return false;
+    await responder.confirmCost({ id, job, estimateUsd: estimate, thresholdUsd: threshold });
+    this.log.info({ jobId: job.id, estimateUsd: estimate, thresholdUsd: threshold }, 'cost confirmation asked');
+    return true;
   }
 
   /** The settings of the server the job is accounted to (the defaults outside servers). */
@@ -267,32 +303,47 @@ export class ImageService {
     return edit;
   }
 
-  private async reserve(job: ImageJob, count: number): Promise<void> {
+  /**
+   * Reserves the job's images, then its estimated cost where a money limit applies (refused when a limit applies and
+   * the model's prices are not known); a refusal of the cost gives the images back.
+   */
+  private async reserve(job: ImageJob, count: number, { estimate, model }: Prepared): Promise<Holds> {
     const outcome = await this.options.quotas.reserve(job.subject, job.id, count);
     if (!outcome.ok) throw quotaError(outcome.status, count);
+    const spend = this.options.spend;
+    if (!spend) return { spend: false };
+    try {
+      if (estimate === undefined) {
+        const status = await spend.status(job.subject);
+        if (status) throw new UserFacingError('spend.unpriced', { detail: model });
+        return { spend: false };
+      }
+      const held = await spend.reserve(job.subject, job.id, estimate);
+      if (!held.ok) throw spendError(held.status, estimate);
+      return { spend: held.held };
+    } catch (err) {
+      await this.refund(job, { spend: false }, this.log.child({ jobId: job.id }));
+      throw err;
+    }
   }
 
-  /** Renews the job's reservation until the lease is stopped (before the job settles). */
-  private keepLease(job: ImageJob, log: Logger): Lease {
+  /** Renews the job's reservations until the lease is stopped (before the job settles). */
+  private keepLease(job: ImageJob, holds: Holds, log: Logger): Lease {
     return keepLease({
-      renew: () => this.options.quotas.renew(job.id),
+      renew: async () => {
+        await Promise.all([this.options.quotas.renew(job.id), holds.spend ? this.options.spend?.renew(job.id) : undefined]);
+      },
       intervalMs: (this.options.jobLeaseMs ?? 60_000) / 3,
       timers: this.options.leaseTimers ?? systemLeaseTimers,
       log,
     });
   }
 
-  private async runReserved(
-    job: ImageJob,
-    prepared: Prepared,
-    expectedImages: number,
-    responder: Responder,
-    log: Logger,
-    made: { images: boolean },
-  ): Promise<Settled> {
+  private async runReserved(job: ImageJob, prepared: Prepared, holds: Holds, responder: Responder, log: Logger, made: { images: boolean }): Promise<Settled> {
     const { request } = prepared;
+    const expectedImages = request.n ?? 1;
     // Renewed from here until the job settles; the finally below stops it before any refund.
-    const lease = this.keepLease(job, log);
+    const lease = this.keepLease(job, holds, log);
     let delivered = false;
     const progress = new JobProgressReporter((p) => responder.progress(p), { intervalMs: this.options.progressIntervalMs ?? 3_000, log });
     // The upload begins with the first image bytes, after the last progress edit has landed.
@@ -315,8 +366,8 @@ export class ImageService {
       delivered = true;
       this.metrics.uploaded(files.reduce((sum, file) => sum + file.bytes.length, 0));
       await lease.stop();
-      await this.commit(job, imagesIn(files), log);
       const cost = costOf(result.usage, prepared.profile.prices, result.images.length);
+      await this.commit(job, imagesIn(files), holds.spend ? (cost?.usd ?? prepared.estimate ?? 0) : undefined, log);
       await this.recordUsage({ ...job, request }, result, imagesIn(files), cost, log);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
@@ -327,7 +378,7 @@ export class ImageService {
       memory.release();
       await lease.stop();
       if (!delivered) {
-        await this.refund(job, log);
+        await this.refund(job, holds, log);
         // Images were made but not posted: the member is not charged, the operator was.
         if (result) {
           made.images = true;
@@ -406,22 +457,36 @@ export class ImageService {
     return 'images' in request ? this.options.gateway.edit(request, options) : this.options.gateway.generate(request, options);
   }
 
-  private async commit(job: ImageJob, delivered: number, log: Logger): Promise<void> {
+  /** Charges the delivered images, and the cost (`usd`: actual, else estimated) where a money limit held it. */
+  private async commit(job: ImageJob, delivered: number, usd: number | undefined, log: Logger): Promise<void> {
     try {
       await this.options.quotas.commit(job.id, delivered);
     } catch (err) {
       // The images are posted; the reservation, no longer renewed, lapses with its lease: the member is at worst not charged.
       log.error({ err }, 'quota commit failed');
     }
+    if (usd === undefined) return;
+    await this.options.spend?.commit(job.id, usd).catch((err: unknown) => {
+      log.error({ err }, 'spend commit failed; the estimate lapses with its lease');
+    });
   }
 
-  private async refund(job: ImageJob, log: Logger): Promise<void> {
+  private async refund(job: ImageJob, holds: Holds, log: Logger): Promise<void> {
     try {
       await this.options.quotas.refund(job.id);
     } catch (err) {
       log.error({ err }, 'quota refund failed; the reservation lapses with its lease');
     }
+    if (!holds.spend) return;
+    await this.options.spend?.refund(job.id).catch((err: unknown) => {
+      log.error({ err }, 'spend refund failed; the estimate lapses with its lease');
+    });
   }
+}
+
+function spendError(status: SpendStatus, estimate: number): UserFacingError {
+  if (status.usd === 0) return new UserFacingError('quota.blocked');
+  return new UserFacingError('spend.exceeded', { estimateUsd: estimate, limitUsd: status.usd, remainingUsd: status.remaining, resetsAt: status.resetsAt });
 }
 
 function quotaError(status: QuotaStatus, requested: number): UserFacingError {

@@ -47,6 +47,8 @@ export const PENDING_EDIT_TTL_MS = 15 * 60_000;
 export interface JobArchiveOptions {
   jobs: RecordStore<ArchivedJob>;
   pendingEdits: RecordStore<PendingEdit>;
+  /** Requests waiting for their member to confirm the cost; without it, none can wait (they run unasked). */
+  confirmations?: RecordStore<ArchivedJob> | undefined;
   /** How long result buttons keep working. */
   jobTtlMs: number;
 }
@@ -54,6 +56,8 @@ export interface JobArchiveOptions {
 /** See the module comment. */
 export class JobArchive {
   private readonly options: JobArchiveOptions;
+  /** Confirmations being taken now: a double click is one confirmation (a server's clicks reach one process). */
+  readonly #taking = new Set<string>();
 
   constructor(options: JobArchiveOptions) {
     this.options = options;
@@ -72,6 +76,34 @@ export class JobArchive {
   /** A stored job, or undefined when it expired. */
   recall(jobId: string): Promise<ArchivedJob | undefined> {
     return this.options.jobs.get(jobId);
+  }
+
+  /**
+   * Parks a request until its member confirms its cost (at most {@link PENDING_EDIT_TTL_MS}, the life of the
+   * interaction that confirms it); returns its id, or undefined when this archive keeps no confirmations.
+   */
+  async stashConfirmation(job: ImageJob): Promise<string | undefined> {
+    if (!this.options.confirmations) return undefined;
+    await this.options.confirmations.set(job.id, ArchivedJob.parse({ v: 1, ...archivedFieldsOf(job), messageIds: [] }), PENDING_EDIT_TTL_MS);
+    return job.id;
+  }
+
+  /** A request waiting for confirmation, or undefined once it was confirmed, cancelled or expired. */
+  async recallConfirmation(id: string): Promise<ArchivedJob | undefined> {
+    return this.options.confirmations?.get(id);
+  }
+
+  /** Takes a waiting request (once within this process: a second click finds nothing). */
+  async takeConfirmation(id: string): Promise<ArchivedJob | undefined> {
+    if (this.#taking.has(id)) return undefined;
+    this.#taking.add(id);
+    try {
+      const pending = await this.options.confirmations?.get(id);
+      if (pending) await this.options.confirmations?.delete(id);
+      return pending;
+    } finally {
+      this.#taking.delete(id);
+    }
   }
 
   /** Parks the attachments of an Edit image target; returns the id to put in the modal's custom id. */

@@ -46,6 +46,18 @@ export interface ImageJob {
   request: GenerateRequest;
   /** Edits only: reference images in order, an optional mask, and the fidelity. */
   edit?: { images: AttachmentRef[]; mask?: AttachmentRef | undefined; inputFidelity?: InputFidelity | undefined } | undefined;
+  /** The member confirmed its estimated cost (the server's confirm threshold): it is not asked again. */
+  confirmed?: boolean | undefined;
+}
+
+/** An expensive request waiting for its member's confirmation (issue 17): nothing is reserved until they confirm. */
+export interface CostConfirmation {
+  /** Where the request waits (JobArchive.stashConfirmation); the buttons carry it. */
+  id: string;
+  job: ImageJob;
+  /** The estimated cost (cost-estimate.ts) and the server's threshold it is above, in USD. */
+  estimateUsd: number;
+  thresholdUsd: number;
 }
 
 /** Short, URL-safe, unguessable id: fits in a button's custom id with room to spare. */
@@ -116,6 +128,11 @@ export interface Responder {
    * `upload`, from {@link openUpload}, carries exactly `delivery.files` and is completed rather than sent again.
    */
   deliver(delivery: Delivery, upload?: ImageUpload): Promise<{ messageIds: string[] }>;
+  /**
+   * Optional: asks the member to confirm an expensive request instead of running it (a message with the estimate and
+   * Confirm and Cancel buttons that carry `confirmation.id`). Without it, requests run unasked.
+   */
+  confirmCost?(confirmation: CostConfirmation): Promise<void>;
 }
 
 /** A post of images still arriving (Responder.openUpload). */

@@ -228,7 +228,8 @@ export interface SpendStatus extends MoneyLimit {
   source: Exclude<QuotaLimitSource, 'default'>;
 }
 
-export type SpendOutcome = { ok: true } | { ok: false; status: SpendStatus };
+/** `held`: the estimate is held (a money limit applies), so the job renews, commits or refunds it. */
+export type SpendOutcome = { ok: true; held: boolean } | { ok: false; status: SpendStatus };
 
 /**
  * The money limits beside the image quota: the same ledger rules (a job's estimate is held as a lease, its actual

@@ -3,7 +3,7 @@
  * logged (who, what, before, after). Permission checks happen in the command, from the interaction itself.
  */
 import type { Logger } from 'pino';
-import type { QuotaLedger, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget } from './ports.js';
+import type { MoneyLimit, QuotaLedger, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget, SpendLedger, SpendStatus } from './ports.js';
 
 /** Snowflake 0 is never a real member, so its status is the server-level one. */
 const SERVER_PROBE_USER = '0';
@@ -11,22 +11,44 @@ const SERVER_PROBE_USER = '0';
 /** Options for {@link QuotaAdmin}. */
 export interface QuotaAdminOptions {
   quotas: QuotaLedger;
+  /** The money limits; without them, none can be set and none is shown. */
+  spend?: SpendLedger | undefined;
   logger: Logger;
 }
 
 /** See the module comment. */
 export class QuotaAdmin {
   private readonly quotas: QuotaLedger;
+  private readonly spend: SpendLedger | undefined;
   private readonly log: Logger;
 
   constructor(options: QuotaAdminOptions) {
     this.quotas = options.quotas;
+    this.spend = options.spend;
     this.log = options.logger.child({ module: 'quota-admin' });
   }
 
   /** A member's quota now. */
   show(subject: QuotaSubject): Promise<QuotaStatus> {
     return this.quotas.status(subject);
+  }
+
+  /** A member's spending, when a money limit applies to them. */
+  async spending(subject: QuotaSubject): Promise<SpendStatus | undefined> {
+    return this.spend?.status(subject);
+  }
+
+  /** Sets (or with undefined removes) a money limit and logs the change; the period defaults to a month. */
+  async setSpendLimit(
+    actorId: string,
+    target: QuotaTarget,
+    usd: number | undefined,
+    period: QuotaPeriod = 'month',
+  ): Promise<{ before: MoneyLimit | undefined; after: MoneyLimit | undefined }> {
+    if (!this.spend) throw new Error('money limits are not configured');
+    const change = await this.spend.setLimit(target, usd === undefined ? undefined : { usd, period });
+    this.log.info({ actorId, action: 'quota.spend', target, before: change.before ?? null, after: change.after ?? null }, 'money limit changed');
+    return change;
   }
 
   /**

@@ -51,6 +51,8 @@ export const ServerSettings = z.object({
   spoilerChannelIds: z.array(Snowflake).max(MAX_LISTED_CHANNELS).default([]),
   /** Streamed partial images while generating: each costs the operator extra output tokens. */
   previews: z.boolean().default(true),
+  /** Members confirm a request whose estimated cost (cost-estimate.ts) is above this many USD; absent: never asked. */
+  confirmAboveUsd: z.number().nonnegative().max(10_000).optional(),
   /** Where every job and every change of these settings is told (audit-trail.ts); absent: nowhere. */
   auditChannelId: Snowflake.optional(),
   /** Who changed them last, and when (ms since epoch). */

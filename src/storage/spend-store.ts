@@ -23,8 +23,9 @@ export class SpendStore implements SpendLedger {
 
   async reserve(subject: QuotaSubject, jobId: string, usd: number): Promise<SpendOutcome> {
     const outcome = await this.#store.reserve(subject, jobId, Math.max(1, Math.ceil(usd * MICROS - 1e-6)));
-    const status = outcome.ok ? undefined : spendOf(outcome.status);
-    return status ? { ok: false, status } : { ok: true };
+    const status = spendOf(outcome.status);
+    if (outcome.ok || !status) return { ok: true, held: status !== undefined };
+    return { ok: false, status };
   }
 
   renew(jobId: string): Promise<void> {
