@@ -1,5 +1,5 @@
 /**
- * /usage [period] [user] [format] (Manage Server): the server's images and cost in the current day, week or month,
+ * /usage [period] [user] [role] [format] (Manage Server): the server's images and cost in the current day, week or month,
  * top members, by model, refusals by reason and failures; with `user`, that member's own; `format:csv` attaches the
  * period's jobs. Read from what settled jobs stored (service/usage-report.ts).
  */
@@ -10,6 +10,7 @@ import {
   MessageFlags,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import { UserFacingError } from '../errors.js';
 import type { Clock, QuotaPeriod } from '../service/ports.js';
 import type { UsageReport, UsageSummary } from '../service/usage-report.js';
 import type { ChatCommand } from './command.js';
@@ -28,6 +29,7 @@ export const USAGE_DATA = {
       choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
     },
     { type: ApplicationCommandOptionType.User, name: 'user', description: "One member's figures only" },
+    { type: ApplicationCommandOptionType.Role, name: 'role', description: 'The figures of members with this role only' },
     {
       type: ApplicationCommandOptionType.String,
       name: 'format',
@@ -50,15 +52,18 @@ export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 
       const guildId = requireGuild(interaction, 'usage is reported per server');
       const period = (interaction.options.getString('period') ?? 'month') as QuotaPeriod;
       const userId = interaction.options.getUser('user')?.id;
+      const roleId = interaction.options.getRole('role')?.id;
+      if (userId !== undefined && roleId !== undefined)
+        throw new UserFacingError('input.invalid', { param: 'user/role', detail: 'give a user or a role, not both' });
       const csv = interaction.options.getString('format') === 'csv';
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      const summary = await deps.usage.summary(guildId, period, deps.clock.now(), userId);
-      const content = renderUsage(summary, period, userId);
+      const summary = await deps.usage.summary(guildId, period, deps.clock.now(), { userId, roleId });
+      const content = roleId === undefined ? renderUsage(summary, period, userId) : renderRoleUsage(summary, period, roleId);
       if (!csv) {
         await interaction.editReply({ content, allowedMentions: { parse: [] } });
         return;
       }
-      const file = new AttachmentBuilder(Buffer.from(await deps.usage.csv(summary, userId), 'utf8'), {
+      const file = new AttachmentBuilder(Buffer.from(await deps.usage.csv(summary, { userId, roleId }), 'utf8'), {
         name: `usage-${period}-${new Date(summary.from).toISOString().slice(0, 10)}.csv`,
       });
       await interaction.editReply({ content, files: [file], allowedMentions: { parse: [] } });
@@ -67,6 +72,24 @@ export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 
 }
 
 const usd = (value: number): string => `$${value.toFixed(4)}`;
+
+/** A role's figures as an admin reads them. */
+export function renderRoleUsage(summary: UsageSummary, period: QuotaPeriod, roleId: string): string {
+  return [
+    `**Usage of members with <@&${roleId}> this ${period}** (since <t:${Math.floor(summary.from / 1000)}:D>)`,
+    `Images: ${summary.images} from ${summary.jobs} request${summary.jobs === 1 ? '' : 's'} · cost: ${usd(summary.costUsd ?? 0)}`,
+    `Top members: ${
+      summary.members.length > 0
+        ? summary.members
+            .slice(0, TOP)
+            .map((m) => `<@${m.userId}> ${m.images} (${usd(m.costUsd)})`)
+            .join(', ')
+        : 'none'
+    }`,
+    `Refused: ${summary.refusals['all'] ?? 0}`,
+    '-# Counted by the roles members held when each job settled; a member in the list shows all their jobs of the period.',
+  ].join('\n');
+}
 
 /** The figures as an admin reads them. */
 export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: string | undefined): string {

@@ -258,7 +258,7 @@ export class ImageService {
     const request = prepared?.request ?? job.request;
     const model = end.model ?? prepared?.model ?? request.model ?? this.defaultModel();
     await this.options.totals
-      ?.add(guildId, isoDate(this.clock.now()), { jobId: job.id, userId: job.subject.userId, ...end, model })
+      ?.add(guildId, isoDate(this.clock.now()), { jobId: job.id, userId: job.subject.userId, roleIds: job.subject.roleIds, ...end, model })
       .catch((err: unknown) => this.log.warn({ err, jobId: job.id }, 'could not count the job in the usage totals'));
     if (auditChannelId === undefined || !this.options.audit) return;
     await this.options.audit.job({

@@ -20,6 +20,8 @@ export interface UsageSummary {
   jobs: number;
   reportedUsd: number;
   estimatedUsd: number;
+  /** A role's figures only: its cost, reported and estimated together. */
+  costUsd?: number | undefined;
   /** Members by images, most first. */
   members: (Sum & { userId: string })[];
   models: (Sum & { model: string })[];
@@ -28,6 +30,12 @@ export interface UsageSummary {
   /** Jobs that reached the gateway (for the CSV). */
   jobIds: string[];
   jobIdsCut: boolean;
+}
+
+/** Whose figures: one member's, or those of the members holding a role; neither: the server's. */
+export interface UsageFilter {
+  userId?: string | undefined;
+  roleId?: string | undefined;
 }
 
 /** The days of the current `period` (the quota's window) up to now, as `YYYY-MM-DD`. */
@@ -48,16 +56,22 @@ export class UsageReport {
     this.#jobs = options.jobs;
   }
 
-  /** The server's figures for the current `period`; with `userId`, that member's jobs only. */
-  async summary(guildId: string, period: QuotaPeriod, now: number, userId?: string): Promise<UsageSummary> {
+  /**
+   * The server's figures for the current `period`; with `userId`, that member's jobs only; with `roleId`, the jobs of
+   * members who held the role when their job settled (top members among them).
+   */
+  async summary(guildId: string, period: QuotaPeriod, now: number, filter: UsageFilter = {}): Promise<UsageSummary> {
     const { from, days } = daysOf(period, now);
-    return summarise(from, await this.#totals.days(guildId, days), userId);
+    const totals = await this.#totals.days(guildId, days);
+    return filter.roleId === undefined ? summarise(from, totals, filter.userId) : summariseRole(from, totals, filter.roleId);
   }
 
   /** The period's jobs that reached the gateway, as CSV (a header line, then one line per job, oldest first). */
-  async csv(summary: UsageSummary, userId?: string): Promise<string> {
+  async csv(summary: UsageSummary, filter: UsageFilter = {}): Promise<string> {
     const records = await Promise.all(summary.jobIds.map((id) => this.#jobs.get(id)));
-    const rows = records.filter((r): r is JobUsage => r !== undefined && (userId === undefined || r.userId === userId));
+    const members = filter.roleId === undefined ? undefined : new Set(summary.members.map((m) => m.userId));
+    const wanted = (r: JobUsage) => (filter.userId === undefined || r.userId === filter.userId) && (members === undefined || members.has(r.userId));
+    const rows = records.filter((r): r is JobUsage => r !== undefined && wanted(r));
     const header = ['job', 'settled_at', 'user', 'command', 'model', 'size', 'quality', 'asked', 'delivered', 'cost_usd', 'cost_source', 'request_id'];
     const lines = rows.map((r) =>
       [
@@ -128,6 +142,29 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
   out.members = [...members].map(([id, sum]) => ({ userId: id, ...sum })).sort((a, b) => b.images - a.images || a.userId.localeCompare(b.userId));
   out.models = [...models].map(([model, sum]) => ({ model, ...sum })).sort((a, b) => b.images - a.images || a.model.localeCompare(b.model));
   return out;
+}
+
+/**
+ * The figures of members who held `roleId` when their jobs settled: their images, jobs and cost, their refusals, and
+ * each of them with all their jobs in the period (a member's figures are not split by the roles they held).
+ */
+function summariseRole(from: number, days: readonly DayTotals[], roleId: string): UsageSummary {
+  const all = summarise(from, days, undefined);
+  const holders = new Set(days.flatMap((day) => day.roles[roleId]?.members ?? []));
+  const sums = days.map((day) => day.roles[roleId]).filter((r) => r !== undefined);
+  const members = all.members.filter((m) => holders.has(m.userId));
+  return {
+    ...all,
+    images: sums.reduce((n, r) => n + r.images, 0),
+    jobs: sums.reduce((n, r) => n + r.jobs, 0),
+    reportedUsd: 0,
+    estimatedUsd: 0,
+    costUsd: roundUsd(sums.reduce((n, r) => n + r.costUsd, 0)),
+    members,
+    models: [],
+    refusals: { all: sums.reduce((n, r) => n + r.refused, 0) },
+    failures: 0,
+  };
 }
 
 /** RFC 4180: quoted when it holds a comma, quote or line break; a leading = + - @ is defused for spreadsheets. */

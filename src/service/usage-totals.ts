@@ -10,6 +10,10 @@ import { roundUsd } from './cost.js';
 const Sum = z.object({ images: z.number().int().nonnegative(), jobs: z.number().int().nonnegative(), costUsd: z.number().nonnegative() });
 export type Sum = z.infer<typeof Sum>;
 
+/** A role's day: what members holding it (when their job settled) delivered and had refused, and who they were. */
+const RoleDay = Sum.extend({ refused: z.number().int().nonnegative(), members: z.array(z.string()) });
+export type RoleDay = z.infer<typeof RoleDay>;
+
 /** Job ids kept per day (for the CSV); beyond it the figures still count, the CSV says it is cut. */
 export const MAX_JOB_IDS_PER_DAY = 5_000;
 
@@ -26,6 +30,8 @@ export const DayTotals = z.object({
   /** Refused jobs by the reason the member read (`quota.exceeded`), and the members they came from. */
   refusals: z.record(z.string(), z.number().int().nonnegative()),
   refusedMembers: z.record(z.string(), z.number().int().nonnegative()).default({}),
+  /** By the roles the members held (for /usage role:…). */
+  roles: z.record(z.string(), RoleDay).default({}),
   failures: z.number().int().nonnegative(),
   /** Jobs that reached the gateway (their usage records), in order. */
   jobIds: z.array(z.string()),
@@ -44,6 +50,7 @@ export const EMPTY_DAY: DayTotals = {
   models: {},
   refusals: {},
   refusedMembers: {},
+  roles: {},
   failures: 0,
   jobIds: [],
   jobIdsCut: false,
@@ -53,6 +60,8 @@ export const EMPTY_DAY: DayTotals = {
 export interface SettledJob {
   jobId: string;
   userId: string;
+  /** The member's roles on the server when the job settled. */
+  roleIds?: readonly string[] | undefined;
   outcome: 'delivered' | 'refused' | 'failed' | 'cancelled';
   reason?: string | undefined;
   model?: string | undefined;
@@ -76,6 +85,19 @@ export function addJob(day: DayTotals, job: SettledJob): DayTotals {
     models: { ...day.models },
     refusals: { ...day.refusals },
     refusedMembers: { ...day.refusedMembers },
+    roles: { ...day.roles },
+  };
+  /** The role's day with this job: delivered (`images`, `usd`) or refused. */
+  const role = (roleId: string, delivered: { images: number; usd: number } | 'refused'): RoleDay => {
+    const was = day.roles[roleId];
+    const members = was?.members ?? [];
+    const sum =
+      delivered === 'refused' ? { images: was?.images ?? 0, jobs: was?.jobs ?? 0, costUsd: was?.costUsd ?? 0 } : add(was, delivered.images, delivered.usd);
+    return {
+      ...sum,
+      refused: (was?.refused ?? 0) + (delivered === 'refused' ? 1 : 0),
+      members: members.includes(job.userId) ? members : [...members, job.userId],
+    };
   };
   if (job.reachedGateway) {
     if (day.jobIds.length < MAX_JOB_IDS_PER_DAY) next.jobIds = [...day.jobIds, job.jobId];
@@ -85,6 +107,7 @@ export function addJob(day: DayTotals, job: SettledJob): DayTotals {
     const reason = job.reason ?? 'other';
     next.refusals[reason] = (day.refusals[reason] ?? 0) + 1;
     next.refusedMembers[job.userId] = (day.refusedMembers[job.userId] ?? 0) + 1;
+    for (const roleId of job.roleIds ?? []) next.roles[roleId] = role(roleId, 'refused');
     return next;
   }
   if (job.outcome !== 'delivered') {
@@ -99,6 +122,7 @@ export function addJob(day: DayTotals, job: SettledJob): DayTotals {
   next.members[job.userId] = add(day.members[job.userId], job.delivered, usd);
   const model = job.model ?? 'unknown';
   next.models[model] = add(day.models[model], job.delivered, usd);
+  for (const roleId of job.roleIds ?? []) next.roles[roleId] = role(roleId, { images: job.delivered, usd });
   return next;
 }
 

@@ -77,6 +77,38 @@ describe('/usage, end to end', () => {
     expect(own).toContain('Refused: 1');
   });
 
+  it("reports a role's figures: the jobs of members who held it, and a CSV of theirs only", async () => {
+    const { vip, member } = h.discord.fixtures.users;
+    const roleId = h.discord.fixtures.guild.roles.vip.id;
+    h.gateway.enqueue({ type: 'success', usageShape: 'cost' });
+    await imagine(vip);
+    const report = lastText(await usage([{ name: 'role', type: 8, value: roleId }]));
+    expect(report).toContain(`**Usage of members with <@&${roleId}> this month**`);
+    expect(report).toContain('Images: 1 from 1 request · cost: $0.0421');
+    expect(report).toContain(`Top members: <@${vip.id}> 1 ($0.0421)`);
+    expect(report).not.toContain(member.id);
+    const handle = await usage([
+      { name: 'role', type: 8, value: roleId },
+      { name: 'format', type: 3, value: 'csv' },
+    ]);
+    const csv = handle.edits.find((e) => e.files.length > 0)!.files[0]!.bytes.toString('utf8');
+    expect(
+      csv
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(',')[2]),
+    ).toEqual([vip.id]);
+    expect(
+      lastText(
+        await usage([
+          { name: 'role', type: 8, value: roleId },
+          { name: 'user', type: 6, value: vip.id },
+        ]),
+      ),
+    ).toContain('give a user or a role, not both');
+  });
+
   it('is for admins only', async () => {
     expect(lastText(await usage([], h.discord.fixtures.member))).toContain('Only members with the **Manage Server** permission can do that.');
   });
