@@ -174,7 +174,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     audit,
     images,
     models: gateway,
-    quotas: new QuotaAdmin({ quotas, spend: storage.spend, logger }),
+    quotas: new QuotaAdmin({ quotas, spend: storage.spend, settings, audit, logger }),
     archive,
     autocomplete: createImageAutocomplete(gateway, profiles),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>

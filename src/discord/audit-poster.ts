@@ -65,5 +65,7 @@ export function changeLine(entry: AuditedChange): string {
     return `\`${text.length > VALUE_ROOM ? `${text.slice(0, VALUE_ROOM)}…` : text}\``;
   };
   const lines = changed.map((key) => `${key}: ${shown(entry.before[key])} → ${shown(entry.after[key])}`);
-  return `⚙️ <@${entry.by}> changed the settings (\`/settings ${entry.setting}\`)${lines.length > 0 ? `\n${lines.join('\n')}` : ': nothing changed'}`;
+  const command = entry.setting.startsWith('/') ? entry.setting : `/settings ${entry.setting}`;
+  const what = entry.target === undefined ? `the settings (\`${command}\`)` : `\`${command}\` for ${entry.target}`;
+  return `⚙️ <@${entry.by}> changed ${what}${lines.length > 0 ? `\n${lines.join('\n')}` : ': nothing changed'}`;
 }

@@ -28,13 +28,15 @@ export interface AuditedJob {
   messageId?: string | undefined;
 }
 
-/** One change of a server's settings. */
+/** One change of a server's settings, or of its quotas. */
 export interface AuditedChange {
   guildId: string;
   auditChannelId: string;
   by: string;
-  /** The subcommand (`previews`). */
+  /** The command that changed it: a /settings subcommand (`previews`), or a whole command (`/quota set`). */
   setting: string;
+  /** Whom the change applies to, as a mention or words (`<@id>`, `the server`), when not the settings as a whole. */
+  target?: string | undefined;
   before: Record<string, unknown>;
   after: Record<string, unknown>;
 }

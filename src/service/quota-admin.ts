@@ -3,6 +3,8 @@
  * logged (who, what, before, after). Permission checks happen in the command, from the interaction itself.
  */
 import type { Logger } from 'pino';
+import type { AuditTrail } from './audit-trail.js';
+import type { SettingsStore } from './settings-store.js';
 import type { MoneyLimit, QuotaLedger, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget, SpendLedger, SpendStatus } from './ports.js';
 
 /** Snowflake 0 is never a real member, so its status is the server-level one. */
@@ -13,6 +15,9 @@ export interface QuotaAdminOptions {
   quotas: QuotaLedger;
   /** The money limits; without them, none can be set and none is shown. */
   spend?: SpendLedger | undefined;
+  /** Where a server's audit channel is named, and told of each change (who, what, before, after); without them, nowhere. */
+  settings?: Pick<SettingsStore, 'get'> | undefined;
+  audit?: Pick<AuditTrail, 'settingsChanged'> | undefined;
   logger: Logger;
 }
 
@@ -20,11 +25,13 @@ export interface QuotaAdminOptions {
 export class QuotaAdmin {
   private readonly quotas: QuotaLedger;
   private readonly spend: SpendLedger | undefined;
+  private readonly options: QuotaAdminOptions;
   private readonly log: Logger;
 
   constructor(options: QuotaAdminOptions) {
     this.quotas = options.quotas;
     this.spend = options.spend;
+    this.options = options;
     this.log = options.logger.child({ module: 'quota-admin' });
   }
 
@@ -48,6 +55,7 @@ export class QuotaAdmin {
     if (!this.spend) throw new Error('money limits are not configured');
     const change = await this.spend.setLimit(target, usd === undefined ? undefined : { usd, period });
     this.log.info({ actorId, action: 'quota.spend', target, before: change.before ?? null, after: change.after ?? null }, 'money limit changed');
+    await this.audit(actorId, target, '/quota money', { ...change.before }, { ...change.after });
     return change;
   }
 
@@ -59,6 +67,7 @@ export class QuotaAdmin {
     const window = period ?? (await this.serverPeriod(target.guildId));
     const change = await this.quotas.setLimit(target, { limit, period: window });
     this.log.info({ actorId, action: 'quota.set', target, before: change.before ?? null, after: change.after }, 'quota limit changed');
+    await this.audit(actorId, target, '/quota set', { ...change.before }, { ...change.after });
     return change;
   }
 
@@ -74,6 +83,17 @@ export class QuotaAdmin {
       { actorId, action: 'quota.reset', target: { guildId, userId }, before: { used: result.usedBefore }, after: { used: 0 } },
       'quota usage reset',
     );
+    await this.audit(actorId, { kind: 'member', guildId, userId }, '/quota reset', { used: result.usedBefore }, { used: 0 });
     return result;
+  }
+
+  /** Tells the server's audit channel, when it has one, of an admin's change to whom it applies. */
+  private async audit(by: string, target: QuotaTarget, setting: string, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void> {
+    const { settings, audit } = this.options;
+    if (!settings || !audit) return;
+    const auditChannelId = (await settings.get(target.guildId)).auditChannelId;
+    if (auditChannelId === undefined) return;
+    const who = target.kind === 'member' ? `<@${target.userId}>` : target.kind === 'role' ? `<@&${target.roleId}>` : 'the server';
+    await audit.settingsChanged({ guildId: target.guildId, auditChannelId, by, setting, target: who, before, after });
   }
 }

@@ -206,6 +206,27 @@ describe('/settings, end to end', () => {
     expect(refused).toMatch(new RegExp(`^⛔ refused \\(settings.tooMany\\) · <@${member}> · /imagine in <#${general}> · \`gpt-image-2\` · 0 of 2 images`));
     expect(linesIn().join('\n')).not.toContain('a lighthouse');
     expect(postedIn().every((m) => m.mentions.length === 0)).toBe(true);
+
+    // Quota changes are admin changes too.
+    const { member2 } = h.discord.fixtures.users;
+    const quota = async (sub: string, options: SlashOption[]) => {
+      const handle = h.discord.slash('quota', [{ name: sub, type: 1, options }], { user: h.discord.fixtures.admin });
+      await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
+    };
+    await quota('set', [
+      { name: 'limit', type: 4, value: 7 },
+      { name: 'user', type: 6, value: member2.id },
+      { name: 'period', type: 3, value: 'week' },
+    ]);
+    await quota('money', [{ name: 'usd', type: 10, value: 2.5 }]);
+    await vi.waitFor(() => expect(linesIn()).toHaveLength(6));
+    expect(linesIn()[4]).toBe(
+      `⚙️ <@${h.discord.fixtures.admin.id}> changed \`/quota set\` for <@${member2.id}>\nlimit: \`unset\` → \`7\`\nperiod: \`unset\` → \`"week"\``,
+    );
+    expect(linesIn()[5]).toBe(
+      `⚙️ <@${h.discord.fixtures.admin.id}> changed \`/quota money\` for the server\nusd: \`unset\` → \`2.5\`\nperiod: \`unset\` → \`"month"\``,
+    );
+    await quota('money-remove', []);
     await settings('max-count', [{ name: 'count', type: 4, value: 0 }]);
     await settings('audit');
   });
