@@ -32,6 +32,8 @@ const REFUSED = new Set<string>([
   'input.moderationNotAllowed',
   'quota.exceeded',
   'quota.blocked',
+  'spend.exceeded',
+  'spend.unpriced',
   'queue.full',
   'gateway.contentRejected',
   'gateway.unknownModel',

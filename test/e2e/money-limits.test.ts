@@ -50,6 +50,10 @@ describe('money limits, end to end', () => {
     await two.waitFor(settled);
     expect(ephemeralError(two)).toContain('This request would cost about $0.33, and only $0.30 of your $0.30 spending limit is left.');
     expect(h.gateway.imageRequests()).toHaveLength(before);
+    await handled(two);
+    const usage = h.discord.slash('usage', [], { user: h.discord.fixtures.admin });
+    await usage.waitFor((x) => x.edits.some((e) => e.status === 200));
+    expect(lastText(usage)).toContain('Refused: spend.exceeded 1');
 
     h.gateway.enqueue({ type: 'success', usageShape: 'cost' });
     const one = imagine(HIGH_SQUARE);
