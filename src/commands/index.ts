@@ -37,6 +37,8 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
   quotas: Pick<QuotaAdmin, 'show' | 'setLimit' | 'resetUsage'>;
   archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit'>;
+  /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS): Edit image ignores images anywhere else. */
+  isAllowedImageUrl(url: string): boolean;
 }
 
 /** Builds the commands. */
