@@ -19,7 +19,7 @@ import { runUntilStopped } from './process-lifecycle.js';
 import { loginWithin } from './discord/login.js';
 import { createDiscordRestAgent } from './discord/rest-agent.js';
 import { createLogger } from './logger.js';
-import { downloadAttachment } from './discord/cdn-download.js';
+import { downloadAttachment, isAllowedAttachmentUrl } from './discord/cdn-download.js';
 import { FairQueue } from './service/fair-queue.js';
 import { createGatewayAgent } from './gateway/agent.js';
 import { GatewayClient } from './gateway/gateway-client.js';
@@ -176,6 +176,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     models: gateway,
     quotas: new QuotaAdmin({ quotas, spend: storage.spend, settings, audit, logger }),
     archive,
+    isAllowedImageUrl: (url: string) => isAllowedAttachmentUrl(url, config.DISCORD_CDN_HOSTS),
     autocomplete: createImageAutocomplete(gateway, profiles),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
       new DiscordResponder({

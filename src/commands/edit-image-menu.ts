@@ -1,14 +1,16 @@
 /**
- * "Edit image" on any message: a modal asks for the prompt; all image attachments of that message (up to 16)
- * become the reference images. Non-images are ignored, and the modal says so.
+ * "Edit image" on any message: a modal asks for the prompt; the message's images (up to 16) become the reference
+ * images: its attachments, its embeds' images, other bots' media galleries, and those of a message it forwards
+ * (message-images.ts). Other files, and images on hosts the bot may not download from, are ignored, and the modal
+ * says so; a message with nothing usable is answered at once, before anything is fetched or charged.
  */
 import { ApplicationCommandType, type RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
 import { MAX_EDIT_IMAGES } from '../service/image-request.js';
 import type { ComponentHandler, MessageCommand } from './command.js';
-import { looksLikeImage, toRef } from './attachments.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
+import { findMessageImages, type MessageImages } from './message-images.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
 
 export const EDIT_IMAGE_MENU_DATA = {
@@ -19,7 +21,11 @@ export const EDIT_IMAGE_MENU_DATA = {
 /** Custom-id prefix of the modal this command opens. */
 const MENU_EDIT_PREFIX = 'menuedit';
 
-type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'stashEdit' | 'takeEdit'> };
+type Deps = ImageCommandDeps & {
+  archive: Pick<JobArchive, 'stashEdit' | 'takeEdit'>;
+  /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS, as cdn-download.ts checks it). */
+  isAllowedImageUrl(url: string): boolean;
+};
 
 /** Creates the context-menu command. */
 export function createEditImageMenu(deps: Deps): MessageCommand {
@@ -27,16 +33,31 @@ export function createEditImageMenu(deps: Deps): MessageCommand {
     kind: 'message',
     data: EDIT_IMAGE_MENU_DATA,
     async execute(interaction) {
-      const all = [...interaction.targetMessage.attachments.values()];
-      const images = all.filter(looksLikeImage).slice(0, MAX_EDIT_IMAGES);
+      const found = findMessageImages(interaction.targetMessage, (url) => deps.isAllowedImageUrl(url));
+      const images = found.images.slice(0, MAX_EDIT_IMAGES);
+      if (images.length === 0 && found.elsewhere > 0) {
+        throw new UserFacingError('input.attachmentInvalid', {
+          param: 'the images of that message',
+          detail: "they aren't hosted on Discord, and I only download from Discord (save one and attach it to `/edit`)",
+        });
+      }
       if (images.length === 0) throw new UserFacingError('input.noImages');
-      const skipped = all.length - images.length;
-      // A modal must be the first response, within 3 s; parking the attachments is one quick store write.
-      const id = await deps.archive.stashEdit(images.map(toRef), skipped);
-      const note = `${images.length} image${images.length === 1 ? '' : 's'}${skipped > 0 ? `; ${skipped} other attachment${skipped === 1 ? '' : 's'} ignored` : ''}`;
-      await interaction.showModal(promptModal(`${MENU_EDIT_PREFIX}:${id}`, 'Edit image', note));
+      const beyond = found.images.length - images.length;
+      // A modal must be the first response, within 3 s; parking the references is one quick store write.
+      const id = await deps.archive.stashEdit(images, beyond + found.notImages + found.elsewhere);
+      await interaction.showModal(promptModal(`${MENU_EDIT_PREFIX}:${id}`, 'Edit image', noteOf(images.length, beyond, found)));
     },
   };
+}
+
+/** "2 images; 1 other attachment ignored; 1 not on Discord ignored": what the modal tells the member. */
+function noteOf(used: number, beyond: number, { notImages, elsewhere }: MessageImages): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [plural(used, 'image')];
+  if (beyond > 0) parts.push(`${beyond} beyond ${MAX_EDIT_IMAGES} ignored`);
+  if (notImages > 0) parts.push(`${plural(notImages, 'other attachment')} ignored`);
+  if (elsewhere > 0) parts.push(`${elsewhere} not on Discord ignored`);
+  return parts.join('; ');
 }
 
 /** Handles the modal submit: prompt → job over the parked attachments. */

@@ -38,6 +38,8 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
   quotas: Pick<QuotaAdmin, 'show' | 'spending' | 'setLimit' | 'setSpendLimit' | 'resetUsage'>;
   archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit' | 'recallConfirmation' | 'takeConfirmation'>;
+  /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS): Edit image ignores images anywhere else. */
+  isAllowedImageUrl(url: string): boolean;
 }
 
 /** Builds the commands. */

@@ -115,5 +115,5 @@ function discard(body: Dispatcher.ResponseData['body']): void {
 }
 
 function tooLarge(maxBytes: number): AttachmentDownloadError {
-  return new AttachmentDownloadError('too_large', `Attachment is larger than ${maxBytes} bytes`);
+  return new AttachmentDownloadError('too_large', `Attachment is larger than ${maxBytes} bytes`, { maxBytes });
 }

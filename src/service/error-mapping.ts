@@ -7,7 +7,7 @@ import { UserFacingError } from '../errors.js';
 import { AttachmentDownloadError, GatewayError } from './ports.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
 import { fieldOfWireName } from './image-request.js';
-import { ImageInputError } from './image-rules.js';
+import { ImageInputError, sizeText } from './image-rules.js';
 
 /** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */
 export function toUserFacingError(err: unknown, models: () => readonly string[]): unknown {
@@ -16,7 +16,9 @@ export function toUserFacingError(err: unknown, models: () => readonly string[])
     return new UserFacingError('input.invalid', { param: fieldOf(err.param), allowed: err.allowed, detail: err.detail }, { cause: err });
   }
   if (err instanceof AttachmentDownloadError) {
-    return new UserFacingError('input.attachmentInvalid', { detail: DOWNLOAD_COPY[err.reason] }, { cause: err });
+    // The cap read to: ATTACHMENT_MAX_BYTES, the size Discord declared, or an unsized image's share (image-rules.ts).
+    const detail = err.reason === 'too_large' && err.maxBytes !== undefined ? `it is larger than ${sizeText(err.maxBytes)}` : DOWNLOAD_COPY[err.reason];
+    return new UserFacingError('input.attachmentInvalid', { detail }, { cause: err });
   }
   if (err instanceof QueueClosedError) return new UserFacingError('job.cancelled', {}, { cause: err });
   // The only canceller of a single job is a lost acknowledgement (ImageService cancels when Responder.ready rejects).

@@ -226,17 +226,29 @@ export function validateEditRequest(req: EditRequest): EditRequest {
 
 /** A reference image as Discord declares it in the interaction, before anything is fetched. */
 export interface DeclaredImage {
-  size: number;
+  /** Absent for an image Discord gives no size for (an embed's, a media gallery's): see {@link unsizedImageBytes}. */
+  size?: number | undefined;
   contentType?: string | null | undefined;
 }
 
 const DECLARED_TYPES: Readonly<Record<string, ImageFormat>> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/webp': 'webp' };
 
 /**
+ * What an image Discord declares no size for (an embed's or a media gallery's) is read up to, and counts for in the
+ * memory budget: ATTACHMENT_MAX_BYTES (`maxBytes`), but no more than a sixteenth of what one job's references may
+ * weigh together (`maxTotalBytes`), so that sixteen of them always fit the budget while each still holds a whole
+ * image (8 MiB with the defaults). A larger one is cut off at that and refused.
+ */
+export function unsizedImageBytes(maxBytes: number, maxTotalBytes: number): number {
+  return Math.min(maxBytes, Math.floor(maxTotalBytes / MAX_EDIT_IMAGES));
+}
+
+/**
  * Checks what Discord declares about the reference images (count, size, content type) before any of them is
  * downloaded, so a request that would be refused fetches nothing. The bytes are checked again after the download
  * (validateEditRequest), since a declaration can lie. `maxBytes` is the operator's ATTACHMENT_MAX_BYTES;
- * `maxTotalBytes`, what one job's references may weigh together in the memory budget (memory-budget.ts).
+ * `maxTotalBytes`, what one job's references may weigh together in the memory budget (memory-budget.ts), where an
+ * image of no declared size counts as {@link unsizedImageBytes}.
  * @throws ImageInputError naming the parameter and what is allowed
  */
 export function checkDeclaredImages(
@@ -248,22 +260,23 @@ export function checkDeclaredImages(
   if (images.length < 1 || images.length > MAX_EDIT_IMAGES) throw new ImageInputError(WIRE_NAMES.images, `1 to ${MAX_EDIT_IMAGES} images`);
   for (const image of images) checkDeclared(WIRE_NAMES.images, image, Math.min(maxBytes + 1, MAX_EDIT_IMAGE_BYTES), INPUT_IMAGE_FORMATS);
   if (mask) checkDeclared(WIRE_NAMES.mask, mask, Math.min(maxBytes + 1, MAX_MASK_BYTES), ['png']);
-  if (declaredBytes(images, mask) > maxTotalBytes)
+  if (declaredBytes(images, mask, unsizedImageBytes(maxBytes, maxTotalBytes)) > maxTotalBytes)
     throw new ImageInputError(WIRE_NAMES.images, `images of at most ${sizeText(maxTotalBytes)} together (the bot's memory budget)`);
 }
 
-/** What the images (and mask) weigh together, as declared. */
-export function declaredBytes(images: readonly DeclaredImage[], mask: DeclaredImage | undefined): number {
-  return images.reduce((total, image) => total + image.size, mask?.size ?? 0);
+/** What the images (and mask) weigh together, as declared; each of no declared size as `unsizedBytes`. */
+export function declaredBytes(images: readonly DeclaredImage[], mask: DeclaredImage | undefined, unsizedBytes: number): number {
+  const weight = (image: DeclaredImage): number => image.size ?? unsizedBytes;
+  return images.reduce((total, image) => total + weight(image), mask ? weight(mask) : 0);
 }
 
 function checkDeclared(param: string, image: DeclaredImage, limit: number, formats: readonly ImageFormat[]): void {
   const declared = image.contentType ? DECLARED_TYPES[image.contentType.split(';')[0]?.trim().toLowerCase() ?? ''] : undefined;
   if (image.contentType && (declared === undefined || !formats.includes(declared))) throw new ImageInputError(param, `a ${formats.join(', ')} image`);
-  if (image.size >= limit) throw new ImageInputError(param, `an image under ${sizeText(limit)}`);
+  if (image.size !== undefined && image.size >= limit) throw new ImageInputError(param, `an image under ${sizeText(limit)}`);
 }
 
 /** 50 MB, 4 MB, 20 KB: the limit as a member reads it. */
-function sizeText(bytes: number): string {
+export function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }

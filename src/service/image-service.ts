@@ -11,7 +11,7 @@ import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { deliveryFiles, imagesIn } from './delivery-files.js';
 import { unknownAnswerBytes } from './answer-bound.js';
-import { checkDeclaredImages, declaredBytes, validateEditRequest, validateGenerateRequest } from './image-rules.js';
+import { checkDeclaredImages, declaredBytes, unsizedImageBytes, validateEditRequest, validateGenerateRequest } from './image-rules.js';
 import { checkMask, checkSquare } from './mask-check.js';
 import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
@@ -54,7 +54,10 @@ export interface ImageServiceOptions {
   queue: FairQueue;
   /** Downloads one member attachment (host allow-list applied), reading no more than `maxBytes`. */
   download: (ref: AttachmentRef, maxBytes: number, signal?: AbortSignal) => Promise<Buffer>;
-  /** ATTACHMENT_MAX_BYTES: a reference declared larger is refused before anything is fetched. @default 52428799 */
+  /**
+   * ATTACHMENT_MAX_BYTES: a reference declared larger is refused before anything is fetched, and one of no declared
+   * size is read no further than this (or its share of the memory budget, if less). @default 52428799
+   */
   maxAttachmentBytes?: number | undefined;
   logger: Logger;
   /** Minimum time between two progress edits. @default 3000 */
@@ -136,6 +139,7 @@ export class ImageService {
   private readonly clock: Clock;
   private readonly memory: MemoryBudget;
   private readonly metrics: JobMetrics;
+  private readonly maxAttachmentBytes: number;
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
@@ -143,6 +147,7 @@ export class ImageService {
     this.clock = options.clock ?? systemClock;
     this.memory = options.memory ?? new MemoryBudget();
     this.metrics = options.metrics ?? NO_JOB_METRICS;
+    this.maxAttachmentBytes = options.maxAttachmentBytes ?? 52_428_799;
   }
 
   /**
@@ -203,7 +208,7 @@ export class ImageService {
     const model = request.model ?? this.defaultModel();
     const { profile } = (this.options.profiles ?? DEFAULT_PROFILES).of(model);
     checkAgainstProfile(request, model, profile, job.edit);
-    if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.options.maxAttachmentBytes ?? 52_428_799, this.memory.referenceBytes);
+    if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.maxAttachmentBytes, this.memory.referenceBytes);
     const estimate = estimateCost(request, profile.prices, job.edit);
     return { request, model, profile, previews: settings.previews, spoiler: postsSpoilers(settings, place.channelId), estimate };
   }
@@ -281,16 +286,18 @@ export class ImageService {
   /**
    * The request as the gateway gets it, built when the job's turn has come: for an edit, the references are
    * downloaded now (just before the gateway call, so queued jobs hold no images), once their declared bytes fit in
-   * the memory budget (each read no further than declared), and their bytes checked, the mask check included. This
+   * the memory budget (each read no further than declared, or than its share without a declared size), and their bytes checked, the mask check included. This
    * is the one validation: the gateway sends what it is given (the ImageGateway contract).
    */
   private async complete(job: ImageJob, { request, model, profile }: Prepared, memory: JobMemory, signal: AbortSignal): Promise<GenerateRequest | EditRequest> {
     if (!job.edit) return request;
     const { images, mask, inputFidelity } = job.edit;
-    await memory.takeReferences(declaredBytes(images, mask));
+    const unsized = unsizedImageBytes(this.maxAttachmentBytes, this.memory.referenceBytes);
+    await memory.takeReferences(declaredBytes(images, mask, unsized));
+    // An embed's or a gallery's image has no declared size: it is read no further than its share (image-rules.ts).
     const [imageBytes, maskBytes] = await Promise.all([
-      Promise.all(images.map((ref) => this.options.download(ref, ref.size, signal))),
-      mask ? this.options.download(mask, mask.size, signal) : Promise.resolve(undefined),
+      Promise.all(images.map((ref) => this.options.download(ref, ref.size ?? unsized, signal))),
+      mask ? this.options.download(mask, mask.size ?? unsized, signal) : Promise.resolve(undefined),
     ]);
     const edit = validateEditRequest({
       ...request,

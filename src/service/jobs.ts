@@ -9,7 +9,11 @@ import type { GenerateRequest, ImageFormat, InputFidelity, PartialImage, QuotaSu
 export const AttachmentRef = z.object({
   url: z.string(),
   filename: z.string(),
-  size: z.number().int().nonnegative(),
+  /**
+   * Bytes, as Discord declares them; absent for an image it gives no size for (an embed's, a media gallery's), which
+   * is read no further than image-rules.ts unsizedImageBytes.
+   */
+  size: z.number().int().nonnegative().optional(),
   contentType: z.string().nullable().optional(),
   /** Pixels, as Discord declares them for an image (a model taking square images only is checked on them first). */
   width: z.number().int().nullable().optional(),

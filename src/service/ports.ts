@@ -313,11 +313,14 @@ export class AttachmentDownloadError extends Error {
   readonly reason: AttachmentDownloadFailure;
   /** The HTTP status, for `http_status`. */
   readonly status: number | undefined;
+  /** The most that was to be read, for `too_large`. */
+  readonly maxBytes: number | undefined;
 
-  constructor(reason: AttachmentDownloadFailure, message: string, options: { status?: number; cause?: unknown } = {}) {
+  constructor(reason: AttachmentDownloadFailure, message: string, options: { status?: number; maxBytes?: number; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.reason = reason;
     this.status = options.status;
+    this.maxBytes = options.maxBytes;
   }
 }
 

@@ -1,11 +1,12 @@
 /**
  * Requests that will be refused cost no download: a blocked member's Edit image on a message full of attachments,
- * and an attachment Discord declares larger than ATTACHMENT_MAX_BYTES, fetch nothing from the CDN.
+ * and an attachment Discord declares larger than ATTACHMENT_MAX_BYTES, fetch nothing from the CDN. An embedded
+ * image, whose size Discord does not declare, is read no further than ATTACHMENT_MAX_BYTES.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, settled } from './support.js';
+import { ephemeralError, quotaText, settled } from './support.js';
 
 const MAX_ATTACHMENT_BYTES = 20_000;
 
@@ -78,5 +79,25 @@ describe('refused requests download nothing', () => {
     expect(ephemeralError(handle)).toContain('an image under 20 KB');
     expect(h.discord.cdnFetches().length).toBe(fetched);
     expect(h.gateway.imageRequests()).toHaveLength(0);
+  });
+
+  it('refuses an embedded image (no declared size) larger than ATTACHMENT_MAX_BYTES once the download passes it, and refunds', async () => {
+    const big = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#101010' } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    const user = h.discord.fixtures.members[1]!;
+    const before = await quotaText(h.discord, user);
+    const linked = h.discord.uploadAttachment(big, 'huge.png', 'image/png');
+    const target = h.discord.createUserMessage(h.discord.fixtures.guild.channels.general.id, h.discord.fixtures.member, 'from a bot', [], {
+      embeds: [{ image: { url: linked.url } }],
+    });
+
+    const modal = await h.discord.messageCommand('Edit image', target, { user }).waitForAck();
+    const submit = h.discord.modalSubmit(modal.body!.data!.custom_id!, { prompt: 'smaller' }, { user });
+    await submit.waitFor(settled);
+
+    expect(ephemeralError(submit)).toContain('it is larger than 20 KB');
+    expect(h.gateway.imageRequests()).toHaveLength(0);
+    expect(await quotaText(h.discord, user)).toBe(before);
   });
 });

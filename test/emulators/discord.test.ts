@@ -184,6 +184,49 @@ describe('message context menu', () => {
     expect(h.lastMessage()).toMatchObject({ type: 23, flags: 64, content: 'editing' });
     expect((await fetchBytes(seen?.url ?? '')).bytes.equals(png)).toBe(true);
   });
+  it('resolves a forwarded message with its snapshot, and embeds and Components V2 galleries as discord.js reads them', async () => {
+    const { guild, member, users } = emulator.fixtures;
+    const upload = emulator.uploadAttachment(png, 'forwarded.png');
+    const original = emulator.createUserMessage(guild.channels.general.id, member, 'original', [upload], {
+      embeds: [{ image: { url: 'https://cdn.discordapp.com/attachments/1/2/embedded.png' } }],
+    });
+    const forward = emulator.forwardMessage(original, guild.channels.general.id, users.member2);
+    const gallery = emulator.createUserMessage(guild.channels.general.id, users.member3, '', [], {
+      components: [{ type: ComponentType.Container, components: [{ type: ComponentType.MediaGallery, items: [{ media: { url: upload.url } }] }] }],
+    });
+    const seen: unknown[] = [];
+    handle(async (interaction) => {
+      if (!interaction.isMessageContextMenuCommand()) return;
+      const message = interaction.targetMessage;
+      const snapshot = message.messageSnapshots.first();
+      const container = message.components[0];
+      const media = container?.type === ComponentType.Container ? container.components[0] : undefined;
+      seen.push({
+        flags: message.flags.bitfield,
+        forwarded: message.reference?.messageId,
+        files: snapshot?.attachments.map((a) => a.url),
+        embed: snapshot?.embeds[0]?.image?.url,
+        gallery: media?.type === ComponentType.MediaGallery ? media.items.map((item) => item.media.url) : undefined,
+      });
+      await interaction.deferReply();
+    });
+    await emulator.messageCommand('Edit with AI', forward, { user: member }).waitForAck();
+    await emulator.messageCommand('Edit with AI', gallery, { user: member }).waitForAck();
+    expect(seen).toEqual([
+      {
+        flags: MessageFlags.HasSnapshot,
+        forwarded: original.id,
+        files: [original.attachments[0]?.url],
+        embed: 'https://cdn.discordapp.com/attachments/1/2/embedded.png',
+        gallery: undefined,
+      },
+      { flags: MessageFlags.IsComponentsV2, forwarded: undefined, files: undefined, embed: undefined, gallery: [upload.url] },
+    ]);
+    expect(() =>
+      emulator.createUserMessage(guild.channels.general.id, member, 'text', [], { components: [{ type: ComponentType.MediaGallery, items: [] }] }),
+    ).toThrow(/Components V2/);
+  });
+
   it('takes the guild and channel from the target message', async () => {
     const { otherGuild, users } = emulator.fixtures;
     const target = emulator.createUserMessage(otherGuild.channels.nsfw.id, users.member, 'elsewhere', []);

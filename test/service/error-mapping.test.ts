@@ -76,6 +76,11 @@ describe('toUserFacingError', () => {
     },
   );
 
+  it('GIVEN a download cut off at its cap THEN the detail names the cap', () => {
+    const error = mapped(new AttachmentDownloadError('too_large', 'Attachment is larger than 8388608 bytes', { maxBytes: 8 * 1024 * 1024 }));
+    expect(error.context.detail).toBe('it is larger than 8 MB');
+  });
+
   it.each([new QueueClosedError('closed'), new GatewayCancelledError()])('GIVEN %s THEN job.cancelled', (err) => {
     expect(mapped(err).identifier).toBe('job.cancelled');
   });

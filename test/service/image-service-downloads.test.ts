@@ -146,6 +146,30 @@ describe('ImageService downloads', () => {
     expect(memory.inUse).toBe(0);
   });
 
+  it("reads an image of no declared size (an embed's, a gallery's) no further than ATTACHMENT_MAX_BYTES", async () => {
+    const { service, gateway, downloads, readUpTo } = await setup();
+    gateway.returns(imageResult([await flatPng()]));
+    await service.run(editJob({ images: [ref('sized.png', 20_000), { ...ref('embed.png'), size: undefined }] }), new FakeResponder());
+    expect(downloads).toEqual(['sized.png', 'embed.png']);
+    expect(readUpTo).toEqual([20_000, MAX_ATTACHMENT_BYTES]);
+  });
+
+  it('counts an image of no declared size as a sixteenth of the room for references when that is less, so sixteen fit', async () => {
+    const memory = new MemoryBudget({ totalBytes: 1_000_000, answerBytes: 200_000 });
+    const { service, gateway, readUpTo } = await setup({ memory });
+    const held = await holdFirstCall(gateway);
+    const unsized = Array.from({ length: 16 }, (_, i) => ({ ...ref(`${i}.png`), size: undefined }));
+    const run = service.run(editJob({ images: unsized }), new FakeResponder());
+    await gateway.waitForCalls(1);
+    expect(readUpTo).toEqual(Array.from({ length: 16 }, () => 50_000));
+    expect(memory.inUse).toBe(800_000);
+    held.resolve(undefined);
+    await run;
+    // One declared image beside them passes the room: refused before anything is fetched.
+    const over = editJob({ images: [ref('big.png', 60_000), ...unsized.slice(1)] });
+    expect(await failure(service.run(over, new FakeResponder()))).toMatchObject({ identifier: 'input.invalid', context: { param: 'images' } });
+  });
+
   it('refunds a job whose download fails at its turn', async () => {
     const { service, storage, gateway } = await setup({
       download: () => Promise.reject(new AttachmentDownloadError('http_status', 'Discord answered 404')),

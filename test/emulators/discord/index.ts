@@ -13,13 +13,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { specStatus } from '../../support/openapi.js';
-import { userJson } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import { InteractionDispatcher } from './interactions.js';
 import { interactionRoutes } from './interaction-routes.js';
 import { restRoutes } from './rest-routes.js';
 import { RestServer, type HeldRestRequest, type StartedRestRequest } from './server.js';
 import { EmulatorState } from './state.js';
+import { createUserMessage, forwardMessage, type UserMessageExtras } from './user-messages.js';
 import type {
   Attachment,
   DiscordEmulatorOptions,
@@ -35,6 +35,7 @@ import type {
 } from './types.js';
 
 export type * from './types.js';
+export type { UserMessageExtras } from './user-messages.js';
 export type { HeldRestRequest, StartedRestRequest } from './server.js';
 
 export interface DiscordEmulator {
@@ -84,7 +85,10 @@ export interface DiscordEmulator {
   modalSubmit(customId: string, fields: Record<string, string>, ctx: InteractionContext & { message?: EmulatedMessage | undefined }): InteractionHandle;
   messageCommand(name: string, target: EmulatedMessage, ctx: InteractionContext): InteractionHandle;
   uploadAttachment(bytes: Uint8Array, filename: string, contentType?: string): Attachment;
-  createUserMessage(channelId: string, author: UserFixture, content: string, attachments: Attachment[]): EmulatedMessage;
+  /** A member's message (a context-menu target) with files, and optionally embeds or Components V2 (another bot's message). */
+  createUserMessage(channelId: string, author: UserFixture, content: string, attachments: Attachment[], extras?: UserMessageExtras): EmulatedMessage;
+  /** `author` forwards `source` to `channelId`: a message whose message snapshot holds the original. */
+  forwardMessage(source: EmulatedMessage, channelId: string, author: UserFixture): EmulatedMessage;
   registeredCommands(scope?: string): unknown[];
   failNext(match: FailureMatch, response: FailureResponse, times?: number): void;
   /** Holds the next matching REST request unprocessed until released (see RestServer.holdNext). */
@@ -150,7 +154,8 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     messageCommand: (name, target, ctx) => interactions.messageCommand(name, target, ctx),
     uploadAttachment: (bytes, filename, contentType) =>
       state.cdn.store(state.ids.next(), `ephemeral-attachments/${state.ids.next()}`, bytes, filename, contentType, { ephemeral: true }),
-    createUserMessage: (channelId, author, content, attachments) => createUserMessage(state, channelId, author, content, attachments),
+    createUserMessage: (channelId, author, content, attachments, extras) => createUserMessage(state, channelId, author, content, attachments, extras),
+    forwardMessage: (source, channelId, author) => forwardMessage(state, source, channelId, author),
     registeredCommands: (scope = 'global') => state.commands.list(scope),
     failNext: (match, response, times) => rest.failNext(match, response, times),
     holdNext: (match) => rest.holdNext(match),
@@ -166,26 +171,4 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A message posted by a member (e.g. the target of a context-menu command); its files are re-hosted as message attachments. */
-function createUserMessage(state: EmulatorState, channelId: string, author: UserFixture, content: string, attachments: Attachment[]): EmulatedMessage {
-  if (!state.channelJson(channelId)) throw new Error(`Discord emulator: unknown channel ${channelId}`);
-  const files = attachments.map((a, index) => {
-    const bytes = state.cdn.bytes(a.id);
-    if (!bytes) throw new Error(`Discord emulator: attachment ${a.id} is not on the emulator CDN; use uploadAttachment()`);
-    return { field: `files[${index}]`, filename: a.filename, contentType: a.content_type ?? 'application/octet-stream', bytes };
-  });
-  const guildId = state.findGuildChannel(channelId)?.guild.id;
-  const created = state.messages.create({
-    channelId,
-    payload: { content },
-    files,
-    author: userJson(author),
-    type: 0,
-    flags: 0,
-    extra: guildId === undefined ? {} : { guild_id: guildId },
-  });
-  if (!('id' in created)) throw new Error(`Discord emulator: could not create message: ${JSON.stringify(created.body)}`);
-  return created;
 }

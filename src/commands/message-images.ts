@@ -1,0 +1,125 @@
+/**
+ * The images a message carries, wherever Discord puts them: its attachments, its embeds' images and thumbnails, its
+ * Components V2 media galleries (inside containers too), and the same in the message it forwards (its message
+ * snapshot). Pure over the message as discord.js gives it; which hosts the bot may download from is the predicate
+ * it is given (DISCORD_CDN_HOSTS), so an image anywhere else is counted, never fetched.
+ *
+ * @see https://discord.com/developers/docs/resources/message#message-snapshot-object
+ * @see https://discord.com/developers/docs/components/reference#media-gallery
+ */
+import {
+  ComponentType,
+  type APIComponentInContainer,
+  type APIEmbed,
+  type APIMessageTopLevelComponent,
+  type APIUnfurledMediaItem,
+  type Attachment,
+} from 'discord.js';
+import type { AttachmentRef } from '../service/jobs.js';
+import { looksLikeImage } from './attachments.js';
+
+/** A message or a forwarded message's snapshot: the fields of discord.js's Message this reads. */
+export interface ImageCarrier {
+  attachments: ReadonlyMap<string, Pick<Attachment, 'id' | 'url' | 'proxyURL' | 'name' | 'size' | 'contentType' | 'width' | 'height'>>;
+  embeds: readonly { readonly data: Readonly<APIEmbed> }[];
+  components: readonly { toJSON(): APIMessageTopLevelComponent }[];
+}
+
+/** A message, with the messages it forwards (discord.js Message). */
+export interface SourceMessage extends ImageCarrier {
+  messageSnapshots?: ReadonlyMap<string, ImageCarrier> | undefined;
+}
+
+/** What {@link findMessageImages} found. */
+export interface MessageImages {
+  /** The images to download, in the message's order (its own, then the forwarded message's), each once. */
+  images: AttachmentRef[];
+  /** Attachments and embedded media that are not PNG, JPEG or WebP images. */
+  notImages: number;
+  /** Images on hosts the bot may not download from. */
+  elsewhere: number;
+}
+
+/** One image-like item before it is judged: Discord declares a size for attachments only. */
+interface Candidate {
+  /** Ids that make two items the same one (a gallery item showing an attachment). */
+  ids: string[];
+  /** The item's URL, then Discord's proxy of it (for an embed of another site, on Discord's media proxy). */
+  urls: (string | undefined)[];
+  name?: string | undefined;
+  size?: number | undefined;
+  contentType?: string | null | undefined;
+  width?: number | null | undefined;
+  height?: number | null | undefined;
+}
+
+/** The images of `message`; `isAllowedUrl` says which URLs the bot may download (the first allowed one is used). */
+export function findMessageImages(message: SourceMessage, isAllowedUrl: (url: string) => boolean): MessageImages {
+  const found: MessageImages = { images: [], notImages: 0, elsewhere: 0 };
+  const seen = new Set<string>();
+  const carriers = [message, ...(message.messageSnapshots?.values() ?? [])];
+  for (const candidate of carriers.flatMap(candidatesOf)) {
+    const urls = candidate.urls.filter((url): url is string => url !== undefined && url !== '');
+    // Signed CDN URLs differ in their query from one copy to the next; the path names the file.
+    const keys = [...candidate.ids, ...urls.map(withoutQuery)];
+    if (keys.some((key) => seen.has(key))) continue;
+    for (const key of keys) seen.add(key);
+    const url = urls.find(isAllowedUrl);
+    const name = candidate.name ?? fileNameOf(url ?? urls[0] ?? '');
+    if (!looksLikeImage({ contentType: candidate.contentType ?? null, name })) found.notImages++;
+    else if (url === undefined) found.elsewhere++;
+    else found.images.push(refOf(candidate, url, name));
+  }
+  return found;
+}
+
+function candidatesOf(carrier: ImageCarrier): Candidate[] {
+  const attachments = [...carrier.attachments.values()].map((a): Candidate => ({
+    ids: [a.id],
+    urls: [a.url, a.proxyURL],
+    name: a.name,
+    size: a.size,
+    contentType: a.contentType,
+    width: a.width,
+    height: a.height,
+  }));
+  const embedded = carrier.embeds.flatMap(({ data }) => [data.image, data.thumbnail]).filter((asset) => asset?.url !== undefined);
+  const embeds = embedded.map((asset): Candidate => ({ ids: [], urls: [asset?.url, asset?.proxy_url], width: asset?.width, height: asset?.height }));
+  const gallery = galleryMedia(carrier.components.map((c) => c.toJSON())).map((media): Candidate => ({
+    ids: media.attachment_id === undefined ? [] : [media.attachment_id],
+    urls: [media.url, media.proxy_url],
+    contentType: media.content_type,
+    width: media.width,
+    height: media.height,
+  }));
+  return [...attachments, ...embeds, ...gallery];
+}
+
+/** The media of every media gallery, at the top level or in a container. */
+function galleryMedia(components: readonly (APIMessageTopLevelComponent | APIComponentInContainer)[]): APIUnfurledMediaItem[] {
+  return components.flatMap((component) => {
+    if (component.type === ComponentType.MediaGallery) return component.items.map((item) => item.media);
+    if (component.type === ComponentType.Container) return galleryMedia(component.components);
+    return [];
+  });
+}
+
+function refOf(candidate: Candidate, url: string, filename: string): AttachmentRef {
+  const { size, contentType, width, height } = candidate;
+  return { url, filename, ...(size === undefined ? {} : { size }), contentType: contentType ?? null, width: width ?? null, height: height ?? null };
+}
+
+function withoutQuery(url: string): string {
+  const parsed = URL.parse(url);
+  return parsed ? `${parsed.origin}${parsed.pathname}` : url;
+}
+
+/** The last segment of the URL's path (`cat.png`), or `image` when it has none. */
+function fileNameOf(url: string): string {
+  const segment = URL.parse(url)?.pathname.split('/').at(-1) ?? '';
+  try {
+    return decodeURIComponent(segment) || 'image';
+  } catch {
+    return segment || 'image';
+  }
+}
