@@ -11,7 +11,7 @@ import { buildJob } from './job-from-interaction.js';
 
 /** What the image commands need, passed in by main.ts. */
 export interface ImageCommandDeps {
-  images: Pick<ImageService, 'run'>;
+  images: Pick<ImageService, 'run' | 'present'>;
   /** A responder over a deferred interaction (progress edits, delivery, hand-off after the token expires). */
   createResponder(interaction: RepliableInteraction, ctx: InteractionContext): Responder;
   /** Answers model and size autocomplete for the image commands. */

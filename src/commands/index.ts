@@ -16,6 +16,7 @@ import { createQuotaCommand } from './quota.js';
 import { QUOTA_DATA } from './quota-data.js';
 import { createResultButtons } from './result-buttons.js';
 import { createCostButtons } from './cost-buttons.js';
+import { createImageActions } from './image-actions.js';
 import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
@@ -57,5 +58,5 @@ export function createCommands(deps: CommandDeps): Command[] {
 
 /** Builds the button and modal handlers. */
 export function createComponents(deps: CommandDeps): ComponentHandler[] {
-  return [...createResultButtons(deps), ...createCostButtons(deps), createEditImageMenuModal(deps)];
+  return [...createResultButtons(deps), ...createCostButtons(deps), createImageActions(deps), createEditImageMenuModal(deps)];
 }

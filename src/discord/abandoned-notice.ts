@@ -8,6 +8,7 @@ import { Routes, type APIChannel, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { AbandonedJobNotice, AbandonedJobNotifier } from '../service/jobs.js';
 import type { Clock } from '../service/ports.js';
+import { textCard } from './result-card.js';
 import { rerollButton } from './render.js';
 import { inertText } from './text.js';
 
@@ -38,18 +39,18 @@ export class DiscordAbandonedNotifier implements AbandonedJobNotifier {
     const { rest, webhookRest, clock, logger } = this.#options;
     const log = logger.child({ module: 'abandoned-notice', jobId: notice.jobId });
     const text = `⚠️ The bot stopped before your images for **${inertText(notice.prompt, PROMPT_ROOM)}** were ready, so the request was cancelled. You were not charged.`;
-    const components = [rerollButton(notice.jobId)];
+    const rows = [rerollButton(notice.jobId)];
     const { reply } = notice;
     if (reply && reply.tokenExpiresAt - clock.now() > TOKEN_MARGIN_MS) {
       try {
         const route = Routes.webhookMessage(reply.applicationId, reply.interactionToken, '@original');
-        await webhookRest.patch(route, { body: { content: text, components, attachments: [], allowed_mentions: { parse: [] } }, auth: false });
+        await webhookRest.patch(route, { body: { ...textCard([text], { rows }), attachments: [], allowed_mentions: { parse: [] } }, auth: false });
         return;
       } catch (err) {
         log.warn({ err }, 'could not edit the original reply; posting in the channel instead');
       }
     }
-    const mention = { content: `<@${notice.requesterId}> ${text}`, components, allowed_mentions: { users: [notice.requesterId] } };
+    const mention = { ...textCard([`<@${notice.requesterId}> ${text}`], { rows }), allowed_mentions: { users: [notice.requesterId] } };
     if (notice.guildId !== null && notice.channelId !== null) {
       try {
         await rest.post(Routes.channelMessages(notice.channelId), { body: mention });

@@ -10,7 +10,23 @@ import { usd } from '../errors.js';
 export const MAX_CONTENT_LENGTH = 2000;
 
 /** Custom-id prefixes of the result buttons. */
-export const BUTTON_PREFIX = { reroll: 'reroll', edit: 'editres', delete: 'delres', confirm: 'costok', cancel: 'costno' } as const;
+export const BUTTON_PREFIX = { reroll: 'reroll', edit: 'editres', delete: 'delres', confirm: 'costok', cancel: 'costno', action: 'act' } as const;
+
+/** The actions on one image, and their custom-id codes (`act:{jobId}:{code}`). */
+export const ACTIONS = {
+  varySubtle: 'vs',
+  varyStrong: 'vx',
+  region: 'rg',
+  remix: 'rm',
+  enlarge: 'en',
+  zoom15: 'z15',
+  zoom2: 'z2',
+  panLeft: 'pl',
+  panRight: 'pr',
+  panUp: 'pu',
+  panDown: 'pd',
+} as const;
+export type ActionCode = (typeof ACTIONS)[keyof typeof ACTIONS];
 
 /** Progress text for the deferred reply. */
 export function renderProgress(progress: JobProgress): string {
@@ -40,7 +56,7 @@ export function renderCaption(delivery: Delivery, part?: { index: number; total:
   return `**${inertText(job.request.prompt, Math.max(room, 20))}**\n${fixed}`;
 }
 
-function renderNotice(notice: DeliveryNotice): string {
+export function renderNotice(notice: DeliveryNotice): string {
   switch (notice.kind) {
     case 'sizeFallback':
       return `The service didn't accept ${notice.requested}, so I used ${notice.used}.`;

@@ -3,14 +3,15 @@
  * attachments (10 per message, more in follow-ups), and a hand-off to the channel — or the member's DMs — when
  * the 15-minute interaction token can no longer be used.
  */
-import { AttachmentBuilder, DiscordAPIError, type Client, type REST, type MessageCreateOptions, type RepliableInteraction } from 'discord.js';
+import { AttachmentBuilder, ComponentType, DiscordAPIError, type Client, type REST, type MessageCreateOptions, type RepliableInteraction } from 'discord.js';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { imageFileName } from './file-names.js';
 import { shortenForDiscord } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, ReplyAddress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
-import { renderCaption, renderCostConfirmation, renderProgress, resultButtons } from './render.js';
+import { renderCostConfirmation, renderProgress } from './render.js';
+import { resultCard, textCard, type CardPayload } from './result-card.js';
 import { LiveReplyUpload } from './live-reply-upload.js';
 import { editOriginalReply } from './original-reply.js';
 
@@ -81,15 +82,17 @@ export class DiscordResponder implements Responder {
     )
       return;
     if (!this.tokenUsable()) return;
-    const content = renderProgress(update);
+    const text = renderProgress(update);
     const preview = update.stage === 'generating' ? update.preview : undefined;
+    const shown = preview ?? this.shownPreview;
+    const card = textCard([text], { image: shown && `preview.${shown.format}` });
     if (preview && preview !== this.shownPreview) {
       // Each partial image is uploaded once; later ticks only change the text (PATCH keeps attachments).
       this.shownPreview = preview;
       const file = new AttachmentBuilder(preview.bytes, { name: `preview.${preview.format}` });
-      await this.viaToken(() => editOriginalReply(this.webhookRest, this.interaction, { content, files: [file], attachments: [] }));
+      await this.viaToken(() => editOriginalReply(this.webhookRest, this.interaction, { ...card, files: [file], attachments: [] }));
     } else {
-      await this.viaToken(() => editOriginalReply(this.webhookRest, this.interaction, { content }));
+      await this.viaToken(() => editOriginalReply(this.webhookRest, this.interaction, card));
     }
   }
 
@@ -116,13 +119,16 @@ export class DiscordResponder implements Responder {
     const live = upload !== undefined && upload === this.opened && this.tokenUsable() ? this.opened : undefined;
     if (upload && !live) await upload.abandon();
     const messageIds: string[] = [];
+    let firstImage = 0;
     for (const [i, files] of chunks.entries()) {
-      const payload = {
-        content: renderCaption(delivery, { index: i + 1, total: chunks.length }),
-        files: files.map((f, j) => toAttachment(delivery, f, i * MAX_FILES_PER_MESSAGE + j)),
-        components: resultButtons(delivery.job.id),
-        allowedMentions: { parse: [] },
-      };
+      const attachments = files.map((f, j) => toAttachment(delivery, f, i * MAX_FILES_PER_MESSAGE + j));
+      const card = resultCard(
+        delivery,
+        attachments.map((a, j) => ({ name: a.name ?? '', original: files[j]?.original })),
+        { index: i + 1, total: chunks.length, firstImage },
+      );
+      firstImage += files.filter((f) => f.original !== true).length;
+      const payload = { ...card, files: attachments, allowedMentions: { parse: [] } };
       messageIds.push(await this.post(delivery, payload, i === 0 ? live : undefined, i));
     }
     return { messageIds };
@@ -170,11 +176,11 @@ export class DiscordResponder implements Responder {
     throw new UserFacingError('delivery.failed');
   }
 
-  /** Posts in the channel, mentioning the member; when the bot cannot post there, sends a direct message. */
-  private async handOff(delivery: Delivery, payload: MessageCreateOptions & { content: string }): Promise<string> {
+  /** Posts in the channel, mentioning the member (above the card); when the bot cannot post there, sends a direct message. */
+  private async handOff(delivery: Delivery, payload: ResultPayload): Promise<string> {
     const requesterId = delivery.job.origin.requesterId;
-    const content = shortenForDiscord(`<@${requesterId}> your images are ready.\n${payload.content}`, 2000);
-    const message = { ...payload, content, allowedMentions: { users: [requesterId] } };
+    const mention = { type: ComponentType.TextDisplay as const, content: `<@${requesterId}> your images are ready.` };
+    const message: MessageCreateOptions = { ...payload, components: [mention, ...payload.components], allowedMentions: { users: [requesterId] } };
     const channelId = delivery.job.origin.channelId;
     if (channelId && delivery.job.origin.guildId) {
       try {
@@ -207,11 +213,9 @@ export class DiscordResponder implements Responder {
   }
 }
 
-/** One message of a delivery: caption, files, buttons, and no pings. */
-interface ResultPayload {
-  content: string;
+/** One message of a delivery: its card, files, and no pings. */
+interface ResultPayload extends CardPayload {
   files: AttachmentBuilder[];
-  components: ReturnType<typeof resultButtons>;
   allowedMentions: { parse: never[] };
 }
 

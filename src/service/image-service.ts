@@ -11,10 +11,13 @@ import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { deliveryFiles, imagesIn } from './delivery-files.js';
 import { unknownAnswerBytes } from './answer-bound.js';
-import { checkDeclaredImages, declaredBytes, unsizedImageBytes, validateEditRequest, validateGenerateRequest } from './image-rules.js';
+import sharp from 'sharp';
+import { sniffImageFormat, checkDeclaredImages, declaredBytes, unsizedImageBytes, validateEditRequest, validateGenerateRequest } from './image-rules.js';
 import { checkMask, checkSquare } from './mask-check.js';
 import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
+import { actionRequest, actionsOf, isCanvasTransform } from './result-actions.js';
+import { outpaint } from './outpaint.js';
 import type { AuditTrail } from './audit-trail.js';
 import { costOf, type JobCost } from './cost.js';
 import { estimateCost } from './cost-estimate.js';
@@ -192,6 +195,32 @@ export class ImageService {
   }
 
   /**
+   * Posts `ref`, one image of an earlier result, as a card of its own with the actions on it (U1…): no gateway call
+   * and nothing charged. It is downloaded like a reference (host allow-list, declared size, the memory budget).
+   */
+  async present(job: ImageJob, ref: AttachmentRef, responder: Responder): Promise<void> {
+    const log = this.log.child({ jobId: job.id, kind: 'present' });
+    const memory = this.memory.forJob(0);
+    try {
+      await memory.takeReferences(declaredBytes([ref], undefined, this.maxAttachmentBytes));
+      const bytes = await this.options.download(ref, ref.size ?? this.maxAttachmentBytes);
+      const format = sniffImageFormat(bytes);
+      const meta = format ? await sharp(bytes).metadata() : undefined;
+      if (!format || !meta) throw new UserFacingError('input.attachmentInvalid', { param: ref.filename });
+      const model = job.request.model ?? this.defaultModel();
+      const { profile } = (this.options.profiles ?? DEFAULT_PROFILES).of(model);
+      const files = [{ bytes, format, width: meta.width, height: meta.height }];
+      const { messageIds } = await responder.deliver({ job, model, files, notices: [], actions: actionsOf(profile, files[0]) });
+      await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
+      log.info('image presented as its own card');
+    } catch (err) {
+      throw toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
+    } finally {
+      memory.release();
+    }
+  }
+
+  /**
    * The checks that need nothing fetched: the server's settings (channel rules, and for members the allowed models
    * and most images; its defaults filled in), the request, the model's own rules (its profile), and what Discord
    * declares about the reference images (count, size, content type, and together no more than the memory budget's
@@ -204,9 +233,13 @@ export class ImageService {
       ageRestricted: job.origin.ageRestricted === true,
       roleIds: job.subject.roleIds,
     };
-    const request = validateGenerateRequest(applySettings(job.request, settings, place));
-    const model = request.model ?? this.defaultModel();
+    const asked = validateGenerateRequest(applySettings(job.request, settings, place));
+    const model = asked.model ?? this.defaultModel();
     const { profile } = (this.options.profiles ?? DEFAULT_PROFILES).of(model);
+    // An action on a result asks for the size (and fidelity) its plan needs, from the image's declared dimensions.
+    const action = job.edit?.transform && actionRequest(job.edit.transform, declaredDimensions(job.edit.images[0]), profile, model);
+    const request = action ? { ...asked, size: action.size } : asked;
+    if (action && job.edit) job.edit = { ...job.edit, inputFidelity: action.inputFidelity };
     checkAgainstProfile(request, model, profile, job.edit);
     if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.maxAttachmentBytes, this.memory.referenceBytes);
     const estimate = estimateCost(request, profile.prices, job.edit);
@@ -299,10 +332,14 @@ export class ImageService {
       Promise.all(images.map((ref) => this.options.download(ref, ref.size ?? unsized, signal))),
       mask ? this.options.download(mask, mask.size ?? unsized, signal) : Promise.resolve(undefined),
     ]);
+    const transform = job.edit.transform;
+    // Zoom out, Pan and Vary region: the canvas and the mask are built from the image as it came.
+    const canvas = isCanvasTransform(transform) && imageBytes[0] ? await outpaint(imageBytes[0], transform, profile) : undefined;
     const edit = validateEditRequest({
       ...request,
-      images: imageBytes.map((bytes, i) => ({ bytes, filename: images[i]?.filename })),
-      mask: maskBytes && mask ? { bytes: maskBytes, filename: mask.filename } : undefined,
+      ...(canvas ? { size: `${canvas.size.width}x${canvas.size.height}` } : {}),
+      images: canvas ? [{ bytes: canvas.image, filename: 'canvas.png' }] : imageBytes.map((bytes, i) => ({ bytes, filename: images[i]?.filename })),
+      mask: canvas ? { bytes: canvas.mask, filename: 'mask.png' } : maskBytes && mask ? { bytes: maskBytes, filename: mask.filename } : undefined,
       inputFidelity,
     });
     await checkMask(edit);
@@ -369,7 +406,8 @@ export class ImageService {
       result = await this.queueAndGenerate(job, prepared, responder, progress, { sink: stream, memory });
       const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request.size);
       const upload = await stream?.settle(files);
-      const { messageIds } = await responder.deliver({ job, model: result.model, files, notices, spoiler: prepared.spoiler }, upload);
+      const actions = actionsOf(prepared.profile, files[0]);
+      const { messageIds } = await responder.deliver({ job, model: result.model, files, notices, spoiler: prepared.spoiler, actions }, upload);
       delivered = true;
       this.metrics.uploaded(files.reduce((sum, file) => sum + file.bytes.length, 0));
       await lease.stop();
@@ -502,3 +540,8 @@ function quotaError(status: QuotaStatus, requested: number): UserFacingError {
 }
 
 const DEFAULT_PROFILES = new ModelProfiles();
+
+/** An image's dimensions as Discord declared them; 1024×1024 when it did not. */
+function declaredDimensions(ref: AttachmentRef | undefined): { width: number; height: number } {
+  return { width: ref?.width ?? 1024, height: ref?.height ?? 1024 };
+}

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { EditFields, GenerateRequest } from './image-request.js';
+import { EditTransform } from './result-actions.js';
 import { AttachmentRef, newJobId, type ImageJob } from './jobs.js';
 import type { RecordStore } from './ports.js';
 
@@ -19,7 +20,7 @@ export const ArchivedJob = z.object({
   guildId: z.string().nullable(),
   channelId: z.string().nullable(),
   request: GenerateRequest,
-  edit: EditFields.extend({ images: z.array(AttachmentRef), mask: AttachmentRef.optional() }).optional(),
+  edit: EditFields.extend({ images: z.array(AttachmentRef), mask: AttachmentRef.optional(), transform: EditTransform.optional() }).optional(),
   messageIds: z.array(z.string()),
 });
 export type ArchivedJob = z.infer<typeof ArchivedJob>;

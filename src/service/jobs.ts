@@ -3,6 +3,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { EditTransform, ResultActions } from './result-actions.js';
+export type { ResultActions };
 import type { GenerateRequest, ImageFormat, InputFidelity, PartialImage, QuotaSubject } from './ports.js';
 
 /** A Discord attachment the service downloads (signed URLs expire, so at once). */
@@ -49,7 +51,15 @@ export interface ImageJob {
   origin: JobOrigin;
   request: GenerateRequest;
   /** Edits only: reference images in order, an optional mask, and the fidelity. */
-  edit?: { images: AttachmentRef[]; mask?: AttachmentRef | undefined; inputFidelity?: InputFidelity | undefined } | undefined;
+  edit?:
+    | {
+        images: AttachmentRef[];
+        mask?: AttachmentRef | undefined;
+        inputFidelity?: InputFidelity | undefined;
+        /** An action on a result (Vary, Zoom out, Pan, Vary region, Enlarge) of its first image. */
+        transform?: EditTransform | undefined;
+      }
+    | undefined;
   /** The member confirmed its estimated cost (the server's confirm threshold): it is not asked again. */
   confirmed?: boolean | undefined;
 }
@@ -106,6 +116,8 @@ export interface Delivery {
   notices: DeliveryNotice[];
   /** Post the files as spoilers (the server's setting for the channel). */
   spoiler?: boolean | undefined;
+  /** What can be done with the result's images (the model's profile); absent: nothing but a new generation. */
+  actions?: ResultActions | undefined;
 }
 
 /** The service's view of the place the member asked from (implemented over a Discord interaction). */

@@ -12,6 +12,7 @@ import type { AbandonedJobNotice } from '../../src/service/jobs.js';
 import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord/index.js';
 import { ManualClock } from '../fakes/manual-clock.js';
 import { createLogger } from '../../src/logger.js';
+import { textOf } from '../e2e/support.js';
 
 let discord: DiscordEmulator;
 const agent = createDiscordRestAgent();
@@ -58,11 +59,12 @@ describe('DiscordAbandonedNotifier', () => {
 
     const post = discord.channelPosts.slice(before).at(-1);
     expect(post?.status).toBe(200);
-    expect(post?.payload?.content).toBe(
+    expect(textOf(post?.payload)).toBe(
       `<@${discord.fixtures.users.member.id}> ⚠️ The bot stopped before your images for **a \\*\\*bold\\*\\* fox** were ready, so the request was cancelled. You were not charged.`,
     );
     expect(post?.payload?.allowed_mentions).toEqual({ users: [discord.fixtures.users.member.id] });
-    expect(post?.payload?.components).toEqual([
+    expect(post?.payload?.flags).toBe(32768);
+    expect(post?.payload?.components?.slice(1)).toEqual([
       { type: 1, components: [{ type: 2, style: 2, custom_id: 'reroll:AbCdEfGhIjKl', label: 'Re-roll', emoji: { name: '🔁' } }] },
     ]);
     expect(log.find('could not edit the original reply; posting in the channel instead')).toHaveLength(1);
@@ -88,7 +90,7 @@ describe('DiscordAbandonedNotifier', () => {
 
     const dms = discord.dmPosts.slice(dmsBefore);
     expect(dms.map((dm) => dm.status)).toEqual([200, 200]);
-    expect(dms[1]?.payload?.content).toContain(`<@${users.member.id}>`);
-    expect(dms[1]?.payload?.content).toContain('a quiet DM');
+    expect(textOf(dms[1]?.payload)).toContain(`<@${users.member.id}>`);
+    expect(textOf(dms[1]?.payload)).toContain('a quiet DM');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, settled } from './support.js';
+import { acceptedAcks, ephemeralError, finalEdit, settled, textOf, customIds } from './support.js';
 
 describe('result buttons and long jobs end to end', () => {
   let h: Harness;
@@ -28,7 +28,7 @@ describe('result buttons and long jobs end to end', () => {
     expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ moderation: 'low' });
     const requests = h.gateway.imageRequests().length;
     const message = first.lastMessage()!;
-    const [rerollId, editId] = (message.components![0] as { components: { custom_id: string }[] }).components.map((b) => b.custom_id);
+    const [rerollId, editId] = customIds(message).filter((id) => /^(reroll|editres):/.test(id));
 
     const reroll = h.discord.button(message, rerollId!, { user: users.member });
     await reroll.waitFor(settled);
@@ -51,7 +51,7 @@ describe('result buttons and long jobs end to end', () => {
     );
     await first.waitFor((x) => finalEdit(x) !== undefined);
     const message = first.lastMessage()!;
-    const ids = (message.components![0] as { components: { custom_id: string }[] }).components.map((b) => b.custom_id);
+    const ids = customIds(message).filter((id) => /^(reroll|editres|delres):/.test(id));
     expect(ids.every((id) => id.length <= 100)).toBe(true);
 
     await h.restart();
@@ -60,7 +60,7 @@ describe('result buttons and long jobs end to end', () => {
     await reroll.waitFor((x) => finalEdit(x) !== undefined);
     expect(acceptedAcks(reroll)).toBe(1);
     expect(h.gateway.imageRequests().at(-1)!.json).toMatchObject({ prompt: 'a paper boat', quality: 'high' });
-    expect(finalEdit(reroll)!.payload!.content).toContain(`<@${users.member2.id}>`);
+    expect(textOf(finalEdit(reroll)!.payload)).toContain(`<@${users.member2.id}>`);
 
     const edit = h.discord.button(message, ids[1]!, { user: member });
     const modal = await edit.waitForAck();
@@ -99,7 +99,7 @@ describe('result buttons and long jobs end to end', () => {
     await outliveToken(user, 'a very slow painting', h.discord.channelPosts);
     const post = h.discord.channelPosts.at(-1)!;
     expect(post.path).toContain(h.discord.fixtures.guild.channels.general.id);
-    expect(post.payload!.content).toContain(`<@${user.id}>`);
+    expect(textOf(post.payload)).toContain(`<@${user.id}>`);
     expect(post.payload!.allowed_mentions).toEqual({ users: [user.id] });
     expect(post.files).toHaveLength(1);
   });

@@ -11,7 +11,7 @@ import { startDiscordEmulator, type DiscordEmulator, type InteractionHandle } fr
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { logged, startBotProcess, stopBotProcess, type BotProcess } from './bot-process.js';
 import { botProcessEnv } from './bot-process-env.js';
-import { finalEdit, lastText, quotaText } from './support.js';
+import { finalEdit, lastText, quotaText, textOf } from './support.js';
 
 const READY = '"msg":"bot ready"';
 const TOLD = 'not charged';
@@ -56,9 +56,10 @@ describe('a bot process killed mid-job', { timeout: 90_000 }, () => {
   async function expectToldWithReroll(handle: InteractionHandle, prompt: string): Promise<void> {
     await handle.waitFor((x) => lastText(x).includes(TOLD));
     const notice = handle.lastMessage();
-    expect(notice?.content).toContain(prompt);
-    expect(notice?.content).toContain('cancelled');
-    const [row] = (notice?.components ?? []) as { components: { custom_id: string; label: string }[] }[];
+    expect(textOf(notice)).toContain(prompt);
+    expect(textOf(notice)).toContain('cancelled');
+    // A card like every reply: the notice in a container, then the Re-roll row.
+    const row = ((notice?.components ?? []) as { type: number; components: { custom_id: string; label: string }[] }[]).find((c) => c.type === 1);
     expect(row?.components.map((button) => button.label)).toEqual(['Re-roll']);
     expect(await quotaText(discord, discord.fixtures.member)).toContain('2 of 2');
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, quotaText, settled } from './support.js';
+import { ephemeralError, finalEdit, quotaText, settled, textOf } from './support.js';
 
 const SERVICE_UNAVAILABLE = { status: 503, body: { message: 'Service Unavailable', code: 0 } };
 
@@ -50,7 +50,7 @@ describe('delivery when Discord keeps failing', () => {
     const accepted = await h.waitForLog((e) => e.msg === 'image job accepted' && e['interactionId'] === handle.id);
     await h.waitForLog((e) => e.msg === 'image job delivered' && e['jobId'] === accepted['jobId']);
     const post = h.discord.channelPosts.slice(posts).find((p) => p.status === 200)!;
-    expect(post.payload?.content).toContain(`<@${user.id}> your images are ready.`);
+    expect(textOf(post.payload)).toContain(`<@${user.id}> your images are ready.`);
     expect(post.files).toHaveLength(1);
     expect(await quotaText(h.discord, user)).toContain('9 of 10');
   });

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, settled, texts } from './support.js';
+import { acceptedAcks, ephemeralError, finalEdit, settled, texts, textOf } from './support.js';
 
 describe('delivery limits and fairness end to end', () => {
   let h: Harness;
@@ -31,7 +31,7 @@ describe('delivery limits and fairness end to end', () => {
     expect(final.files[0]!.bytes.length).toBeLessThanOrEqual(limit);
     const meta = await sharp(final.files[0]!.bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1536, 1024]);
-    expect(final.payload!.content).toContain("re-encoded as WEBP to fit Discord's upload limit");
+    expect(textOf(final.payload)).toContain("re-encoded as WEBP to fit Discord's upload limit");
   });
 
   it('sends the same complete upload again when Discord rate-limits the delivery once', async () => {
@@ -78,8 +78,9 @@ describe('delivery limits and fairness end to end', () => {
     expect(finalEdit(handle)!.files).toHaveLength(10);
     const follow = handle.followUps.find((f) => f.files.length > 0)!;
     expect(follow.files).toHaveLength(2);
-    expect(follow.payload!.content).toContain('(2/2)');
-    expect(follow.payload!.flags ?? 0).toBe(0);
+    expect(textOf(follow.payload)).toContain('(2/2)');
+    // Public (not ephemeral), a card like the first.
+    expect(follow.payload!.flags).toBe(32768);
   });
 
   it('serves members fairly: one member’s queue does not starve another, and shows queue positions', async () => {

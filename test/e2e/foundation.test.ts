@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
+import { textOf } from './support.js';
 
 describe('the bot end to end (real discord.js and gateway client against the emulators)', () => {
   let h: Harness;
@@ -33,7 +34,7 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     const meta = await sharp(final.files[0]!.bytes).metadata();
     expect(meta.format).toBe('png');
     expect([meta.width, meta.height]).toEqual([1024, 1024]);
-    expect(final.payload!.content).toContain('a lighthouse at dusk');
+    expect(textOf(final.payload)).toContain('a lighthouse at dusk');
     expect(handle.acks).toHaveLength(1);
     expect(h.gateway.imageRequests()).toHaveLength(1);
   });
@@ -42,7 +43,7 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     const held = h.gateway.hold();
     const handle = h.discord.slash('imagine', imagineOptions('a ping test'), { user: h.discord.fixtures.member });
     await held.arrived;
-    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && String(e.payload?.content).includes('Generating')));
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && textOf(e.payload).includes('Generating')));
     held.release();
     await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
     expect(handle.edits.length).toBeGreaterThanOrEqual(2);

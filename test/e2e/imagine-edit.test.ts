@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, settled } from './support.js';
+import { acceptedAcks, ephemeralError, finalEdit, settled, textOf, customIds } from './support.js';
 
 async function png(width: number, height: number, color: string, alpha = false): Promise<Buffer> {
   return sharp({ create: { width, height, channels: alpha ? 4 : 3, background: color } })
@@ -44,10 +44,10 @@ describe('/imagine, /edit and Edit image end to end', () => {
       { id: '0', description: 'a red fox' },
       { id: '1', description: 'a red fox' },
     ]);
-    expect(final.payload!.content).toContain('a red fox');
-    expect(final.payload!.content).toContain('gpt-image-2 · 1536x1024 · low quality');
-    const buttons = final.payload!.components![0]!.components.map((b) => b.label);
-    expect(buttons).toEqual(['Re-roll', 'Edit', 'Delete']);
+    expect(textOf(final.payload)).toContain('a red fox');
+    expect(textOf(final.payload)).toContain('gpt-image-2 · 1536x1024 · low quality');
+    // Two images: U1 and U2 pick one, then Re-roll, Edit and Delete.
+    expect(customIds(final.payload).map((id) => id.split(':')[0])).toEqual(['act', 'act', 'reroll', 'editres', 'delres']);
     expect(acceptedAcks(handle)).toBe(1);
     const sent = h.gateway.imageRequests().at(-1)!.json!;
     expect(sent).toMatchObject({
@@ -69,7 +69,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'preview please' }], { user: h.discord.fixtures.users.member2 });
     await handle.waitFor((x) => finalEdit(x) !== undefined);
     const preview = handle.edits.find((e) => e.files.some((f) => f.filename.startsWith('preview.')));
-    expect(preview?.payload!.content).toContain('preview');
+    expect(textOf(preview?.payload)).toContain('preview');
     expect(handle.edits.indexOf(preview!)).toBeLessThan(handle.edits.indexOf(finalEdit(handle)!));
   });
 
@@ -99,7 +99,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     expect(images[1]!.bytes.equals(second)).toBe(true);
     expect(form.files.find((f) => f.field === 'mask')!.bytes.equals(mask)).toBe(true);
     expect(form.fields).toMatchObject({ prompt: 'combine them', input_fidelity: 'high' });
-    expect(finalEdit(handle)!.payload!.content).toContain('Edited for');
+    expect(textOf(finalEdit(handle)!.payload)).toContain('Edited for');
     expect(acceptedAcks(handle)).toBe(1);
   });
 

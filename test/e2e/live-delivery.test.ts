@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, quotaText, settled } from './support.js';
+import { ephemeralError, finalEdit, quotaText, settled, textOf } from './support.js';
 
 const replyEditOf = (handle: InteractionHandle) => ({ method: 'PATCH', path: new RegExp(`^/webhooks/\\d+/${handle.token}/messages/(@|%40)original$`) });
 
@@ -44,8 +44,9 @@ describe('posting while the answer arrives, end to end', () => {
       expect([meta.format, meta.width, meta.height]).toEqual(['png', 1024, 1024]);
     }
     expect(final.files.map((f) => f.filename)).toEqual(['four-at-once-1.png', 'four-at-once-2.png', 'four-at-once-3.png', 'four-at-once-4.png']);
-    expect(final.payload!.content).toContain('four at once');
-    expect(final.payload!.components).toHaveLength(1);
+    expect(textOf(final.payload)).toContain('four at once');
+    // The card, the U1–U4 row and Re-roll, Edit and Delete.
+    expect(final.payload!.components).toHaveLength(3);
   });
 
   it('posts nothing and charges nothing when the answer is cut off after the upload started', async () => {

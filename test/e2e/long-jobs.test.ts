@@ -10,7 +10,7 @@ import { flatPng } from '../fakes/images.js';
 import { ManualClock } from '../fakes/manual-clock.js';
 import { ManualTimers } from '../fakes/manual-timers.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, lastText, quotaText, settled, texts } from './support.js';
+import { ephemeralError, finalEdit, lastText, quotaText, settled, texts, textOf } from './support.js';
 
 /** A Monday noon (UTC): the hour the tests move through stays inside one quota period. */
 const START = '2026-06-01T12:00:00Z';
@@ -57,7 +57,7 @@ describe('long jobs end to end', () => {
   async function handedOff(handle: InteractionHandle, prompt: string) {
     const { jobId } = await h.waitForLog((entry) => entry.msg === 'image job accepted' && entry['interactionId'] === handle.id);
     await h.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === jobId);
-    const post = h.discord.channelPosts.find((p) => String(p.payload?.content).includes(prompt));
+    const post = h.discord.channelPosts.find((p) => textOf(p.payload).includes(prompt));
     expect(post).toBeDefined();
     return post!;
   }
@@ -80,7 +80,7 @@ describe('long jobs end to end', () => {
 
     const post = await handedOff(handle, 'a very slow pair');
     expect(post.path).toContain(h.discord.fixtures.guild.channels.general.id);
-    expect(post.payload!.content).toContain(`<@${user.id}>`);
+    expect(textOf(post.payload)).toContain(`<@${user.id}>`);
     expect(post.files).toHaveLength(2);
     tokenLeftAlone(handle);
     const after = await quotaText(h.discord, user);
@@ -129,7 +129,7 @@ describe('long jobs end to end', () => {
 
     const post = await handedOff(queued, 'twenty minutes later');
     expect(post.files).toHaveLength(1);
-    expect(post.payload!.content).toContain(`<@${user.id}>`);
+    expect(textOf(post.payload)).toContain(`<@${user.id}>`);
     tokenLeftAlone(running.handle);
     tokenLeftAlone(queued);
     const after = await quotaText(h.discord, user);

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { finalEdit, settled } from './support.js';
+import { finalEdit, settled, textOf } from './support.js';
 
 describe('a gateway that ignores the size, end to end', () => {
   let h: Harness;
@@ -23,7 +23,7 @@ describe('a gateway that ignores the size, end to end', () => {
     ];
     const handle = h.discord.slash('imagine', options, { user: h.discord.fixtures.member });
     await handle.waitFor(settled);
-    const content = String(finalEdit(handle)?.payload?.content);
+    const content = textOf(finalEdit(handle)?.payload);
     expect(finalEdit(handle)?.files).toHaveLength(1);
     expect(content).toContain('The service made 1024x1024 instead of 1536x1024.');
   });
@@ -38,6 +38,6 @@ describe('a gateway that ignores the size, end to end', () => {
       { user: h.discord.fixtures.member },
     );
     await handle.waitFor(settled);
-    expect(String(finalEdit(handle)?.payload?.content)).not.toContain('The service made');
+    expect(textOf(finalEdit(handle)?.payload)).not.toContain('The service made');
   });
 });

@@ -3,19 +3,42 @@
  */
 import type { DiscordEmulator, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 
+/** The text a message shows: its content, or the text displays of its Components V2 card, in order. */
+export function textOf(payload: { content?: unknown; components?: unknown } | null | undefined): string {
+  if (!payload) return '';
+  const parts = typeof payload.content === 'string' && payload.content !== '' ? [payload.content] : [];
+  const visit = (component: { type?: number; content?: string; components?: unknown[] }) => {
+    if (component.type === 10 && typeof component.content === 'string') parts.push(component.content);
+    for (const child of component.components ?? []) visit(child as typeof component);
+  };
+  for (const component of (payload.components as unknown[] | undefined) ?? []) visit(component as { type?: number });
+  return parts.join('\n');
+}
+
+/** Every button and select custom id of a message (a card's rows included), in order. */
+export function customIds(message: { components?: unknown } | null | undefined): string[] {
+  const ids: string[] = [];
+  const visit = (component: { custom_id?: string; components?: unknown[] }) => {
+    if (typeof component.custom_id === 'string') ids.push(component.custom_id);
+    for (const child of component.components ?? []) visit(child as typeof component);
+  };
+  for (const component of (message?.components as unknown[] | undefined) ?? []) visit(component as { custom_id?: string });
+  return ids;
+}
+
 /** The final delivery edit (status 200 with files and a caption), if any. */
 export function finalEdit(handle: InteractionHandle) {
-  return handle.edits.filter((e) => e.status === 200 && e.files.length > 0 && /Imagined|Edited/.test(String(e.payload?.content))).at(-1);
+  return handle.edits.filter((e) => e.status === 200 && e.files.length > 0 && /Imagined|Edited/.test(textOf(e.payload))).at(-1);
 }
 
 /** Every text the member was shown for this interaction, in order. */
 export function texts(handle: InteractionHandle): string[] {
   const all = [
-    ...handle.acks.map((a) => a.body?.data?.content),
-    ...handle.edits.map((e) => e.payload?.content),
-    ...handle.followUps.map((f) => f.payload?.content),
+    ...handle.acks.map((a) => textOf(a.body?.data)),
+    ...handle.edits.map((e) => textOf(e.payload)),
+    ...handle.followUps.map((f) => textOf(f.payload)),
   ];
-  return all.filter((t): t is string => typeof t === 'string');
+  return all.filter((t) => t !== '');
 }
 
 /** The last text the member saw. */

@@ -82,7 +82,11 @@ export interface DiscordEmulator {
   autocomplete(name: string, options: SlashOption[], ctx: InteractionContext): InteractionHandle;
   button(message: EmulatedMessage, customId: string, ctx: InteractionContext): InteractionHandle;
   select(message: EmulatedMessage, customId: string, values: string[], ctx: InteractionContext): InteractionHandle;
-  modalSubmit(customId: string, fields: Record<string, string>, ctx: InteractionContext & { message?: EmulatedMessage | undefined }): InteractionHandle;
+  modalSubmit(
+    customId: string,
+    fields: Record<string, string | readonly string[]>,
+    ctx: InteractionContext & { message?: EmulatedMessage | undefined },
+  ): InteractionHandle;
   messageCommand(name: string, target: EmulatedMessage, ctx: InteractionContext): InteractionHandle;
   uploadAttachment(bytes: Uint8Array, filename: string, contentType?: string): Attachment;
   /** A member's message (a context-menu target) with files, and optionally embeds or Components V2 (another bot's message). */

@@ -102,11 +102,17 @@ function required<T>(value: T | undefined, kind: string, id: string): T {
   return value;
 }
 
-/** Modal submit components in the Label (type 18) shape of doc §6.3, one Label per text input. */
-export function modalComponents(fields: Record<string, string>): unknown[] {
+/**
+ * Modal submit components in the Label (type 18) shape of doc §6.3, one Label per field: a text input for a string,
+ * a string select (its chosen values) for a list.
+ */
+export function modalComponents(fields: Record<string, string | readonly string[]>): unknown[] {
   return Object.entries(fields).map(([customId, value], index) => ({
     type: 18,
     id: index * 2 + 1,
-    component: { type: 4, id: index * 2 + 2, custom_id: customId, value },
+    component:
+      typeof value === 'string'
+        ? { type: 4, id: index * 2 + 2, custom_id: customId, value }
+        : { type: 3, id: index * 2 + 2, custom_id: customId, values: [...value] },
   }));
 }

@@ -4,6 +4,7 @@
  */
 import type { InteractionRecord } from './handle.js';
 import { callbackBody, messageBody, type RestRequest, type Route, toRecorded } from './http.js';
+import { IS_COMPONENTS_V2 } from './components-v2.js';
 import { checkCallback, checkMessage, EPHEMERAL, Errors, isEmptyMessage, LOADING, type RestResult } from './rules.js';
 import type { EmulatorState } from './state.js';
 
@@ -121,7 +122,7 @@ function followUp(state: EmulatorState, rec: InteractionRecord, req: RestRequest
     ...responseMessage(state, rec),
     payload,
     files: req.files,
-    flags: (payload?.flags ?? 0) & EPHEMERAL,
+    flags: (payload?.flags ?? 0) & (EPHEMERAL | IS_COMPONENTS_V2),
   });
   if (!('id' in created)) return created;
   rec.messageIds.add(created.id);

@@ -48,7 +48,11 @@ export class InteractionDispatcher {
     return this.dispatch(ctx, { kind: InteractionKind.component, data: { custom_id: customId, component_type: 3, values }, responseType: 0, message });
   }
 
-  modalSubmit(customId: string, fields: Record<string, string>, ctx: InteractionContext & { message?: EmulatedMessage | undefined }): InteractionHandle {
+  modalSubmit(
+    customId: string,
+    fields: Record<string, string | readonly string[]>,
+    ctx: InteractionContext & { message?: EmulatedMessage | undefined },
+  ): InteractionHandle {
     const data = { custom_id: customId, components: modalComponents(fields) };
     return this.dispatch(ctx, { kind: InteractionKind.modalSubmit, data, responseType: 0, message: ctx.message });
   }

@@ -6,6 +6,7 @@ import type { APIMessage } from 'discord-api-types/v10';
 import type { Cdn } from './cdn.js';
 import type { SnowflakeGenerator } from './fixtures.js';
 import { Errors, LOADING, type RestResult } from './rules.js';
+import { checkComponentsV2 } from './components-v2.js';
 import type { Attachment, EmulatedMessage, RecordedFile, SentMessage } from './types.js';
 
 export interface CreateMessage {
@@ -54,6 +55,8 @@ export class MessageStore {
       flags: input.flags ?? payload.flags ?? 0,
       ...input.extra,
     } as unknown as APIMessage;
+    const rejected = checkComponentsV2(message, undefined);
+    if (rejected) return rejected;
     this.messages.set(message.id, message);
     return message;
   }
@@ -73,6 +76,8 @@ export class MessageStore {
     const requested = payload?.flags ?? current.flags ?? 0;
     next['flags'] = ((requested & ~64) | keep) & ~LOADING;
     const message = next as unknown as APIMessage;
+    const rejected = checkComponentsV2(message, current.flags);
+    if (rejected) return rejected;
     this.messages.set(id, message);
     return message;
   }

@@ -1,0 +1,204 @@
+/**
+ * The actions under a result card (issue 18): Vary (subtle, strong), Remix, Zoom out (1.5×, 2×), Pan, Vary region
+ * and Enlarge on the card's image, and U1…U10 on a card of several, which post the chosen image as a card of its own.
+ * Every action is a normal job started from the click (startJob): charged to whoever clicks, with every gate checked
+ * again for them; the service plans the size, canvas and mask from the model's profile, and refuses what the model
+ * cannot do before anything is charged. The result's request comes from the archive (so after a restart too).
+ */
+import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData, type ButtonInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import type { JobArchive } from '../service/job-archive.js';
+import { GenerateRequest } from '../service/image-request.js';
+import type { EditTransform } from '../service/result-actions.js';
+import type { AttachmentRef } from '../service/jobs.js';
+import type { ComponentHandler, InteractionContext } from './command.js';
+import { looksLikeImage, toRef } from './attachments.js';
+import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
+import { buildJob } from './job-from-interaction.js';
+import { readPrompt } from './prompt-modal.js';
+import { shortenForDiscord } from '../discord/text.js';
+import { ACTIONS, BUTTON_PREFIX, type ActionCode } from '../discord/render.js';
+
+type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
+
+/** The transform each button asks for. */
+const TRANSFORMS: Partial<Record<ActionCode, EditTransform>> = {
+  [ACTIONS.varySubtle]: { kind: 'vary', strength: 'subtle' },
+  [ACTIONS.varyStrong]: { kind: 'vary', strength: 'strong' },
+  [ACTIONS.enlarge]: { kind: 'enlarge' },
+  [ACTIONS.zoom15]: { kind: 'zoom', factor: 1.5 },
+  [ACTIONS.zoom2]: { kind: 'zoom', factor: 2 },
+  [ACTIONS.panLeft]: { kind: 'pan', direction: 'left' },
+  [ACTIONS.panRight]: { kind: 'pan', direction: 'right' },
+  [ACTIONS.panUp]: { kind: 'pan', direction: 'up' },
+  [ACTIONS.panDown]: { kind: 'pan', direction: 'down' },
+};
+
+const CELL_NAMES = ['top left', 'top', 'top right', 'left', 'centre', 'right', 'bottom left', 'bottom', 'bottom right'];
+
+/** Creates the handler of every action button and of the Remix and Vary region modals. */
+export function createImageActions(deps: Deps): ComponentHandler {
+  const recalled = async (jobId: string) => {
+    const record = await deps.archive.recall(jobId);
+    if (!record) throw new UserFacingError('button.expired');
+    return record;
+  };
+  return {
+    prefix: BUTTON_PREFIX.action,
+    async button(interaction, arg, ctx) {
+      const [jobId = '', code = ''] = arg.split(':');
+      if (code === ACTIONS.remix || code === ACTIONS.region) {
+        chosenImage(interaction);
+        const record = await recalled(jobId);
+        await interaction.showModal(code === ACTIONS.remix ? remixModal(jobId, record.request) : regionModal(jobId, record.request.prompt));
+        return;
+      }
+      const pick = /^u(\d+)$/.exec(code);
+      if (pick) return present(interaction, ctx, deps, jobId, Number(pick[1]));
+      const transform = TRANSFORMS[code as ActionCode];
+      if (!transform) throw new UserFacingError('button.expired');
+      const image = chosenImage(interaction);
+      deferInBackground(interaction, ctx);
+      const record = await recalled(jobId);
+      ctx.logger.info({ from: jobId, action: transform.kind }, 'action on a result');
+      await startJob(interaction, ctx, deps, 'edit', kept(record.request), { images: [image], transform });
+    },
+    async modal(interaction, arg, ctx) {
+      const [jobId = '', code = ''] = arg.split(':');
+      const image = chosenImage(interaction);
+      const prompt = readPrompt(interaction);
+      const record = await recalled(jobId);
+      if (code === ACTIONS.region) {
+        const cells = interaction.fields.getStringSelectValues(CELLS_FIELD).map(Number);
+        if (cells.length === 0) throw new UserFacingError('input.invalid', { param: 'region', detail: 'choose the parts of the image to change' });
+        deferInBackground(interaction, ctx);
+        ctx.logger.info({ from: jobId, action: 'region', cells }, 'action on a result');
+        await startJob(interaction, ctx, deps, 'edit', { ...kept(record.request), prompt }, { images: [image], transform: { kind: 'region', cells } });
+        return;
+      }
+      const changed = GenerateRequest.pick({ size: true, quality: true }).safeParse({
+        size: optional(interaction.fields.getTextInputValue(SIZE_FIELD)),
+        quality: optional(interaction.fields.getTextInputValue(QUALITY_FIELD)),
+      });
+      if (!changed.success) throw new UserFacingError('input.invalid', { param: String(changed.error.issues[0]?.path[0] ?? 'size') });
+      const request = { ...kept(record.request), ...changed.data, prompt };
+      const fromImage = interaction.fields.getStringSelectValues(MODE_FIELD)[0] === 'edit';
+      deferInBackground(interaction, ctx);
+      ctx.logger.info({ from: jobId, action: 'remix', fromImage }, 'action on a result');
+      if (fromImage) await startJob(interaction, ctx, deps, 'edit', request, { images: [image] });
+      else await startJob(interaction, ctx, deps, 'imagine', { ...request, n: record.request.n === undefined ? undefined : 1 });
+    },
+  };
+}
+
+/** U1…: posts image `index` of the result as a card of its own (no gateway call, nothing charged). */
+async function present(interaction: ButtonInteraction, ctx: InteractionContext, deps: Deps, jobId: string, index: number): Promise<void> {
+  const images = [...interaction.message.attachments.values()].filter(looksLikeImage);
+  // A long result spans messages of 10 images: the index counts from the first message's first image.
+  const first = Number(/-(\d+)\.\w+$/.exec(images[0]?.name ?? '')?.[1] ?? 1) - 1;
+  const image = images[index - first];
+  if (!image) throw new UserFacingError('input.noImages');
+  deferInBackground(interaction, ctx);
+  const record = await deps.archive.recall(jobId);
+  if (!record) throw new UserFacingError('button.expired');
+  ctx.logger.info({ from: jobId, image: index }, 'image picked from a result');
+  const job = buildJob(interaction, record.kind, { ...record.request, n: undefined }, record.edit);
+  await deps.images.present(job, toRef(image), deps.createResponder(interaction, ctx));
+}
+
+/** The card's image (a single-image card: its first PNG, JPEG or WebP attachment). */
+function chosenImage(interaction: ButtonInteraction | ModalSubmitInteraction): AttachmentRef {
+  const image = interaction.message ? [...interaction.message.attachments.values()].find(looksLikeImage) : undefined;
+  if (!image) throw new UserFacingError('input.noImages');
+  return toRef(image);
+}
+
+/** What an action keeps of the result's request: the model and its look, not its count or size. */
+function kept(request: GenerateRequest): GenerateRequest {
+  const { prompt, model, quality, background, outputFormat, outputCompression, moderation, style } = request;
+  return { prompt, model, quality, background, outputFormat, outputCompression, moderation, style };
+}
+
+const optional = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
+
+const PROMPT_FIELD = 'prompt';
+const SIZE_FIELD = 'size';
+const QUALITY_FIELD = 'quality';
+const MODE_FIELD = 'mode';
+const CELLS_FIELD = 'cells';
+
+const promptLabel = (value: string, description: string) => ({
+  type: ComponentType.Label as const,
+  label: 'Prompt',
+  description,
+  component: {
+    type: ComponentType.TextInput as const,
+    custom_id: PROMPT_FIELD,
+    style: TextInputStyle.Paragraph,
+    max_length: 4000,
+    min_length: 1,
+    required: true,
+    value: shortenForDiscord(value, 4000),
+  },
+});
+
+/** Remix: the prompt and main parameters, filled in; a new image, or an edit of this one. */
+function remixModal(jobId: string, request: GenerateRequest): APIModalInteractionResponseCallbackData {
+  const short = (customId: string, label: string, value: string | undefined, placeholder: string) => ({
+    type: ComponentType.Label as const,
+    label,
+    component: {
+      type: ComponentType.TextInput as const,
+      custom_id: customId,
+      style: TextInputStyle.Short,
+      required: false,
+      max_length: 20,
+      placeholder,
+      ...(value === undefined ? {} : { value }),
+    },
+  });
+  return {
+    custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.remix}`,
+    title: 'Remix',
+    components: [
+      promptLabel(request.prompt, 'Change the prompt, then remix'),
+      short(SIZE_FIELD, 'Size', request.size, 'auto, or WIDTHxHEIGHT such as 1536x1024'),
+      short(QUALITY_FIELD, 'Quality', request.quality, 'auto, low, medium or high'),
+      {
+        type: ComponentType.Label,
+        label: 'Start from',
+        component: {
+          type: ComponentType.StringSelect,
+          custom_id: MODE_FIELD,
+          options: [
+            { label: 'A new image from the prompt', value: 'new', default: true },
+            { label: 'This image, changed by the prompt', value: 'edit' },
+          ],
+        },
+      },
+    ],
+  };
+}
+
+/** Vary region: the cells of a 3×3 grid to change, and what to put there. */
+function regionModal(jobId: string, prompt: string): APIModalInteractionResponseCallbackData {
+  return {
+    custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.region}`,
+    title: 'Vary region',
+    components: [
+      {
+        type: ComponentType.Label,
+        label: 'Parts to change',
+        description: 'The image in a 3×3 grid; the rest stays as it is',
+        component: {
+          type: ComponentType.StringSelect,
+          custom_id: CELLS_FIELD,
+          min_values: 1,
+          max_values: 9,
+          options: CELL_NAMES.map((name, cell) => ({ label: name, value: String(cell) })),
+        },
+      },
+      promptLabel(prompt, 'What should be there?'),
+    ],
+  };
+}
