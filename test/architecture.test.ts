@@ -55,6 +55,7 @@ const ADAPTERS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/cost.ts': "a model's prices (part of its profile)",
   'src/service/periods.ts': 'the calendar windows of quota periods (the ledger keys usage by them, the reports sum their days)',
   'src/service/usage-totals.ts': "the daily usage totals' record and how a job adds to it (the store applies it atomically)",
+  'src/service/history-entries.ts': "a member's history record and how an entry joins it (the store applies it atomically)",
 };
 
 /** The one way into src/service/streaming from outside it: the seam the service opens per job (and main.ts builds). */
