@@ -39,8 +39,8 @@ const ADAPTER_FOLDERS = ['src/commands/', 'src/discord/', 'src/gateway/', 'src/s
 /** What src/commands may import from src/discord (Discord output); everything else there is the output adapter's own. */
 const COMMANDS_MAY_IMPORT_FROM_DISCORD: Record<string, string> = {
   'src/discord/responder.ts': 'the Responder factory',
-  'src/discord/text.ts': 'shortenForDiscord, for the texts a command shows itself (model list, modal title)',
-  'src/discord/render.ts': 'BUTTON_PREFIX: the custom ids the result buttons are rendered with are the ones the router dispatches on',
+  'src/discord/text.ts': 'shortenForDiscord and inertText, for the texts a command shows itself (model list, modal title, history)',
+  'src/discord/render.ts': 'BUTTON_PREFIX: the custom ids the result buttons are rendered with are the ones the router dispatches on; resultButtons for /show',
 };
 
 /**
