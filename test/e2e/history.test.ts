@@ -1,8 +1,8 @@
 /**
  * /history and /show end to end (issue 18): each member's history lists exactly their own delivered jobs (another
- * member and an admin see only theirs), pages with buttons that still work after a restart, /show posts a result again
- * with its buttons and refuses anyone else's job, autocomplete offers only the asker's jobs, and /history clear
- * deletes the history from the store (read back from the store itself).
+ * member and an admin see only theirs), pages with buttons that still work after a restart, /show posts a result
+ * again with its buttons (but not one deleted since) and refuses anyone else's job, autocomplete offers only the
+ * asker's jobs, and /history clear deletes the history from the store (read back from the store itself).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
@@ -120,6 +120,13 @@ describe('/history and /show, end to end', () => {
     expect(repost.attachments.map((a) => a.filename)).toEqual(original.message.attachments.map((a) => a.filename));
     expect(repost.attachments[0]!.url).not.toBe(original.message.attachments[0]!.url);
     expect(shown.edits.find((e) => e.files.length > 0)!.files[0]!.bytes.equals(await download(original.message.attachments[0]!.url))).toBe(true);
+
+    // A result deleted since is not brought back.
+    const deleted = delivered.get('member job 1')!;
+    h.discord.messages.delete(deleted.message.id);
+    const gone = h.discord.slash('show', [{ name: 'job', type: 3, value: deleted.jobId }], { user: member });
+    await gone.waitFor(settled);
+    expect(ephemeralError(gone)).toContain("That result's images are gone");
 
     for (const user of [member2, admin]) {
       const refused = h.discord.slash('show', [{ name: 'job', type: 3, value: original.jobId }], { user });
