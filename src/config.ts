@@ -95,6 +95,7 @@ export const ConfigSchema = z.object({
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
   STREAM_DELIVERIES: flag.default(true),
   BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),
+  HISTORY_DAYS: positiveInt('a whole number of days').default(30),
   SHARD_COUNT: z.union([z.literal('auto'), positiveInt('a positive whole number or auto')], { error: 'expects a positive whole number or auto' }).default(1),
   SHARD_IDS: z
     .string()

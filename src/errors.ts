@@ -32,6 +32,8 @@ export type UserErrorIdentifier =
   | 'job.unacknowledged'
   | 'button.expired'
   | 'delivery.failed'
+  | 'history.unknownJob'
+  | 'history.resultGone'
   | 'settings.modelNotAllowed'
   | 'settings.tooMany'
   | 'settings.channelOnly'
@@ -129,6 +131,8 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext, nameOf: ParamNamer
   'job.unacknowledged': () => "Discord didn't confirm your command, so I stopped it. You were not charged; please try again.",
   'button.expired': () => 'This button has expired. Run the command again.',
   'delivery.failed': () => "I made your images but couldn't post them here. You were not charged.",
+  'history.unknownJob': () => "That job isn't in your history here. Pick one from the list, or see `/history list`.",
+  'history.resultGone': () => "That result's images are gone (the message was deleted) or I can't reach them anymore.",
   'settings.modelNotAllowed': (c) => `This server allows only these models: ${c.allowed ?? 'none'}. Pick one of them with \`model\`.`,
   'settings.tooMany': (c) => `This server allows at most ${c.limit ?? 1} image${c.limit === 1 ? '' : 's'} per request. Lower \`count\`.`,
   'settings.channelOnly': (c) => `Image generation isn't available in this channel. You can use it in ${c.channels ?? 'the channels the admins chose'}.`,

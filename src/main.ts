@@ -33,6 +33,8 @@ import { JobUsage, UsageLog } from './service/usage-log.js';
 import { UsageReport } from './service/usage-report.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
+import { MemberHistory } from './service/member-history.js';
+import { DiscordPostedImages } from './discord/posted-images.js';
 import { QuotaAdmin } from './service/quota-admin.js';
 import { systemClock, type Clock } from './service/ports.js';
 import type { LeaseTimers } from './service/lease-renewal.js';
@@ -128,6 +130,17 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     rest: { api: config.DISCORD_API_URL, agent: discordAgent },
   });
   const audit = new DiscordAuditTrail({ rest: client.rest, logger });
+  const history = new MemberHistory({
+    store: storage.history,
+    images: new DiscordPostedImages({
+      rest: client.rest,
+      download: (url) =>
+        downloadAttachment(url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes: config.ATTACHMENT_MAX_BYTES, timeoutMs: 60_000, dispatcher: agent }),
+      logger,
+    }),
+    clock,
+    keepMs: config.HISTORY_DAYS * 86_400_000,
+  });
   const jobUsage = storage.records('job-usage', JobUsage);
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
   const images = new ImageService({
@@ -135,6 +148,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     audit,
     profiles,
     archive,
+    history,
     usage: new UsageLog(jobUsage),
     totals: storage.usageTotals,
     gateway: metrics ? observeGateway(gateway, metrics) : gateway,
@@ -177,6 +191,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     quotas: new QuotaAdmin({ quotas, spend: storage.spend, settings, audit, logger }),
     archive,
     isAllowedImageUrl: (url: string) => isAllowedAttachmentUrl(url, config.DISCORD_CDN_HOSTS),
+    history,
     autocomplete: createImageAutocomplete(gateway, profiles),
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
       new DiscordResponder({

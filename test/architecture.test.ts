@@ -39,8 +39,9 @@ const ADAPTER_FOLDERS = ['src/commands/', 'src/discord/', 'src/gateway/', 'src/s
 /** What src/commands may import from src/discord (Discord output); everything else there is the output adapter's own. */
 const COMMANDS_MAY_IMPORT_FROM_DISCORD: Record<string, string> = {
   'src/discord/responder.ts': 'the Responder factory',
-  'src/discord/text.ts': 'shortenForDiscord, for the texts a command shows itself (model list, modal title)',
-  'src/discord/render.ts': 'BUTTON_PREFIX: the custom ids the result buttons are rendered with are the ones the router dispatches on',
+  'src/discord/text.ts': 'shortenForDiscord and inertText, for the texts a command shows itself (model list, modal title, history)',
+  'src/discord/render.ts': 'BUTTON_PREFIX and ACTIONS: the custom ids the result buttons are rendered with are the ones the router dispatches on',
+  'src/discord/result-card.ts': 'shownCard: /show posts a result again as the card it was',
 };
 
 /**
@@ -55,6 +56,7 @@ const ADAPTERS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/cost.ts': "a model's prices (part of its profile)",
   'src/service/periods.ts': 'the calendar windows of quota periods (the ledger keys usage by them, the reports sum their days)',
   'src/service/usage-totals.ts': "the daily usage totals' record and how a job adds to it (the store applies it atomically)",
+  'src/service/history-entries.ts': "a member's history record and how an entry joins it (the store applies it atomically)",
 };
 
 /** The one way into src/service/streaming from outside it: the seam the service opens per job (and main.ts builds). */

@@ -3,6 +3,7 @@
  */
 import type { RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
 import type { JobArchive } from '../service/job-archive.js';
+import type { MemberHistory } from '../service/member-history.js';
 import type { Clock, ImageGateway } from '../service/ports.js';
 import type { UsageReport } from '../service/usage-report.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
@@ -10,6 +11,7 @@ import type { Command, ComponentHandler } from './command.js';
 import { createEditCommand, EDIT_DATA } from './edit.js';
 import { createEditImageMenu, createEditImageMenuModal, EDIT_IMAGE_MENU_DATA } from './edit-image-menu.js';
 import type { ImageCommandDeps } from './image-jobs.js';
+import { createHistoryCommand, createHistoryPaging, HISTORY_DATA } from './history.js';
 import { createImagineCommand, IMAGINE_DATA } from './imagine.js';
 import { createModelsCommand, MODELS_DATA } from './models.js';
 import { createQuotaCommand } from './quota.js';
@@ -18,6 +20,7 @@ import { createResultButtons } from './result-buttons.js';
 import { createCostButtons } from './cost-buttons.js';
 import { createImageActions } from './image-actions.js';
 import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
+import { createShowCommand, SHOW_DATA } from './show.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
 
@@ -30,6 +33,8 @@ export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBod
   QUOTA_DATA,
   SETTINGS_DATA,
   USAGE_DATA,
+  HISTORY_DATA,
+  SHOW_DATA,
 ];
 
 /** What the commands need. */
@@ -41,6 +46,7 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit' | 'recallConfirmation' | 'takeConfirmation'>;
   /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS): Edit image ignores images anywhere else. */
   isAllowedImageUrl(url: string): boolean;
+  history: Pick<MemberHistory, 'page' | 'clear' | 'show' | 'search'>;
 }
 
 /** Builds the commands. */
@@ -53,10 +59,12 @@ export function createCommands(deps: CommandDeps): Command[] {
     createQuotaCommand(deps),
     createSettingsCommand(deps),
     createUsageCommand(deps),
+    createHistoryCommand(deps),
+    createShowCommand(deps),
   ];
 }
 
 /** Builds the button and modal handlers. */
 export function createComponents(deps: CommandDeps): ComponentHandler[] {
-  return [...createResultButtons(deps), ...createCostButtons(deps), createImageActions(deps), createEditImageMenuModal(deps)];
+  return [...createResultButtons(deps), ...createCostButtons(deps), createImageActions(deps), createEditImageMenuModal(deps), createHistoryPaging(deps)];
 }

@@ -3,16 +3,27 @@
  * attachments (10 per message, more in follow-ups), and a hand-off to the channel — or the member's DMs — when
  * the 15-minute interaction token can no longer be used.
  */
-import { AttachmentBuilder, ComponentType, DiscordAPIError, type Client, type REST, type MessageCreateOptions, type RepliableInteraction } from 'discord.js';
+import {
+  AttachmentBuilder,
+  ComponentType,
+  DiscordAPIError,
+  type APIMessage,
+  type Client,
+  type Message,
+  type MessageCreateOptions,
+  type REST,
+  type RepliableInteraction,
+} from 'discord.js';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { imageFileName } from './file-names.js';
 import { shortenForDiscord } from './text.js';
-import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, ReplyAddress, Responder } from '../service/jobs.js';
+import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Posted, ReplyAddress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
 import { renderCostConfirmation, renderProgress } from './render.js';
 import { resultCard, textCard, type CardPayload } from './result-card.js';
 import { LiveReplyUpload } from './live-reply-upload.js';
+import { postedOf, type PostedMessage } from './posted-message.js';
 import { editOriginalReply } from './original-reply.js';
 
 /** Discord allows 10 attachments per message. */
@@ -109,7 +120,7 @@ export class DiscordResponder implements Responder {
     return this.opened;
   }
 
-  async deliver(delivery: Delivery, upload?: ImageUpload): Promise<{ messageIds: string[] }> {
+  async deliver(delivery: Delivery, upload?: ImageUpload): Promise<Posted> {
     // Without an acknowledgement nothing can be delivered, so nothing is charged.
     await this.ready?.catch((err: unknown) => {
       throw new UserFacingError('job.unacknowledged', {}, { cause: err });
@@ -118,7 +129,7 @@ export class DiscordResponder implements Responder {
     // An upload already under way (at most 10 files) becomes the message, when this responder opened it and the token works.
     const live = upload !== undefined && upload === this.opened && this.tokenUsable() ? this.opened : undefined;
     if (upload && !live) await upload.abandon();
-    const messageIds: string[] = [];
+    const sent: PostedMessage[] = [];
     let firstImage = 0;
     for (const [i, files] of chunks.entries()) {
       const attachments = files.map((f, j) => toAttachment(delivery, f, i * MAX_FILES_PER_MESSAGE + j));
@@ -129,9 +140,10 @@ export class DiscordResponder implements Responder {
       );
       firstImage += files.filter((f) => f.original !== true).length;
       const payload = { ...card, files: attachments, allowedMentions: { parse: [] } };
-      messageIds.push(await this.post(delivery, payload, i === 0 ? live : undefined, i));
+      sent.push(postedOf(await this.post(delivery, payload, i === 0 ? live : undefined, i), delivery.job.origin.guildId));
     }
-    return { messageIds };
+    const first = sent[0];
+    return { messageIds: sent.map((m) => m.id), channelId: first?.channelId, guildId: first?.guildId, imageUrl: first?.imageUrl };
   }
 
   /** Turns the reply into the cost question; its buttons carry the waiting request's id. */
@@ -149,10 +161,10 @@ export class DiscordResponder implements Responder {
    * failure is logged (status and code only) and the next way tried; when every way failed, the member is told the
    * images could not be posted and the job is refunded (delivery.failed).
    */
-  private async post(delivery: Delivery, payload: ResultPayload, live: LiveReplyUpload | undefined, index: number): Promise<string> {
+  private async post(delivery: Delivery, payload: ResultPayload, live: LiveReplyUpload | undefined, index: number): Promise<APIMessage | Message> {
     const options = { ...payload, attachments: [] };
-    const viaReply = async (call: () => Promise<{ id: string }>) => (this.tokenUsable() ? this.viaToken(call) : undefined);
-    const ways: [string, () => Promise<{ id: string } | string | undefined>][] = [];
+    const viaReply = async (call: () => Promise<APIMessage | Message>) => (this.tokenUsable() ? this.viaToken(call) : undefined);
+    const ways: [string, () => Promise<APIMessage | Message | undefined>][] = [];
     if (live) ways.push(['streamed upload', () => viaReply(() => live.finish(options))]);
     ways.push(
       [
@@ -168,7 +180,7 @@ export class DiscordResponder implements Responder {
     for (const [way, attempt] of ways) {
       try {
         const sent = await attempt();
-        if (sent !== undefined) return typeof sent === 'string' ? sent : sent.id;
+        if (sent !== undefined) return sent;
       } catch (err) {
         this.log.warn({ err, way }, 'could not post the images this way; trying the next');
       }
@@ -177,7 +189,7 @@ export class DiscordResponder implements Responder {
   }
 
   /** Posts in the channel, mentioning the member (above the card); when the bot cannot post there, sends a direct message. */
-  private async handOff(delivery: Delivery, payload: ResultPayload): Promise<string> {
+  private async handOff(delivery: Delivery, payload: ResultPayload): Promise<Message> {
     const requesterId = delivery.job.origin.requesterId;
     const mention = { type: ComponentType.TextDisplay as const, content: `<@${requesterId}> your images are ready.` };
     const message: MessageCreateOptions = { ...payload, components: [mention, ...payload.components], allowedMentions: { users: [requesterId] } };
@@ -185,13 +197,13 @@ export class DiscordResponder implements Responder {
     if (channelId && delivery.job.origin.guildId) {
       try {
         const channel = await this.client.channels.fetch(channelId);
-        if (channel?.isSendable()) return (await channel.send(message)).id;
+        if (channel?.isSendable()) return await channel.send(message);
       } catch (err) {
         this.log.warn({ err, channelId }, 'channel hand-off failed; trying a direct message');
       }
     }
     const user = await this.client.users.fetch(requesterId);
-    return (await user.send(message)).id;
+    return user.send(message);
   }
 
   private tokenUsable(): boolean {

@@ -71,6 +71,24 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
   };
 }
 
+/**
+ * A card of images posted again (/show): `names` (as attached) in a gallery, `text` under them, and the actions: on
+ * one image those of `actions` (when the model is not known here, those of an editing model: an action the model
+ * cannot do is refused with the reason before anything is charged), on several the U buttons.
+ */
+export function shownCard(jobId: string, text: string, names: readonly string[], actions: ResultActions): CardPayload {
+  const inside: APIComponentInContainer[] = [
+    { type: ComponentType.MediaGallery, items: names.map((name) => ({ media: { url: `attachment://${name}` } })) },
+    { type: ComponentType.TextDisplay, content: shortenForDiscord(text, MAX_CARD_TEXT) },
+  ];
+  const rows = names.length === 1 ? imageActionRows(jobId, actions) : pickRows(jobId, 0, names.length);
+  return {
+    flags: CARD_FLAGS,
+    content: '',
+    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(jobId)],
+  };
+}
+
 /** A card of text only (progress, notices): one container, optionally an image (a preview) and action rows. */
 export function textCard(
   lines: readonly string[],

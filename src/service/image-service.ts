@@ -42,6 +42,7 @@ import type {
 } from './ports.js';
 import { systemClock } from './ports.js';
 import type { JobArchive } from './job-archive.js';
+import type { MemberHistory } from './member-history.js';
 import { journalEntryOf } from './job-journal-entry.js';
 import { JobProgressReporter } from './job-progress.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
@@ -84,6 +85,8 @@ export interface ImageServiceOptions {
   usage?: Pick<UsageLog, 'record'> | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
   archive?: Pick<JobArchive, 'remember'> | undefined;
+  /** Members' histories (/history, /show); without it, delivered jobs are not listed. */
+  history?: Pick<MemberHistory, 'record'> | undefined;
   /** The ledger's lease (JOB_LEASE_MS); an accepted job renews its reservation every third of it. @default 60000 */
   jobLeaseMs?: number | undefined;
   /** @default the global timers */
@@ -407,7 +410,8 @@ export class ImageService {
       const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request.size);
       const upload = await stream?.settle(files);
       const actions = actionsOf(prepared.profile, files[0]);
-      const { messageIds } = await responder.deliver({ job, model: result.model, files, notices, spoiler: prepared.spoiler, actions }, upload);
+      const posted = await responder.deliver({ job, model: result.model, files, notices, spoiler: prepared.spoiler, actions }, upload);
+      const { messageIds } = posted;
       delivered = true;
       this.metrics.uploaded(files.reduce((sum, file) => sum + file.bytes.length, 0));
       await lease.stop();
@@ -415,6 +419,9 @@ export class ImageService {
       await this.commit(job, imagesIn(files), holds.spend ? (cost?.usd ?? prepared.estimate ?? 0) : undefined, log);
       await this.recordUsage({ ...job, request }, result, imagesIn(files), cost, log);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
+      await this.options.history
+        ?.record({ ...job, request }, { model: result.model, images: imagesIn(files), posted })
+        .catch((err: unknown) => log.warn({ err }, 'could not add the job to its member history'));
       log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
       return { delivered: imagesIn(files), model: result.model, cost, messageId: messageIds[0] };
     } finally {

@@ -143,12 +143,24 @@ export interface Responder {
    * Posts the images; throws when they could not be posted. Returns the ids of the messages that carry them.
    * `upload`, from {@link openUpload}, carries exactly `delivery.files` and is completed rather than sent again.
    */
-  deliver(delivery: Delivery, upload?: ImageUpload): Promise<{ messageIds: string[] }>;
+  deliver(delivery: Delivery, upload?: ImageUpload): Promise<Posted>;
   /**
    * Optional: asks the member to confirm an expensive request instead of running it (a message with the estimate and
    * Confirm and Cancel buttons that carry `confirmation.id`). Without it, requests run unasked.
    */
   confirmCost?(confirmation: CostConfirmation): Promise<void>;
+}
+
+/** Where a delivery landed (Responder.deliver): its messages, and where the first one is. */
+export interface Posted {
+  /** The messages that carry the images, in order. */
+  messageIds: string[];
+  /** The channel of the first message (a hand-off may have posted it in a direct message); undefined when unknown. */
+  channelId?: string | undefined;
+  /** The server of that channel, null for a direct message; undefined when unknown. */
+  guildId?: string | null | undefined;
+  /** The first image as Discord serves it: a signed URL, which expires. */
+  imageUrl?: string | undefined;
 }
 
 /** A post of images still arriving (Responder.openUpload). */

@@ -35,6 +35,11 @@ export class MemoryAtomicStore implements AtomicStore {
     }
   }
 
+  delete(key: string): Promise<void> {
+    this.#entries.delete(key);
+    return Promise.resolve();
+  }
+
   clear(): Promise<void> {
     this.#entries.clear();
     return Promise.resolve();

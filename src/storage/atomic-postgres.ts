@@ -16,6 +16,8 @@ const TABLE = LEDGER_TABLE;
 const GET_MANY = `SELECT key, value FROM ${TABLE} WHERE key = ANY ($1::text[]) AND expires_at > $2`;
 const SET = `INSERT INTO ${TABLE} (key, value, expires_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`;
 
+const DELETE = `DELETE FROM ${TABLE} WHERE key = $1`;
+
 /** Options of {@link openPostgresAtomicStore}. */
 export interface PostgresAtomicStoreOptions {
   /** Prefix of every key (several bots or test runs may share a database). */
@@ -115,6 +117,11 @@ class PostgresAtomicStore implements AtomicStore {
 
   update(key: string, decide: Decide): Promise<void> {
     return this.#updater.update(key, decide);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#updater.forget(key);
+    await this.#pool.query({ name: 'quota-ledger-delete', text: DELETE, values: [this.#prefix + key] });
   }
 
   async clear(): Promise<void> {

@@ -48,6 +48,11 @@ export class RedisAtomicStore implements AtomicStore {
     return this.#updater.update(key, decide);
   }
 
+  async delete(key: string): Promise<void> {
+    this.#updater.forget(key);
+    await this.#client.del(this.#prefix + key);
+  }
+
   async clear(): Promise<void> {
     const match = `${this.#prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
     for await (const keys of this.#client.scanIterator({ MATCH: match, COUNT: 500 })) {

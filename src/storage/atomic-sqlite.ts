@@ -108,6 +108,10 @@ class SqliteAtomicStore implements AtomicStore {
     }
   }
 
+  async delete(key: string): Promise<void> {
+    await this.#serial(() => run(this.#db, `DELETE FROM ${TABLE} WHERE key = ?`, [this.#prefix + key]));
+  }
+
   async clear(): Promise<void> {
     const pattern = `${this.#prefix.replace(/[\\%_]/g, '\\$&')}%`;
     await this.#serial(() => run(this.#db, `DELETE FROM ${TABLE} WHERE key LIKE ? ESCAPE '\\'`, [pattern]));

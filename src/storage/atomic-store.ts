@@ -38,6 +38,8 @@ export interface AtomicStore {
    * first. An exception from `decide` aborts the update (nothing is written) and is rethrown as it is.
    */
   update(key: string, decide: Decide): Promise<void>;
+  /** Removes the record at `key` (nothing when it is missing); an update of it after this finds it missing. */
+  delete(key: string): Promise<void>;
   /** Deletes every record of this store's namespace (tests and tear-down only: it scans). */
   clear(): Promise<void>;
   /** Releases the connection(s); idempotent. */

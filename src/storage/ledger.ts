@@ -66,6 +66,11 @@ export class Ledger {
     return decided.result;
   }
 
+  /** Removes the record at `key`; an update of it after this finds it missing. */
+  async delete(key: string): Promise<void> {
+    await this.#guard('delete', () => this.#store.delete(key));
+  }
+
   /** Writes raw text under `key`, bypassing encoding: lets tests and repair tools simulate or fix corruption. */
   async writeRaw(key: string, raw: string, ttlMs: number): Promise<void> {
     await this.#guard('write', () => this.#store.set(key, { text: raw, ttlMs: toTtl(ttlMs) }));

@@ -10,7 +10,9 @@ import {
   type SpendLedger,
   systemClock,
 } from '../service/ports.js';
+import type { HistoryStore } from '../service/history-entries.js';
 import type { UsageTotals } from '../service/usage-totals.js';
+import { LedgerHistoryStore } from './history-store.js';
 import { LedgerJobJournal } from './job-journal.js';
 import { LedgerUsageTotals } from './usage-totals-store.js';
 import type { JobSlotLimits } from './job-slots.js';
@@ -40,6 +42,8 @@ export interface Storage {
   slots: JobSlots | undefined;
   /** Servers' daily usage totals (the /usage reports), exact across processes. */
   usageTotals: UsageTotals;
+  /** Members' histories of delivered jobs (/history, /show), exact across processes. */
+  history: HistoryStore;
   /** One cheap read (readiness): resolves when the store answers within `timeoutMs`, rejects otherwise. */
   ping(timeoutMs: number): Promise<void>;
   /** Disconnects from the backend; later operations throw StorageUnavailableError. */
@@ -98,6 +102,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
     spend: new SpendStore(ledger),
     slots: backend.slots,
     usageTotals: new LedgerUsageTotals(backend.ledger),
+    history: new LedgerHistoryStore(backend.ledger),
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),
     ping: async (timeoutMs) => {

@@ -20,7 +20,7 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     expect(h.discord.commandPuts).toHaveLength(1);
     expect(h.discord.commandPuts[0]?.scope).toBe('global');
     const names = h.discord.registeredCommands('global').map((c) => (c as { name: string }).name);
-    expect(names.sort()).toEqual(['Edit image', 'edit', 'imagine', 'models', 'quota', 'settings', 'usage']);
+    expect(names.sort()).toEqual(['Edit image', 'edit', 'history', 'imagine', 'models', 'quota', 'settings', 'show', 'usage']);
   });
 
   it('answers a minimal /imagine with one PNG on the deferred reply', async () => {

@@ -135,6 +135,20 @@ for (const [name, skipReason, factory] of backends) {
         expect(await s.get('kept')).toBe('as it was');
       });
 
+      it('deletes a record, so another store of the namespace and a later update find it missing', async () => {
+        const [first, second] = [await store(), await store()];
+        await first.update('gone', () => ({ text: 'one', ttlMs: 60_000 }));
+        await first.set('kept', { text: 'two', ttlMs: 60_000 });
+        await second.delete('gone');
+        await second.delete('never-written');
+        expect([await first.get('gone'), await second.get('gone'), await first.get('kept')]).toEqual([undefined, undefined, 'two']);
+        // The first store last wrote 'one' there: its update must decide on the record as it is now, missing.
+        const seen: (string | undefined)[] = [];
+        await first.update('gone', (text) => (seen.push(text), { text: 'again', ttlMs: 60_000 }));
+        expect(seen.at(-1)).toBeUndefined();
+        expect(await second.get('gone')).toBe('again');
+      });
+
       it('applies concurrent updates from two stores of one namespace one after another', async () => {
         const [first, second] = [await store(), await store()];
         const add = (text: string | undefined) => ({ text: String(Number(text ?? '0') + 1), ttlMs: 60_000 });

@@ -1,0 +1,66 @@
+/**
+ * /history list and /history clear: the member's own recent images on this server (or in direct messages), shown only
+ * to them and paged with buttons; clearing deletes the history from the store. Whose history is always the asker's:
+ * there is no option to name anyone else, admins included.
+ */
+import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import type { HistoryOwner } from '../service/history-entries.js';
+import type { MemberHistory } from '../service/member-history.js';
+import type { ChatCommand, ComponentHandler } from './command.js';
+import { HISTORY_PAGE_PREFIX, parsePageArg, renderHistoryPage } from './history-page.js';
+import { AVAILABLE_EVERYWHERE } from './image-options.js';
+
+export const HISTORY_DATA = {
+  type: ApplicationCommandType.ChatInput,
+  name: 'history',
+  description: 'Your recent images here (only you see them)',
+  ...AVAILABLE_EVERYWHERE,
+  options: [
+    { type: ApplicationCommandOptionType.Subcommand, name: 'list', description: 'Your recent images, newest first (only you see this)' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'clear', description: 'Delete your history here (the images stay where they were posted)' },
+  ],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** What /history and its buttons need. */
+interface Deps {
+  history: Pick<MemberHistory, 'page' | 'clear'>;
+}
+
+/** The asker's history: theirs, where they ask from. */
+export const ownerOf = (interaction: { guildId: string | null; user: { id: string } }): HistoryOwner => ({
+  guildId: interaction.guildId,
+  userId: interaction.user.id,
+});
+
+/** Creates /history. */
+export function createHistoryCommand(deps: Deps): ChatCommand {
+  return {
+    kind: 'chat',
+    data: HISTORY_DATA,
+    async execute(interaction, ctx) {
+      const clear = interaction.options.getSubcommand() === 'clear';
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      if (clear) {
+        await deps.history.clear(ownerOf(interaction));
+        ctx.logger.info('history cleared');
+        await interaction.editReply({ content: 'Your history here is cleared. The images stay where they were posted.' });
+        return;
+      }
+      await interaction.editReply({ ...renderHistoryPage(await deps.history.page(ownerOf(interaction), 0)), allowedMentions: { parse: [] } });
+    },
+  };
+}
+
+/** The Previous/Next buttons of a /history page: the clicker's own history, at the page and time the button names. */
+export function createHistoryPaging(deps: Deps): ComponentHandler {
+  return {
+    prefix: HISTORY_PAGE_PREFIX,
+    async button(interaction, arg) {
+      const at = parsePageArg(arg);
+      if (!at) throw new UserFacingError('button.expired');
+      await interaction.deferUpdate();
+      await interaction.editReply({ ...renderHistoryPage(await deps.history.page(ownerOf(interaction), at.page, at.asOf)), allowedMentions: { parse: [] } });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * /show job:<id>: posts one of the member's own results again, here, as a card with its actions (result-card.ts). The
+ * job is looked up in the asker's history only (autocomplete offers only their jobs, and any other id is refused); the
+ * images are fetched again from the original message (see discord/posted-images.ts for why).
+ */
+import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { shownCard } from '../discord/result-card.js';
+import { inertText, shortenForDiscord } from '../discord/text.js';
+import type { HistoryEntry } from '../service/history-entries.js';
+import type { MemberHistory } from '../service/member-history.js';
+import type { ChatCommand } from './command.js';
+import { ownerOf } from './history.js';
+import { messageLink, timestampOf } from './history-page.js';
+import { AVAILABLE_EVERYWHERE } from './image-options.js';
+
+export const SHOW_DATA = {
+  type: ApplicationCommandType.ChatInput,
+  name: 'show',
+  description: 'Post one of your earlier results again, with its buttons',
+  ...AVAILABLE_EVERYWHERE,
+  options: [
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'job',
+      description: 'Which one (type to search your prompts)',
+      required: true,
+      autocomplete: true,
+      max_length: 100,
+    },
+  ],
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** Creates /show. */
+export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 'search'> }): ChatCommand {
+  return {
+    kind: 'chat',
+    data: SHOW_DATA,
+    async execute(interaction, ctx) {
+      const jobId = interaction.options.getString('job', true).trim();
+      await interaction.deferReply();
+      const { entry, images } = await deps.history.show(ownerOf(interaction), jobId);
+      ctx.logger.info({ jobId, images: images.length }, 'result shown again');
+      const card = shownCard(
+        entry.jobId,
+        renderShown(entry, interaction.user.id),
+        images.map((image) => image.filename),
+        { edits: true, masks: true, enlarge: false },
+      );
+      await interaction.editReply({
+        ...card,
+        files: images.map((image) => new AttachmentBuilder(image.bytes, { name: image.filename, description: shortenForDiscord(entry.prompt, 1024) })),
+        allowedMentions: { parse: [] },
+      });
+    },
+    async autocomplete(interaction) {
+      const entries = await deps.history.search(ownerOf(interaction), interaction.options.getFocused());
+      await interaction.respond(entries.map((entry) => ({ name: choiceName(entry), value: entry.jobId })));
+    },
+  };
+}
+
+/** The caption of a result shown again: its prompt, for whom and when it was made, with what, and where the original is. */
+function renderShown(entry: HistoryEntry, userId: string): string {
+  const footer = `-# ${entry.kind === 'edit' ? 'Edited' : 'Imagined'} for <@${userId}> ${timestampOf(entry.createdAt)} · ${entry.model} · ${entry.size ?? 'auto'} · [original](${messageLink(entry)})`;
+  return `**${inertText(entry.prompt, 1500)}**\n${footer}`;
+}
+
+/** An autocomplete choice's name (1–100 characters): the prompt on one line, and the day it was made (UTC). */
+function choiceName(entry: HistoryEntry): string {
+  const day = new Date(entry.createdAt).toISOString().slice(0, 10);
+  return `${shortenForDiscord(entry.prompt.replace(/\s+/g, ' ').trim(), 85) || entry.jobId} · ${day}`;
+}

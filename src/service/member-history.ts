@@ -1,0 +1,122 @@
+/**
+ * Members' histories (issue 18) as the commands use them: the service records each delivered job for the member it
+ * was made for, and a member pages through, searches, shows again and clears their own history on the server they
+ * ask from. The owner always comes from who asks (the interaction), never from an option, so nobody reaches anyone
+ * else's history, admins included.
+ */
+import { UserFacingError } from '../errors.js';
+import type { HistoryEntry, HistoryOwner, HistoryStore } from './history-entries.js';
+import type { ImageJob, Posted } from './jobs.js';
+import type { Clock } from './ports.js';
+
+/** Entries on one page of /history (one embed each; a message holds 10). */
+export const HISTORY_PAGE_SIZE = 5;
+/** Autocomplete offers at most 25 choices (Discord's limit). */
+const MAX_CHOICES = 25;
+
+/** An image of a posted result, fetched again. */
+export interface PostedImage {
+  bytes: Buffer;
+  filename: string;
+}
+
+/** The images a message the bot posted carries now (over Discord: the message fetched again, its attachments downloaded). */
+export interface PostedImages {
+  /** Undefined when the message is gone or out of the bot's reach. */
+  fetch(place: { channelId: string; messageId: string }): Promise<PostedImage[] | undefined>;
+}
+
+/** One page of a member's history. */
+export interface HistoryPage {
+  entries: HistoryEntry[];
+  /** 0-based, within [0, pages). */
+  page: number;
+  pages: number;
+  total: number;
+  /** The page counts only jobs delivered until then (ms since epoch), so later jobs do not shift the pages. */
+  asOf: number;
+}
+
+/** Options of {@link MemberHistory}. */
+export interface MemberHistoryOptions {
+  store: HistoryStore;
+  images: PostedImages;
+  clock: Clock;
+  /** HISTORY_DAYS in milliseconds: entries older than that are neither shown nor kept. */
+  keepMs: number;
+}
+
+/** See the module comment. */
+export class MemberHistory {
+  readonly #options: MemberHistoryOptions;
+
+  constructor(options: MemberHistoryOptions) {
+    this.#options = options;
+  }
+
+  /** Adds a delivered job (its request as sent) to its member's history; nothing when the delivery named no message. */
+  async record(job: ImageJob, delivered: { model: string; images: number; posted: Posted }): Promise<void> {
+    const { posted } = delivered;
+    const channelId = posted.channelId ?? job.origin.channelId;
+    const messageId = posted.messageIds[0];
+    if (channelId === null || messageId === undefined) return;
+    const now = this.#options.clock.now();
+    const entry: HistoryEntry = {
+      jobId: job.id,
+      kind: job.kind,
+      prompt: job.request.prompt,
+      model: delivered.model,
+      size: job.request.size ?? null,
+      images: delivered.images,
+      createdAt: now,
+      guildId: posted.guildId === undefined ? job.origin.guildId : posted.guildId,
+      channelId,
+      messageId,
+      ...(posted.imageUrl === undefined ? {} : { imageUrl: posted.imageUrl }),
+    };
+    await this.#options.store.add(ownerOf(job), entry, { keepFrom: now - this.#options.keepMs, keepMs: this.#options.keepMs });
+  }
+
+  /** Page `page` (0-based, clamped) of the owner's history as it stood at `asOf`, newest first. */
+  async page(owner: HistoryOwner, page: number, asOf = this.#options.clock.now()): Promise<HistoryPage> {
+    const entries = (await this.#kept(owner)).filter((e) => e.createdAt <= asOf);
+    const pages = Math.max(1, Math.ceil(entries.length / HISTORY_PAGE_SIZE));
+    const at = Math.min(Math.max(0, Math.trunc(page)), pages - 1);
+    return { entries: entries.slice(at * HISTORY_PAGE_SIZE, (at + 1) * HISTORY_PAGE_SIZE), page: at, pages, total: entries.length, asOf };
+  }
+
+  /** The owner's jobs whose prompt contains `text` or whose id starts with it (any case), newest first, at most 25. */
+  async search(owner: HistoryOwner, text: string): Promise<HistoryEntry[]> {
+    const needle = text.trim().toLowerCase();
+    const matches = (e: HistoryEntry) => e.prompt.toLowerCase().includes(needle) || e.jobId.toLowerCase().startsWith(needle);
+    return (await this.#kept(owner)).filter(matches).slice(0, MAX_CHOICES);
+  }
+
+  /**
+   * One of the owner's jobs with the images its message carries now.
+   * @throws UserFacingError `history.unknownJob` when it is not in the owner's history, `history.resultGone` when its
+   * message is gone or has no images left
+   */
+  async show(owner: HistoryOwner, jobId: string): Promise<{ entry: HistoryEntry; images: PostedImage[] }> {
+    const entry = (await this.#kept(owner)).find((e) => e.jobId === jobId);
+    if (!entry) throw new UserFacingError('history.unknownJob');
+    const images = await this.#options.images.fetch(entry);
+    if (!images || images.length === 0) throw new UserFacingError('history.resultGone');
+    return { entry, images };
+  }
+
+  /** Deletes the owner's history from the store. */
+  clear(owner: HistoryOwner): Promise<void> {
+    return this.#options.store.clear(owner);
+  }
+
+  async #kept(owner: HistoryOwner): Promise<HistoryEntry[]> {
+    const keepFrom = this.#options.clock.now() - this.#options.keepMs;
+    return (await this.#options.store.entries(owner)).filter((e) => e.createdAt >= keepFrom);
+  }
+}
+
+/** A job's history is its requester's, on the server it was asked from. */
+function ownerOf(job: ImageJob): HistoryOwner {
+  return { guildId: job.origin.guildId, userId: job.origin.requesterId };
+}
