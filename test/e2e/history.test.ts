@@ -9,7 +9,7 @@ import pino from 'pino';
 import type { EmulatedMessage, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, lastText, settled } from './support.js';
+import { customIds, ephemeralError, finalEdit, lastText, settled, textOf } from './support.js';
 
 /** A delivered job as the test knows it: its id (from its buttons) and its message. */
 interface Delivered {
@@ -17,8 +17,6 @@ interface Delivered {
   message: EmulatedMessage;
 }
 
-const customIds = (message: EmulatedMessage | undefined): string[] =>
-  (message?.components ?? []).flatMap((row) => (row as { components: { custom_id?: string }[] }).components.map((c) => c.custom_id ?? ''));
 
 describe('/history and /show, end to end', () => {
   let h: Harness;
@@ -113,9 +111,11 @@ describe('/history and /show, end to end', () => {
     const shown = h.discord.slash('show', [{ name: 'job', type: 3, value: original.jobId }], { user: member });
     await shown.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
     const repost = shown.lastMessage()!;
-    expect(repost.flags ?? 0).toBe(0);
-    expect(repost.content).toContain('**member job 2**');
-    expect(customIds(repost)).toEqual([`reroll:${original.jobId}`, `editres:${original.jobId}`, `delres:${original.jobId}`]);
+    // Public, a card like the original: its image, the prompt, the actions on it, Re-roll, Edit and Delete.
+    expect(repost.flags).toBe(32768);
+    expect(textOf(repost)).toContain('**member job 2**');
+    expect(customIds(repost).slice(-3)).toEqual([`reroll:${original.jobId}`, `editres:${original.jobId}`, `delres:${original.jobId}`]);
+    expect(customIds(repost)).toContain(`act:${original.jobId}:vs`);
     // Copies of the original's images, uploaded anew (the history's URLs expire).
     expect(repost.attachments.map((a) => a.filename)).toEqual(original.message.attachments.map((a) => a.filename));
     expect(repost.attachments[0]!.url).not.toBe(original.message.attachments[0]!.url);
