@@ -49,7 +49,7 @@ function renderHeader(message: APIMessage): string {
   const tag = message.author.bot ? '<span class="app-tag">APP</span>' : '';
   const time = new Date(message.timestamp);
   const clock = Number.isNaN(time.getTime()) ? '' : `${time.toISOString().slice(11, 19)} UTC`;
-  return `<div class="message-header"><span class="author">${escapeHtml(displayName(message.author))}</span>${tag}<time class="sent" datetime="${escapeHtml(message.timestamp)}">${clock}</time></div>`;
+  return `<div class="message-header"><span class="author">${escapeHtml(displayName(message.author))}</span> ${tag} <time class="sent" datetime="${escapeHtml(message.timestamp)}">${clock}</time></div>`;
 }
 
 /** The line Discord shows above an interaction's response: who ran which command. */
@@ -70,7 +70,8 @@ function avatar(user: APIUser, size: 'mini' | 'full' = 'full'): string {
   const name = displayName(user);
   const initial = Array.from(name)[0]?.toUpperCase() ?? '?';
   const colour = AVATAR_COLOURS[avatarIndex(user.id)];
-  return `<div class="avatar ${size}" style="background:${colour}" aria-hidden="true">${escapeHtml(initial)}</div>`;
+  // The initial is drawn by CSS from data-initial, so it is not part of the page's text (copied or read out).
+  return `<div class="avatar ${size}" style="background:${colour}" data-initial="${escapeHtml(initial)}" aria-hidden="true"></div>`;
 }
 
 function avatarIndex(id: string): 0 | 1 | 2 | 3 | 4 | 5 {

@@ -16,12 +16,13 @@ section.channel > h2 .hash { color: #80848e; margin-right: 6px; }
 .message.ephemeral { background: rgba(88, 101, 242, 0.08); border-left: 2px solid #5865f2; }
 .message-row { display: flex; gap: 16px; }
 .avatar { flex: none; border-radius: 50%; display: flex; align-items: center; justify-content: center; color: #fff; font-weight: 600; }
+.avatar::before { content: attr(data-initial); }
 .avatar.full { width: 40px; height: 40px; font-size: 18px; }
 .avatar.mini { width: 16px; height: 16px; font-size: 10px; margin-right: 4px; }
 .message-body { min-width: 0; flex: 1; }
 .message-header .author { font-weight: 500; color: #f2f3f5; }
-.app-tag { background: #5865f2; color: #fff; font-size: 10px; font-weight: 600; padding: 1px 4px; border-radius: 3px; margin-left: 6px; vertical-align: 2px; }
-.sent { color: #949ba4; font-size: 12px; margin-left: 8px; }
+.app-tag { background: #5865f2; color: #fff; font-size: 10px; font-weight: 600; padding: 1px 4px; border-radius: 3px; margin-left: 2px; vertical-align: 2px; }
+.sent { color: #949ba4; font-size: 12px; margin-left: 4px; }
 .interaction-line { display: flex; align-items: center; font-size: 14px; color: #b5bac1; margin: 0 0 4px 36px; }
 .interaction-line .author { color: #f2f3f5; margin-right: 4px; }
 .interaction-line .command { color: #00a8fc; margin-left: 4px; }
