@@ -56,8 +56,10 @@ export function createDemoContext(options: {
     awaitResult: async (handle, label) => {
       // The service logs "delivered" once the result is posted, whatever the message looks like (plain or Components
       // V2); that line names the job, and the router's "accepted" line ties the job to the interaction.
-      const accepted = await harness.waitForLog((entry) => entry.msg === 'image job accepted' && entry['interactionId'] === handle.id);
-      await harness.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === accepted['jobId']);
+      const delivered = harness
+        .waitForLog((entry) => entry.msg === 'image job accepted' && entry['interactionId'] === handle.id)
+        .then((accepted) => harness.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === accepted['jobId']));
+      await within(RESULT_TIMEOUT_MS, delivered, handle);
       printTimeline(handle, say);
       const message = handle.lastMessage();
       const images: SavedImage[] = [];
@@ -70,6 +72,28 @@ export function createDemoContext(options: {
       return { message, images };
     },
   };
+}
+
+/** How long a step waits for its result: far beyond the demo's few seconds, so only a stuck job fails. */
+const RESULT_TIMEOUT_MS = 60_000;
+
+/** `promise`, or an error after `ms` that says what `handle` recorded (a missed acknowledgement, a refused edit). */
+async function within<T>(ms: number, promise: Promise<T>, handle: InteractionHandle): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const recorded = [
+        ...handle.acks.map((a) => `ack type ${a.type}: ${a.status}${a.errorCode === undefined ? '' : ` (code ${a.errorCode})`}`),
+        ...handle.edits.map((e) => `${e.method} ${e.status}${e.errorCode === undefined ? '' : ` (code ${e.errorCode})`}`),
+      ];
+      reject(new Error(`no result for interaction ${handle.id} within ${ms} ms; recorded: ${recorded.join(', ') || 'nothing'}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Every acknowledgement and edit of `handle`, with its time since dispatch. */
