@@ -50,7 +50,7 @@ describe('a fresh clone with no ../shared beside it', () => {
   );
 
   it(
-    'runs the demo, which says validation is off and writes its images',
+    'runs the demo, which says validation is off and writes its images and its transcript page',
     async () => {
       const { code, output } = await run(clone, 'node_modules/.bin/tsx', ['demo/run.ts']);
       expect(code, output).toBe(0);
@@ -58,6 +58,8 @@ describe('a fresh clone with no ../shared beside it', () => {
       const images = readdirSync(join(clone, 'demo-output')).filter((name) => /\.(png|jpe?g|webp)$/.test(name));
       expect(images.length, output).toBeGreaterThan(0);
       for (const name of images) expect(readFileSync(join(clone, 'demo-output', name)).length).toBeGreaterThan(0);
+      expect(readFileSync(join(clone, 'demo-output', 'transcript.html'), 'utf8')).toContain('transcript-files/');
+      expect(readdirSync(join(clone, 'demo-output', 'transcript-files')).length).toBe(images.length);
     },
     TIMEOUT_MS,
   );
