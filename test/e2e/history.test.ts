@@ -17,7 +17,6 @@ interface Delivered {
   message: EmulatedMessage;
 }
 
-
 describe('/history and /show, end to end', () => {
   let h: Harness;
   const delivered = new Map<string, Delivered>();
