@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Harness } from '../test/e2e/harness.js';
 import type { EmulatedMessage, InteractionContext, InteractionHandle, SlashOption, UserFixture } from '../test/emulators/discord/index.js';
 import { downloadAttachment } from './transcript-files.js';
+import { textOf } from '../test/e2e/support.js';
 
 /** An image a step produced, saved in the output folder. */
 export interface SavedImage {
@@ -34,6 +35,8 @@ export interface DemoContext {
   slash(name: string, options: SlashOption[], extra?: Partial<InteractionContext>): InteractionHandle;
   /** Waits until the job delivered, prints the interaction's timeline and saves its images as `{label}-{filename}`. */
   awaitResult(handle: InteractionHandle, label: string): Promise<DemoResult>;
+  /** Waits until the interaction's reply carries images (a card posted without a job), then as awaitResult. */
+  awaitCard(handle: InteractionHandle, label: string): Promise<DemoResult>;
 }
 
 /** A context over `harness`; `tracked` collects every interaction dispatched through it. */
@@ -60,18 +63,30 @@ export function createDemoContext(options: {
         .waitForLog((entry) => entry.msg === 'image job accepted' && entry['interactionId'] === handle.id)
         .then((accepted) => harness.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === accepted['jobId']));
       await within(RESULT_TIMEOUT_MS, delivered, handle);
-      printTimeline(handle, say);
-      const message = handle.lastMessage();
-      const images: SavedImage[] = [];
-      for (const attachment of message?.attachments ?? []) {
-        const bytes = await downloadAttachment(attachment);
-        const path = join(outputDir, `${label}-${attachment.filename}`);
-        writeFileSync(path, bytes);
-        images.push({ filename: attachment.filename, bytes, path });
-      }
-      return { message, images };
+      return saved(handle, label);
+    },
+    awaitCard: async (handle, label) => {
+      await within(
+        RESULT_TIMEOUT_MS,
+        handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0)),
+        handle,
+      );
+      return saved(handle, label);
     },
   };
+
+  async function saved(handle: InteractionHandle, label: string): Promise<DemoResult> {
+    printTimeline(handle, say);
+    const message = handle.lastMessage();
+    const images: SavedImage[] = [];
+    for (const attachment of message?.attachments ?? []) {
+      const bytes = await downloadAttachment(attachment);
+      const path = join(outputDir, `${label}-${attachment.filename}`);
+      writeFileSync(path, bytes);
+      images.push({ filename: attachment.filename, bytes, path });
+    }
+    return { message, images };
+  }
 }
 
 /** How long a step waits for its result: far beyond the demo's few seconds, so only a stuck job fails. */
@@ -101,7 +116,7 @@ function printTimeline(handle: InteractionHandle, say: (line: string) => void): 
   const since = (t: number) => `+${Math.round(t - handle.dispatchedAt)} ms`.padStart(9);
   for (const ack of handle.acks) say(`  ${since(ack.receivedAt)}  acknowledged (type ${ack.type}${ack.type === 5 ? ': "thinking…"' : ''})`);
   for (const edit of handle.edits) {
-    const text = (edit.payload?.content ?? (edit.payload?.components ? '(components)' : '')).split('\n')[0];
+    const text = textOf(edit.payload).split('\n')[0];
     const files = edit.files.length > 0 ? ` [${edit.files.map((f) => `${f.filename} ${(f.bytes.length / 1024).toFixed(0)} KiB`).join(', ')}]` : '';
     say(`  ${since(edit.receivedAt)}  edit ${edit.status}: ${text}${files}`);
   }

@@ -57,6 +57,8 @@ describe('a fresh clone with no ../shared beside it', () => {
       expect(output).toMatch(/OpenAPI validation off: \.\.\/shared\/spec\/discord-openapi\.json and \.\.\/shared\/spec\/openai-openapi\.json are absent/);
       const images = readdirSync(join(clone, 'demo-output')).filter((name) => /\.(png|jpe?g|webp)$/.test(name));
       expect(images.length, output).toBeGreaterThan(0);
+      // Issue 18: the demo picks an image (U1), then runs a Vary and a Zoom out on it.
+      expect(images.filter((name) => /^(pick|vary|zoom)-/.test(name)).map((name) => name.split('-')[0])).toEqual(['pick', 'vary', 'zoom']);
       for (const name of images) expect(readFileSync(join(clone, 'demo-output', name)).length).toBeGreaterThan(0);
       expect(readFileSync(join(clone, 'demo-output', 'transcript.html'), 'utf8')).toContain('transcript-files/');
       expect(readdirSync(join(clone, 'demo-output', 'transcript-files')).length).toBe(images.length);

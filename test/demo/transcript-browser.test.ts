@@ -117,7 +117,7 @@ describe.skipIf(browser.skip)(browser.title, () => {
     expect(await page.locator('button', { hasText: 'Delete' }).count()).toBe(2);
     expect(text).toContain('Image models');
     expect(await page.locator('article.ephemeral').innerText()).toContain('Only you can see this');
-    const card = page.locator('.container.accented');
+    const card = page.locator('.container.accented', { hasText: 'V2 card' });
     expect(await card.innerText()).toMatch(/V2 card\s+for @Member\s+Section beside a thumbnail\s+🎲\s*Vary/);
     expect(await page.locator('.select summary').innerText()).toContain('Pick a size');
   });
