@@ -4,6 +4,19 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { z } from 'zod';
 
+/** Whom a limit is for: a member, or a role (neither: the server). */
+const TARGET_OPTIONS = [
+  { type: ApplicationCommandOptionType.User, name: 'user', description: 'This member only (overrides roles)' },
+  { type: ApplicationCommandOptionType.Role, name: 'role', description: 'Members with this role (the most generous role wins)' },
+] as const;
+
+const periodOption = (description: string) => ({
+  type: ApplicationCommandOptionType.String as const,
+  name: 'period',
+  description,
+  choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
+});
+
 export const QUOTA_DATA = {
   type: ApplicationCommandType.ChatInput,
   name: 'quota',
@@ -29,14 +42,8 @@ export const QUOTA_DATA = {
           min_value: 0,
           max_value: 100_000,
         },
-        { type: ApplicationCommandOptionType.User, name: 'user', description: 'This member only (overrides roles)' },
-        { type: ApplicationCommandOptionType.Role, name: 'role', description: 'Members with this role (the most generous role wins)' },
-        {
-          type: ApplicationCommandOptionType.String,
-          name: 'period',
-          description: "Day, week or month (UTC); defaults to the server's period",
-          choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
-        },
+        ...TARGET_OPTIONS,
+        periodOption("Day, week or month (UTC); defaults to the server's period"),
       ],
     },
     {
@@ -52,14 +59,8 @@ export const QUOTA_DATA = {
           min_value: 0,
           max_value: 100_000,
         },
-        { type: ApplicationCommandOptionType.User, name: 'user', description: 'This member only (overrides roles)' },
-        { type: ApplicationCommandOptionType.Role, name: 'role', description: 'Members with this role (the most generous role wins)' },
-        {
-          type: ApplicationCommandOptionType.String,
-          name: 'period',
-          description: 'Day, week or month (UTC); a month by default',
-          choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
-        },
+        ...TARGET_OPTIONS,
+        periodOption('Day, week or month (UTC); a month by default'),
       ],
     },
     {

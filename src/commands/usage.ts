@@ -73,19 +73,21 @@ export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 
 
 const usd = (value: number): string => `$${value.toFixed(4)}`;
 
+/** The members who made the most images, with their cost. */
+function topMembers(summary: UsageSummary): string {
+  if (summary.members.length === 0) return 'none';
+  return summary.members
+    .slice(0, TOP)
+    .map((m) => `<@${m.userId}> ${m.images} (${usd(m.costUsd)})`)
+    .join(', ');
+}
+
 /** A role's figures as an admin reads them. */
 export function renderRoleUsage(summary: UsageSummary, period: QuotaPeriod, roleId: string): string {
   return [
     `**Usage of members with <@&${roleId}> this ${period}** (since <t:${Math.floor(summary.from / 1000)}:D>)`,
     `Images: ${summary.images} from ${summary.jobs} request${summary.jobs === 1 ? '' : 's'} · cost: ${usd(summary.costUsd ?? 0)}`,
-    `Top members: ${
-      summary.members.length > 0
-        ? summary.members
-            .slice(0, TOP)
-            .map((m) => `<@${m.userId}> ${m.images} (${usd(m.costUsd)})`)
-            .join(', ')
-        : 'none'
-    }`,
+    `Top members: ${topMembers(summary)}`,
     `Refused: ${summary.refusals['all'] ?? 0}`,
     '-# Counted by the roles members held when each job settled; a member in the list shows all their jobs of the period.',
   ].join('\n');
@@ -109,14 +111,7 @@ export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: 
   return [
     `**Usage on this server this ${period}** (since ${since})`,
     `Images: ${summary.images} from ${summary.jobs} request${summary.jobs === 1 ? '' : 's'} · cost: ${cost.length > 0 ? cost.join(' + ') : 'none reported or estimated'}`,
-    `Top members: ${
-      summary.members.length > 0
-        ? summary.members
-            .slice(0, TOP)
-            .map((m) => `<@${m.userId}> ${m.images} (${usd(m.costUsd)})`)
-            .join(', ')
-        : 'none'
-    }`,
+    `Top members: ${topMembers(summary)}`,
     `By model: ${summary.models.length > 0 ? summary.models.map((m) => `\`${m.model}\` ${m.images}`).join(', ') : 'none'}`,
     `Refused: ${refusals.length > 0 ? refusals.map(([reason, count]) => `${reason} ${count}`).join(', ') : 'none'} · failed: ${summary.failures}`,
     ...(summary.jobIdsCut ? ['-# The CSV holds the first 5,000 jobs of each day.'] : []),
