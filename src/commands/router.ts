@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { describeUnexpectedError, describeUserError, UserFacingError } from '../errors.js';
 import type { Command, ComponentHandler, InteractionContext } from './command.js';
 import { optionNameOf } from './option-names.js';
+import { textCard } from '../discord/result-card.js';
 
 /** Options for {@link createInteractionRouter}. */
 export interface RouterOptions {
@@ -84,19 +85,22 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
   }
 }
 
-/** Sends an ephemeral message whether or not the interaction was already acknowledged. */
+/**
+ * Sends an ephemeral message, as a card like every other answer (result-card.ts), whether or not the interaction was
+ * already acknowledged.
+ */
 async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
-  const allowedMentions = { parse: [] };
+  const card = { ...textCard([content]), allowedMentions: { parse: [] } };
   if (!interaction.deferred && !interaction.replied) {
-    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions });
+    await interaction.reply({ ...card, flags: [MessageFlags.Ephemeral, MessageFlags.IsComponentsV2] });
   } else if (interaction.deferred && interaction.ephemeral === true) {
-    await interaction.editReply({ content, allowedMentions });
+    await interaction.editReply(card);
   } else {
     // A public reply (the "thinking…" placeholder, or its progress text) would show the error to everyone:
     // remove it and answer privately. `ephemeral` is false only after a public deferReply — never after
     // deferUpdate, whose "reply" is the message the button sits on.
     if (interaction.deferred && interaction.ephemeral === false) await interaction.deleteReply().catch(() => undefined);
-    await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions });
+    await interaction.followUp({ ...card, flags: [MessageFlags.Ephemeral, MessageFlags.IsComponentsV2] });
   }
 }
 

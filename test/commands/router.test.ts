@@ -2,6 +2,7 @@ import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { ChatCommand, Command, ComponentHandler } from '../../src/commands/command.js';
 import { createInteractionRouter } from '../../src/commands/router.js';
+import { textOf } from '../e2e/support.js';
 import { describeUnexpectedError, describeUserError, UserFacingError } from '../../src/errors.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
 import { LEVEL, memoryLogger } from '../fakes/memory-logger.js';
@@ -20,8 +21,9 @@ function setup(commands: Command[], components: ComponentHandler[] = []) {
   return { route, lines, find };
 }
 
+/** The text of an answer: errors come as cards (a container with one text display). */
 function contentOf(payload: unknown): string {
-  return typeof payload === 'object' && payload !== null && 'content' in payload ? String(payload.content) : '';
+  return textOf(payload as Parameters<typeof textOf>[0]);
 }
 
 function flagsOf(payload: unknown): unknown {
@@ -45,7 +47,7 @@ describe('createInteractionRouter', () => {
     expect(interaction.methods).toEqual(['reply']);
     const [payload] = interaction.payloadsOf('reply');
     expect(contentOf(payload)).toBe(describeUserError(new UserFacingError('button.expired'), INTERACTION_ID));
-    expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
+    expect(flagsOf(payload)).toEqual([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2]);
     expect(find('unknown command')).toEqual([expect.objectContaining({ level: LEVEL.warn, command: 'gone', interactionId: INTERACTION_ID })]);
   });
 
@@ -85,7 +87,7 @@ describe('createInteractionRouter', () => {
     const [payload] = interaction.payloadsOf('reply');
     expect(contentOf(payload)).toBe(describeUserError(error, INTERACTION_ID));
     expect(contentOf(payload)).toContain(`Reference: \`${INTERACTION_ID}\``);
-    expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
+    expect(flagsOf(payload)).toEqual([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2]);
     expect(find('user-facing error')).toEqual([expect.objectContaining({ level: LEVEL.warn, identifier: 'quota.exceeded' })]);
   });
 
@@ -127,7 +129,7 @@ describe('createInteractionRouter', () => {
     const [payload] = interaction.payloadsOf('reply');
     expect(contentOf(payload)).toBe(describeUnexpectedError(INTERACTION_ID));
     expect(contentOf(payload)).not.toContain('hunter2');
-    expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
+    expect(flagsOf(payload)).toEqual([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2]);
     const [logged] = find('interaction failed');
     expect(logged).toMatchObject({
       level: LEVEL.error,
@@ -152,7 +154,7 @@ describe('createInteractionRouter', () => {
     expect(interaction.methods).toEqual(['deferReply', 'deleteReply', 'followUp']);
     const [payload] = interaction.payloadsOf('followUp');
     expect(contentOf(payload)).toContain('busy');
-    expect(flagsOf(payload)).toBe(MessageFlags.Ephemeral);
+    expect(flagsOf(payload)).toEqual([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2]);
   });
 
   // discord.js sets `replied` on every editReply: the progress text must not stay up for everyone.
@@ -169,7 +171,7 @@ describe('createInteractionRouter', () => {
     await route(interaction.asInteraction());
 
     expect(interaction.methods).toEqual(['deferReply', 'editReply', 'deleteReply', 'followUp']);
-    expect(flagsOf(interaction.payloadsOf('followUp')[0])).toBe(MessageFlags.Ephemeral);
+    expect(flagsOf(interaction.payloadsOf('followUp')[0])).toEqual([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2]);
   });
 
   it('after an ephemeral defer, answers the error by editing the deferred reply', async () => {
@@ -221,7 +223,7 @@ describe('createInteractionRouter', () => {
     await route(interaction.asInteraction());
 
     expect(interaction.methods).toEqual(['deferUpdate', 'followUp']);
-    expect(flagsOf(interaction.payloadsOf('followUp')[0])).toBe(MessageFlags.Ephemeral);
+    expect(flagsOf(interaction.payloadsOf('followUp')[0])).toEqual([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2]);
   });
 
   it('still sends the follow-up when deleting the placeholder fails', async () => {

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
+import { textOf } from './support.js';
 
 /** The text the member finally sees: the last edit or follow-up with content. */
 function lastText(handle: InteractionHandle): string {
   const texts = [
-    ...handle.acks.map((a) => a.body?.data?.content),
-    ...handle.edits.map((e) => e.payload?.content),
-    ...handle.followUps.map((f) => f.payload?.content),
+    ...handle.acks.map((a) => textOf(a.body?.data)),
+    ...handle.edits.map((e) => textOf(e.payload)),
+    ...handle.followUps.map((f) => textOf(f.payload)),
   ];
-  return texts.filter((t) => typeof t === 'string').at(-1) ?? '';
+  return texts.filter((t) => t !== '').at(-1) ?? '';
 }
 
 function delivered(handle: InteractionHandle): boolean {
@@ -55,7 +56,7 @@ describe('quotas end to end', () => {
     const refused = handles.filter((x) => !delivered(x));
     for (const x of refused) {
       expect(lastText(x)).toContain("You've used your images");
-      expect(x.followUps.at(-1)?.payload?.flags).toBe(64);
+      expect(x.followUps.at(-1)?.payload?.flags).toBe(64 | 32768);
     }
     for (const x of handles) expect(x.acks.filter((a) => a.status < 300)).toHaveLength(1);
 

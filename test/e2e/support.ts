@@ -53,10 +53,11 @@ export function settled(handle: InteractionHandle): boolean {
 
 /** The member got an ephemeral error, either as the first response or as a follow-up after the defer. */
 export function ephemeralError(handle: InteractionHandle): string | undefined {
-  const reply = handle.acks.find((a) => a.type === 4 && a.body?.data?.flags === 64);
-  if (reply) return String(reply.body!.data!.content);
-  const follow = handle.followUps.find((f) => f.status === 200 && f.payload?.flags === 64);
-  return follow ? String(follow.payload!.content) : undefined;
+  const ephemeral = (flags: number | null | undefined) => ((flags ?? 0) & 64) !== 0;
+  const reply = handle.acks.find((a) => a.type === 4 && ephemeral(a.body?.data?.flags));
+  if (reply) return textOf(reply.body?.data);
+  const follow = handle.followUps.find((f) => f.status === 200 && ephemeral(f.payload?.flags));
+  return follow ? textOf(follow.payload) : undefined;
 }
 
 /** Exactly one accepted initial response. */
