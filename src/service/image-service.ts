@@ -131,6 +131,8 @@ interface Prepared {
   spoiler: boolean;
   /** The estimated cost in USD (cost-estimate.ts); undefined when the model's prices are not known. */
   estimate: number | undefined;
+  /** An edit's references and fields, with what an action on a result asks for (its fidelity) filled in. */
+  edit: ImageJob['edit'];
 }
 
 /** What a job holds in the ledger: its images always, and its estimated cost where a money limit applies. */
@@ -242,11 +244,11 @@ export class ImageService {
     // An action on a result asks for the size (and fidelity) its plan needs, from the image's declared dimensions.
     const action = job.edit?.transform && actionRequest(job.edit.transform, declaredDimensions(job.edit.images[0]), profile, model);
     const request = action ? { ...asked, size: action.size } : asked;
-    if (action && job.edit) job.edit = { ...job.edit, inputFidelity: action.inputFidelity };
-    checkAgainstProfile(request, model, profile, job.edit);
-    if (job.edit) checkDeclaredImages(job.edit.images, job.edit.mask, this.maxAttachmentBytes, this.memory.referenceBytes);
-    const estimate = estimateCost(request, profile.prices, job.edit);
-    return { request, model, profile, previews: settings.previews, spoiler: postsSpoilers(settings, place.channelId), estimate };
+    const edit = action && job.edit ? { ...job.edit, inputFidelity: action.inputFidelity } : job.edit;
+    checkAgainstProfile(request, model, profile, edit);
+    if (edit) checkDeclaredImages(edit.images, edit.mask, this.maxAttachmentBytes, this.memory.referenceBytes);
+    const estimate = estimateCost(request, profile.prices, edit);
+    return { request, model, profile, previews: settings.previews, spoiler: postsSpoilers(settings, place.channelId), estimate, edit };
   }
 
   /**
@@ -325,9 +327,9 @@ export class ImageService {
    * the memory budget (each read no further than declared, or than its share without a declared size), and their bytes checked, the mask check included. This
    * is the one validation: the gateway sends what it is given (the ImageGateway contract).
    */
-  private async complete(job: ImageJob, { request, model, profile }: Prepared, memory: JobMemory, signal: AbortSignal): Promise<GenerateRequest | EditRequest> {
-    if (!job.edit) return request;
-    const { images, mask, inputFidelity } = job.edit;
+  private async complete({ request, model, profile, edit }: Prepared, memory: JobMemory, signal: AbortSignal): Promise<GenerateRequest | EditRequest> {
+    if (!edit) return request;
+    const { images, mask, inputFidelity, transform } = edit;
     const unsized = unsizedImageBytes(this.maxAttachmentBytes, this.memory.referenceBytes);
     await memory.takeReferences(declaredBytes(images, mask, unsized));
     // An embed's or a gallery's image has no declared size: it is read no further than its share (image-rules.ts).
@@ -335,19 +337,18 @@ export class ImageService {
       Promise.all(images.map((ref) => this.options.download(ref, ref.size ?? unsized, signal))),
       mask ? this.options.download(mask, mask.size ?? unsized, signal) : Promise.resolve(undefined),
     ]);
-    const transform = job.edit.transform;
     // Zoom out, Pan and Vary region: the canvas and the mask are built from the image as it came.
     const canvas = isCanvasTransform(transform) && imageBytes[0] ? await outpaint(imageBytes[0], transform, profile) : undefined;
-    const edit = validateEditRequest({
+    const sent = validateEditRequest({
       ...request,
       ...(canvas ? { size: `${canvas.size.width}x${canvas.size.height}` } : {}),
       images: canvas ? [{ bytes: canvas.image, filename: 'canvas.png' }] : imageBytes.map((bytes, i) => ({ bytes, filename: images[i]?.filename })),
       mask: canvas ? { bytes: canvas.mask, filename: 'mask.png' } : maskBytes && mask ? { bytes: maskBytes, filename: mask.filename } : undefined,
       inputFidelity,
     });
-    await checkMask(edit);
-    if (profile.edits?.squarePng) await checkSquare(edit, model);
-    return edit;
+    await checkMask(sent);
+    if (profile.edits?.squarePng) await checkSquare(sent, model);
+    return sent;
   }
 
   /**
@@ -457,7 +458,7 @@ export class ImageService {
   ): Promise<ImageResult> {
     const run = async (signal: AbortSignal) => {
       try {
-        return await this.callGateway(await this.complete(job, prepared, memory, signal), this.partialImagesFor(prepared), {
+        return await this.callGateway(await this.complete(prepared, memory, signal), this.partialImagesFor(prepared), {
           signal,
           onPartial: progress.preview,
           onTaskStatus: progress.taskStatus,
