@@ -10,7 +10,7 @@
 import type { AddressInfo } from 'node:net';
 import { specStatus } from '../../support/openapi.js';
 import { createGatewayServer } from './server.js';
-import { EmulatorState, taskPollOf } from './state.js';
+import { EmulatorState, isChatPost, taskPollOf } from './state.js';
 import type { GatewayEmulator, GatewayEmulatorOptions } from './types.js';
 
 export { ERROR_PRESETS, renderPreset, type ErrorPresetDefinition, type GatewayErrorObject } from './error-presets.js';
@@ -48,6 +48,8 @@ export async function startGatewayEmulator(options: GatewayEmulatorOptions = {})
     taskPolls: () => state.requests.filter((r) => taskPollOf(r) !== undefined),
     enqueue: (...behaviours) => void state.imageQueue.push(...behaviours),
     enqueueModels: (...behaviours) => void state.modelsQueue.push(...behaviours),
+    enqueueChat: (...behaviours) => void state.chatQueue.push(...behaviours),
+    chatRequests: () => state.requests.filter(isChatPost),
     hold: () => state.hold(),
     holdBody: (fraction) => state.holdBody(fraction),
     waitForRequests: (count) => state.waitForRequests(count),

@@ -1,6 +1,6 @@
 /**
  * The loopback HTTP server: reads and records every request, checks auth, and routes to the models list, the
- * image endpoints and the /files/ downloads.
+ * image endpoints, chat completions and the /files/ downloads.
  */
 import { performance } from 'node:perf_hooks';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,7 +9,8 @@ import type { PresetContext } from './error-presets.js';
 import { handleImagePost, parseImageBody } from './image-endpoint.js';
 import { modelsBody } from './models.js';
 import { createRequestId } from './request-ids.js';
-import { isImagePost, taskPollOf, type EmulatorState } from './state.js';
+import { isChatPost, isImagePost, taskPollOf, type EmulatorState } from './state.js';
+import { handleChatPost, parseChatBody } from './chat-endpoint.js';
 import { pollAnswer, unknownTaskAnswer } from './tasks.js';
 import type { RecordedRequest } from './types.js';
 
@@ -54,6 +55,12 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
     const startedAt = (await state.passHold(record)) ?? arrivedAt;
     if (!authorised(state, req, res, presetCtx)) return;
     return handleImagePost(state, record, res, presetCtx, startedAt);
+  }
+  if (isChatPost(record)) {
+    parseChatBody(record, body);
+    state.record(record);
+    if (!authorised(state, req, res, presetCtx)) return;
+    return handleChatPost(state, record, res, presetCtx, arrivedAt);
   }
   state.record(record);
   if (record.method === 'GET' && path.startsWith('/files/')) return serveFile(state, path.slice('/files/'.length), res);

@@ -54,6 +54,11 @@ export function taskPollOf(request: Pick<RecordedRequest, 'method' | 'path'>): {
   return listed ? { kind: 'tasks-api', id: decodeURIComponent(listed) } : undefined;
 }
 
+/** True for POST /v1/chat/completions. */
+export function isChatPost(request: Pick<RecordedRequest, 'method' | 'path'>): boolean {
+  return request.method === 'POST' && (request.path.split('?')[0] ?? '') === '/v1/chat/completions';
+}
+
 /** True for POST /v1/images/*. */
 export function isImagePost(request: Pick<RecordedRequest, 'method' | 'path'>): boolean {
   return request.method === 'POST' && request.path.startsWith('/v1/images/');
@@ -66,6 +71,7 @@ export class EmulatorState implements FileStore {
   readonly specViolations: string[] = [];
   readonly imageQueue: Behaviour[] = [];
   readonly modelsQueue: Behaviour[] = [];
+  readonly chatQueue: Behaviour[] = [];
   readonly files = new Map<string, { bytes: Buffer; contentType: string }>();
   /** Tasks handed out by `asTask` answers, by id. */
   readonly tasks = new Map<string, EmulatedTask>();

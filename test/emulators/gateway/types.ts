@@ -137,6 +137,8 @@ export interface SuccessBehaviour {
   /** Image bytes of another format than requested. */
   wrongFormat?: boolean | undefined;
   headers?: Record<string, string> | undefined;
+  /** Chat answers only (enqueueChat): the assistant's text. @default the last user text, "enhanced" (or a description and four prompts for an image) */
+  content?: string | undefined;
   /**
    * Answer with a task to poll instead of images (README "Task answers"): `generation.task` (polled at
    * `GET /v1/images/generations/{id}`) or `tasks-api` (new-api's task API, polled at `GET /v1/tasks/{task_id}`).
@@ -232,6 +234,13 @@ export interface GatewayEmulator {
   enqueue(...behaviours: Behaviour[]): void;
   /** Same for GET /v1/models. */
   enqueueModels(...behaviours: Behaviour[]): void;
+  /**
+   * Same for POST /v1/chat/completions: `{type:'success', content}` scripts the answer (plain, or streamed when the
+   * request asked); errors, raw, reset, malformed and stream-error as for images.
+   */
+  enqueueChat(...behaviours: Behaviour[]): void;
+  /** Only POST /v1/chat/completions. */
+  chatRequests(): RecordedRequest[];
   /** Holds the next image POST (headers not sent) until release(). */
   hold(): HeldRequest;
   /**
