@@ -77,6 +77,14 @@ export const ConfigSchema = z.object({
   GATEWAY_MAX_RESPONSE_BYTES: positiveInt('a number of bytes').default(64 * MIB),
   /** First wait before polling a task a relay answered with instead of images (later waits grow to 10 s). */
   GATEWAY_TASK_POLL_MS: positiveInt('a whole number of milliseconds').default(1_000),
+  /** Prompt help (enhance): the gateway's chat model that rewrites prompts; unset, enhance is off and not registered. */
+  PROMPT_MODEL: z.string().min(1, { error: 'expects a chat model name' }).optional(),
+  /** Prompt help (describe): a chat model that reads images; unset, PROMPT_MODEL; neither set, describe is off. */
+  VISION_MODEL: z.string().min(1, { error: 'expects a chat model name' }).optional(),
+  /** Total time of one prompt help chat call, its one retry included. */
+  PROMPT_TIMEOUT_MS: positiveInt('a whole number of milliseconds').default(30_000),
+  /** The longest answer a prompt help chat call asks for (max_tokens). */
+  PROMPT_MAX_TOKENS: positiveInt('a whole number of tokens').max(4_096, { error: 'expects a whole number of tokens up to 4096' }).default(400),
   GATEWAY_PARTIAL_IMAGES: nonNegativeInt('a whole number from 0 to 3').max(3, { error: 'expects a whole number from 0 to 3' }).default(1),
   STORAGE_URL: z
     .string()
@@ -196,7 +204,14 @@ function parseWith<S extends z.ZodObject>(schema: S, env: Readonly<Record<string
 }
 
 /** The subset `npm run commands:deploy` needs: it talks to Discord only. */
-const DeployConfigSchema = ConfigSchema.pick({ DISCORD_TOKEN: true, DISCORD_API_URL: true, COMMANDS_GUILD_ID: true, LOG_LEVEL: true });
+const DeployConfigSchema = ConfigSchema.pick({
+  DISCORD_TOKEN: true,
+  DISCORD_API_URL: true,
+  COMMANDS_GUILD_ID: true,
+  LOG_LEVEL: true,
+  PROMPT_MODEL: true,
+  VISION_MODEL: true,
+});
 export type DeployConfig = z.infer<typeof DeployConfigSchema>;
 
 /** Like {@link loadConfig}, for the deploy command. */

@@ -37,6 +37,8 @@ export type UserErrorIdentifier =
   | 'settings.modelNotAllowed'
   | 'settings.tooMany'
   | 'settings.channelOnly'
+  | 'promptHelp.off'
+  | 'promptHelp.failed'
   | 'settings.channelExcept'
   | 'settings.moderationOff'
   | 'settings.moderationRoles';
@@ -135,6 +137,8 @@ const COPY: Record<UserErrorIdentifier, (c: UserErrorContext, nameOf: ParamNamer
   'history.resultGone': () => "That result's images are gone (the message was deleted) or I can't reach them anymore.",
   'settings.modelNotAllowed': (c) => `This server allows only these models: ${c.allowed ?? 'none'}. Pick one of them with \`model\`.`,
   'settings.tooMany': (c) => `This server allows at most ${c.limit ?? 1} image${c.limit === 1 ? '' : 's'} per request. Lower \`count\`.`,
+  'promptHelp.off': () => 'Prompt help is turned off here.',
+  'promptHelp.failed': () => "The prompt helper couldn't describe this image right now. Try again in a moment.",
   'settings.channelOnly': (c) => `Image generation isn't available in this channel. You can use it in ${c.channels ?? 'the channels the admins chose'}.`,
   'settings.moderationOff': () => "This server doesn't allow `moderation:low`. Leave it out to use the default filter.",
   'settings.moderationRoles': (c) =>

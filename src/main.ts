@@ -5,7 +5,10 @@
  */
 import { Client, Events, GatewayIntentBits, MessageFlags, Status, type Interaction, type RepliableInteraction, type REST } from 'discord.js';
 import type { DestinationStream, Logger } from 'pino';
-import { createComponents, createCommands, COMMAND_DEFINITIONS } from './commands/index.js';
+import { createComponents, createCommands, commandDefinitions } from './commands/index.js';
+import { promptFeaturesOf, promptModelsOf } from './commands/prompt-help-options.js';
+import { ChatClient } from './gateway/chat-client.js';
+import { PromptHelp } from './service/prompt-help.js';
 import { syncCommands } from './commands/command-sync.js';
 import { DiscordResponder } from './discord/responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
@@ -105,6 +108,21 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     logger,
     clock,
   });
+  // Prompt help (issue 19): the gateway's chat models, on the same Agent; off (and unregistered) without PROMPT_MODEL/VISION_MODEL.
+  const promptFeatures = promptFeaturesOf(config);
+  const promptHelp = new PromptHelp({
+    chat: new ChatClient({
+      baseUrl: config.GATEWAY_BASE_URL,
+      apiKey: config.GATEWAY_API_KEY,
+      dispatcher: agent,
+      deadlineMs: config.PROMPT_TIMEOUT_MS,
+      logger,
+      clock,
+    }),
+    ...promptModelsOf(config),
+    maxTokens: config.PROMPT_MAX_TOKENS,
+    logger,
+  });
   const queue = new FairQueue({
     concurrency: config.MAX_CONCURRENT_JOBS,
     perMemberRunning: config.MAX_RUNNING_PER_MEMBER,
@@ -155,6 +173,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     quotas,
     spend: storage.spend,
     confirmations: archive,
+    promptHelp: promptFeatures.enhance ? promptHelp : undefined,
     queue,
     download: async (ref, maxBytes, signal) => {
       const bytes = await downloadAttachment(ref.url, {
@@ -193,6 +212,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     isAllowedImageUrl: (url: string) => isAllowedAttachmentUrl(url, config.DISCORD_CDN_HOSTS),
     history,
     autocomplete: createImageAutocomplete(gateway, profiles),
+    promptFeatures,
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
       new DiscordResponder({
         interaction,
@@ -222,7 +242,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
       rest: client.rest,
       applicationId: client.application.id,
       guildId: config.COMMANDS_GUILD_ID,
-      definitions: COMMAND_DEFINITIONS,
+      definitions: commandDefinitions(promptFeatures),
       logger,
     });
   } catch (err) {

@@ -7,7 +7,8 @@ import { REST, Routes } from 'discord.js';
 import { ConfigError, loadDeployConfigFromProcess } from '../config.js';
 import { createLogger } from '../logger.js';
 import { syncCommands } from './command-sync.js';
-import { COMMAND_DEFINITIONS } from './index.js';
+import { commandDefinitions } from './index.js';
+import { promptFeaturesOf } from './prompt-help-options.js';
 
 async function deploy(): Promise<void> {
   const { values } = parseArgs({ options: { guild: { type: 'string' } } });
@@ -23,8 +24,9 @@ async function deploy(): Promise<void> {
   const rest = new REST({ api: config.DISCORD_API_URL }).setToken(config.DISCORD_TOKEN);
   const application = (await rest.get(Routes.currentApplication())) as { id: string };
   const guildId = values.guild ?? config.COMMANDS_GUILD_ID;
-  await syncCommands({ rest, applicationId: application.id, guildId, definitions: COMMAND_DEFINITIONS, logger, force: true });
-  process.stdout.write(`Registered ${COMMAND_DEFINITIONS.length} commands ${guildId ? `in server ${guildId}` : 'globally'}.\n`);
+  const definitions = commandDefinitions(promptFeaturesOf(config));
+  await syncCommands({ rest, applicationId: application.id, guildId, definitions, logger, force: true });
+  process.stdout.write(`Registered ${definitions.length} commands ${guildId ? `in server ${guildId}` : 'globally'}.\n`);
 }
 
 deploy().catch((err: unknown) => {

@@ -7,6 +7,7 @@ import type { ChatCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, parseEditOptions, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
+import { withEnhance } from './prompt-help-options.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 
@@ -31,7 +32,7 @@ export const EDIT_DATA = {
 export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
   return {
     kind: 'chat',
-    data: EDIT_DATA,
+    data: withEnhance(EDIT_DATA, deps.promptFeatures),
     async execute(interaction, ctx) {
       const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
       const { inputFidelity } = parseEditOptions(interaction.options);
@@ -39,12 +40,10 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
       const bad = attachments.find((a) => !looksLikeImage(a));
       if (bad) throw new UserFacingError('input.attachmentInvalid', { param: `\`${bad.name}\``, detail: 'it is not a PNG, JPEG or WebP image' });
       const mask = interaction.options.getAttachment('mask');
+      const enhance = deps.promptFeatures.enhance && interaction.options.getBoolean('enhance') === true;
       deferInBackground(interaction, ctx);
-      await startJob(interaction, ctx, deps, 'edit', request, {
-        images: attachments.map(toRef),
-        mask: mask ? toRef(mask) : undefined,
-        inputFidelity,
-      });
+      const edit = { images: attachments.map(toRef), mask: mask ? toRef(mask) : undefined, inputFidelity };
+      await startJob(interaction, ctx, deps, 'edit', request, edit, undefined, enhance);
     },
     autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),
   };

@@ -8,12 +8,15 @@ import type { ImageJob, Responder } from '../service/jobs.js';
 import type { GenerateRequest } from '../service/ports.js';
 import type { InteractionContext } from './command.js';
 import { buildJob } from './job-from-interaction.js';
+import type { PromptHelpFeatures } from './prompt-help-options.js';
 
 /** What the image commands need, passed in by main.ts. */
 export interface ImageCommandDeps {
   images: Pick<ImageService, 'run' | 'present'>;
   /** A responder over a deferred interaction (progress edits, delivery, hand-off after the token expires). */
   createResponder(interaction: RepliableInteraction, ctx: InteractionContext): Responder;
+  /** Which parts of prompt help are configured (the `enhance` option is registered only with PROMPT_MODEL). */
+  promptFeatures: PromptHelpFeatures;
   /** Answers model and size autocomplete for the image commands. */
   autocomplete(interaction: AutocompleteInteraction, ctx: InteractionContext): Promise<void>;
 }
@@ -47,8 +50,9 @@ export async function startJob(
   request: GenerateRequest,
   edit?: ImageJob['edit'],
   confirmed?: boolean,
+  enhance?: boolean,
 ): Promise<void> {
-  const job = { ...buildJob(interaction, kind, request, edit), confirmed };
-  ctx.logger.info({ jobId: job.id, kind, n: request.n ?? 1, images: edit?.images.length ?? 0, model: request.model }, 'image job accepted');
+  const job = { ...buildJob(interaction, kind, request, edit), confirmed, enhance };
+  ctx.logger.info({ jobId: job.id, kind, n: request.n ?? 1, images: edit?.images.length ?? 0, model: request.model, enhance }, 'image job accepted');
   await deps.images.run(job, deps.createResponder(interaction, ctx));
 }

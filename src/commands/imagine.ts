@@ -5,6 +5,7 @@ import { ApplicationCommandType, type RESTPostAPIChatInputApplicationCommandsJSO
 import type { ChatCommand } from './command.js';
 import { AVAILABLE_EVERYWHERE, IMAGE_OPTIONS, PROMPT_OPTION, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
+import { withEnhance } from './prompt-help-options.js';
 
 export const IMAGINE_DATA = {
   type: ApplicationCommandType.ChatInput,
@@ -18,11 +19,12 @@ export const IMAGINE_DATA = {
 export function createImagineCommand(deps: ImageCommandDeps): ChatCommand {
   return {
     kind: 'chat',
-    data: IMAGINE_DATA,
+    data: withEnhance(IMAGINE_DATA, deps.promptFeatures),
     async execute(interaction, ctx) {
       const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
+      const enhance = deps.promptFeatures.enhance && interaction.options.getBoolean('enhance') === true;
       deferInBackground(interaction, ctx);
-      await startJob(interaction, ctx, deps, 'imagine', request);
+      await startJob(interaction, ctx, deps, 'imagine', request, undefined, undefined, enhance);
     },
     autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),
   };

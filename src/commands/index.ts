@@ -20,11 +20,12 @@ import { createResultButtons } from './result-buttons.js';
 import { createCostButtons } from './cost-buttons.js';
 import { createImageActions } from './image-actions.js';
 import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
+import { withEnhance, type PromptHelpFeatures } from './prompt-help-options.js';
 import { createShowCommand, SHOW_DATA } from './show.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
 
-/** Every command definition, in the order {@link createCommands} builds them. */
+/** Every command definition without prompt help (PROMPT_MODEL and VISION_MODEL unset), in the order {@link createCommands} builds them. */
 export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [
   IMAGINE_DATA,
   EDIT_DATA,
@@ -36,6 +37,11 @@ export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBod
   HISTORY_DATA,
   SHOW_DATA,
 ];
+
+/** Every command definition with the parts of prompt help that are configured, as {@link createCommands} builds them. */
+export function commandDefinitions(features: PromptHelpFeatures): RESTPostAPIApplicationCommandsJSONBody[] {
+  return [withEnhance(IMAGINE_DATA, features), withEnhance(EDIT_DATA, features), ...COMMAND_DEFINITIONS.slice(2)];
+}
 
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {

@@ -162,6 +162,12 @@ export const SETTINGS_DATA = {
     },
     {
       type: ApplicationCommandOptionType.Subcommand,
+      name: 'prompt-help',
+      description: 'Prompt help (enhance and /describe) from the chat models, where the bot has them',
+      options: [{ type: ApplicationCommandOptionType.Boolean, name: 'enabled', description: 'On (the default) or off', required: true }],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
       name: 'confirm-cost',
       description: 'Members confirm requests estimated above a cost; leave usd out to stop asking',
       options: [

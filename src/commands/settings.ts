@@ -1,5 +1,5 @@
 /**
- * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|previews|confirm-cost (Manage Server, checked here from the member's
+ * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|previews|prompt-help|confirm-cost (Manage Server, checked here from the member's
  * permissions as well as by Discord's command settings). Each change answers with what it was and what it is now,
  * and is logged with who made it.
  */
@@ -120,6 +120,10 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
       const enabled = options.getBoolean('enabled', true);
       return (s) => ({ ...s, previews: enabled });
     }
+    case 'prompt-help': {
+      const enabled = options.getBoolean('enabled', true);
+      return (s) => ({ ...s, promptHelp: enabled });
+    }
     default:
       throw new UserFacingError('input.invalid', { param: 'subcommand' });
   }
@@ -151,6 +155,7 @@ export function renderSettings(settings: ServerSettings): string {
     `moderation:low: ${nsfwText(settings.nsfw)}`,
     `Spoilers: ${settings.spoilerChannelIds.length > 0 ? `results in ${settings.spoilerChannelIds.map((id) => `<#${id}>`).join(', ')} (no previews there)` : 'none'}`,
     `Previews while generating: ${settings.previews ? 'on (each preview costs extra output tokens)' : 'off'}`,
+    `Prompt help (enhance, /describe): ${settings.promptHelp ? 'on where the bot has a chat model (channel rules apply)' : 'off'}`,
     `Cost confirmation: ${settings.confirmAboveUsd === undefined ? 'never asked' : `members confirm requests estimated above ${usd(settings.confirmAboveUsd)}`}`,
     `Audit channel: ${settings.auditChannelId === undefined ? 'none' : `<#${settings.auditChannelId}>`}`,
   ];

@@ -50,7 +50,7 @@ export function renderCaption(delivery: Delivery, part?: { index: number; total:
   const verb = job.kind === 'edit' ? 'Edited' : 'Imagined';
   const partText = part && part.total > 1 ? ` (${part.index}/${part.total})` : '';
   const footer = `-# ${verb} for <@${job.origin.requesterId}> · ${details}${partText}`;
-  const notes = delivery.notices.map(renderNotice).map((n) => `-# ${n}`);
+  const notes = [...originalPromptLines(delivery), ...delivery.notices.map(renderNotice)].map((n) => `-# ${n}`);
   const fixed = [footer, ...notes].join('\n');
   const room = MAX_CONTENT_LENGTH - fixed.length - 6;
   return `**${inertText(job.request.prompt, Math.max(room, 20))}**\n${fixed}`;
@@ -68,7 +68,20 @@ export function renderNotice(notice: DeliveryNotice): string {
       return `${notice.count === 1 ? 'One image was' : `${notice.count} images were`} re-encoded as ${notice.format.toUpperCase()} to fit Discord's upload limit.`;
     case 'dropped':
       return `${notice.count === 1 ? 'One image was' : `${notice.count} images were`} too large to post even after re-encoding, and ${notice.count === 1 ? "wasn't" : "weren't"} charged.`;
+    case 'enhanceSkipped':
+      return notice.reason === 'off'
+        ? 'Prompt help is off here, so I used your prompt as written.'
+        : "The prompt helper didn't answer, so I used your prompt as written.";
   }
+}
+
+/** The most characters of the member's own prompt shown under an enhanced result. */
+const MAX_ORIGINAL_PROMPT = 600;
+
+/** The line under an enhanced result's prompt that shows what the member wrote (none for other results). */
+export function originalPromptLines(delivery: Pick<Delivery, 'prompts'>): string[] {
+  if (!delivery.prompts) return [];
+  return [`✨ Enhanced from your prompt: ${inertText(delivery.prompts.original.replace(/\s+/g, ' '), MAX_ORIGINAL_PROMPT)}`];
 }
 
 /** Re-roll alone, under the notice of a job that was cancelled (there is no result to edit or delete). */

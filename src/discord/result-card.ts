@@ -15,7 +15,7 @@ import {
   type APIMessageTopLevelComponent,
 } from 'discord.js';
 import type { Delivery, ResultActions } from '../service/jobs.js';
-import { ACTIONS, renderNotice, resultButtons, BUTTON_PREFIX } from './render.js';
+import { ACTIONS, originalPromptLines, renderNotice, resultButtons, BUTTON_PREFIX } from './render.js';
 import { inertText, shortenForDiscord } from './text.js';
 
 /** The flag a message needs for these components (no content, no embeds). */
@@ -53,7 +53,8 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
     .join(' · ');
   const verb = job.kind === 'edit' ? 'Edited' : 'Imagined';
   const partText = part.total > 1 ? ` (${part.index}/${part.total})` : '';
-  const footer = [`-# ${verb} for <@${job.origin.requesterId}> · ${details}${partText}`, ...delivery.notices.map((n) => `-# ${renderNotice(n)}`)].join('\n');
+  const notes = [...originalPromptLines(delivery), ...delivery.notices.map(renderNotice)].map((n) => `-# ${n}`);
+  const footer = [`-# ${verb} for <@${job.origin.requesterId}> · ${details}${partText}`, ...notes].join('\n');
   const inside: APIComponentInContainer[] = [];
   if (images.length > 0)
     inside.push({ type: ComponentType.MediaGallery, items: images.map((f) => ({ media: { url: `attachment://${f.name}` }, description: alt, spoiler })) });

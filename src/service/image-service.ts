@@ -49,6 +49,8 @@ import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './le
 import { type JobMemory, MemoryBudget } from './memory-budget.js';
 import type { StreamedDelivery } from './streaming/streamed-delivery.js';
 import type { UsageLog } from './usage-log.js';
+import type { PromptHelp, PromptHelpUsage } from './prompt-help.js';
+import { enhancedRequest } from './enhance-step.js';
 import { jobOutcomeOf, NO_JOB_METRICS, type JobMetrics, type JobOutcome } from './job-metrics.js';
 
 /** Options for {@link ImageService}. */
@@ -110,6 +112,8 @@ export interface ImageServiceOptions {
   spend?: SpendLedger | undefined;
   /** Where a request waits for its member to confirm its cost; without it, requests run unasked. */
   confirmations?: Pick<JobArchive, 'stashConfirmation'> | undefined;
+  /** Prompt help's enhance (PROMPT_MODEL); without it, `enhance` is ignored with a notice. */
+  promptHelp?: Pick<PromptHelp, 'enhance'> | undefined;
 }
 
 /** What a delivered job posted. */
@@ -133,6 +137,8 @@ interface Prepared {
   estimate: number | undefined;
   /** An edit's references and fields, with what an action on a result asks for (its fidelity) filled in. */
   edit: ImageJob['edit'];
+  /** The server allows prompt help (enhance). */
+  promptHelp: boolean;
 }
 
 /** What a job holds in the ledger: its images always, and its estimated cost where a money limit applies. */
@@ -248,7 +254,16 @@ export class ImageService {
     checkAgainstProfile(request, model, profile, edit);
     if (edit) checkDeclaredImages(edit.images, edit.mask, this.maxAttachmentBytes, this.memory.referenceBytes);
     const estimate = estimateCost(request, profile.prices, edit);
-    return { request, model, profile, previews: settings.previews, spoiler: postsSpoilers(settings, place.channelId), estimate, edit };
+    return {
+      request,
+      model,
+      profile,
+      previews: settings.previews,
+      spoiler: postsSpoilers(settings, place.channelId),
+      estimate,
+      edit,
+      promptHelp: settings.promptHelp,
+    };
   }
 
   /**
@@ -387,11 +402,14 @@ export class ImageService {
     });
   }
 
-  private async runReserved(job: ImageJob, prepared: Prepared, holds: Holds, responder: Responder, log: Logger, made: { images: boolean }): Promise<Settled> {
+  private async runReserved(asked: ImageJob, checked: Prepared, holds: Holds, responder: Responder, log: Logger, made: { images: boolean }): Promise<Settled> {
+    // Renewed from here until the job settles; the finally below stops it before any refund.
+    const lease = this.keepLease(asked, holds, log);
+    // Enhance runs once the request passed every check and its images are reserved: a request that would be refused
+    // never reaches the chat model. It never fails the job (enhance-step.ts).
+    const { job, prepared, enhancement } = await enhancedRequest(asked, checked, this.options.promptHelp);
     const { request } = prepared;
     const expectedImages = request.n ?? 1;
-    // Renewed from here until the job settles; the finally below stops it before any refund.
-    const lease = this.keepLease(job, holds, log);
     let delivered = false;
     const progress = new JobProgressReporter((p) => responder.progress(p), { intervalMs: this.options.progressIntervalMs ?? 3_000, log });
     // The upload begins with the first image bytes, after the last progress edit has landed.
@@ -411,14 +429,17 @@ export class ImageService {
       const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request.size);
       const upload = await stream?.settle(files);
       const actions = actionsOf(prepared.profile, files[0]);
-      const posted = await responder.deliver({ job, model: result.model, files, notices, spoiler: prepared.spoiler, actions }, upload);
+      const posted = await responder.deliver(
+        { job, model: result.model, files, notices: [...enhancement.notices, ...notices], spoiler: prepared.spoiler, actions, prompts: enhancement.prompts },
+        upload,
+      );
       const { messageIds } = posted;
       delivered = true;
       this.metrics.uploaded(files.reduce((sum, file) => sum + file.bytes.length, 0));
       await lease.stop();
       const cost = costOf(result.usage, prepared.profile.prices, result.images.length);
       await this.commit(job, imagesIn(files), holds.spend ? (cost?.usd ?? prepared.estimate ?? 0) : undefined, log);
-      await this.recordUsage({ ...job, request }, result, imagesIn(files), cost, log);
+      await this.recordUsage({ ...job, request }, result, imagesIn(files), cost, log, enhancement.used);
       await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       await this.options.history
         ?.record({ ...job, request }, { model: result.model, images: imagesIn(files), posted })
@@ -435,16 +456,23 @@ export class ImageService {
         // Images were made but not posted: the member is not charged, the operator was.
         if (result) {
           made.images = true;
-          await this.recordUsage({ ...job, request }, result, 0, costOf(result.usage, prepared.profile.prices, result.images.length), log);
+          await this.recordUsage({ ...job, request }, result, 0, costOf(result.usage, prepared.profile.prices, result.images.length), log, enhancement.used);
         }
       }
     }
   }
 
   /** Records what the job cost (`job` with the request as it was sent: the server's defaults filled in). */
-  private async recordUsage(job: ImageJob, result: ImageResult, delivered: number, cost: JobCost | undefined, log: Logger): Promise<void> {
+  private async recordUsage(
+    job: ImageJob,
+    result: ImageResult,
+    delivered: number,
+    cost: JobCost | undefined,
+    log: Logger,
+    promptHelp: PromptHelpUsage | undefined,
+  ): Promise<void> {
     await this.options.usage
-      ?.record(job, result, delivered, this.clock.now(), cost)
+      ?.record(job, result, delivered, this.clock.now(), cost, promptHelp)
       .catch((err: unknown) => log.warn({ err }, 'could not record the job usage'));
   }
 

@@ -62,6 +62,8 @@ export interface ImageJob {
     | undefined;
   /** The member confirmed its estimated cost (the server's confirm threshold): it is not asked again. */
   confirmed?: boolean | undefined;
+  /** Rewrite the prompt with the chat model first (prompt help's enhance; PROMPT_MODEL). */
+  enhance?: boolean | undefined;
 }
 
 /** An expensive request waiting for its member's confirmation (issue 17): nothing is reserved until they confirm. */
@@ -96,7 +98,9 @@ export type DeliveryNotice =
   | { kind: 'sizeDiffers'; requested: string; made: string }
   | { kind: 'droppedParams'; params: string[] }
   | { kind: 'reencoded'; count: number; format: ImageFormat }
-  | { kind: 'dropped'; count: number };
+  | { kind: 'dropped'; count: number }
+  /** Enhance was asked but the prompt was used as written: the chat call failed, or prompt help is off here. */
+  | { kind: 'enhanceSkipped'; reason: 'failed' | 'off' };
 
 /** One file ready to post. */
 export interface DeliveryFile {
@@ -118,6 +122,8 @@ export interface Delivery {
   spoiler?: boolean | undefined;
   /** What can be done with the result's images (the model's profile); absent: nothing but a new generation. */
   actions?: ResultActions | undefined;
+  /** An enhanced job: the member's prompt and the one generated from (also `job.request.prompt`). */
+  prompts?: { original: string; enhanced: string } | undefined;
 }
 
 /** The service's view of the place the member asked from (implemented over a Discord interaction). */

@@ -51,6 +51,8 @@ export const ServerSettings = z.object({
   spoilerChannelIds: z.array(Snowflake).max(MAX_LISTED_CHANNELS).default([]),
   /** Streamed partial images while generating: each costs the operator extra output tokens. */
   previews: z.boolean().default(true),
+  /** Prompt help (enhance and describe, from the gateway's chat models) for this server's members. */
+  promptHelp: z.boolean().default(true),
   /** Members confirm a request whose estimated cost (cost-estimate.ts) is above this many USD; absent: never asked. */
   confirmAboveUsd: z.number().nonnegative().max(10_000).optional(),
   /** Where every job and every change of these settings is told (audit-trail.ts); absent: nowhere. */
@@ -111,6 +113,15 @@ export function applySettings(request: GenerateRequest, settings: ServerSettings
       allowed: QUALITY_ORDER.filter((q) => rankOf(q) <= rankOf(settings.maxQuality ?? 'max')).join(', '),
     });
   return applied;
+}
+
+/**
+ * Prompt help (describe) may run here: the server has not turned it off, and the channel rules allow it.
+ * @throws UserFacingError
+ */
+export function checkPromptHelp(settings: ServerSettings, channelId: string | null): void {
+  checkChannel(settings, channelId);
+  if (!settings.promptHelp) throw new UserFacingError('promptHelp.off');
 }
 
 function checkChannel(settings: ServerSettings, channelId: string | null): void {

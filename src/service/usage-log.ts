@@ -9,6 +9,7 @@ import { IMAGE_QUALITIES } from './image-request.js';
 import type { ImageJob } from './jobs.js';
 import type { ImageResult, RecordStore } from './ports.js';
 import type { JobCost } from './cost.js';
+import type { PromptHelpUsage } from './prompt-help.js';
 
 const Count = z.number().nonnegative().optional();
 
@@ -39,6 +40,14 @@ export const JobUsage = z.object({
   requestId: z.string().optional(),
   /** What it cost: reported by the gateway, or estimated from the usage and the model's prices (cost.ts). */
   cost: z.object({ usd: z.number().nonnegative(), source: z.enum(['reported', 'estimated']) }).optional(),
+  /** The chat call of prompt help (enhance) the job made first: its model and the tokens it used (no image quota). */
+  promptHelp: z
+    .object({
+      model: z.string(),
+      requestId: z.string().optional(),
+      usage: z.object({ inputTokens: Count, outputTokens: Count, totalTokens: Count, costUsd: Count }).optional(),
+    })
+    .optional(),
   /** Epoch ms. */
   settledAt: z.number(),
 });
@@ -56,7 +65,7 @@ export class UsageLog {
   }
 
   /** Records `job`, answered with `result`, of which `delivered` images were posted. */
-  async record(job: ImageJob, result: ImageResult, delivered: number, settledAt: number, cost?: JobCost): Promise<void> {
+  async record(job: ImageJob, result: ImageResult, delivered: number, settledAt: number, cost?: JobCost, promptHelp?: PromptHelpUsage): Promise<void> {
     const entry: JobUsage = {
       v: 1,
       jobId: job.id,
@@ -71,6 +80,16 @@ export class UsageLog {
       usage: result.usage,
       requestId: result.requestId,
       cost,
+      promptHelp: promptHelp && {
+        model: promptHelp.model,
+        requestId: promptHelp.requestId,
+        usage: promptHelp.usage && {
+          inputTokens: promptHelp.usage.inputTokens,
+          outputTokens: promptHelp.usage.outputTokens,
+          totalTokens: promptHelp.usage.totalTokens,
+          costUsd: promptHelp.usage.costUsd,
+        },
+      },
       settledAt,
     };
     await this.records.set(job.id, entry, JOB_USAGE_TTL_MS);

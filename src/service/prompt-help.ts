@@ -1,0 +1,151 @@
+/**
+ * Prompt help (issue 19) from the gateway's chat models: *enhance* rewrites a member's prompt before generating,
+ * *describe* turns an image into a short description and four prompts. The chat call is bounded by the adapter
+ * (timeout, max tokens, one retry on busy) and never charges image quota. Enhance never fails a job: any failure
+ * (the call, or an answer that is not a usable prompt) falls back to the member's own prompt.
+ */
+import type { Logger } from 'pino';
+import { UserFacingError } from '../errors.js';
+import { Prompt } from './image-request.js';
+import type { ChatCompletion, ImageUsage, PromptModel } from './ports.js';
+
+/** The system instruction of enhance. */
+export const ENHANCE_INSTRUCTION =
+  'You improve prompts for an image generation model. Rewrite the user message as one vivid, specific image prompt ' +
+  '(subject, setting, style, composition, lighting) in the same language, keeping everything it asks for. ' +
+  'Answer with the rewritten prompt only, at most 120 words, with no preamble and no quotes.';
+
+/** The system instruction of describe. */
+export const DESCRIBE_INSTRUCTION =
+  'Describe the image in one or two sentences, then write four different prompts that would recreate it with an ' +
+  'image generation model. Answer in exactly this form: the description on the first line, then four lines ' +
+  'numbered 1. to 4., one prompt each, and nothing else.';
+
+/** Options of {@link PromptHelp}. */
+export interface PromptHelpOptions {
+  chat: PromptModel;
+  /** PROMPT_MODEL: the chat model enhance uses; undefined: enhance is off. */
+  promptModel: string | undefined;
+  /** VISION_MODEL (defaulting to PROMPT_MODEL): the model describe uses; undefined: describe is off. */
+  visionModel: string | undefined;
+  /** PROMPT_MAX_TOKENS: the longest answer asked for. */
+  maxTokens: number;
+  logger: Logger;
+}
+
+/** What a chat call of prompt help used, for the job's usage record. */
+export interface PromptHelpUsage {
+  model: string;
+  usage?: ImageUsage | undefined;
+  requestId?: string | undefined;
+}
+
+/** Enhance's outcome: the rewritten prompt, or the reason the member's own is used. */
+export type Enhancement = { ok: true; prompt: string; used: PromptHelpUsage } | { ok: false; used?: PromptHelpUsage | undefined };
+
+/** Describe's answer. */
+export interface Description {
+  description: string;
+  prompts: string[];
+  used: PromptHelpUsage;
+}
+
+/** See the module comment. */
+export class PromptHelp {
+  private readonly options: PromptHelpOptions;
+  private readonly log: Logger;
+
+  constructor(options: PromptHelpOptions) {
+    this.options = options;
+    this.log = options.logger.child({ module: 'prompt-help' });
+  }
+
+  /** Whether enhance is configured (PROMPT_MODEL). */
+  get enhances(): boolean {
+    return this.options.promptModel !== undefined;
+  }
+
+  /** Whether describe is configured (VISION_MODEL or PROMPT_MODEL). */
+  get describes(): boolean {
+    return this.options.visionModel !== undefined;
+  }
+
+  /** The rewritten prompt, or `ok: false` (never throws). `check` refuses a rewrite the image model cannot take. */
+  async enhance(prompt: string, check: (rewritten: string) => void, signal?: AbortSignal): Promise<Enhancement> {
+    const model = this.options.promptModel;
+    if (model === undefined) return { ok: false };
+    let answer: ChatCompletion;
+    try {
+      answer = await this.options.chat.complete({
+        model,
+        maxTokens: this.options.maxTokens,
+        signal,
+        messages: [
+          { role: 'system', content: ENHANCE_INSTRUCTION },
+          { role: 'user', content: prompt },
+        ],
+      });
+    } catch (err) {
+      this.log.warn({ err }, 'prompt enhancement failed; the prompt is used as written');
+      return { ok: false };
+    }
+    const used = { model: answer.model, usage: answer.usage, requestId: answer.requestId };
+    try {
+      const rewritten = Prompt.parse(unquote(answer.text));
+      check(rewritten);
+      return { ok: true, prompt: rewritten, used };
+    } catch (err) {
+      this.log.warn({ err: err instanceof UserFacingError ? err.identifier : 'invalid', requestId: answer.requestId }, 'enhanced prompt unusable');
+      return { ok: false, used };
+    }
+  }
+
+  /** A description of the image (a data URL) and four prompts. @throws UserFacingError('promptHelp.failed') */
+  async describe(imageDataUrl: string, signal?: AbortSignal): Promise<Description> {
+    const model = this.options.visionModel;
+    if (model === undefined) throw new UserFacingError('promptHelp.off');
+    let answer: ChatCompletion;
+    try {
+      answer = await this.options.chat.complete({
+        model,
+        maxTokens: this.options.maxTokens,
+        signal,
+        messages: [
+          { role: 'system', content: DESCRIBE_INSTRUCTION },
+          { role: 'user', content: [{ type: 'image_url', image_url: { url: imageDataUrl } }] },
+        ],
+      });
+    } catch (err) {
+      this.log.warn({ err }, 'image description failed');
+      throw new UserFacingError('promptHelp.failed');
+    }
+    const parsed = parseDescription(answer.text);
+    if (!parsed) throw new UserFacingError('promptHelp.failed');
+    return { ...parsed, used: { model: answer.model, usage: answer.usage, requestId: answer.requestId } };
+  }
+}
+
+/** The description line and up to four numbered prompts of a describe answer; undefined when it has no prompt. */
+export function parseDescription(text: string): { description: string; prompts: string[] } | undefined {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const numbered = /^(?:\d+[.)]|[-*•])\s*/;
+  const prompts = lines
+    .filter((l) => numbered.test(l))
+    .map((l) => unquote(l.replace(numbered, '')))
+    .filter((p) => Prompt.safeParse(p).success)
+    .slice(0, 4);
+  const description = lines.find((l) => !numbered.test(l)) ?? '';
+  return prompts.length > 0 ? { description, prompts } : undefined;
+}
+
+/** Drops the quotes and a "Prompt:" label models like to add. */
+function unquote(text: string): string {
+  return text
+    .trim()
+    .replace(/^(?:enhanced |rewritten )?prompt:\s*/i, '')
+    .replace(/^["'“”«»`]+|["'“”«»`]+$/g, '')
+    .trim();
+}

@@ -1,0 +1,120 @@
+/**
+ * Prompt help's enhance end to end (issue 19): `enhance:true` sends the member's prompt to PROMPT_MODEL with the
+ * system instruction, generates from the model's answer and shows both prompts; its tokens go in the job's usage
+ * record. A failing chat call falls back to the member's prompt with a note: the image job is still delivered and
+ * charged once. Admins can turn it off per server. Real discord.js client, both emulators, one SQLite file.
+ */
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobUsage } from '../../src/service/usage-log.js';
+import { openStorage, type Storage } from '../../src/storage/open-storage.js';
+import type { InteractionHandle } from '../emulators/discord/index.js';
+import { startHarness, type Harness } from './harness.js';
+import { customIds, finalEdit, lastText, quotaText, settled, textOf } from './support.js';
+
+describe('enhance, end to end', () => {
+  let h: Harness;
+  let storage: Storage;
+  beforeAll(async () => {
+    h = await startHarness({ sqlite: true, env: { QUOTA_DEFAULT_LIMIT: '10', PROMPT_MODEL: 'gpt-4o-mini' } });
+    storage = await openStorage({ url: h.config.STORAGE_URL, defaults: { limit: 5, period: 'day' }, jobLeaseMs: 60_000, logger: pino({ level: 'silent' }) });
+  });
+  afterAll(async () => {
+    await storage.close();
+    await (h as Harness | undefined)?.close();
+  });
+
+  const imagine = (prompt: string, enhance = true): InteractionHandle =>
+    h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: prompt },
+        { name: 'enhance', type: 5, value: enhance },
+      ],
+      { user: h.discord.fixtures.member },
+    );
+  const jobIdOf = (handle: InteractionHandle) => customIds(finalEdit(handle)?.payload)[0]?.split(':')[1] ?? '';
+  const delivered = async (handle: InteractionHandle) => {
+    await handle.waitFor(settled);
+    const jobId = jobIdOf(handle);
+    await h.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === jobId);
+    return jobId;
+  };
+
+  it('registers enhance on /imagine and /edit', () => {
+    const commands = h.discord.registeredCommands('global') as { name: string; options?: { name: string }[] }[];
+    for (const name of ['imagine', 'edit']) expect(commands.find((c) => c.name === name)?.options?.map((o) => o.name)).toContain('enhance');
+  });
+
+  it("asks the chat model with the member's prompt, generates from its answer, shows both and records its tokens", async () => {
+    const chatBefore = h.gateway.chatRequests().length;
+    const imagesBefore = h.gateway.imageRequests().length;
+    h.gateway.enqueueChat({ type: 'success', content: 'A tabby cat asleep on a sunlit windowsill, watercolour, soft morning light' });
+    const handle = imagine('cat sleeping');
+    const jobId = await delivered(handle);
+
+    const chat = h.gateway.chatRequests().slice(chatBefore);
+    expect(chat).toHaveLength(1);
+    expect(chat[0]?.json).toMatchObject({ model: 'gpt-4o-mini', messages: [{ role: 'system' }, { role: 'user', content: 'cat sleeping' }] });
+    expect(typeof chat[0]?.json?.['max_tokens']).toBe('number');
+    const images = h.gateway.imageRequests().slice(imagesBefore);
+    expect(images).toHaveLength(1);
+    expect(images[0]?.json?.['prompt']).toBe('A tabby cat asleep on a sunlit windowsill, watercolour, soft morning light');
+    expect(h.gateway.specViolations).toEqual([]);
+
+    const card = textOf(finalEdit(handle)?.payload);
+    expect(card).toContain('**A tabby cat asleep on a sunlit windowsill, watercolour, soft morning light**');
+    expect(card).toContain('Enhanced from your prompt: cat sleeping');
+
+    const record = await storage.records('job-usage', JobUsage).get(jobId);
+    expect(record?.promptHelp?.model).toBe('gpt-4o-mini');
+    expect(record?.promptHelp?.usage?.inputTokens).toBeGreaterThan(0);
+    expect(record?.promptHelp?.usage?.outputTokens).toBeGreaterThan(0);
+    expect(await quotaText(h.discord, h.discord.fixtures.member)).toContain('You have 9 of 10 images left');
+  });
+
+  it("falls back to the member's prompt with a note when the chat call fails: delivered, charged once", async () => {
+    const imagesBefore = h.gateway.imageRequests().length;
+    const chatBefore = h.gateway.chatRequests().length;
+    h.gateway.enqueueChat({ type: 'error', preset: 'server_error' });
+    const handle = imagine('a red kite over the sea');
+    const jobId = await delivered(handle);
+    expect(h.gateway.chatRequests().slice(chatBefore)).toHaveLength(1);
+    const images = h.gateway.imageRequests().slice(imagesBefore);
+    expect(images.map((r) => r.json?.['prompt'])).toEqual(['a red kite over the sea']);
+    const card = textOf(finalEdit(handle)?.payload);
+    expect(card).toContain('**a red kite over the sea**');
+    expect(card).toContain("The prompt helper didn't answer, so I used your prompt as written.");
+    expect(card).not.toContain('Enhanced from your prompt');
+    expect((await storage.records('job-usage', JobUsage).get(jobId))?.delivered).toBe(1);
+    expect(await quotaText(h.discord, h.discord.fixtures.member)).toContain('You have 8 of 10 images left');
+  });
+
+  it('does not call the chat model for a request that is refused', async () => {
+    const chatBefore = h.gateway.chatRequests().length;
+    const handle = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: 'too many' },
+        { name: 'count', type: 4, value: 9 },
+        { name: 'enhance', type: 5, value: true },
+      ],
+      { user: h.discord.fixtures.member },
+    );
+    await handle.waitFor(settled);
+    expect(lastText(handle)).toContain('8 of 10 left, and this needs 9');
+    expect(h.gateway.chatRequests().slice(chatBefore)).toHaveLength(0);
+  });
+
+  it('skips the chat model when the server turned prompt help off, and says so', async () => {
+    const admin = h.discord.slash('settings', [{ name: 'prompt-help', type: 1, options: [{ name: 'enabled', type: 5, value: false }] }], {
+      user: h.discord.fixtures.admin,
+    });
+    await admin.waitFor((x) => x.edits.some((e) => e.status === 200) || x.acks.some((a) => a.type === 4));
+    const chatBefore = h.gateway.chatRequests().length;
+    const handle = imagine('a quiet harbour');
+    await delivered(handle);
+    expect(h.gateway.chatRequests().slice(chatBefore)).toHaveLength(0);
+    expect(textOf(finalEdit(handle)?.payload)).toContain('Prompt help is off here, so I used your prompt as written.');
+  });
+});
