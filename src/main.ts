@@ -9,6 +9,7 @@ import { createComponents, createCommands, commandDefinitions } from './commands
 import { promptFeaturesOf, promptModelsOf } from './commands/prompt-help-options.js';
 import { ChatClient } from './gateway/chat-client.js';
 import { PromptHelp } from './service/prompt-help.js';
+import { DescribedPrompts, DescribeService } from './service/describe-service.js';
 import { syncCommands } from './commands/command-sync.js';
 import { DiscordResponder } from './discord/responder.js';
 import { createImageAutocomplete } from './commands/image-autocomplete.js';
@@ -199,6 +200,15 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     clock,
     leaseTimers: overrides.leaseTimers,
   });
+  const describe = new DescribeService({
+    help: promptHelp,
+    records: storage.records('described-prompts', DescribedPrompts),
+    download: (ref, maxBytes) => downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent }),
+    maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
+    ttlMs: config.BUTTON_TTL_HOURS * 3_600_000,
+    settings,
+    logger,
+  });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
     usage: new UsageReport({ totals: storage.usageTotals, jobs: jobUsage }),
@@ -213,6 +223,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     history,
     autocomplete: createImageAutocomplete(gateway, profiles),
     promptFeatures,
+    describe,
     createResponder: (interaction: RepliableInteraction, ctx: { logger: Logger; acknowledgement?: Promise<void> | undefined }) =>
       new DiscordResponder({
         interaction,

@@ -21,6 +21,7 @@ import { createCostButtons } from './cost-buttons.js';
 import { createImageActions } from './image-actions.js';
 import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
 import { withEnhance, type PromptHelpFeatures } from './prompt-help-options.js';
+import { createDescribeButtons, createDescribeCommands, DESCRIBE_DATA, DESCRIBE_MENU_DATA, type DescribeDeps } from './describe.js';
 import { createShowCommand, SHOW_DATA } from './show.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
@@ -40,11 +41,13 @@ export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBod
 
 /** Every command definition with the parts of prompt help that are configured, as {@link createCommands} builds them. */
 export function commandDefinitions(features: PromptHelpFeatures): RESTPostAPIApplicationCommandsJSONBody[] {
-  return [withEnhance(IMAGINE_DATA, features), withEnhance(EDIT_DATA, features), ...COMMAND_DEFINITIONS.slice(2)];
+  const describe = features.describe ? [DESCRIBE_DATA, DESCRIBE_MENU_DATA] : [];
+  return [withEnhance(IMAGINE_DATA, features), withEnhance(EDIT_DATA, features), ...COMMAND_DEFINITIONS.slice(2), ...describe];
 }
 
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
+  describe: DescribeDeps['describe'];
   usage: Pick<UsageReport, 'summary' | 'csv'>;
   clock: Clock;
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
@@ -67,10 +70,18 @@ export function createCommands(deps: CommandDeps): Command[] {
     createUsageCommand(deps),
     createHistoryCommand(deps),
     createShowCommand(deps),
+    ...(deps.promptFeatures.describe ? createDescribeCommands(deps) : []),
   ];
 }
 
 /** Builds the button and modal handlers. */
 export function createComponents(deps: CommandDeps): ComponentHandler[] {
-  return [...createResultButtons(deps), ...createCostButtons(deps), createImageActions(deps), createEditImageMenuModal(deps), createHistoryPaging(deps)];
+  return [
+    ...createResultButtons(deps),
+    ...createCostButtons(deps),
+    createImageActions(deps),
+    createEditImageMenuModal(deps),
+    createHistoryPaging(deps),
+    createDescribeButtons(deps),
+  ];
 }

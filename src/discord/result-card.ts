@@ -3,7 +3,7 @@
  * prompt, spoilers where the server says), the prompt and the parameters as text, and the action rows under it. One
  * image gets the actions on it (Vary, Remix, Zoom out, Pan, Vary region, Enlarge — those its model supports); several
  * get numbered buttons (U1…) that post the chosen image as a card of its own, where its actions are. Progress and
- * notices use the same container. Pure: no Discord calls.
+ * notices use the same container, and so does a description (/describe). Pure: no Discord calls.
  */
 import {
   ButtonStyle,
@@ -148,4 +148,28 @@ function pickRows(jobId: string, firstImage: number, count: number): APIActionRo
   const rows: APIActionRowComponent<APIButtonComponent>[] = [];
   for (let i = 0; i < buttons.length; i += 5) rows.push(row(buttons.slice(i, i + 5)));
   return rows;
+}
+
+/** Custom-id prefix of the Imagine this buttons. */
+export const DESCRIBE_BUTTON_PREFIX = 'descimg';
+
+/**
+ * The answer of /describe and *Describe image* (issue 19): the description, the prompts, and an **Imagine this**
+ * button per prompt (`descimg:{id}:{index}`; the prompts are stored under the id).
+ */
+export function describeCard(answer: { id: string; description: string; prompts: readonly string[] }): CardPayload {
+  const lines = [
+    `**${inertText(answer.description || 'Prompts for this image', 600)}**`,
+    ...answer.prompts.map((prompt, i) => `${i + 1}. ${inertText(prompt, 800)}`),
+    '-# Press Imagine this to generate from a prompt (it counts toward your quota).',
+  ];
+  const buttons: APIButtonComponent[] = answer.prompts.map((_, i) => ({
+    type: ComponentType.Button,
+    style: ButtonStyle.Secondary,
+    custom_id: `${DESCRIBE_BUTTON_PREFIX}:${answer.id}:${i}`,
+    label: `Imagine this ${i + 1}`,
+    emoji: { name: '🎨' },
+  }));
+  const rows: APIActionRowComponent<APIButtonComponent>[] = [{ type: ComponentType.ActionRow, components: buttons }];
+  return textCard(lines, { rows });
 }

@@ -1,0 +1,93 @@
+/**
+ * /describe image:<attachment> and the *Describe image* message menu: the vision model describes the image and
+ * writes four prompts (describe-service.ts); each **Imagine this** button starts a normal /imagine job with its
+ * prompt, through startJob, so every gate applies to whoever clicks. Registered only with VISION_MODEL or
+ * PROMPT_MODEL.
+ */
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  type BaseInteraction,
+  type RepliableInteraction,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type RESTPostAPIContextMenuApplicationCommandsJSONBody,
+} from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import type { DescribeService } from '../service/describe-service.js';
+import type { AttachmentRef } from '../service/jobs.js';
+import { DESCRIBE_BUTTON_PREFIX, describeCard } from '../discord/result-card.js';
+import type { ChatCommand, ComponentHandler, InteractionContext, MessageCommand } from './command.js';
+import { looksLikeImage, toRef } from './attachments.js';
+import { AVAILABLE_EVERYWHERE } from './image-options.js';
+import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
+import { findMessageImages } from './message-images.js';
+import { subjectOf } from './job-from-interaction.js';
+
+export const DESCRIBE_DATA = {
+  type: ApplicationCommandType.ChatInput,
+  name: 'describe',
+  description: 'Describe an image and suggest four prompts for it',
+  options: [{ type: ApplicationCommandOptionType.Attachment, name: 'image', description: 'The image (PNG, JPEG, WebP or GIF)', required: true }],
+  ...AVAILABLE_EVERYWHERE,
+} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+export const DESCRIBE_MENU_DATA = {
+  type: ApplicationCommandType.Message,
+  name: 'Describe image',
+  ...AVAILABLE_EVERYWHERE,
+} satisfies RESTPostAPIContextMenuApplicationCommandsJSONBody;
+
+/** What describe needs. */
+export type DescribeDeps = ImageCommandDeps & {
+  describe: Pick<DescribeService, 'describe' | 'prompt'>;
+  /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS). */
+  isAllowedImageUrl(url: string): boolean;
+};
+
+/** Creates /describe and the Describe image menu. */
+export function createDescribeCommands(deps: DescribeDeps): [ChatCommand, MessageCommand] {
+  return [
+    {
+      kind: 'chat',
+      data: DESCRIBE_DATA,
+      async execute(interaction, ctx) {
+        const image = interaction.options.getAttachment('image', true);
+        if (!looksLikeImage(image) && !/gif/i.test(image.contentType ?? image.name))
+          throw new UserFacingError('input.attachmentInvalid', { param: '`image`', detail: 'it is not a PNG, JPEG, WebP or GIF image' });
+        await answer(interaction, ctx, deps, toRef(image));
+      },
+    },
+    {
+      kind: 'message',
+      data: DESCRIBE_MENU_DATA,
+      async execute(interaction, ctx) {
+        const image = findMessageImages(interaction.targetMessage, (url) => deps.isAllowedImageUrl(url)).images[0];
+        if (!image) throw new UserFacingError('input.noImages');
+        await answer(interaction, ctx, deps, image);
+      },
+    },
+  ];
+}
+
+/** The Imagine this buttons. */
+export function createDescribeButtons(deps: DescribeDeps): ComponentHandler {
+  return {
+    prefix: DESCRIBE_BUTTON_PREFIX,
+    async button(interaction, arg, ctx) {
+      const [id = '', index = ''] = arg.split(':');
+      deferInBackground(interaction, ctx);
+      const prompt = await deps.describe.prompt(id, Number(index));
+      if (prompt === undefined) throw new UserFacingError('button.expired');
+      ctx.logger.info({ describeId: id, index: Number(index) }, 'imagine from a description');
+      await startJob(interaction, ctx, deps, 'imagine', { prompt });
+    },
+  };
+}
+
+async function answer(interaction: RepliableInteraction & BaseInteraction, ctx: InteractionContext, deps: DescribeDeps, image: AttachmentRef): Promise<void> {
+  deferInBackground(interaction, ctx);
+  const channelId = interaction.channel?.isThread() ? interaction.channel.parentId : interaction.channelId;
+  const described = await deps.describe.describe({ guildId: subjectOf(interaction).guildId, channelId }, image);
+  await ctx.acknowledgement;
+  await interaction.editReply({ ...describeCard(described), allowedMentions: { parse: [] } });
+}

@@ -1,0 +1,85 @@
+/**
+ * Prompt help's describe (issue 19): one image, downloaded under the same rules as a reference (host allow-list,
+ * declared size, ATTACHMENT_MAX_BYTES), goes as a data URL to the vision model, which answers a short description
+ * and four prompts. The prompts are stored (RecordStore, like the job archive) under a short id that the
+ * **Imagine this** buttons carry, so they work after a restart; a click starts a normal /imagine job, every gate
+ * applied. Nothing is charged: no image is made here.
+ */
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { UserFacingError } from '../errors.js';
+import { Prompt } from './image-request.js';
+import { sniffImageFormat } from './image-rules.js';
+import { newJobId, type AttachmentRef } from './jobs.js';
+import type { RecordStore } from './ports.js';
+import type { PromptHelp } from './prompt-help.js';
+import { checkPromptHelp, DEFAULT_SETTINGS } from './server-settings.js';
+import type { SettingsStore } from './settings-store.js';
+
+/** A describe answer's prompts, as stored for its buttons. */
+export const DescribedPrompts = z.object({ v: z.literal(1), prompts: z.array(Prompt).min(1).max(4) });
+export type DescribedPrompts = z.infer<typeof DescribedPrompts>;
+
+/** Formats a vision model reads. */
+const READABLE = new Set(['png', 'jpeg', 'webp', 'gif']);
+
+/** Options of {@link DescribeService}. */
+export interface DescribeServiceOptions {
+  help: Pick<PromptHelp, 'describe'>;
+  records: RecordStore<DescribedPrompts>;
+  /** Downloads a member attachment (host allow-list applied), reading no more than `maxBytes`. */
+  download: (ref: AttachmentRef, maxBytes: number, signal?: AbortSignal) => Promise<Buffer>;
+  /** ATTACHMENT_MAX_BYTES. */
+  maxAttachmentBytes: number;
+  /** How long the Imagine this buttons work (BUTTON_TTL_HOURS). */
+  ttlMs: number;
+  settings?: Pick<SettingsStore, 'get'> | undefined;
+  logger: Logger;
+}
+
+/** Where describe is asked: the server (null outside servers) and the channel, or a thread's parent. */
+export interface DescribePlace {
+  guildId: string | null;
+  channelId: string | null;
+}
+
+/** A description with the id of its stored prompts. */
+export interface DescribeAnswer {
+  id: string;
+  description: string;
+  prompts: string[];
+}
+
+/** See the module comment. */
+export class DescribeService {
+  private readonly options: DescribeServiceOptions;
+  private readonly log: Logger;
+
+  constructor(options: DescribeServiceOptions) {
+    this.options = options;
+    this.log = options.logger.child({ module: 'describe' });
+  }
+
+  /** Describes `image`. @throws UserFacingError (off here, a bad image, or the model failed) */
+  async describe(place: DescribePlace, image: AttachmentRef): Promise<DescribeAnswer> {
+    const settings = place.guildId === null ? DEFAULT_SETTINGS : ((await this.options.settings?.get(place.guildId)) ?? DEFAULT_SETTINGS);
+    checkPromptHelp(settings, place.channelId);
+    const max = this.options.maxAttachmentBytes;
+    if (image.size !== undefined && image.size > max)
+      throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: `it is larger than ${Math.floor(max / 1_048_576)} MB` });
+    const bytes = await this.options.download(image, image.size ?? max);
+    const format = sniffImageFormat(bytes);
+    if (format === undefined || !READABLE.has(format))
+      throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: 'it is not a PNG, JPEG, WebP or GIF image' });
+    const described = await this.options.help.describe(`data:image/${format};base64,${bytes.toString('base64')}`);
+    const id = newJobId();
+    await this.options.records.set(id, { v: 1, prompts: described.prompts }, this.options.ttlMs);
+    this.log.info({ describeId: id, prompts: described.prompts.length, model: described.used.model, usage: described.used.usage }, 'image described');
+    return { id, description: described.description, prompts: described.prompts };
+  }
+
+  /** The `index`-th prompt of a stored description, or undefined once it has expired. */
+  async prompt(id: string, index: number): Promise<string | undefined> {
+    return (await this.options.records.get(id))?.prompts[index];
+  }
+}
