@@ -95,7 +95,10 @@ export class PromptHelp {
       check(rewritten);
       return { ok: true, prompt: rewritten, used };
     } catch (err) {
-      this.log.warn({ err: err instanceof UserFacingError ? err.identifier : 'invalid', requestId: answer.requestId }, 'enhanced prompt unusable');
+      this.log.warn(
+        { reason: err instanceof UserFacingError ? err.identifier : 'not a prompt', requestId: answer.requestId },
+        'enhanced prompt unusable; the prompt is used as written',
+      );
       return { ok: false, used };
     }
   }
