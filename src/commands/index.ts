@@ -23,8 +23,9 @@ import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
 import { createShowCommand, SHOW_DATA } from './show.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
+import { localizeCommand } from '../i18n/command-localizations.js';
 
-/** Every command definition, in the order {@link createCommands} builds them. */
+/** Every command definition, in the order {@link createCommands} builds them, with its localizations (src/i18n). */
 export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [
   IMAGINE_DATA,
   EDIT_DATA,
@@ -35,7 +36,7 @@ export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBod
   USAGE_DATA,
   HISTORY_DATA,
   SHOW_DATA,
-];
+].map((definition) => localizeCommand(definition));
 
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {

@@ -9,6 +9,24 @@ const delivery = (handle: InteractionHandle) => handle.edits.find((e) => e.statu
 const delivered = (handle: InteractionHandle) => delivery(handle) !== undefined || handle.followUps.some((f) => f.status === 200);
 const labelsOf = (payload: unknown): string[] => JSON.stringify(payload).match(/"label":"[^"]*"/g) ?? [];
 
+describe('the registered commands', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await (h as Harness | undefined)?.close();
+  });
+
+  it('carry their localizations, and the emulator found nothing in them against the spec', () => {
+    const imagine = h.discord.registeredCommands().find((c) => (c as { name?: string }).name === 'imagine') as
+      { name_localizations?: Record<string, string>; options?: { name: string; description_localizations?: Record<string, string> }[] } | undefined;
+    expect(imagine?.name_localizations).toMatchObject({ 'zh-CN': '生成图片', ja: '画像生成' });
+    expect(imagine?.options?.find((o) => o.name === 'prompt')?.description_localizations?.['ja']).toBe('画像の説明：被写体、スタイル、構図、光');
+    expect(h.discord.specViolations).toEqual([]);
+  });
+});
+
 describe.each([
   ['zh-CN', { footer: '生成 · ', buttons: ['"label":"重新生成"', '"label":"删除"'], quota: '你的图片额度暂时用完了', failure: '图片服务遇到了问题' }],
   [
