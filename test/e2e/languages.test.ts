@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { t } from '../../src/i18n/translate.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
@@ -24,6 +24,21 @@ describe('the registered commands', () => {
     expect(imagine?.name_localizations).toMatchObject({ 'zh-CN': '生成图片', ja: '画像生成' });
     expect(imagine?.options?.find((o) => o.name === 'prompt')?.description_localizations?.['ja']).toBe('画像の説明：被写体、スタイル、構図、光');
     expect(h.discord.specViolations).toEqual([]);
+  });
+
+  it('tell the audit channel in the server’s preferred language, whatever the admin’s own', async () => {
+    const { nsfw: audit } = h.discord.fixtures.guild.channels;
+    const handle = h.discord.slash('settings', [{ name: 'audit', type: 1, options: [{ name: 'channel', type: 7, value: audit.id }] }], {
+      user: h.discord.fixtures.admin,
+      locale: 'en-US',
+      guildLocale: 'ja',
+    });
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200) || x.acks.some((a) => a.type === 4));
+    await vi.waitFor(() =>
+      expect([...h.discord.messages.values()].filter((m) => m.channel_id === audit.id).map((m) => m.content)).toEqual([
+        `⚙️ <@${h.discord.fixtures.admin.id}> が設定（\`/settings audit\`）を変更しました\nauditChannelId: \`未設定\` → \`"${audit.id}"\``,
+      ]),
+    );
   });
 });
 
