@@ -23,7 +23,8 @@ export async function syncCommands(options: SyncOptions): Promise<'unchanged' | 
   const route = options.guildId ? Routes.applicationGuildCommands(options.applicationId, options.guildId) : Routes.applicationCommands(options.applicationId);
   const wanted = options.definitions.map((d) => (options.guildId ? forGuild(d) : d));
   if (!options.force) {
-    const registered = (await options.rest.get(route)) as unknown[];
+    // Without with_localizations Discord leaves the localization dictionaries out, and a changed translation would go unseen.
+    const registered = (await options.rest.get(route, { query: new URLSearchParams({ with_localizations: 'true' }) })) as unknown[];
     if (sameCommands(registered, wanted)) {
       options.logger.info({ count: wanted.length, guildId: options.guildId }, 'commands unchanged');
       return 'unchanged';
@@ -56,11 +57,23 @@ export function sameCommands(registered: readonly unknown[], wanted: readonly un
 
 const INSTALL_FIELDS = ['contexts', 'integration_types'];
 
-const COMMAND_FIELDS = ['type', 'name', 'description', 'default_member_permissions', 'nsfw', 'contexts', 'integration_types', 'options'];
+const LOCALIZATION_FIELDS = ['name_localizations', 'description_localizations'];
+const COMMAND_FIELDS = [
+  'type',
+  'name',
+  'description',
+  ...LOCALIZATION_FIELDS,
+  'default_member_permissions',
+  'nsfw',
+  'contexts',
+  'integration_types',
+  'options',
+];
 const OPTION_FIELDS = [
   'type',
   'name',
   'description',
+  ...LOCALIZATION_FIELDS,
   'required',
   'choices',
   'min_value',
@@ -82,6 +95,8 @@ const DEFAULTS: Record<string, unknown> = {
   required: false,
   autocomplete: false,
   choices: [],
+  name_localizations: null,
+  description_localizations: null,
 };
 
 function normalise(value: unknown, fields = COMMAND_FIELDS): Record<string, unknown> {
@@ -89,7 +104,8 @@ function normalise(value: unknown, fields = COMMAND_FIELDS): Record<string, unkn
   for (const name of fields) {
     let v = field(value, name) ?? DEFAULTS[name];
     if (name === 'options' && Array.isArray(v)) v = v.map((o) => normalise(o, OPTION_FIELDS));
-    if (name === 'choices' && Array.isArray(v)) v = v.map((c) => ({ name: field(c, 'name'), value: field(c, 'value') }));
+    if (name === 'choices' && Array.isArray(v))
+      v = v.map((c) => ({ name: field(c, 'name'), name_localizations: field(c, 'name_localizations') ?? null, value: field(c, 'value') }));
     if (name === 'integration_types' && Array.isArray(v) && v.length === 0) v = null;
     if (v !== undefined) out[name] = v;
   }

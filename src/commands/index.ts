@@ -25,8 +25,9 @@ import { createDescribeButtons, createDescribeCommands, DESCRIBE_DATA, DESCRIBE_
 import { createShowCommand, SHOW_DATA } from './show.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
+import { localizeCommand } from '../i18n/command-localizations.js';
 
-/** Every command definition without prompt help (PROMPT_MODEL and VISION_MODEL unset), in the order {@link createCommands} builds them. */
+/** Every command definition without prompt help (PROMPT_MODEL and VISION_MODEL unset), in the order {@link createCommands} builds them, with its localizations (src/i18n). */
 export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [
   IMAGINE_DATA,
   EDIT_DATA,
@@ -37,12 +38,15 @@ export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBod
   USAGE_DATA,
   HISTORY_DATA,
   SHOW_DATA,
-];
+].map((definition) => localizeCommand(definition));
 
 /** Every command definition with the parts of prompt help that are configured, as {@link createCommands} builds them. */
 export function commandDefinitions(features: PromptHelpFeatures): RESTPostAPIApplicationCommandsJSONBody[] {
   const describe = features.describe ? [DESCRIBE_DATA, DESCRIBE_MENU_DATA] : [];
-  return [withEnhance(IMAGINE_DATA, features), withEnhance(EDIT_DATA, features), ...COMMAND_DEFINITIONS.slice(2), ...describe];
+  const [imagine, edit, ...others] = [withEnhance(IMAGINE_DATA, features), withEnhance(EDIT_DATA, features), ...describe].map((definition) =>
+    localizeCommand(definition),
+  );
+  return [imagine, edit, ...COMMAND_DEFINITIONS.slice(2), ...others].filter((definition) => definition !== undefined);
 }
 
 /** What the commands need. */

@@ -36,6 +36,8 @@ export function buildJob(interaction: BaseInteraction, kind: ImageJob['kind'], r
       requesterId: interaction.user.id,
       manager: memberCan(interaction, PermissionFlagsBits.ManageGuild),
       ageRestricted: inAgeRestrictedChannel(interaction),
+      locale: interaction.locale,
+      guildLocale: interaction.guildLocale,
     },
     request,
     edit,

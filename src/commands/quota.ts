@@ -6,10 +6,11 @@ import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
 import { usd } from '../errors.js';
-import type { QuotaStatus, QuotaSubject, QuotaTarget, SpendStatus } from '../service/ports.js';
+import type { QuotaSubject, QuotaTarget } from '../service/ports.js';
 import type { ChatCommand } from './command.js';
 import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
+import { renderSpending, renderStatus } from './quota-text.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 
 const QUOTAS_IN_SERVERS = 'quotas are managed inside a server';
@@ -43,7 +44,8 @@ async function show(interaction: ChatInputCommandInteraction, deps: QuotaDeps): 
       : subjectOf(interaction);
   const [status, spending] = await Promise.all([deps.quotas.show(subject), deps.quotas.spending(subject)]);
   const who = user && user.id !== interaction.user.id ? `<@${user.id}>` : 'You';
-  return [renderStatus(status, who), spending && renderSpending(spending, who)].filter(Boolean).join('\n');
+  const { locale } = interaction;
+  return [renderStatus(status, who, locale), spending && renderSpending(spending, who, locale)].filter(Boolean).join('\n');
 }
 
 /** `/quota money usd:…` sets a money limit; `/quota money-remove` removes one. */
@@ -95,35 +97,6 @@ const SUBCOMMANDS: Record<string, (interaction: ChatInputCommandInteraction, dep
   money,
   'money-remove': money,
   reset,
-};
-
-/** Text of a member's spending against the money limit that applies to them. */
-export function renderSpending(status: SpendStatus, who: string): string {
-  if (status.usd === 0) return `${who} can't spend anything here (spending limit $0).`;
-  const reserved = status.reserved > 0 ? ` (${usd(status.reserved)} held for requests in progress)` : '';
-  return [
-    `**Spending: ${usd(status.spent)} of ${usd(status.usd)}** this ${status.period}${reserved} · ${usd(status.remaining)} left`,
-    `-# Costs as the gateway reports them, or estimated from its usage figures · resets <t:${Math.ceil(status.resetsAt / 1000)}:R> · limit from: ${SOURCE_TEXT[status.source]}`,
-  ].join('\n');
-}
-
-/** Text of a member's quota. */
-export function renderStatus(status: QuotaStatus, who: string): string {
-  const have = who === 'You' ? 'have' : 'has';
-  if (status.limit === 0) return `${who} can't generate images here (limit 0).`;
-  const reserved = status.reserved > 0 ? ` (${status.reserved} in progress)` : '';
-  return [
-    `**${who} ${have} ${status.remaining} of ${status.limit} images left** this ${status.period}.`,
-    `Used: ${status.used}${reserved} · resets <t:${Math.ceil(status.resetsAt / 1000)}:R>`,
-    `-# Limit from: ${SOURCE_TEXT[status.source]}`,
-  ].join('\n');
-}
-
-const SOURCE_TEXT: Record<QuotaStatus['source'], string> = {
-  member: 'a limit set for this member',
-  role: 'a role limit (the most generous applies)',
-  server: "this server's default",
-  default: "the bot's default",
 };
 
 function rolesOf(member: ReturnType<ChatInputCommandInteraction['options']['getMember']>): string[] {

@@ -76,8 +76,10 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
   // An acknowledgement still in flight decides how to answer (reply, or edit/follow up); its failure means the
   // interaction is gone, which the answer below then reports in the log.
   await ctx.acknowledgement?.catch(() => undefined);
-  // The service names request fields; members know them by the options they typed.
-  const content = userFacing ? describeUserError(err, ctx.referenceId, optionNameOf) : describeUnexpectedError(ctx.referenceId);
+  // The service names request fields; members know them by the options they typed. Members read errors in the
+  // language of their Discord client (the interaction's locale).
+  const { locale } = interaction;
+  const content = userFacing ? describeUserError(err, ctx.referenceId, optionNameOf, locale) : describeUnexpectedError(ctx.referenceId, locale);
   try {
     await replyEphemeral(interaction, content);
   } catch (replyErr) {

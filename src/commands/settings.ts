@@ -43,7 +43,14 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
       log(ctx, sub, guildId, interaction.user.id, result);
       const auditChannelId = result.before.auditChannelId ?? result.after.auditChannelId;
       if (auditChannelId !== undefined)
-        await deps.audit?.settingsChanged({ guildId, auditChannelId, by: interaction.user.id, setting: sub, ...comparable(result) });
+        await deps.audit?.settingsChanged({
+          guildId,
+          auditChannelId,
+          by: interaction.user.id,
+          setting: sub,
+          locale: interaction.guildLocale,
+          ...comparable(result),
+        });
       await interaction.editReply({ content: `✅ Settings changed.\n\n${renderSettings(result.after)}`, allowedMentions: { parse: [] } });
     },
   };

@@ -45,6 +45,7 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
         renderShown(entry, interaction.user.id),
         images.map((image) => image.filename),
         { edits: true, masks: true, enlarge: false },
+        interaction.locale,
       );
       await interaction.editReply({
         ...card,

@@ -6,6 +6,7 @@
 import { Routes, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { AuditedChange, AuditedJob, AuditTrail } from '../service/audit-trail.js';
+import { translator } from '../i18n/translate.js';
 
 const OUTCOME_MARK: Record<AuditedJob['outcome'], string> = { delivered: '✅', refused: '⛔', failed: '⚠️', cancelled: '✖️' };
 const COMMAND: Record<AuditedJob['job']['kind'], string> = { imagine: '/imagine', edit: '/edit' };
@@ -39,33 +40,46 @@ export class DiscordAuditTrail implements AuditTrail {
   }
 }
 
-/** `✅ delivered · <@member> · /imagine · gpt-image-2 · 1024x1024 · high · 2 of 2 images · $0.0421 · [result](…)` */
+/**
+ * `✅ delivered · <@member> · /imagine · gpt-image-2 · 1024x1024 · high · 2 of 2 images · $0.0421 · [result](…)`, in the
+ * server's preferred language (its `guild_locale`, carried on the job).
+ */
 export function jobLine(entry: AuditedJob): string {
   const { job } = entry;
+  const say = translator(job.origin.guildLocale);
+  const command = COMMAND[job.kind];
   const parts = [
-    `${OUTCOME_MARK[entry.outcome]} ${entry.outcome}${entry.reason ? ` (${entry.reason})` : ''}`,
+    `${OUTCOME_MARK[entry.outcome]} ${say('audit.outcome', { outcome: entry.outcome })}${entry.reason ? ` (${entry.reason})` : ''}`,
     `<@${job.origin.requesterId}>`,
-    `${COMMAND[job.kind]}${job.origin.channelId ? ` in <#${job.origin.channelId}>` : ''}`,
+    job.origin.channelId ? say('audit.where', { command, channel: `<#${job.origin.channelId}>` }) : command,
     entry.model && `\`${entry.model}\``,
     entry.size,
     entry.quality,
-    `${entry.delivered} of ${entry.count} image${entry.count === 1 ? '' : 's'}`,
+    say('audit.images', { delivered: entry.delivered, count: entry.count }),
     entry.cost !== undefined && `$${entry.cost.usd.toFixed(4)} (${entry.cost.source})`,
-    entry.messageId && job.origin.channelId && `[result](https://discord.com/channels/${entry.guildId}/${job.origin.channelId}/${entry.messageId})`,
+    entry.messageId &&
+      job.origin.channelId &&
+      `[${say('audit.result')}](https://discord.com/channels/${entry.guildId}/${job.origin.channelId}/${entry.messageId})`,
   ];
-  return `${parts.filter(Boolean).join(' · ')}\n-# job ${job.id}`;
+  return `${parts.filter(Boolean).join(' · ')}\n-# ${say('audit.job', { jobId: job.id })}`;
 }
 
-/** `⚙️ <@admin> changed previews: true → false` (only the fields that changed). */
+/** `⚙️ <@admin> changed previews: true → false` (only the fields that changed), in the server's preferred language. */
 export function changeLine(entry: AuditedChange): string {
+  const say = translator(entry.locale);
   const keys = [...new Set([...Object.keys(entry.before), ...Object.keys(entry.after)])];
   const changed = keys.filter((key) => JSON.stringify(entry.before[key]) !== JSON.stringify(entry.after[key]));
   const shown = (value: unknown) => {
-    const text = value === undefined ? 'unset' : JSON.stringify(value).replaceAll('`', 'ˋ');
+    const text = value === undefined ? say('audit.unset') : JSON.stringify(value).replaceAll('`', 'ˋ');
     return `\`${text.length > VALUE_ROOM ? `${text.slice(0, VALUE_ROOM)}…` : text}\``;
   };
   const lines = changed.map((key) => `${key}: ${shown(entry.before[key])} → ${shown(entry.after[key])}`);
   const command = entry.setting.startsWith('/') ? entry.setting : `/settings ${entry.setting}`;
-  const what = entry.target === undefined ? `the settings (\`${command}\`)` : `\`${command}\` for ${entry.target}`;
-  return `⚙️ <@${entry.by}> changed ${what}${lines.length > 0 ? `\n${lines.join('\n')}` : ': nothing changed'}`;
+  const changedWhat = say('audit.changed', {
+    by: `<@${entry.by}>`,
+    hasTarget: entry.target === undefined ? 'no' : 'yes',
+    command: `\`${command}\``,
+    target: entry.target ?? '',
+  });
+  return `⚙️ ${changedWhat}${lines.length > 0 ? `\n${lines.join('\n')}` : `: ${say('audit.nothingChanged')}`}`;
 }

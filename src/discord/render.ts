@@ -4,7 +4,7 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import { inertText } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
-import { usd } from '../errors.js';
+import { formatUsd, t, translator } from '../i18n/translate.js';
 
 /** Discord's limit on message content. */
 export const MAX_CONTENT_LENGTH = 2000;
@@ -28,50 +28,58 @@ export const ACTIONS = {
 } as const;
 export type ActionCode = (typeof ACTIONS)[keyof typeof ACTIONS];
 
-/** Progress text for the deferred reply. */
-export function renderProgress(progress: JobProgress): string {
+/** Progress text for the deferred reply, in the member's language (`locale`, English by default). */
+export function renderProgress(progress: JobProgress, locale?: string | null): string {
   switch (progress.stage) {
     case 'queued':
-      return progress.position <= 1 ? '⏳ Queued: you are next.' : `⏳ Queued: position ${progress.position}.`;
+      return progress.position <= 1 ? t(locale, 'progress.queuedNext') : t(locale, 'progress.queued', { position: progress.position });
     case 'gatewayQueued':
-      return `⏳ Queued at the gateway… sent <t:${Math.floor(progress.startedAt / 1000)}:R>`;
+      return t(locale, 'progress.gatewayQueued', { sentAt: `<t:${Math.floor(progress.startedAt / 1000)}:R>` });
     case 'generating':
-      // Discord renders <t:…:R> as a live "12 seconds ago": elapsed time without an edit per second.
-      return `🎨 Generating… started <t:${Math.floor(progress.startedAt / 1000)}:R>${progress.preview ? ' (early preview below)' : ''}`;
+      // Discord renders <t:…:R> as a live "12 seconds ago" in the reader's language: elapsed time without an edit per second.
+      return t(locale, 'progress.generating', { startedAt: `<t:${Math.floor(progress.startedAt / 1000)}:R>`, hasPreview: progress.preview ? 'yes' : 'no' });
   }
+}
+
+/**
+ * The footer under a result: who it was made for and how (model, size, quality), and which part of a long delivery
+ * this message is; in the requester's language.
+ */
+export function renderFooter(delivery: Delivery, part?: { index: number; total: number }): string {
+  const { job } = delivery;
+  const locale = job.origin.locale;
+  const quality = job.request.quality ? t(locale, 'result.quality', { quality: job.request.quality }) : undefined;
+  const details = [delivery.model, job.request.size ?? 'auto', quality].filter((d): d is string => d !== undefined).join(' · ');
+  const partText = part && part.total > 1 ? ` (${part.index}/${part.total})` : '';
+  return `-# ${t(locale, 'result.footer', { kind: job.kind, requester: `<@${job.origin.requesterId}>`, details })}${partText}`;
 }
 
 /** The caption under the delivered images: prompt, model, size and quality, plus any notices. */
 export function renderCaption(delivery: Delivery, part?: { index: number; total: number }): string {
   const { job } = delivery;
-  const details = [delivery.model, job.request.size ?? 'auto', job.request.quality ? `${job.request.quality} quality` : undefined]
-    .filter((d): d is string => d !== undefined)
-    .join(' · ');
-  const verb = job.kind === 'edit' ? 'Edited' : 'Imagined';
-  const partText = part && part.total > 1 ? ` (${part.index}/${part.total})` : '';
-  const footer = `-# ${verb} for <@${job.origin.requesterId}> · ${details}${partText}`;
-  const notes = [...originalPromptLines(delivery), ...delivery.notices.map(renderNotice)].map((n) => `-# ${n}`);
+  const footer = renderFooter(delivery, part);
+  const notes = [...originalPromptLines(delivery), ...delivery.notices.map((n) => renderNotice(n, job.origin.locale))].map((n) => `-# ${n}`);
   const fixed = [footer, ...notes].join('\n');
   const room = MAX_CONTENT_LENGTH - fixed.length - 6;
   return `**${inertText(job.request.prompt, Math.max(room, 20))}**\n${fixed}`;
 }
 
-export function renderNotice(notice: DeliveryNotice): string {
+/** A notice under a result, in the member's language. */
+export function renderNotice(notice: DeliveryNotice, locale?: string | null): string {
   switch (notice.kind) {
     case 'sizeFallback':
-      return `The service didn't accept ${notice.requested}, so I used ${notice.used}.`;
+      return t(locale, 'notice.sizeFallback', { requested: notice.requested, used: notice.used });
     case 'sizeDiffers':
-      return `The service made ${notice.made} instead of ${notice.requested}.`;
+      return t(locale, 'notice.sizeDiffers', { made: notice.made, requested: notice.requested });
     case 'droppedParams':
-      return `This model ignored: ${notice.params.join(', ')}.`;
+      // Request parameters are wire names, the same in every language.
+      return t(locale, 'notice.droppedParams', { params: notice.params.join(', ') });
     case 'reencoded':
-      return `${notice.count === 1 ? 'One image was' : `${notice.count} images were`} re-encoded as ${notice.format.toUpperCase()} to fit Discord's upload limit.`;
+      return t(locale, 'notice.reencoded', { count: notice.count, format: notice.format.toUpperCase() });
     case 'dropped':
-      return `${notice.count === 1 ? 'One image was' : `${notice.count} images were`} too large to post even after re-encoding, and ${notice.count === 1 ? "wasn't" : "weren't"} charged.`;
+      return t(locale, 'notice.dropped', { count: notice.count });
     case 'enhanceSkipped':
-      return notice.reason === 'off'
-        ? 'Prompt help is off here, so I used your prompt as written.'
-        : "The prompt helper didn't answer, so I used your prompt as written.";
+      return t(locale, notice.reason === 'off' ? 'notice.enhanceSkipped.off' : 'notice.enhanceSkipped.failed');
   }
 }
 
@@ -79,30 +87,56 @@ export function renderNotice(notice: DeliveryNotice): string {
 const MAX_ORIGINAL_PROMPT = 600;
 
 /** The line under an enhanced result's prompt that shows what the member wrote (none for other results). */
-export function originalPromptLines(delivery: Pick<Delivery, 'prompts'>): string[] {
+export function originalPromptLines(delivery: Pick<Delivery, 'prompts' | 'job'>): string[] {
   if (!delivery.prompts) return [];
-  return [`✨ Enhanced from your prompt: ${inertText(delivery.prompts.original.replace(/\s+/g, ' '), MAX_ORIGINAL_PROMPT)}`];
+  const prompt = inertText(delivery.prompts.original.replace(/\s+/g, ' '), MAX_ORIGINAL_PROMPT);
+  return [t(delivery.job.origin.locale, 'notice.enhancedFrom', { prompt })];
 }
 
 /** Re-roll alone, under the notice of a job that was cancelled (there is no result to edit or delete). */
-export function rerollButton(jobId: string): APIActionRowComponent<APIButtonComponent> {
+export function rerollButton(jobId: string, locale?: string | null): APIActionRowComponent<APIButtonComponent> {
   return {
     type: ComponentType.ActionRow,
     components: [
-      { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`, label: 'Re-roll', emoji: { name: '🔁' } },
+      {
+        type: ComponentType.Button,
+        style: ButtonStyle.Secondary,
+        custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`,
+        label: t(locale, 'button.reroll'),
+        emoji: { name: '🔁' },
+      },
     ],
   };
 }
 
 /** Re-roll, Edit and Delete under a result. */
-export function resultButtons(jobId: string): APIActionRowComponent<APIButtonComponent>[] {
+export function resultButtons(jobId: string, locale?: string | null): APIActionRowComponent<APIButtonComponent>[] {
+  const say = translator(locale);
   return [
     {
       type: ComponentType.ActionRow,
       components: [
-        { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`, label: 'Re-roll', emoji: { name: '🔁' } },
-        { type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: `${BUTTON_PREFIX.edit}:${jobId}`, label: 'Edit', emoji: { name: '✏️' } },
-        { type: ComponentType.Button, style: ButtonStyle.Danger, custom_id: `${BUTTON_PREFIX.delete}:${jobId}`, label: 'Delete', emoji: { name: '🗑️' } },
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Secondary,
+          custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`,
+          label: say('button.reroll'),
+          emoji: { name: '🔁' },
+        },
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Primary,
+          custom_id: `${BUTTON_PREFIX.edit}:${jobId}`,
+          label: say('button.edit'),
+          emoji: { name: '✏️' },
+        },
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Danger,
+          custom_id: `${BUTTON_PREFIX.delete}:${jobId}`,
+          label: say('button.delete'),
+          emoji: { name: '🗑️' },
+        },
       ],
     },
   ];
@@ -114,11 +148,13 @@ export function renderCostConfirmation(confirmation: CostConfirmation): {
   components: APIActionRowComponent<APIButtonComponent>[];
 } {
   const { id, job, estimateUsd, thresholdUsd } = confirmation;
-  const count = job.request.n ?? 1;
+  const locale = job.origin.locale;
+  const say = translator(locale);
+  const estimate = formatUsd(locale, estimateUsd);
   const content = [
-    `💰 <@${job.origin.requesterId}>, this request will cost about **${usd(estimateUsd)}** (${count} image${count === 1 ? '' : 's'}), above this server's ${usd(thresholdUsd)} threshold. Generate it?`,
+    say('cost.question', { requester: `<@${job.origin.requesterId}>`, estimate, count: job.request.n ?? 1, threshold: formatUsd(locale, thresholdUsd) }),
     `> ${inertText(job.request.prompt, 300)}`,
-    "-# An estimate from the model's prices: the actual cost is recorded when the images are made. Nothing is charged until you confirm.",
+    say('cost.note'),
   ].join('\n');
   return {
     content,
@@ -126,8 +162,8 @@ export function renderCostConfirmation(confirmation: CostConfirmation): {
       {
         type: ComponentType.ActionRow,
         components: [
-          { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: `${BUTTON_PREFIX.confirm}:${id}`, label: `Generate (~${usd(estimateUsd)})` },
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.cancel}:${id}`, label: 'Cancel' },
+          { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: `${BUTTON_PREFIX.confirm}:${id}`, label: say('cost.generate', { estimate }) },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.cancel}:${id}`, label: say('cost.cancel') },
         ],
       },
     ],

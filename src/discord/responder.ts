@@ -16,6 +16,7 @@ import {
 } from 'discord.js';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
+import { t } from '../i18n/translate.js';
 import { imageFileName } from './file-names.js';
 import { shortenForDiscord } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Posted, ReplyAddress, Responder } from '../service/jobs.js';
@@ -93,7 +94,7 @@ export class DiscordResponder implements Responder {
     )
       return;
     if (!this.tokenUsable()) return;
-    const text = renderProgress(update);
+    const text = renderProgress(update, this.interaction.locale);
     const preview = update.stage === 'generating' ? update.preview : undefined;
     const shown = preview ?? this.shownPreview;
     const card = textCard([text], { image: shown && `preview.${shown.format}` });
@@ -191,7 +192,8 @@ export class DiscordResponder implements Responder {
   /** Posts in the channel, mentioning the member (above the card); when the bot cannot post there, sends a direct message. */
   private async handOff(delivery: Delivery, payload: ResultPayload): Promise<Message> {
     const requesterId = delivery.job.origin.requesterId;
-    const mention = { type: ComponentType.TextDisplay as const, content: `<@${requesterId}> your images are ready.` };
+    const content = t(delivery.job.origin.locale, 'result.handOff', { requester: `<@${requesterId}>` });
+    const mention = { type: ComponentType.TextDisplay as const, content };
     const message: MessageCreateOptions = { ...payload, components: [mention, ...payload.components], allowedMentions: { users: [requesterId] } };
     const channelId = delivery.job.origin.channelId;
     if (channelId && delivery.job.origin.guildId) {

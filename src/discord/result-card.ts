@@ -15,7 +15,8 @@ import {
   type APIMessageTopLevelComponent,
 } from 'discord.js';
 import type { Delivery, ResultActions } from '../service/jobs.js';
-import { ACTIONS, originalPromptLines, renderNotice, resultButtons, BUTTON_PREFIX } from './render.js';
+import { translator } from '../i18n/translate.js';
+import { ACTIONS, originalPromptLines, renderFooter, renderNotice, resultButtons, BUTTON_PREFIX } from './render.js';
 import { inertText, shortenForDiscord } from './text.js';
 
 /** The flag a message needs for these components (no content, no embeds). */
@@ -48,13 +49,9 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
   const images = files.filter((f) => f.original !== true);
   const alt = shortenForDiscord(job.request.prompt, 1024);
   const spoiler = delivery.spoiler === true;
-  const details = [delivery.model, job.request.size ?? 'auto', job.request.quality ? `${job.request.quality} quality` : undefined]
-    .filter((d): d is string => d !== undefined)
-    .join(' · ');
-  const verb = job.kind === 'edit' ? 'Edited' : 'Imagined';
-  const partText = part.total > 1 ? ` (${part.index}/${part.total})` : '';
-  const notes = [...originalPromptLines(delivery), ...delivery.notices.map(renderNotice)].map((n) => `-# ${n}`);
-  const footer = [`-# ${verb} for <@${job.origin.requesterId}> · ${details}${partText}`, ...notes].join('\n');
+  const locale = job.origin.locale;
+  const notes = [...originalPromptLines(delivery), ...delivery.notices.map((n) => renderNotice(n, locale))].map((n) => `-# ${n}`);
+  const footer = [renderFooter(delivery, part), ...notes].join('\n');
   const inside: APIComponentInContainer[] = [];
   if (images.length > 0)
     inside.push({ type: ComponentType.MediaGallery, items: images.map((f) => ({ media: { url: `attachment://${f.name}` }, description: alt, spoiler })) });
@@ -64,29 +61,30 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
     { type: ComponentType.TextDisplay, content: footer },
   );
   const totalImages = delivery.files.filter((f) => f.original !== true).length;
-  const rows = totalImages === 1 ? imageActionRows(job.id, delivery.actions) : pickRows(job.id, part.firstImage, images.length);
+  const rows = totalImages === 1 ? imageActionRows(job.id, delivery.actions, locale) : pickRows(job.id, part.firstImage, images.length);
   return {
     flags: CARD_FLAGS,
     content: '',
-    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(job.id)],
+    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(job.id, locale)],
   };
 }
 
 /**
  * A card of images posted again (/show): `names` (as attached) in a gallery, `text` under them, and the actions: on
  * one image those of `actions` (when the model is not known here, those of an editing model: an action the model
- * cannot do is refused with the reason before anything is charged), on several the U buttons.
+ * cannot do is refused with the reason before anything is charged), on several the U buttons. Buttons are labelled in
+ * `locale`'s language (the member who asked; English by default).
  */
-export function shownCard(jobId: string, text: string, names: readonly string[], actions: ResultActions): CardPayload {
+export function shownCard(jobId: string, text: string, names: readonly string[], actions: ResultActions, locale?: string | null): CardPayload {
   const inside: APIComponentInContainer[] = [
     { type: ComponentType.MediaGallery, items: names.map((name) => ({ media: { url: `attachment://${name}` } })) },
     { type: ComponentType.TextDisplay, content: shortenForDiscord(text, MAX_CARD_TEXT) },
   ];
-  const rows = names.length === 1 ? imageActionRows(jobId, actions) : pickRows(jobId, 0, names.length);
+  const rows = names.length === 1 ? imageActionRows(jobId, actions, locale) : pickRows(jobId, 0, names.length);
   return {
     flags: CARD_FLAGS,
     content: '',
-    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(jobId)],
+    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(jobId, locale)],
   };
 }
 
@@ -117,26 +115,27 @@ const button = (
 
 const row = (components: APIButtonComponent[]): APIActionRowComponent<APIButtonComponent> => ({ type: ComponentType.ActionRow, components });
 
-/** The actions on a single image that its model supports (`actions`; none known: none shown but Remix). */
-export function imageActionRows(jobId: string, actions: ResultActions | undefined): APIActionRowComponent<APIButtonComponent>[] {
+/** The actions on a single image that its model supports (`actions`; none known: none shown but Remix), labelled in `locale`'s language. */
+export function imageActionRows(jobId: string, actions: ResultActions | undefined, locale?: string | null): APIActionRowComponent<APIButtonComponent>[] {
+  const say = translator(locale);
   const edits = actions?.edits ?? false;
   const masks = edits && (actions?.masks ?? false);
   const enlarge = edits && (actions?.enlarge ?? false);
   const first: APIButtonComponent[] = [];
-  if (edits) first.push(button(jobId, ACTIONS.varySubtle, 'Vary (Subtle)', '🪄'), button(jobId, ACTIONS.varyStrong, 'Vary (Strong)', '🌀'));
-  if (masks) first.push(button(jobId, ACTIONS.region, 'Vary (Region)', '🖌️'));
-  first.push(button(jobId, ACTIONS.remix, 'Remix', '🎛️'));
-  if (enlarge) first.push(button(jobId, ACTIONS.enlarge, 'Enlarge', '🔎'));
+  if (edits) first.push(button(jobId, ACTIONS.varySubtle, say('button.varySubtle'), '🪄'), button(jobId, ACTIONS.varyStrong, say('button.varyStrong'), '🌀'));
+  if (masks) first.push(button(jobId, ACTIONS.region, say('button.varyRegion'), '🖌️'));
+  first.push(button(jobId, ACTIONS.remix, say('button.remix'), '🎛️'));
+  if (enlarge) first.push(button(jobId, ACTIONS.enlarge, say('button.enlarge'), '🔎'));
   const rows = [row(first)];
   if (masks) {
     rows.push(
       row([
-        button(jobId, ACTIONS.zoom15, 'Zoom Out 1.5x', '🔭'),
-        button(jobId, ACTIONS.zoom2, 'Zoom Out 2x', '🔭'),
-        button(jobId, ACTIONS.panLeft, 'Pan', '⬅️'),
-        button(jobId, ACTIONS.panRight, 'Pan', '➡️'),
+        button(jobId, ACTIONS.zoom15, say('button.zoomOut15'), '🔭'),
+        button(jobId, ACTIONS.zoom2, say('button.zoomOut2'), '🔭'),
+        button(jobId, ACTIONS.panLeft, say('button.pan'), '⬅️'),
+        button(jobId, ACTIONS.panRight, say('button.pan'), '➡️'),
       ]),
-      row([button(jobId, ACTIONS.panUp, 'Pan', '⬆️'), button(jobId, ACTIONS.panDown, 'Pan', '⬇️')]),
+      row([button(jobId, ACTIONS.panUp, say('button.pan'), '⬆️'), button(jobId, ACTIONS.panDown, say('button.pan'), '⬇️')]),
     );
   }
   return rows;

@@ -39,6 +39,8 @@ export interface AuditedChange {
   target?: string | undefined;
   before: Record<string, unknown>;
   after: Record<string, unknown>;
+  /** The server's preferred language (Discord's `guild_locale`) the line is written in; English when unknown. */
+  locale?: string | null | undefined;
 }
 
 /** Where audit lines go. Implementations log their own failures and never reject. */

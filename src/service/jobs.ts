@@ -34,6 +34,10 @@ interface JobOrigin {
   manager?: boolean | undefined;
   /** The channel (or a thread's parent) is age-restricted: where `moderation:low` is allowed by default. */
   ageRestricted?: boolean | undefined;
+  /** The requester's language (Discord's locale of their client, `ja`): the job's progress and results are written in it. */
+  locale?: string | undefined;
+  /** The server's preferred language (Discord's `guild_locale`): what its admins' audit lines are written in. */
+  guildLocale?: string | null | undefined;
 }
 
 /**

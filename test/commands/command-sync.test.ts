@@ -66,6 +66,17 @@ describe('syncCommands', () => {
     expect(rest.puts).toEqual([{ route: GLOBAL, body: EXPLICIT }]);
   });
 
+  it('PUTs when a translation changed, and asks Discord for the localizations to compare them', async () => {
+    const rest = new FakeCommandRest();
+    registeredAs(rest, GLOBAL, COMMAND_DEFINITIONS);
+    const [first, ...others] = COMMAND_DEFINITIONS;
+    const changed = [{ ...first!, name_localizations: { ...first!.name_localizations, ja: 'がぞう' } }, ...others];
+
+    await expect(sync(rest, changed)).resolves.toBe('updated');
+
+    expect(rest.queries).toEqual([new URLSearchParams({ with_localizations: 'true' }).toString()]);
+  });
+
   it('PUTs when a command description changed', async () => {
     const rest = new FakeCommandRest();
     registeredAs(rest, GLOBAL, EXPLICIT);

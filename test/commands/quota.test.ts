@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStatus } from '../../src/commands/quota.js';
+import { renderStatus } from '../../src/commands/quota-text.js';
 import { QuotaSetRequest } from '../../src/commands/quota-data.js';
 import type { QuotaStatus } from '../../src/service/ports.js';
 
@@ -10,6 +10,13 @@ function status(overrides: Partial<QuotaStatus> = {}): QuotaStatus {
 }
 
 describe('renderStatus', () => {
+  it('tells a member in their language', () => {
+    expect(renderStatus(status(), 'You', 'ja')).toBe(
+      ['**あなたの今日の残りは 5 枚中 3 枚**です。', `使用済み：2 · リセット：<t:${RESETS_AT / 1000}:R>`, '-# 上限の出どころ：ボットの既定'].join('\n'),
+    );
+    expect(renderStatus(status({ period: 'week' }), '<@42>', 'zh-CN')).toMatch(/^\*\*<@42>在本周还剩 3 \/ 5 张图片\*\*。/);
+  });
+
   it('tells a member what is left, what was used and when it resets', () => {
     expect(renderStatus(status(), 'You')).toBe(
       ['**You have 3 of 5 images left** this day.', `Used: 2 · resets <t:${RESETS_AT / 1000}:R>`, "-# Limit from: the bot's default"].join('\n'),

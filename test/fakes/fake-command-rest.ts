@@ -1,6 +1,7 @@
 /**
  * A stand-in for discord.js's REST, for command registration: it records GETs and PUTs and answers GET with
- * the registered commands as Discord echoes them back (ids, version, application_id, null localizations,
+ * the registered commands as Discord echoes them back with `with_localizations=true` (ids, version, application_id,
+ * the localizations given or null,
  * `required: false` dropped, `integration_types` defaulted).
  */
 import type { REST } from 'discord.js';
@@ -11,12 +12,15 @@ export const APPLICATION_ID = '100000000000000001';
 
 export class FakeCommandRest implements Pick<REST, 'get' | 'put'> {
   readonly gets: string[] = [];
+  /** The query of each GET. */
+  readonly queries: string[] = [];
   readonly puts: { route: string; body: unknown }[] = [];
   /** What GET returns, per route. */
   readonly registered = new Map<string, unknown[]>();
 
-  async get(route: `/${string}`): Promise<unknown> {
+  async get(route: `/${string}`, options?: { query?: URLSearchParams }): Promise<unknown> {
     this.gets.push(route);
+    this.queries.push(options?.query?.toString() ?? '');
     return structuredClone(this.registered.get(route) ?? []);
   }
 
@@ -43,9 +47,9 @@ export function echoCommand(definition: Json, where: { guildId?: string | undefi
     default_member_permissions: null,
     type,
     name: definition['name'],
-    name_localizations: null,
+    name_localizations: definition['name_localizations'] ?? null,
     description: definition['description'] ?? '',
-    description_localizations: null,
+    description_localizations: definition['description_localizations'] ?? null,
     dm_permission: true,
     contexts: definition['contexts'] ?? null,
     integration_types: definition['integration_types'] ?? [0],
@@ -60,9 +64,13 @@ export function echoCommand(definition: Json, where: { guildId?: string | undefi
 
 function echoOption(option: Json): Json {
   const { required, choices, options, ...rest } = option;
-  const echoed: Json = { ...rest, name_localizations: null, description_localizations: null };
+  const echoed: Json = {
+    ...rest,
+    name_localizations: option['name_localizations'] ?? null,
+    description_localizations: option['description_localizations'] ?? null,
+  };
   if (required === true) echoed['required'] = true;
-  if (Array.isArray(choices)) echoed['choices'] = choices.map((c: Json) => ({ ...c, name_localizations: null }));
+  if (Array.isArray(choices)) echoed['choices'] = choices.map((c: Json) => ({ ...c, name_localizations: c['name_localizations'] ?? null }));
   if (Array.isArray(options)) echoed['options'] = options.map((o: Json) => echoOption(o));
   return echoed;
 }

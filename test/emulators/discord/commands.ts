@@ -41,8 +41,10 @@ export class CommandRegistry {
     return this.list(scope);
   }
 
-  list(scope: string): Command[] {
-    return [...(this.scopes.get(scope)?.values() ?? [])];
+  /** A scope's commands; without `withLocalizations`, as Discord lists them by default: no localization dictionaries. */
+  list(scope: string, withLocalizations = true): Command[] {
+    const commands = [...(this.scopes.get(scope)?.values() ?? [])];
+    return withLocalizations ? commands : commands.map(withoutLocalizations);
   }
 
   /** The registered command an interaction would carry (guild scope first, then global). */
@@ -61,6 +63,19 @@ function normalise(definition: Command, type: number): Command {
     default_member_permissions: definition['default_member_permissions'] ?? null,
     nsfw: definition['nsfw'] ?? false,
   };
+}
+
+const LOCALIZATION_FIELDS = new Set(['name_localizations', 'description_localizations']);
+
+function withoutLocalizations(value: Command): Command {
+  const out: Command = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (LOCALIZATION_FIELDS.has(key)) continue;
+    out[key] = Array.isArray(field)
+      ? field.map((item: unknown) => (typeof item === 'object' && item !== null ? withoutLocalizations(item as Command) : item))
+      : field;
+  }
+  return out;
 }
 
 function strip(command: Command): Command {

@@ -42,8 +42,8 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
   const payload = {
     ...common,
     guild_id: guild.id,
-    guild: { id: guild.id, locale: 'en-US', features: [] },
-    guild_locale: 'en-US',
+    guild: { id: guild.id, locale: ctx.guildLocale ?? 'en-US', features: [] },
+    guild_locale: ctx.guildLocale ?? 'en-US',
     channel_id: channelId,
     channel: { ...channelJson(found.channel), permissions: appPermissions },
     member: { ...memberJson(guild, ctx.user, roles), permissions: ctx.memberPermissions ?? memberPermissions(guild, ctx.user, roles) },

@@ -24,7 +24,12 @@ export function restRoutes(state: EmulatorState): Route[] {
       },
     },
     { method: 'GET', pattern: /^\/applications\/@me$/, auth: 'bot', handle: () => ok(applicationJson(state)) },
-    { method: 'GET', pattern: /^\/applications\/(\d+)\/commands$/, auth: 'bot', handle: (_r, [id]) => appOnly(id, () => ok(state.commands.list('global'))) },
+    {
+      method: 'GET',
+      pattern: /^\/applications\/(\d+)\/commands$/,
+      auth: 'bot',
+      handle: (req, [id]) => appOnly(id, () => ok(state.commands.list('global', withLocalizations(req)))),
+    },
     {
       method: 'PUT',
       pattern: /^\/applications\/(\d+)\/commands$/,
@@ -35,7 +40,8 @@ export function restRoutes(state: EmulatorState): Route[] {
       method: 'GET',
       pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/,
       auth: 'bot',
-      handle: (_r, [id, guild = '']) => appOnly(id, () => (knownGuild(state, guild) ? ok(state.commands.list(guild)) : Errors.unknownGuild())),
+      handle: (req, [id, guild = '']) =>
+        appOnly(id, () => (knownGuild(state, guild) ? ok(state.commands.list(guild, withLocalizations(req))) : Errors.unknownGuild())),
     },
     {
       method: 'PUT',
@@ -106,6 +112,11 @@ function postChannelMessage(state: EmulatorState, req: RestRequest, channelId: s
     extra: guildId === undefined ? {} : { guild_id: guildId },
   });
   return 'id' in created ? { status: 200, body: created } : created;
+}
+
+/** GET …/commands returns the localization dictionaries only when asked (`with_localizations=true`), as Discord does. */
+function withLocalizations(req: RestRequest): boolean {
+  return req.query.get('with_localizations') === 'true';
 }
 
 /** A bulk-overwrite body (PUT .../commands): a list of command definitions, typed at this boundary. */

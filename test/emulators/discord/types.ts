@@ -113,7 +113,10 @@ export interface InteractionContext {
    * did not install the app. @default false
    */
   userInstall?: boolean | undefined;
+  /** The member's client language (`locale`). @default 'en-US' */
   locale?: string | undefined;
+  /** The server's preferred language (`guild_locale`, and the `guild` object's `locale`) in a guild. @default 'en-US' */
+  guildLocale?: string | undefined;
 }
 
 export interface SlashOption {

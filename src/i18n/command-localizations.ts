@@ -1,0 +1,61 @@
+/**
+ * Discord localizations for the command definitions, generated from the catalogues: one function decorates a
+ * definition (its name, description, options, subcommands and choices) with `name_localizations` and
+ * `description_localizations` for every language the bot speaks. The English text stays the base Discord falls back
+ * to, and the catalogues key each text by its English words (`command.name.imagine`, `command.description.Turn a
+ * prompt into images`, `command.choice.day`), so text shared by several options is translated once. A text with no
+ * entry in the catalogues is left unlocalized; a test holds the definitions to having them all.
+ * @see https://discord.com/developers/docs/interactions/application-commands#localization
+ */
+import type { LocalizationMap } from 'discord.js';
+import { CATALOGUES, DISCORD_LOCALES, LANGUAGES, type Catalogue } from './locales.js';
+
+/** What localizations can decorate: a command, an option or subcommand, or a choice (plain JSON, as Discord takes it). */
+interface Localizable {
+  name: string;
+  description?: string | undefined;
+  options?: readonly unknown[] | undefined;
+  choices?: readonly unknown[] | undefined;
+}
+
+/** The catalogue key of a command's, option's or subcommand's name, of a description, and of a choice's name. */
+export const commandTextKey = {
+  name: (english: string) => `command.name.${english}`,
+  description: (english: string) => `command.description.${english}`,
+  choice: (english: string) => `command.choice.${english}`,
+} as const;
+
+/** The text of `key` in each Discord locale whose catalogue has it; undefined when none does. */
+function localizationsOf(key: string): LocalizationMap | undefined {
+  const map: Record<string, string> = {};
+  for (const language of LANGUAGES) {
+    if (language === 'en') continue;
+    const catalogue: Catalogue = CATALOGUES[language];
+    const text = catalogue[key];
+    if (text === undefined) continue;
+    for (const locale of DISCORD_LOCALES[language]) map[locale] = text;
+  }
+  return Object.keys(map).length > 0 ? map : undefined;
+}
+
+const isLocalizable = (value: unknown): value is Localizable =>
+  typeof value === 'object' && value !== null && 'name' in value && typeof value.name === 'string';
+
+/** `item` with its localizations, and its options' and choices', recursively. */
+function decorate<T extends Localizable>(item: T, isChoice: boolean): T {
+  const names = localizationsOf(isChoice ? commandTextKey.choice(item.name) : commandTextKey.name(item.name));
+  // Context-menu commands have no description, or an empty one.
+  const descriptions = item.description ? localizationsOf(commandTextKey.description(item.description)) : undefined;
+  return {
+    ...item,
+    ...(names ? { name_localizations: names } : {}),
+    ...(descriptions ? { description_localizations: descriptions } : {}),
+    ...(item.options ? { options: item.options.map((o) => (isLocalizable(o) ? decorate(o, false) : o)) } : {}),
+    ...(item.choices ? { choices: item.choices.map((c) => (isLocalizable(c) ? decorate(c, true) : c)) } : {}),
+  };
+}
+
+/** A command definition with Discord localizations for every language in the catalogues. */
+export function localizeCommand<T extends Localizable>(definition: T): T {
+  return decorate(definition, false);
+}

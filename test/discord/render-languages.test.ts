@@ -1,0 +1,45 @@
+import type { APIButtonComponent } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { renderCaption, renderCostConfirmation, renderProgress } from '../../src/discord/render.js';
+import { resultCard } from '../../src/discord/result-card.js';
+import type { Delivery } from '../../src/service/jobs.js';
+import { imagineJob } from '../fakes/jobs.js';
+
+function delivery(locale: string): Delivery {
+  const job = imagineJob({ prompt: 'a lighthouse', size: '1536x1024', quality: 'high' });
+  return {
+    job: { ...job, origin: { ...job.origin, locale } },
+    model: 'gpt-image-1',
+    files: [{ bytes: Buffer.from('x'), format: 'png', width: 1024, height: 1024 }],
+    notices: [{ kind: 'reencoded', count: 3, format: 'webp' }],
+    actions: { edits: true, masks: true, enlarge: true },
+  };
+}
+
+const labelsOf = (components: readonly unknown[]): string[] =>
+  JSON.stringify(components)
+    .match(/"label":"[^"]*"/g)
+    ?.map((l) => l.slice(9, -1)) ?? [];
+
+describe('progress and results in the member’s language', () => {
+  it('writes progress in the interaction’s locale', () => {
+    expect(renderProgress({ stage: 'queued', position: 3 }, 'ja')).toBe('⏳ 待機中：3 番目です。');
+    expect(renderProgress({ stage: 'generating', startedAt: 1_000_000 }, 'zh-CN')).toBe('🎨 生成中… 开始于<t:1000:R>');
+    expect(renderProgress({ stage: 'queued', position: 3 })).toBe('⏳ Queued: position 3.');
+  });
+
+  it('writes the caption, notices and button labels of a result in the requester’s locale', () => {
+    expect(renderCaption(delivery('ja'))).toContain('のために生成 · gpt-image-1 · 1536x1024 · 品質 high');
+    expect(renderCaption(delivery('ru'))).toContain('-# 3 изображения перекодированы в WEBP');
+    const card = resultCard(delivery('de'), [{ name: 'a.png' }], { index: 1, total: 1, firstImage: 0 });
+    expect(labelsOf(card.components)).toEqual(expect.arrayContaining(['Variieren (leicht)', 'Vergrößern', 'Neu würfeln', 'Löschen']));
+    expect(labelsOf(card.components)).not.toContain('Delete');
+  });
+
+  it('asks about the cost in the requester’s locale, money formatted for it', () => {
+    const { content, components } = renderCostConfirmation({ id: 'c1', job: delivery('fr').job, estimateUsd: 1.5, thresholdUsd: 1 });
+    expect(content).toMatch(/cette demande coûtera environ \*\*1,50\s\$US\*\* \(1 image\)/);
+    const buttons = components[0]?.components.filter((c): c is APIButtonComponent & { label: string } => 'label' in c);
+    expect(buttons?.map((b) => b.label)).toEqual([expect.stringMatching(/^Générer \(~1,50\s\$US\)$/), 'Annuler']);
+  });
+});
