@@ -123,3 +123,27 @@ describe('JobArchive', () => {
     expect(await archive.takeEdit(id)).toBeUndefined();
   });
 });
+
+describe('JobArchive confirmations', () => {
+  it('keeps a request until its member confirms it, then hands it over once; without a store, none waits', async () => {
+    const { archive } = await setup();
+    expect(await archive.stashConfirmation(imagineJob())).toBeUndefined();
+    const storage = opened[0]!;
+    const keeping = new JobArchive({
+      jobs: storage.records('job', ArchivedJob),
+      pendingEdits: storage.records('pending-edit', PendingEdit),
+      confirmations: storage.records('cost-confirmations', ArchivedJob),
+      jobTtlMs: JOB_TTL_MS,
+    });
+    const job = imagineJob({ prompt: 'a costly fox', quality: 'high' });
+    const id = await keeping.stashConfirmation(job);
+    expect(id).toBe(job.id);
+    expect((await keeping.recallConfirmation(job.id))?.request).toMatchObject({ prompt: 'a costly fox', quality: 'high' });
+    // A double click: both take at once, one gets it.
+    const [first, second] = await Promise.all([keeping.takeConfirmation(job.id), keeping.takeConfirmation(job.id)]);
+    expect([first, second].filter((taken) => taken !== undefined)).toHaveLength(1);
+    expect(await keeping.takeConfirmation(job.id)).toBeUndefined();
+    expect(await keeping.recallConfirmation(job.id)).toBeUndefined();
+    expect(await archive.recallConfirmation(job.id)).toBeUndefined();
+  });
+});

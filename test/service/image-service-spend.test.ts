@@ -1,0 +1,200 @@
+/**
+ * The money limits and the cost confirmation inside ImageService (issue 17), on the real ledger (memory store) with
+ * its failures scripted: a refused estimate gives the images back; a spend commit or refund that fails is logged and
+ * never fails the job; a model without prices is refused while a limit applies; a request asked about only where it
+ * could run, and only when the server keeps confirmations and the destination can ask.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { UserFacingError } from '../../src/errors.js';
+import { FairQueue } from '../../src/service/fair-queue.js';
+import { GatewayError } from '../../src/gateway/errors.js';
+import { ImageService } from '../../src/service/image-service.js';
+import type { CostConfirmation, ImageJob } from '../../src/service/jobs.js';
+import type { SpendLedger } from '../../src/service/ports.js';
+import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/service/server-settings.js';
+import { openStorage, type Storage } from '../../src/storage/open-storage.js';
+import { FakeGateway } from '../fakes/fake-gateway.js';
+import { FakeResponder } from '../fakes/fake-responder.js';
+import { flatPng } from '../fakes/images.js';
+import { imageResult, imagineJob, memberSubject, GUILD_ID } from '../fakes/jobs.js';
+import { ManualClock } from '../fakes/manual-clock.js';
+import { LEVEL, memoryLogger } from '../fakes/memory-logger.js';
+
+const opened: Storage[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+/** gpt-image-1 at 1024x1024, high: about $0.17 an image. */
+const PRICED = { model: 'gpt-image-1', size: '1024x1024', quality: 'high' } as const;
+
+async function setup(options: { settings?: Partial<ServerSettings>; failCommit?: boolean; failRefund?: boolean; confirmations?: boolean } = {}) {
+  const clock = new ManualClock('2025-06-01T12:00:00Z');
+  const { logger, find } = memoryLogger();
+  const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 600_000, logger, clock });
+  opened.push(storage);
+  const spend: SpendLedger = {
+    reserve: (subject, jobId, usd) => storage.spend.reserve(subject, jobId, usd),
+    renew: (jobId) => storage.spend.renew(jobId),
+    commit: (jobId, usd) => (options.failCommit ? Promise.reject(new Error('store down')) : storage.spend.commit(jobId, usd)),
+    refund: (jobId) => (options.failRefund ? Promise.reject(new Error('store down')) : storage.spend.refund(jobId)),
+    status: (subject) => storage.spend.status(subject),
+    setLimit: (target, limit) => storage.spend.setLimit(target, limit),
+  };
+  const stashed: ImageJob[] = [];
+  const gateway = new FakeGateway();
+  const service = new ImageService({
+    gateway,
+    quotas: storage.quotas,
+    spend,
+    queue: new FairQueue(),
+    download: () => Promise.reject(new Error('no attachments')),
+    settings: { get: async () => ({ ...DEFAULT_SETTINGS, ...options.settings }) },
+    confirmations:
+      options.confirmations === false
+        ? undefined
+        : {
+            stashConfirmation: async (job) => {
+              stashed.push(job);
+              return job.id;
+            },
+          },
+    logger,
+    clock,
+  });
+  return { service, gateway, storage, find, stashed };
+}
+
+const failure = async (run: Promise<void>): Promise<UserFacingError> => {
+  const error = await run.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (error instanceof UserFacingError) return error;
+  throw new Error(`expected a UserFacingError, got ${String(error)}`);
+};
+
+/** A responder that can ask for confirmation, and records what it asked. */
+class AskingResponder extends FakeResponder {
+  readonly asked: CostConfirmation[] = [];
+  async confirmCost(confirmation: CostConfirmation): Promise<void> {
+    this.asked.push(confirmation);
+  }
+}
+
+describe('ImageService with money limits', () => {
+  it('gives the images back when the estimate does not fit, and holds nothing', async () => {
+    const { service, storage } = await setup();
+    await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 0.1, period: 'day' });
+    const error = await failure(service.run(imagineJob(PRICED), new FakeResponder()));
+    expect(error.identifier).toBe('spend.exceeded');
+    expect(error.context).toMatchObject({ limitUsd: 0.1, remainingUsd: 0.1 });
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
+    expect(await storage.spend.status(memberSubject())).toMatchObject({ spent: 0, reserved: 0 });
+  });
+
+  it('refuses a model without prices while a limit applies, and lets it run without one', async () => {
+    const { service, storage, gateway } = await setup();
+    gateway.returns(imageResult([await flatPng(1024, 1024)]));
+    await service.run(imagineJob({ model: 'gpt-image-2' }), new FakeResponder());
+    await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 5, period: 'day' });
+    const error = await failure(service.run(imagineJob({ model: 'gpt-image-2' }), new FakeResponder()));
+    expect(error).toMatchObject({ identifier: 'spend.unpriced', context: { detail: 'gpt-image-2' } });
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 1, reserved: 0 });
+  });
+
+  it('logs a spend commit that fails and still delivers; the estimate lapses with its lease', async () => {
+    const { service, storage, gateway, find } = await setup({ failCommit: true });
+    await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 5, period: 'day' });
+    gateway.returns(imageResult([await flatPng(1024, 1024)]));
+    const responder = new FakeResponder();
+    await service.run(imagineJob(PRICED), responder);
+    expect(responder.deliveries).toHaveLength(1);
+    expect(find('spend commit failed; the estimate lapses with its lease')).toEqual([expect.objectContaining({ level: LEVEL.error })]);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 1 });
+  });
+
+  it('logs a spend refund that fails after a gateway failure, and refunds the images', async () => {
+    const { service, storage, gateway, find } = await setup({ failRefund: true });
+    await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 5, period: 'day' });
+    gateway.fails(new GatewayError('boom', { category: 'gateway_failure', status: 500 }));
+    expect((await failure(service.run(imagineJob(PRICED), new FakeResponder()))).identifier).toBe('gateway.failure');
+    expect(find('spend refund failed; the estimate lapses with its lease')).toEqual([expect.objectContaining({ level: LEVEL.error })]);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
+  });
+});
+
+describe('ImageService cost confirmation', () => {
+  it('asks above the threshold, holding nothing; a confirmed job is not asked again', async () => {
+    const { service, storage, gateway, stashed } = await setup({ settings: { confirmAboveUsd: 0.1 } });
+    const responder = new AskingResponder();
+    await service.run(imagineJob(PRICED), responder);
+    expect(responder.asked).toHaveLength(1);
+    expect(responder.asked[0]).toMatchObject({ thresholdUsd: 0.1, estimateUsd: 0.166425 });
+    expect(stashed).toHaveLength(1);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
+    gateway.returns(imageResult([await flatPng(1024, 1024)]));
+    await service.run({ ...imagineJob(PRICED), confirmed: true }, responder);
+    expect(responder.asked).toHaveLength(1);
+    expect(responder.deliveries).toHaveLength(1);
+  });
+
+  it('refuses at once, without asking, what the quota or the money limit would refuse anyway', async () => {
+    const { service, storage } = await setup({ settings: { confirmAboveUsd: 0.1 } });
+    const responder = new AskingResponder();
+    expect((await failure(service.run(imagineJob({ ...PRICED, n: 6 }), responder))).identifier).toBe('quota.exceeded');
+    await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 0.15, period: 'day' });
+    expect((await failure(service.run(imagineJob(PRICED), responder))).identifier).toBe('spend.exceeded');
+    expect(responder.asked).toEqual([]);
+  });
+
+  it('runs unasked where confirmations cannot be kept, or the destination cannot ask', async () => {
+    const unkept = await setup({ settings: { confirmAboveUsd: 0.1 }, confirmations: false });
+    unkept.gateway.returns(imageResult([await flatPng(1024, 1024)]));
+    const responder = new AskingResponder();
+    await unkept.service.run(imagineJob(PRICED), responder);
+    expect(responder.asked).toEqual([]);
+    expect(responder.deliveries).toHaveLength(1);
+
+    const plain = await setup({ settings: { confirmAboveUsd: 0.1 } });
+    plain.gateway.returns(imageResult([await flatPng(1024, 1024)]));
+    const quiet = new FakeResponder();
+    await plain.service.run(imagineJob(PRICED), quiet);
+    expect(quiet.deliveries).toHaveLength(1);
+    expect(plain.stashed).toEqual([]);
+  });
+});
+
+describe('ImageService.present', () => {
+  it("posts an earlier result's image as a card of its own, with the actions its model offers, and charges nothing", async () => {
+    const { storage, gateway } = await setup();
+    const { logger, find } = memoryLogger();
+    const png = (await flatPng(1024, 1024)).bytes;
+    const failing = { remember: () => Promise.reject(new Error('store down')) };
+    const service = new ImageService({
+      gateway,
+      quotas: storage.quotas,
+      queue: new FairQueue(),
+      download: async () => png,
+      archive: failing,
+      logger,
+    });
+    const responder = new FakeResponder();
+    const ref = { url: 'https://cdn.discordapp.com/attachments/1/2/a-1.png', filename: 'a-1.png', size: png.length };
+    await service.present(imagineJob({ model: 'gpt-image-1' }), ref, responder);
+    expect(responder.deliveries[0]).toMatchObject({ model: 'gpt-image-1', actions: { edits: true, masks: true, enlarge: false } });
+    expect(gateway.calls).toHaveLength(0);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
+    // Its buttons could not be stored: logged, and the card is posted anyway.
+    expect(find('could not store job for its buttons')).toEqual([expect.objectContaining({ level: LEVEL.warn })]);
+
+    const notImage = new ImageService({
+      gateway,
+      quotas: storage.quotas,
+      queue: new FairQueue(),
+      download: async () => Buffer.from('not an image'),
+      logger: memoryLogger().logger,
+    });
+    expect((await failure(notImage.present(imagineJob(), ref, new FakeResponder()))).identifier).toBe('input.attachmentInvalid');
+  });
+});
