@@ -11,6 +11,7 @@ import type { Clock } from '../service/ports.js';
 import { textCard } from './result-card.js';
 import { rerollButton } from './render.js';
 import { inertText } from './text.js';
+import { t } from '../i18n/translate.js';
 
 /** An edit needs this much of the token's life left, so it is not cut off by the token's end. */
 const TOKEN_MARGIN_MS = 60_000;
@@ -38,8 +39,8 @@ export class DiscordAbandonedNotifier implements AbandonedJobNotifier {
   async tell(notice: AbandonedJobNotice): Promise<void> {
     const { rest, webhookRest, clock, logger } = this.#options;
     const log = logger.child({ module: 'abandoned-notice', jobId: notice.jobId });
-    const text = `⚠️ The bot stopped before your images for **${inertText(notice.prompt, PROMPT_ROOM)}** were ready, so the request was cancelled. You were not charged.`;
-    const rows = [rerollButton(notice.jobId)];
+    const text = t(notice.locale, 'notice.abandoned', { prompt: inertText(notice.prompt, PROMPT_ROOM) });
+    const rows = [rerollButton(notice.jobId, notice.locale)];
     const { reply } = notice;
     if (reply && reply.tokenExpiresAt - clock.now() > TOKEN_MARGIN_MS) {
       try {

@@ -93,9 +93,9 @@ export class AbandonedJobs {
       this.#log.info({ jobId }, 'abandoned job had been delivered; nothing to tell');
       return false;
     }
-    const { job, reply } = parsed.data;
+    const { job, reply, locale } = parsed.data;
     await archive.rememberAbandoned(jobId, job);
-    await notifier.tell({ jobId, prompt: job.request.prompt, requesterId: job.requesterId, guildId: job.guildId, channelId: job.channelId, reply });
+    await notifier.tell({ jobId, prompt: job.request.prompt, requesterId: job.requesterId, guildId: job.guildId, channelId: job.channelId, reply, locale });
     this.#log.info({ jobId }, 'abandoned job refunded and its member told');
     return true;
   }

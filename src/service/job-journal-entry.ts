@@ -10,10 +10,12 @@ export const JournalEntry = z.object({
   v: z.literal(1),
   job: ArchivedJob.omit({ v: true, messageIds: true }),
   reply: ReplyAddress.optional(),
+  /** The requester's language, for the notice if the job is abandoned (absent in entries of earlier versions). */
+  locale: z.string().max(16).optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntry>;
 
 /** The journal entry of `job`, answered at `reply`. */
 export function journalEntryOf(job: ImageJob, reply: ReplyAddress | undefined): JournalEntry {
-  return { v: 1, job: archivedFieldsOf(job), reply };
+  return { v: 1, job: archivedFieldsOf(job), reply, locale: job.origin.locale };
 }

@@ -197,6 +197,8 @@ export interface AbandonedJobNotice {
   channelId: string | null;
   /** Absent when the job was journalled without one. */
   reply?: ReplyAddress | undefined;
+  /** The requester's language; absent: English. */
+  locale?: string | undefined;
 }
 
 /**

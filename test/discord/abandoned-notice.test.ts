@@ -93,4 +93,14 @@ describe('DiscordAbandonedNotifier', () => {
     expect(textOf(dms[1]?.payload)).toContain(`<@${users.member.id}>`);
     expect(textOf(dms[1]?.payload)).toContain('a quiet DM');
   });
+
+  it('tells the member in their own language, the one their job was journalled with', async () => {
+    const { notifier: tell } = notifier();
+    const before = discord.channelPosts.length;
+    await tell.tell(notice({ locale: 'ja', prompt: '霧の森の狐' }));
+    const post = discord.channelPosts.slice(before).at(-1);
+    expect(post?.status).toBe(200);
+    expect(textOf(post?.payload)).toContain('**霧の森の狐** の画像ができる前にボットが停止したため、リクエストはキャンセルされました。');
+    expect(JSON.stringify(post?.payload?.components)).toContain('"label":"再生成"');
+  });
 });

@@ -96,7 +96,9 @@ describe('a job whose process died', () => {
   it('is refunded, kept for Re-roll and its member told, by another process once the journal lapsed', async () => {
     const { clock, dying, survivor, notifier, sweeper, archive } = await twoProcesses();
     const gateway = new FakeGateway().next(() => new Promise(() => undefined));
-    const job = imagineJob({ n: 2, prompt: 'a lantern festival' });
+    const base = imagineJob({ n: 2, prompt: 'a lantern festival' });
+    // The member's language travels in the journal, so the notice is written in it.
+    const job = { ...base, origin: { ...base.origin, locale: 'fr' } };
     void serviceOn(dying, gateway, clock).run(job, new AddressedResponder());
     await gateway.waitForCalls(1);
     expect(await survivor.quotas.status(memberSubject())).toMatchObject({ reserved: 2 });
@@ -113,6 +115,7 @@ describe('a job whose process died', () => {
         guildId: job.origin.guildId,
         channelId: job.origin.channelId,
         reply: REPLY,
+        locale: 'fr',
       },
     ]);
     expect(await survivor.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0, remaining: 5 });
