@@ -54,12 +54,16 @@ export function renderFooter(delivery: Delivery, part?: { index: number; total: 
   return `-# ${t(locale, 'result.footer', { kind: job.kind, requester: `<@${job.origin.requesterId}>`, details })}${partText}`;
 }
 
+/** The lines under a result's prompt: the footer, then the enhanced prompt's original and the notices, as subtext. */
+export function resultFooterLines(delivery: Delivery, part?: { index: number; total: number }): string[] {
+  const notes = [...originalPromptLines(delivery), ...delivery.notices.map((n) => renderNotice(n, delivery.job.origin.locale))];
+  return [renderFooter(delivery, part), ...notes.map((n) => `-# ${n}`)];
+}
+
 /** The caption under the delivered images: prompt, model, size and quality, plus any notices. */
 export function renderCaption(delivery: Delivery, part?: { index: number; total: number }): string {
   const { job } = delivery;
-  const footer = renderFooter(delivery, part);
-  const notes = [...originalPromptLines(delivery), ...delivery.notices.map((n) => renderNotice(n, job.origin.locale))].map((n) => `-# ${n}`);
-  const fixed = [footer, ...notes].join('\n');
+  const fixed = resultFooterLines(delivery, part).join('\n');
   const room = MAX_CONTENT_LENGTH - fixed.length - 6;
   return `**${inertText(job.request.prompt, Math.max(room, 20))}**\n${fixed}`;
 }

@@ -16,7 +16,7 @@ import {
 } from 'discord.js';
 import type { Delivery, ResultActions } from '../service/jobs.js';
 import { translator } from '../i18n/translate.js';
-import { ACTIONS, originalPromptLines, renderFooter, renderNotice, resultButtons, BUTTON_PREFIX } from './render.js';
+import { ACTIONS, resultButtons, resultFooterLines, BUTTON_PREFIX } from './render.js';
 import { inertText, shortenForDiscord } from './text.js';
 
 /** The flag a message needs for these components (no content, no embeds). */
@@ -50,8 +50,7 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
   const alt = shortenForDiscord(job.request.prompt, 1024);
   const spoiler = delivery.spoiler === true;
   const locale = job.origin.locale;
-  const notes = [...originalPromptLines(delivery), ...delivery.notices.map((n) => renderNotice(n, locale))].map((n) => `-# ${n}`);
-  const footer = [renderFooter(delivery, part), ...notes].join('\n');
+  const footer = resultFooterLines(delivery, part).join('\n');
   const inside: APIComponentInContainer[] = [];
   if (images.length > 0)
     inside.push({ type: ComponentType.MediaGallery, items: images.map((f) => ({ media: { url: `attachment://${f.name}` }, description: alt, spoiler })) });

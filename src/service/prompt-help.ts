@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { Prompt } from './image-request.js';
-import type { ChatCompletion, ImageUsage, PromptModel } from './ports.js';
+import type { ChatCompletion, ChatMessage, ImageUsage, PromptModel } from './ports.js';
 
 /** The system instruction of enhance. */
 export const ENHANCE_INSTRUCTION =
@@ -76,20 +76,12 @@ export class PromptHelp {
     if (model === undefined) return { ok: false };
     let answer: ChatCompletion;
     try {
-      answer = await this.options.chat.complete({
-        model,
-        maxTokens: this.options.maxTokens,
-        signal,
-        messages: [
-          { role: 'system', content: ENHANCE_INSTRUCTION },
-          { role: 'user', content: prompt },
-        ],
-      });
+      answer = await this.ask(model, ENHANCE_INSTRUCTION, prompt, signal);
     } catch (err) {
       this.log.warn({ err }, 'prompt enhancement failed; the prompt is used as written');
       return { ok: false };
     }
-    const used = { model: answer.model, usage: answer.usage, requestId: answer.requestId };
+    const used = usedBy(answer);
     try {
       const rewritten = Prompt.parse(unquote(answer.text));
       check(rewritten);
@@ -109,24 +101,32 @@ export class PromptHelp {
     if (model === undefined) throw new UserFacingError('promptHelp.off');
     let answer: ChatCompletion;
     try {
-      answer = await this.options.chat.complete({
-        model,
-        maxTokens: this.options.maxTokens,
-        signal,
-        messages: [
-          { role: 'system', content: DESCRIBE_INSTRUCTION },
-          { role: 'user', content: [{ type: 'image_url', image_url: { url: imageDataUrl } }] },
-        ],
-      });
+      answer = await this.ask(model, DESCRIBE_INSTRUCTION, [{ type: 'image_url', image_url: { url: imageDataUrl } }], signal);
     } catch (err) {
       this.log.warn({ err }, 'image description failed');
       throw new UserFacingError('promptHelp.failed');
     }
     const parsed = parseDescription(answer.text);
     if (!parsed) throw new UserFacingError('promptHelp.failed');
-    return { ...parsed, used: { model: answer.model, usage: answer.usage, requestId: answer.requestId } };
+    return { ...parsed, used: usedBy(answer) };
+  }
+
+  /** One bounded chat call: the instruction as the system message, then the member's content. */
+  private ask(model: string, instruction: string, content: ChatMessage['content'], signal: AbortSignal | undefined): Promise<ChatCompletion> {
+    return this.options.chat.complete({
+      model,
+      maxTokens: this.options.maxTokens,
+      signal,
+      messages: [
+        { role: 'system', content: instruction },
+        { role: 'user', content },
+      ],
+    });
   }
 }
+
+/** What a chat answer used, for the job's usage record. */
+const usedBy = (answer: ChatCompletion): PromptHelpUsage => ({ model: answer.model, usage: answer.usage, requestId: answer.requestId });
 
 /** The description line and up to four numbered prompts of a describe answer; undefined when it has no prompt. */
 export function parseDescription(text: string): { description: string; prompts: string[] } | undefined {
