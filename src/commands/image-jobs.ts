@@ -50,7 +50,7 @@ export async function startJob(
   request: GenerateRequest,
   edit?: ImageJob['edit'],
   confirmed?: boolean,
-  enhance?: boolean,
+  enhance?: ImageJob['enhance'],
 ): Promise<void> {
   const job = { ...buildJob(interaction, kind, request, edit), confirmed, enhance };
   ctx.logger.info({ jobId: job.id, kind, n: request.n ?? 1, images: edit?.images.length ?? 0, model: request.model, enhance }, 'image job accepted');

@@ -1,5 +1,6 @@
 /**
- * The buttons under a result: Re-roll (the same request again, charged to whoever clicks), Edit (a modal for a
+ * The buttons under a result: Re-roll (the same request again, charged to whoever clicks), ✨ Enhance (the same
+ * request with its prompt rewritten by prompt help first; where prompt help is off it is refused), Edit (a modal for a
  * new prompt, using the images of that message as references) and Delete (the requester, or Manage Messages).
  * Their state is the job id in the custom id plus a stored record, so they keep working after a restart.
  */
@@ -15,7 +16,7 @@ import { BUTTON_PREFIX } from '../discord/render.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
 
-/** Creates the three button handlers. */
+/** Creates the result buttons' handlers. */
 export function createResultButtons(deps: Deps): ComponentHandler[] {
   return [
     {
@@ -26,6 +27,17 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
         if (!record) throw new UserFacingError('button.expired');
         ctx.logger.info({ from: jobId }, 're-roll');
         await startJob(interaction, ctx, deps, record.kind, record.request, record.edit);
+      },
+    },
+    {
+      prefix: BUTTON_PREFIX.enhance,
+      async button(interaction, jobId, ctx) {
+        if (!deps.promptFeatures.enhance) throw new UserFacingError('promptHelp.off');
+        deferInBackground(interaction, ctx);
+        const record = await deps.archive.recall(jobId);
+        if (!record) throw new UserFacingError('button.expired');
+        ctx.logger.info({ from: jobId }, 'enhance of a result');
+        await startJob(interaction, ctx, deps, record.kind, record.request, record.edit, undefined, 'required');
       },
     },
     {

@@ -10,7 +10,15 @@ import { formatUsd, t, translator } from '../i18n/translate.js';
 export const MAX_CONTENT_LENGTH = 2000;
 
 /** Custom-id prefixes of the result buttons. */
-export const BUTTON_PREFIX = { reroll: 'reroll', edit: 'editres', delete: 'delres', confirm: 'costok', cancel: 'costno', action: 'act' } as const;
+export const BUTTON_PREFIX = {
+  reroll: 'reroll',
+  enhance: 'enh',
+  edit: 'editres',
+  delete: 'delres',
+  confirm: 'costok',
+  cancel: 'costno',
+  action: 'act',
+} as const;
 
 /** The actions on one image, and their custom-id codes (`act:{jobId}:{code}`). */
 export const ACTIONS = {
@@ -113,9 +121,20 @@ export function rerollButton(jobId: string, locale?: string | null): APIActionRo
   };
 }
 
-/** Re-roll, Edit and Delete under a result. */
-export function resultButtons(jobId: string, locale?: string | null): APIActionRowComponent<APIButtonComponent>[] {
+/** Re-roll, ✨ Enhance (when `offers.enhance`), Edit and Delete under a result. */
+export function resultButtons(
+  jobId: string,
+  locale?: string | null,
+  offers: { enhance?: boolean | undefined } = {},
+): APIActionRowComponent<APIButtonComponent>[] {
   const say = translator(locale);
+  const enhance: APIButtonComponent = {
+    type: ComponentType.Button,
+    style: ButtonStyle.Secondary,
+    custom_id: `${BUTTON_PREFIX.enhance}:${jobId}`,
+    label: say('button.enhance'),
+    emoji: { name: '✨' },
+  };
   return [
     {
       type: ComponentType.ActionRow,
@@ -127,6 +146,7 @@ export function resultButtons(jobId: string, locale?: string | null): APIActionR
           label: say('button.reroll'),
           emoji: { name: '🔁' },
         },
+        ...(offers.enhance === true ? [enhance] : []),
         {
           type: ComponentType.Button,
           style: ButtonStyle.Primary,

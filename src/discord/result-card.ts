@@ -64,7 +64,7 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
   return {
     flags: CARD_FLAGS,
     content: '',
-    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(job.id, locale)],
+    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(job.id, locale, { enhance: delivery.enhanceable })],
   };
 }
 

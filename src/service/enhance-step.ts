@@ -35,7 +35,7 @@ export async function enhancedRequest<P extends Checked>(
   help: Pick<PromptHelp, 'enhance'> | undefined,
   signal?: AbortSignal,
 ): Promise<{ job: ImageJob; prepared: P; enhancement: EnhancementOutcome }> {
-  if (job.enhance !== true) return { job, prepared: checked, enhancement: { notices: [] } };
+  if (!job.enhance) return { job, prepared: checked, enhancement: { notices: [] } };
   if (!checked.promptHelp || !help) return { job, prepared: checked, enhancement: { notices: [{ kind: 'enhanceSkipped', reason: 'off' }] } };
   const original = checked.request.prompt;
   const check = (prompt: string) => {

@@ -50,7 +50,7 @@ import { type JobMemory, MemoryBudget } from './memory-budget.js';
 import type { StreamedDelivery } from './streaming/streamed-delivery.js';
 import type { UsageLog } from './usage-log.js';
 import type { PromptHelp, PromptHelpUsage } from './prompt-help.js';
-import { enhancedRequest } from './enhance-step.js';
+import { enhancedRequest, type EnhancementOutcome } from './enhance-step.js';
 import { jobOutcomeOf, NO_JOB_METRICS, type JobMetrics, type JobOutcome } from './job-metrics.js';
 
 /** Options for {@link ImageService}. */
@@ -252,6 +252,8 @@ export class ImageService {
     const request = action ? { ...asked, size: action.size } : asked;
     const edit = action && job.edit ? { ...job.edit, inputFidelity: action.inputFidelity } : job.edit;
     checkAgainstProfile(request, model, profile, edit);
+    // The ✨ Enhance button asks for nothing but the rewrite: where prompt help is off, it is refused, not run as written.
+    if (job.enhance === 'required' && !(settings.promptHelp && this.options.promptHelp)) throw new UserFacingError('promptHelp.off');
     if (edit) checkDeclaredImages(edit.images, edit.mask, this.maxAttachmentBytes, this.memory.referenceBytes);
     const estimate = estimateCost(request, profile.prices, edit);
     return {
@@ -430,7 +432,16 @@ export class ImageService {
       const upload = await stream?.settle(files);
       const actions = actionsOf(prepared.profile, files[0]);
       const posted = await responder.deliver(
-        { job, model: result.model, files, notices: [...enhancement.notices, ...notices], spoiler: prepared.spoiler, actions, prompts: enhancement.prompts },
+        {
+          job,
+          model: result.model,
+          files,
+          notices: [...enhancement.notices, ...notices],
+          spoiler: prepared.spoiler,
+          actions,
+          prompts: enhancement.prompts,
+          enhanceable: this.offersEnhance(prepared, enhancement),
+        },
         upload,
       );
       const { messageIds } = posted;
@@ -520,6 +531,11 @@ export class ImageService {
     } finally {
       await progress.stop();
     }
+  }
+
+  /** ✨ Enhance under a result: prompt help is configured and allowed here, and the prompt was not enhanced already. */
+  private offersEnhance(prepared: Prepared, enhancement: EnhancementOutcome): boolean {
+    return this.options.promptHelp !== undefined && prepared.promptHelp && enhancement.prompts === undefined;
   }
 
   /** Partial images a call asks for (0: not streamed): none from a model that does not stream, nor for GIF or SVG. */

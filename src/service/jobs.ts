@@ -66,8 +66,12 @@ export interface ImageJob {
     | undefined;
   /** The member confirmed its estimated cost (the server's confirm threshold): it is not asked again. */
   confirmed?: boolean | undefined;
-  /** Rewrite the prompt with the chat model first (prompt help's enhance; PROMPT_MODEL). */
-  enhance?: boolean | undefined;
+  /**
+   * Rewrite the prompt with the chat model first (prompt help's enhance; PROMPT_MODEL). `true` (the `enhance`
+   * option): where prompt help is off, the prompt is used as written, with a notice. `'required'` (the ✨ Enhance
+   * button, whose whole point it is): where it is off, the request is refused before anything is held.
+   */
+  enhance?: boolean | 'required' | undefined;
 }
 
 /** An expensive request waiting for its member's confirmation (issue 17): nothing is reserved until they confirm. */
@@ -128,6 +132,8 @@ export interface Delivery {
   actions?: ResultActions | undefined;
   /** An enhanced job: the member's prompt and the one generated from (also `job.request.prompt`). */
   prompts?: { original: string; enhanced: string } | undefined;
+  /** ✨ Enhance is offered under the result: prompt help is configured and allowed here, and this prompt was not enhanced. */
+  enhanceable?: boolean | undefined;
 }
 
 /** The service's view of the place the member asked from (implemented over a Discord interaction). */

@@ -2,15 +2,18 @@
  * Prompt help's enhance end to end (issue 19): `enhance:true` sends the member's prompt to PROMPT_MODEL with the
  * system instruction, generates from the model's answer and shows both prompts; its tokens go in the job's usage
  * record. A failing chat call falls back to the member's prompt with a note: the image job is still delivered and
- * charged once. Admins can turn it off per server. Real discord.js client, both emulators, one SQLite file.
+ * charged once. Results of prompts typed without it (the Edit image modal's among them) offer ✨ Enhance: the same
+ * request, its prompt rewritten first, charged to whoever clicks. Admins can turn it off per server. Real discord.js
+ * client, both emulators, one SQLite file.
  */
 import pino from 'pino';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobUsage } from '../../src/service/usage-log.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
-import type { InteractionHandle } from '../emulators/discord/index.js';
+import type { EmulatedMessage, InteractionHandle } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, finalEdit, lastText, quotaText, settled, textOf } from './support.js';
+import { customIds, ephemeralError, finalEdit, lastText, quotaText, settled, textOf } from './support.js';
 
 describe('enhance, end to end', () => {
   let h: Harness;
@@ -33,6 +36,8 @@ describe('enhance, end to end', () => {
       ],
       { user: h.discord.fixtures.member },
     );
+  /** A result card offering ✨ Enhance, kept to be pressed after prompt help is turned off. */
+  let offered: { message: EmulatedMessage; id: string } | undefined;
   const jobIdOf = (handle: InteractionHandle) => customIds(finalEdit(handle)?.payload)[0]?.split(':')[1] ?? '';
   const delivered = async (handle: InteractionHandle) => {
     await handle.waitFor(settled);
@@ -106,6 +111,45 @@ describe('enhance, end to end', () => {
     expect(h.gateway.chatRequests().slice(chatBefore)).toHaveLength(0);
   });
 
+  it("offers ✨ Enhance under the Edit image modal's result: a click rewrites that prompt, edits the same image and is charged to the clicker", async () => {
+    const { member, users } = h.discord.fixtures;
+    const bytes = await sharp({ create: { width: 48, height: 48, channels: 3, background: '#204060' } })
+      .png()
+      .toBuffer();
+    const target = h.discord.createUserMessage(h.discord.fixtures.guild.channels.general.id, users.member2, 'my photo', [
+      h.discord.uploadAttachment(bytes, 'photo.png', 'image/png'),
+    ]);
+    const modal = await h.discord.messageCommand('Edit image', target, { user: member }).waitForAck();
+    const submit = h.discord.modalSubmit(modal.body!.data!.custom_id!, { prompt: 'make it snowy' }, { user: member });
+    const firstJob = await delivered(submit);
+    const result = finalEdit(submit)!.payload;
+    const enhanceId = customIds(result).find((id) => id.startsWith('enh:'));
+    expect(enhanceId).toBe(`enh:${firstJob}`);
+    offered = { message: submit.lastMessage()!, id: enhanceId! };
+
+    const chatBefore = h.gateway.chatRequests().length;
+    const imagesBefore = h.gateway.imageRequests().length;
+    const quotaBefore = await quotaText(h.discord, users.member2);
+    h.gateway.enqueueChat({ type: 'success', content: 'The same street under fresh snow at dusk, flakes in the lamplight' });
+    const click = h.discord.button(submit.lastMessage()!, enhanceId!, { user: users.member2 });
+    await delivered(click);
+
+    const chat = h.gateway.chatRequests().slice(chatBefore);
+    expect(chat.map((c) => (c.json?.['messages'] as { content: string }[])[1]?.content)).toEqual(['make it snowy']);
+    const edits = h.gateway.imageRequests().slice(imagesBefore);
+    expect(edits).toHaveLength(1);
+    expect(edits[0]?.form?.fields['prompt']).toBe('The same street under fresh snow at dusk, flakes in the lamplight');
+    expect(edits[0]?.form?.files.filter((f) => f.field === 'image[]').map((f) => f.bytes)).toEqual([bytes]);
+    const card = textOf(finalEdit(click)?.payload);
+    expect(card).toContain('**The same street under fresh snow at dusk, flakes in the lamplight**');
+    expect(card).toContain('Enhanced from your prompt: make it snowy');
+    expect(card).toContain(`<@${users.member2.id}>`);
+    // An enhanced result is not offered Enhance again; the clicker paid for it, not the member who asked first.
+    expect(customIds(finalEdit(click)?.payload).some((id) => id.startsWith('enh:'))).toBe(false);
+    expect(await quotaText(h.discord, users.member2)).not.toBe(quotaBefore);
+    expect(await quotaText(h.discord, users.member2)).toContain('You have 9 of 10 images left');
+  });
+
   it('skips the chat model when the server turned prompt help off, and says so', async () => {
     const admin = h.discord.slash('settings', [{ name: 'prompt-help', type: 1, options: [{ name: 'enabled', type: 5, value: false }] }], {
       user: h.discord.fixtures.admin,
@@ -116,5 +160,23 @@ describe('enhance, end to end', () => {
     await delivered(handle);
     expect(h.gateway.chatRequests().slice(chatBefore)).toHaveLength(0);
     expect(textOf(finalEdit(handle)?.payload)).toContain('Prompt help is off here, so I used your prompt as written.');
+  });
+
+  it('refuses ✨ Enhance where the server turned prompt help off: nothing asked, made or charged', async () => {
+    const { users } = h.discord.fixtures;
+    const first = imagine('a lantern festival', false);
+    const jobId = await delivered(first);
+    expect(customIds(finalEdit(first)?.payload)).not.toContain(`enh:${jobId}`);
+    // A card posted while prompt help was on still carries the button: pressing it now is refused.
+    expect(offered).toBeDefined();
+    const chatBefore = h.gateway.chatRequests().length;
+    const imagesBefore = h.gateway.imageRequests().length;
+    const quotaBefore = await quotaText(h.discord, users.member3);
+    const click = h.discord.button(offered!.message, offered!.id, { user: users.member3 });
+    await click.waitFor(settled);
+    expect(ephemeralError(click)).toContain('Prompt help is turned off here.');
+    expect(h.gateway.chatRequests().slice(chatBefore)).toHaveLength(0);
+    expect(h.gateway.imageRequests().slice(imagesBefore)).toHaveLength(0);
+    expect(await quotaText(h.discord, users.member3)).toBe(quotaBefore);
   });
 });
