@@ -53,6 +53,13 @@ describe('result buttons and long jobs end to end', () => {
     const message = first.lastMessage()!;
     const ids = customIds(message).filter((id) => /^(reroll|editres|delres):/.test(id));
     expect(ids.every((id) => id.length <= 100)).toBe(true);
+    // No PROMPT_MODEL here: no ✨ Enhance, and one forged onto the card is refused before anything is sent.
+    expect(customIds(message).some((id) => id.startsWith('enh:'))).toBe(false);
+    const requests = h.gateway.imageRequests().length;
+    const forged = h.discord.button(message, ids[0]!.replace(/^reroll:/, 'enh:'), { user: member });
+    await forged.waitFor(settled);
+    expect(ephemeralError(forged)).toContain('Prompt help is turned off here.');
+    expect(h.gateway.imageRequests()).toHaveLength(requests);
 
     await h.restart();
 
