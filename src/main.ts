@@ -33,7 +33,7 @@ import { ImageService } from './service/image-service.js';
 import { AbandonedJobs } from './service/abandoned-jobs.js';
 import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
 import { MemoryBudget } from './service/memory-budget.js';
-import { JobUsage, UsageLog } from './service/usage-log.js';
+import { DescribeUsage, JobUsage, UsageLog } from './service/usage-log.js';
 import { UsageReport } from './service/usage-report.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
@@ -162,6 +162,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   const jobUsage = storage.records('job-usage', JobUsage);
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
+  // One budget for every image the process holds: edits' references and answers, and the images being described.
+  const memory = new MemoryBudget({ totalBytes: config.MEMORY_BUDGET_BYTES, answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES });
   const images = new ImageService({
     settings,
     audit,
@@ -195,7 +197,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
     jobLeaseMs: config.JOB_LEASE_MS,
     journal: storage.journal,
-    memory: new MemoryBudget({ totalBytes: config.MEMORY_BUDGET_BYTES, answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES }),
+    memory,
     streaming: config.STREAM_DELIVERIES ? new StreamedDelivery() : undefined,
     clock,
     leaseTimers: overrides.leaseTimers,
@@ -203,6 +205,9 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const describe = new DescribeService({
     help: promptHelp,
     records: storage.records('described-prompts', DescribedPrompts),
+    memory,
+    usage: storage.records('describe-usage', DescribeUsage),
+    clock,
     download: (ref, maxBytes) => downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent }),
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
     ttlMs: config.BUTTON_TTL_HOURS * 3_600_000,

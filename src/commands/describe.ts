@@ -87,7 +87,7 @@ export function createDescribeButtons(deps: DescribeDeps): ComponentHandler {
 async function answer(interaction: RepliableInteraction & BaseInteraction, ctx: InteractionContext, deps: DescribeDeps, image: AttachmentRef): Promise<void> {
   deferInBackground(interaction, ctx);
   const channelId = interaction.channel?.isThread() ? interaction.channel.parentId : interaction.channelId;
-  const described = await deps.describe.describe({ guildId: subjectOf(interaction).guildId, channelId }, image);
+  const described = await deps.describe.describe({ guildId: subjectOf(interaction).guildId, channelId, userId: interaction.user.id }, image);
   await ctx.acknowledgement;
   await interaction.editReply({ ...describeCard(described), allowedMentions: { parse: [] } });
 }

@@ -13,6 +13,13 @@ import type { PromptHelpUsage } from './prompt-help.js';
 
 const Count = z.number().nonnegative().optional();
 
+/** A chat call of prompt help (enhance, describe): its model, request id and the tokens it used (no image quota). */
+const ChatUsage = z.object({
+  model: z.string(),
+  requestId: z.string().optional(),
+  usage: z.object({ inputTokens: Count, outputTokens: Count, totalTokens: Count, costUsd: Count }).optional(),
+});
+
 /** A settled job's usage, as stored. A change to a field needs a new `v`. */
 export const JobUsage = z.object({
   v: z.literal(1),
@@ -41,17 +48,23 @@ export const JobUsage = z.object({
   /** What it cost: reported by the gateway, or estimated from the usage and the model's prices (cost.ts). */
   cost: z.object({ usd: z.number().nonnegative(), source: z.enum(['reported', 'estimated']) }).optional(),
   /** The chat call of prompt help (enhance) the job made first: its model and the tokens it used (no image quota). */
-  promptHelp: z
-    .object({
-      model: z.string(),
-      requestId: z.string().optional(),
-      usage: z.object({ inputTokens: Count, outputTokens: Count, totalTokens: Count, costUsd: Count }).optional(),
-    })
-    .optional(),
+  promptHelp: ChatUsage.optional(),
   /** Epoch ms. */
   settledAt: z.number(),
 });
 export type JobUsage = z.infer<typeof JobUsage>;
+
+/** A description's (prompt help's describe) chat call, as stored under its id: who asked, and what it used. */
+export const DescribeUsage = z.object({
+  v: z.literal(1),
+  describeId: z.string(),
+  guildId: z.string().nullable(),
+  userId: z.string(),
+  promptHelp: ChatUsage,
+  /** Epoch ms. */
+  settledAt: z.number(),
+});
+export type DescribeUsage = z.infer<typeof DescribeUsage>;
 
 /** How long a job's usage is kept: a year and a month. */
 export const JOB_USAGE_TTL_MS = 395 * 86_400_000;
