@@ -6,9 +6,6 @@ import { inertText } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
 import { formatUsd, t, translator } from '../i18n/translate.js';
 
-/** Discord's limit on message content. */
-export const MAX_CONTENT_LENGTH = 2000;
-
 /** Custom-id prefixes of the result buttons. */
 export const BUTTON_PREFIX = {
   reroll: 'reroll',
@@ -66,14 +63,6 @@ export function renderFooter(delivery: Delivery, part?: { index: number; total: 
 export function resultFooterLines(delivery: Delivery, part?: { index: number; total: number }): string[] {
   const notes = [...originalPromptLines(delivery), ...delivery.notices.map((n) => renderNotice(n, delivery.job.origin.locale))];
   return [renderFooter(delivery, part), ...notes.map((n) => `-# ${n}`)];
-}
-
-/** The caption under the delivered images: prompt, model, size and quality, plus any notices. */
-export function renderCaption(delivery: Delivery, part?: { index: number; total: number }): string {
-  const { job } = delivery;
-  const fixed = resultFooterLines(delivery, part).join('\n');
-  const room = MAX_CONTENT_LENGTH - fixed.length - 6;
-  return `**${inertText(job.request.prompt, Math.max(room, 20))}**\n${fixed}`;
 }
 
 /** A notice under a result, in the member's language. */

@@ -22,7 +22,7 @@ import { inertText, shortenForDiscord } from './text.js';
 /** The flag a message needs for these components (no content, no embeds). */
 export const CARD_FLAGS: MessageFlags.IsComponentsV2 = MessageFlags.IsComponentsV2;
 /** Discord's limit on all the text of a Components V2 message. */
-const MAX_CARD_TEXT = 4000;
+export const MAX_CARD_TEXT = 4000;
 /** Blurple, the accent of the bot's cards. */
 const ACCENT = 0x5865f2;
 
@@ -64,7 +64,11 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
   return {
     flags: CARD_FLAGS,
     content: '',
-    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(job.id, locale, { enhance: delivery.enhanceable })],
+    components: [
+      { type: ComponentType.Container, accent_color: ACCENT, components: inside },
+      ...rows,
+      ...resultButtons(job.id, locale, { enhance: delivery.enhanceable }),
+    ],
   };
 }
 

@@ -1,9 +1,10 @@
 import type { APIButtonComponent } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { renderCaption, renderCostConfirmation, renderProgress } from '../../src/discord/render.js';
+import { renderCostConfirmation, renderProgress } from '../../src/discord/render.js';
 import { resultCard } from '../../src/discord/result-card.js';
 import type { Delivery } from '../../src/service/jobs.js';
 import { imagineJob } from '../fakes/jobs.js';
+import { cardText } from './card-text.js';
 
 function delivery(locale: string): Delivery {
   const job = imagineJob({ prompt: 'a lighthouse', size: '1536x1024', quality: 'high' });
@@ -29,8 +30,8 @@ describe('progress and results in the member’s language', () => {
   });
 
   it('writes the caption, notices and button labels of a result in the requester’s locale', () => {
-    expect(renderCaption(delivery('ja'))).toContain('のために生成 · gpt-image-1 · 1536x1024 · 品質 high');
-    expect(renderCaption(delivery('ru'))).toContain('-# 3 изображения перекодированы в WEBP');
+    expect(cardText(delivery('ja'))).toContain('のために生成 · gpt-image-1 · 1536x1024 · 品質 high');
+    expect(cardText(delivery('ru'))).toContain('-# 3 изображения перекодированы в WEBP');
     const card = resultCard(delivery('de'), [{ name: 'a.png' }], { index: 1, total: 1, firstImage: 0 });
     expect(labelsOf(card.components)).toEqual(expect.arrayContaining(['Variieren (leicht)', 'Vergrößern', 'Neu würfeln', 'Löschen']));
     expect(labelsOf(card.components)).not.toContain('Delete');

@@ -1,9 +1,11 @@
 import { ComponentType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { MAX_CONTENT_LENGTH, renderCaption, renderProgress, resultButtons } from '../../src/discord/render.js';
+import { renderProgress, resultButtons } from '../../src/discord/render.js';
+import { MAX_CARD_TEXT } from '../../src/discord/result-card.js';
 import type { Delivery, DeliveryNotice } from '../../src/service/jobs.js';
 import { newJobId } from '../../src/service/jobs.js';
 import { imagineJob, MEMBER_ID } from '../fakes/jobs.js';
+import { cardText } from './card-text.js';
 
 function delivery(prompt: string, notices: DeliveryNotice[] = [], kind: 'imagine' | 'edit' = 'imagine'): Delivery {
   const job = { ...imagineJob({ prompt, size: '1536x1024', quality: 'high' }), kind };
@@ -32,22 +34,22 @@ describe('renderProgress', () => {
   });
 });
 
-describe('renderCaption', () => {
+describe('the text of a result card', () => {
   it('shows the prompt in bold, then who asked, the model, size and quality', () => {
-    expect(renderCaption(delivery('a lighthouse at dusk'))).toBe(
+    expect(cardText(delivery('a lighthouse at dusk'))).toBe(
       `**a lighthouse at dusk**\n-# Imagined for <@${MEMBER_ID}> · gpt-image-1 · 1536x1024 · high quality`,
     );
   });
 
   it('says Edited for edits and numbers the parts of a split delivery', () => {
-    expect(renderCaption(delivery('x', [], 'edit'), { index: 2, total: 3 })).toContain('-# Edited for');
-    expect(renderCaption(delivery('x', [], 'edit'), { index: 2, total: 3 })).toContain('(2/3)');
-    expect(renderCaption(delivery('x'), { index: 1, total: 1 })).not.toContain('(1/1)');
+    expect(cardText(delivery('x', [], 'edit'), { index: 2, total: 3 })).toContain('-# Edited for');
+    expect(cardText(delivery('x', [], 'edit'), { index: 2, total: 3 })).toContain('(2/3)');
+    expect(cardText(delivery('x'), { index: 1, total: 1 })).not.toContain('(1/1)');
   });
 
-  it('keeps a 6000-character prompt within 2000 characters, with every notice', () => {
-    const caption = renderCaption(delivery('a'.repeat(6000), ALL_NOTICES), { index: 1, total: 2 });
-    expect(caption.length).toBeLessThanOrEqual(MAX_CONTENT_LENGTH);
+  it('keeps a 6000-character prompt within the card’s 4000 characters, with every notice', () => {
+    const caption = cardText(delivery('a'.repeat(6000), ALL_NOTICES), { index: 1, total: 2 });
+    expect(caption.length).toBeLessThanOrEqual(MAX_CARD_TEXT);
     expect(caption).toContain('…**');
     expect(caption).toContain("-# The service didn't accept 1920x1088, so I used 1536x1024.");
     expect(caption).toContain('-# This model ignored: moderation, output_compression.');
@@ -55,14 +57,14 @@ describe('renderCaption', () => {
     expect(caption).toContain("-# One image was too large to post even after re-encoding, and wasn't charged.");
   });
 
-  it('stays within 2000 characters for a prompt of astral characters without splitting a surrogate pair', () => {
-    const caption = renderCaption(delivery('🦊'.repeat(3000), ALL_NOTICES));
-    expect(caption.length).toBeLessThanOrEqual(MAX_CONTENT_LENGTH);
+  it('stays within 4000 characters for a prompt of astral characters without splitting a surrogate pair', () => {
+    const caption = cardText(delivery('🦊'.repeat(3000), ALL_NOTICES));
+    expect(caption.length).toBeLessThanOrEqual(MAX_CARD_TEXT);
     expect(caption).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 
   it('cannot be broken out of bold by asterisks in the prompt', () => {
-    expect(renderCaption(delivery('**loud** cat'))).toMatch(/^\*\*\\\*\\\*loud\\\*\\\* cat\*\*\n/);
+    expect(cardText(delivery('**loud** cat'))).toMatch(/^\*\*\\\*\\\*loud\\\*\\\* cat\*\*\n/);
   });
 
   it('shows a prompt full of markdown, links, mentions and fake bot lines as inert text on one line', () => {
@@ -73,7 +75,7 @@ describe('renderCaption', () => {
       '> quoted <#42> <t:1:R> @everyone',
       '- listed',
     ].join('\n');
-    const caption = renderCaption(delivery(prompt));
+    const caption = cardText(delivery(prompt));
     const [first, ...rest] = caption.split('\n');
     // The bot's own subtext line is the only other line; the prompt's fake one is inside the bold first line.
     expect(rest).toEqual([expect.stringMatching(/^-# Imagined for <@\d+> · /)]);
@@ -86,14 +88,14 @@ describe('renderCaption', () => {
   });
 
   it('keeps the escaped prompt within the caption limit, never cutting an escape in half', () => {
-    const caption = renderCaption(delivery('*'.repeat(4_000)));
-    expect(caption.length).toBeLessThanOrEqual(2_000);
+    const caption = cardText(delivery('*'.repeat(4_000)));
+    expect(caption.length).toBeLessThanOrEqual(MAX_CARD_TEXT);
     const prompt = caption.split('\n')[0]?.replace(/^\*\*|\*\*$/g, '') ?? '';
     expect(prompt).toMatch(/^(\\\*)+…$/);
   });
 
   it('renders singular notices in the singular', () => {
-    const caption = renderCaption(
+    const caption = cardText(
       delivery('x', [
         { kind: 'reencoded', count: 1, format: 'jpeg' },
         { kind: 'dropped', count: 2 },
