@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { describeUnexpectedError, describeUserError, UserFacingError } from '../errors.js';
 import type { Command, ComponentHandler, InteractionContext } from './command.js';
 import { optionNameOf } from './option-names.js';
+import { localizedCommandName } from '../i18n/command-localizations.js';
 import { textCard } from '../discord/result-card.js';
 
 /** Options for {@link createInteractionRouter}. */
@@ -76,10 +77,11 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
   // An acknowledgement still in flight decides how to answer (reply, or edit/follow up); its failure means the
   // interaction is gone, which the answer below then reports in the log.
   await ctx.acknowledgement?.catch(() => undefined);
-  // The service names request fields; members know them by the options they typed. Members read errors in the
-  // language of their Discord client (the interaction's locale).
+  // The service names request fields; members know them by the options they typed, under the names their Discord
+  // client shows (the options' localizations). Members read errors in their client's language (the interaction's locale).
   const { locale } = interaction;
-  const content = userFacing ? describeUserError(err, ctx.referenceId, optionNameOf, locale) : describeUnexpectedError(ctx.referenceId, locale);
+  const nameOf = (field: string) => localizedCommandName(locale, optionNameOf(field));
+  const content = userFacing ? describeUserError(err, ctx.referenceId, nameOf, locale) : describeUnexpectedError(ctx.referenceId, locale);
   try {
     await replyEphemeral(interaction, content);
   } catch (replyErr) {

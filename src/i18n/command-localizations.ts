@@ -8,7 +8,7 @@
  * @see https://discord.com/developers/docs/interactions/application-commands#localization
  */
 import type { LocalizationMap } from 'discord.js';
-import { CATALOGUES, DISCORD_LOCALES, LANGUAGES, type Catalogue } from './locales.js';
+import { CATALOGUES, DISCORD_LOCALES, LANGUAGES, resolveLanguage, type Catalogue } from './locales.js';
 
 /** What localizations can decorate: a command, an option or subcommand, or a choice (plain JSON, as Discord takes it). */
 interface Localizable {
@@ -58,4 +58,13 @@ function decorate<T extends Localizable>(item: T, isChoice: boolean): T {
 /** A command definition with Discord localizations for every language in the catalogues. */
 export function localizeCommand<T extends Localizable>(definition: T): T {
   return decorate(definition, false);
+}
+
+/**
+ * A command's, subcommand's or option's name as members of `locale`'s language see it in Discord (its localization,
+ * the same one registered with the command); the English name when there is none.
+ */
+export function localizedCommandName(locale: string | null | undefined, english: string): string {
+  const catalogue: Catalogue = CATALOGUES[resolveLanguage(locale)];
+  return catalogue[commandTextKey.name(english)] ?? english;
 }

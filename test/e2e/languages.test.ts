@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
+import { localizedCommandName } from '../../src/i18n/command-localizations.js';
 import { t } from '../../src/i18n/translate.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
 import { ephemeralError, texts } from './support.js';
@@ -90,5 +91,21 @@ describe.each([
     await handle.waitFor((x) => ephemeralError(x) !== undefined);
     expect(ephemeralError(handle)).toContain(expected.failure);
     expect(ephemeralError(handle)).toContain(t(locale, 'error.gateway.failure'));
+  });
+
+  it('names a refused option as its Discord shows it (the option’s localization)', async () => {
+    const handle = h.discord.slash(
+      'imagine',
+      imagineOptions('a lighthouse', [
+        { name: 'format', type: 3, value: 'png' },
+        { name: 'compression', type: 4, value: 50 },
+      ]),
+      { user: h.discord.fixtures.users.member3, locale },
+    );
+    await handle.waitFor((x) => ephemeralError(x) !== undefined);
+    const shown = localizedCommandName(locale, 'compression');
+    expect(shown).not.toBe('compression');
+    expect(ephemeralError(handle)).toContain(shown);
+    expect(ephemeralError(handle)).not.toContain('compression');
   });
 });
