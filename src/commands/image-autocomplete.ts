@@ -10,6 +10,8 @@ import { parseSize, sizeProblem } from '../service/image-rules.js';
 import type { ModelProfile, ModelProfiles } from '../service/model-profiles.js';
 import type { GatewayModel, ImageGateway } from '../service/ports.js';
 import { OPTION_NAMES } from './option-names.js';
+import { localizedChoiceName } from '../i18n/command-localizations.js';
+import { t } from '../i18n/translate.js';
 
 /** Discord shows at most 25 choices. */
 export const MAX_CHOICES = 25;
@@ -35,7 +37,7 @@ export function createImageAutocomplete(models: Catalogue, profiles: Pick<ModelP
     } else {
       const chosen = interaction.options.getString(OPTION_NAMES.model)?.trim();
       const model = chosen === undefined || chosen === '' ? models.cachedModels().find((m) => m.default === true)?.id : chosen;
-      choices = valueChoices(focused.name, typed, model === undefined ? undefined : profiles.of(model).profile);
+      choices = valueChoices(focused.name, typed, model === undefined ? undefined : profiles.of(model).profile, interaction.locale);
     }
     await interaction.respond(choices.slice(0, MAX_CHOICES));
   };
@@ -50,13 +52,17 @@ async function modelChoices(models: Catalogue, typed: string): Promise<string[]>
   return matching.filter((m) => m.image || typed.length > 0).map((m) => m.id);
 }
 
-/** The values of a model-dependent option that start with what is typed; nothing for an option without suggestions. */
-export function valueChoices(option: string, typed: string, profile: ModelProfile | undefined): Choice[] {
+/**
+ * The values of a model-dependent option that start with what is typed, each named in the member's language where
+ * the word has a translation (`high`: 高); nothing for an option without suggestions.
+ */
+export function valueChoices(option: string, typed: string, profile: ModelProfile | undefined, locale?: string | null): Choice[] {
   if (!profile) return [];
-  const starting = (values: readonly string[]) => values.filter((v) => v.startsWith(typed)).map(plain);
+  const worded = (value: string): Choice => ({ name: localizedChoiceName(locale, value), value });
+  const starting = (values: readonly string[]) => values.filter((v) => v.startsWith(typed)).map(worded);
   switch (option) {
     case OPTION_NAMES.size:
-      return sizeChoices(typed, profile);
+      return sizeChoices(typed, profile, locale);
     case OPTION_NAMES.quality:
       return starting(profile.qualities.length > 0 ? profile.qualities : ['auto']);
     case OPTION_NAMES.outputFormat:
@@ -76,15 +82,15 @@ export function valueChoices(option: string, typed: string, profile: ModelProfil
  * The model's listed sizes (and auto) that match what is typed, plus the typed value itself when it is a custom
  * size the model takes; a size above the model's experimental bound says so.
  */
-export function sizeChoices(typed: string, profile: ModelProfile): Choice[] {
-  const listed = ['auto', ...profile.sizes].filter((s) => s.startsWith(typed)).map(plain);
+export function sizeChoices(typed: string, profile: ModelProfile, locale?: string | null): Choice[] {
+  const listed = ['auto', ...profile.sizes].filter((s) => s.startsWith(typed)).map((value) => ({ name: localizedChoiceName(locale, value), value }));
   const rule = profile.customSizes;
   const size = parseSize(typed);
   if (!rule || !size || sizeProblem(size.width, size.height, rule) !== undefined) return listed;
   const value = `${size.width}x${size.height}`;
   if (listed.some((c) => c.value === value)) return listed;
   const experimental = rule.experimentalAbovePixels !== undefined && size.width * size.height > rule.experimentalAbovePixels;
-  return [{ name: experimental ? `${value} (experimental)` : value, value }, ...listed];
+  return [{ name: experimental ? t(locale, 'autocomplete.experimentalSize', { size: value }) : value, value }, ...listed];
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {

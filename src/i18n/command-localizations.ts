@@ -68,3 +68,9 @@ export function localizedCommandName(locale: string | null | undefined, english:
   const catalogue: Catalogue = CATALOGUES[resolveLanguage(locale)];
   return catalogue[commandTextKey.name(english)] ?? english;
 }
+
+/** A choice's name (`high`, `auto`) as members of `locale`'s language see it; the English word when there is none. */
+export function localizedChoiceName(locale: string | null | undefined, english: string): string {
+  const catalogue: Catalogue = CATALOGUES[resolveLanguage(locale)];
+  return catalogue[commandTextKey.choice(english)] ?? english;
+}

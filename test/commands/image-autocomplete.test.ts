@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CATALOGUE_WAIT_MS, createImageAutocomplete, MAX_CHOICES, sizeChoices } from '../../src/commands/image-autocomplete.js';
+import { CATALOGUE_WAIT_MS, createImageAutocomplete, MAX_CHOICES, sizeChoices, valueChoices } from '../../src/commands/image-autocomplete.js';
 import { ModelProfiles } from '../../src/service/model-profiles.js';
 import type { GatewayModel } from '../../src/service/ports.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
@@ -27,6 +27,15 @@ function names(interaction: FakeInteraction): string[] {
   const choices = choicesOf(interaction);
   return Array.isArray(choices) ? choices.map((c: { name: string }) => c.name) : [];
 }
+
+describe('suggestions in the member’s language', () => {
+  it('name each value by its translation, and keep the value the option takes', () => {
+    expect(valueChoices('quality', 'h', profile('gpt-image-1'), 'ja')).toEqual([{ name: '高', value: 'high' }]);
+    expect(sizeChoices('au', profile('gpt-image-2'), 'ko')).toEqual([{ name: '자동', value: 'auto' }]);
+    expect(sizeChoices('3840x2160', profile('gpt-image-2'), 'zh-CN')).toEqual([{ name: '3840x2160（实验性）', value: '3840x2160' }]);
+    expect(valueChoices('quality', 'h', profile('gpt-image-1'))).toEqual([{ name: 'high', value: 'high' }]);
+  });
+});
 
 describe('sizeChoices', () => {
   it("offers auto and the model's listed sizes when nothing is typed", () => {
