@@ -89,5 +89,5 @@ async function answer(interaction: RepliableInteraction & BaseInteraction, ctx: 
   const channelId = interaction.channel?.isThread() ? interaction.channel.parentId : interaction.channelId;
   const described = await deps.describe.describe({ guildId: subjectOf(interaction).guildId, channelId, userId: interaction.user.id }, image);
   await ctx.acknowledgement;
-  await interaction.editReply({ ...describeCard(described), allowedMentions: { parse: [] } });
+  await interaction.editReply({ ...describeCard(described, interaction.locale), allowedMentions: { parse: [] } });
 }

@@ -4,8 +4,9 @@
  * (message-images.ts). Other files, and images on hosts the bot may not download from, are ignored, and the modal
  * says so; a message with nothing usable is answered at once, before anything is fetched or charged.
  */
-import { ApplicationCommandType, type RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
+import { ApplicationCommandType, type APIModalInteractionResponseCallbackData, type RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
+import { t } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
 import { MAX_EDIT_IMAGES } from '../service/image-request.js';
 import type { ComponentHandler, MessageCommand } from './command.js';
@@ -45,19 +46,34 @@ export function createEditImageMenu(deps: Deps): MessageCommand {
       const beyond = found.images.length - images.length;
       // A modal must be the first response, within 3 s; parking the references is one quick store write.
       const id = await deps.archive.stashEdit(images, beyond + found.notImages + found.elsewhere);
-      await interaction.showModal(promptModal(`${MENU_EDIT_PREFIX}:${id}`, 'Edit image', noteOf(images.length, beyond, found)));
+      await interaction.showModal(editImageModal(`${MENU_EDIT_PREFIX}:${id}`, interaction.locale, images.length, beyond, found));
     },
   };
 }
 
-/** "2 images; 1 other attachment ignored; 1 not on Discord ignored": what the modal tells the member. */
-function noteOf(used: number, beyond: number, { notImages, elsewhere }: MessageImages): string {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const parts = [plural(used, 'image')];
-  if (beyond > 0) parts.push(`${beyond} beyond ${MAX_EDIT_IMAGES} ignored`);
-  if (notImages > 0) parts.push(`${plural(notImages, 'other attachment')} ignored`);
-  if (elsewhere > 0) parts.push(`${elsewhere} not on Discord ignored`);
-  return parts.join('; ');
+/**
+ * The modal of Edit image, in the member's language, with what it will use and ignore ("2 images; 1 other attachment
+ * ignored; 1 not on Discord ignored").
+ */
+export function editImageModal(
+  customId: string,
+  locale: string | null | undefined,
+  used: number,
+  beyond: number,
+  { notImages, elsewhere }: Pick<MessageImages, 'notImages' | 'elsewhere'>,
+): APIModalInteractionResponseCallbackData {
+  const yes = (n: number) => (n > 0 ? 'yes' : 'no');
+  const note = t(locale, 'modal.editImage.note', {
+    images: used,
+    hasBeyond: yes(beyond),
+    beyond,
+    max: MAX_EDIT_IMAGES,
+    hasOthers: yes(notImages),
+    others: notImages,
+    hasElsewhere: yes(elsewhere),
+    elsewhere,
+  });
+  return promptModal(customId, t(locale, 'modal.editImage.title'), note, locale);
 }
 
 /** Handles the modal submit: prompt → job over the parked attachments. */

@@ -1,10 +1,13 @@
 /**
  * How /history shows a page of the member's history: one embed per job (its first image as the thumbnail, the prompt
  * made inert, when it was made, and a link to its message), and Previous/Next buttons whose custom ids carry the
- * whole state (the page, and the time the pages were counted at), so they keep working after a restart.
+ * whole state (the page, and the time the pages were counted at), so they keep working after a restart. Written in
+ * the language of whoever asked or clicked (`locale`); the dates are Discord timestamps, which each reader sees in
+ * their own language and time zone.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
 import { inertText } from '../discord/text.js';
+import { translator, type Translate } from '../i18n/translate.js';
 import type { HistoryEntry } from '../service/history-entries.js';
 import type { HistoryPage } from '../service/member-history.js';
 
@@ -22,30 +25,34 @@ export function messageLink(entry: Pick<HistoryEntry, 'guildId' | 'channelId' | 
 /** A Discord timestamp (`<t:…:f>`): each member reads it in their own time zone. */
 export const timestampOf = (ms: number): string => `<t:${Math.floor(ms / 1000)}:f>`;
 
-/** The ephemeral message of one page. */
-export function renderHistoryPage(page: HistoryPage): {
+/** The ephemeral message of one page, in `locale`'s language (English by default). */
+export function renderHistoryPage(
+  page: HistoryPage,
+  locale?: string | null,
+): {
   content: string;
   embeds: APIEmbed[];
   components: APIActionRowComponent<APIButtonComponent>[];
 } {
-  if (page.total === 0) return { content: 'You have no images in your history here yet.', embeds: [], components: [] };
-  const content = `**Your recent images** · page ${page.page + 1} of ${page.pages} · ${page.total} job${page.total === 1 ? '' : 's'}`;
-  return { content, embeds: page.entries.map(entryEmbed), components: page.pages > 1 ? [pagingRow(page)] : [] };
+  const say = translator(locale);
+  if (page.total === 0) return { content: say('history.empty'), embeds: [], components: [] };
+  const content = say('history.header', { page: page.page + 1, pages: page.pages, total: page.total });
+  return { content, embeds: page.entries.map((entry) => entryEmbed(entry, say)), components: page.pages > 1 ? [pagingRow(page, say)] : [] };
 }
 
-function entryEmbed(entry: HistoryEntry): APIEmbed {
-  const details = [timestampOf(entry.createdAt), entry.model, entry.size ?? 'auto', `${entry.images} image${entry.images === 1 ? '' : 's'}`];
+function entryEmbed(entry: HistoryEntry, say: Translate): APIEmbed {
+  const details = [timestampOf(entry.createdAt), entry.model, entry.size ?? 'auto', say('history.images', { count: entry.images })];
   return {
     description: [
       `**${inertText(entry.prompt, EMBED_PROMPT_LENGTH)}**`,
       details.join(' · '),
-      `[Open the message](${messageLink(entry)}) · post it again with \`/show job:${entry.jobId}\``,
+      say('history.open', { link: messageLink(entry), command: `\`/show job:${entry.jobId}\`` }),
     ].join('\n'),
     ...(entry.imageUrl === undefined ? {} : { thumbnail: { url: entry.imageUrl } }),
   };
 }
 
-function pagingRow(page: HistoryPage): APIActionRowComponent<APIButtonComponent> {
+function pagingRow(page: HistoryPage, say: Translate): APIActionRowComponent<APIButtonComponent> {
   const button = (label: string, to: number, disabled: boolean): APIButtonComponent => ({
     type: ComponentType.Button,
     style: ButtonStyle.Secondary,
@@ -55,7 +62,7 @@ function pagingRow(page: HistoryPage): APIActionRowComponent<APIButtonComponent>
   });
   return {
     type: ComponentType.ActionRow,
-    components: [button('Previous', page.page - 1, page.page === 0), button('Next', page.page + 1, page.page >= page.pages - 1)],
+    components: [button(say('history.previous'), page.page - 1, page.page === 0), button(say('history.next'), page.page + 1, page.page >= page.pages - 1)],
   };
 }
 

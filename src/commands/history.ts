@@ -1,10 +1,11 @@
 /**
  * /history list and /history clear: the member's own recent images on this server (or in direct messages), shown only
  * to them and paged with buttons; clearing deletes the history from the store. Whose history is always the asker's:
- * there is no option to name anyone else, admins included.
+ * there is no option to name anyone else, admins included. Everything is written in the asker's language.
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
+import { t } from '../i18n/translate.js';
 import type { HistoryOwner } from '../service/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import type { ChatCommand, ComponentHandler } from './command.js';
@@ -44,15 +45,21 @@ export function createHistoryCommand(deps: Deps): ChatCommand {
       if (clear) {
         await deps.history.clear(ownerOf(interaction));
         ctx.logger.info('history cleared');
-        await interaction.editReply({ content: 'Your history here is cleared. The images stay where they were posted.' });
+        await interaction.editReply({ content: t(interaction.locale, 'history.cleared') });
         return;
       }
-      await interaction.editReply({ ...renderHistoryPage(await deps.history.page(ownerOf(interaction), 0)), allowedMentions: { parse: [] } });
+      await interaction.editReply({
+        ...renderHistoryPage(await deps.history.page(ownerOf(interaction), 0), interaction.locale),
+        allowedMentions: { parse: [] },
+      });
     },
   };
 }
 
-/** The Previous/Next buttons of a /history page: the clicker's own history, at the page and time the button names. */
+/**
+ * The Previous/Next buttons of a /history page: the clicker's own history, at the page and time the button names, in
+ * the clicker's language.
+ */
 export function createHistoryPaging(deps: Deps): ComponentHandler {
   return {
     prefix: HISTORY_PAGE_PREFIX,
@@ -60,7 +67,10 @@ export function createHistoryPaging(deps: Deps): ComponentHandler {
       const at = parsePageArg(arg);
       if (!at) throw new UserFacingError('button.expired');
       await interaction.deferUpdate();
-      await interaction.editReply({ ...renderHistoryPage(await deps.history.page(ownerOf(interaction), at.page, at.asOf)), allowedMentions: { parse: [] } });
+      await interaction.editReply({
+        ...renderHistoryPage(await deps.history.page(ownerOf(interaction), at.page, at.asOf), interaction.locale),
+        allowedMentions: { parse: [] },
+      });
     },
   };
 }

@@ -5,7 +5,7 @@
  * again for them; the service plans the size, canvas and mask from the model's profile, and refuses what the model
  * cannot do before anything is charged. The result's request comes from the archive (so after a restart too).
  */
-import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData, type ButtonInteraction, type ModalSubmitInteraction } from 'discord.js';
+import type { ButtonInteraction, ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
 import { GenerateRequest } from '../service/image-request.js';
@@ -16,7 +16,7 @@ import { looksLikeImage, toRef } from './attachments.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { buildJob } from './job-from-interaction.js';
 import { readPrompt } from './prompt-modal.js';
-import { shortenForDiscord } from '../discord/text.js';
+import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from './action-modals.js';
 import { ACTIONS, BUTTON_PREFIX, type ActionCode } from '../discord/render.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
@@ -34,8 +34,6 @@ const TRANSFORMS: Partial<Record<ActionCode, EditTransform>> = {
   [ACTIONS.panDown]: { kind: 'pan', direction: 'down' },
 };
 
-const CELL_NAMES = ['top left', 'top', 'top right', 'left', 'centre', 'right', 'bottom left', 'bottom', 'bottom right'];
-
 /** Creates the handler of every action button and of the Remix and Vary region modals. */
 export function createImageActions(deps: Deps): ComponentHandler {
   const recalled = async (jobId: string) => {
@@ -50,7 +48,9 @@ export function createImageActions(deps: Deps): ComponentHandler {
       if (code === ACTIONS.remix || code === ACTIONS.region) {
         chosenImage(interaction);
         const record = await recalled(jobId);
-        await interaction.showModal(code === ACTIONS.remix ? remixModal(jobId, record.request) : regionModal(jobId, record.request.prompt));
+        await interaction.showModal(
+          code === ACTIONS.remix ? remixModal(jobId, record.request, interaction.locale) : regionModal(jobId, record.request.prompt, interaction.locale),
+        );
         return;
       }
       const pick = /^u(\d+)$/.exec(code);
@@ -120,85 +120,3 @@ function kept(request: GenerateRequest): GenerateRequest {
 }
 
 const optional = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
-
-const PROMPT_FIELD = 'prompt';
-const SIZE_FIELD = 'size';
-const QUALITY_FIELD = 'quality';
-const MODE_FIELD = 'mode';
-const CELLS_FIELD = 'cells';
-
-const promptLabel = (value: string, description: string) => ({
-  type: ComponentType.Label as const,
-  label: 'Prompt',
-  description,
-  component: {
-    type: ComponentType.TextInput as const,
-    custom_id: PROMPT_FIELD,
-    style: TextInputStyle.Paragraph,
-    max_length: 4000,
-    min_length: 1,
-    required: true,
-    value: shortenForDiscord(value, 4000),
-  },
-});
-
-/** Remix: the prompt and main parameters, filled in; a new image, or an edit of this one. */
-function remixModal(jobId: string, request: GenerateRequest): APIModalInteractionResponseCallbackData {
-  const short = (customId: string, label: string, value: string | undefined, placeholder: string) => ({
-    type: ComponentType.Label as const,
-    label,
-    component: {
-      type: ComponentType.TextInput as const,
-      custom_id: customId,
-      style: TextInputStyle.Short,
-      required: false,
-      max_length: 20,
-      placeholder,
-      ...(value === undefined ? {} : { value }),
-    },
-  });
-  return {
-    custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.remix}`,
-    title: 'Remix',
-    components: [
-      promptLabel(request.prompt, 'Change the prompt, then remix'),
-      short(SIZE_FIELD, 'Size', request.size, 'auto, or WIDTHxHEIGHT such as 1536x1024'),
-      short(QUALITY_FIELD, 'Quality', request.quality, 'auto, low, medium or high'),
-      {
-        type: ComponentType.Label,
-        label: 'Start from',
-        component: {
-          type: ComponentType.StringSelect,
-          custom_id: MODE_FIELD,
-          options: [
-            { label: 'A new image from the prompt', value: 'new', default: true },
-            { label: 'This image, changed by the prompt', value: 'edit' },
-          ],
-        },
-      },
-    ],
-  };
-}
-
-/** Vary region: the cells of a 3×3 grid to change, and what to put there. */
-function regionModal(jobId: string, prompt: string): APIModalInteractionResponseCallbackData {
-  return {
-    custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.region}`,
-    title: 'Vary region',
-    components: [
-      {
-        type: ComponentType.Label,
-        label: 'Parts to change',
-        description: 'The image in a 3×3 grid; the rest stays as it is',
-        component: {
-          type: ComponentType.StringSelect,
-          custom_id: CELLS_FIELD,
-          min_values: 1,
-          max_values: 9,
-          options: CELL_NAMES.map((name, cell) => ({ label: name, value: String(cell) })),
-        },
-      },
-      promptLabel(prompt, 'What should be there?'),
-    ],
-  };
-}

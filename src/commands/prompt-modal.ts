@@ -4,20 +4,27 @@
 import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData, type ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { shortenForDiscord } from '../discord/text.js';
+import { translator } from '../i18n/translate.js';
 import { Prompt } from '../service/image-request.js';
 
-const PROMPT_FIELD = 'prompt';
+/** The custom id of the prompt's text input, in this modal and in the actions' modals. */
+export const PROMPT_FIELD = 'prompt';
 
-/** A modal with one paragraph input for the prompt (Label-wrapped, as Discord now recommends). */
-export function promptModal(customId: string, title: string, note: string): APIModalInteractionResponseCallbackData {
+/**
+ * A modal with one paragraph input for the prompt (Label-wrapped, as Discord now recommends), its label and
+ * description in `locale`'s language (the clicking member's); `title` and `note` come written in it.
+ */
+export function promptModal(customId: string, title: string, note: string, locale?: string | null): APIModalInteractionResponseCallbackData {
+  const say = translator(locale);
   return {
     custom_id: customId,
     title: shortenForDiscord(title, 45),
     components: [
       {
         type: ComponentType.Label,
-        label: 'Prompt',
-        description: shortenForDiscord(`What should change? (${note})`, 100),
+        label: say('modal.prompt.label'),
+        // A long note (every kind of ignored attachment) may be cut short: Discord allows 100 characters here.
+        description: shortenForDiscord(say('modal.prompt.whatChanges', { note }), 100),
         component: { type: ComponentType.TextInput, custom_id: PROMPT_FIELD, style: TextInputStyle.Paragraph, max_length: 4000, min_length: 1, required: true },
       },
     ],

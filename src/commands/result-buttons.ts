@@ -4,8 +4,9 @@
  * new prompt, using the images of that message as references) and Delete (the requester, or Manage Messages).
  * Their state is the job id in the custom id plus a stored record, so they keep working after a restart.
  */
-import { PermissionFlagsBits, type ButtonInteraction } from 'discord.js';
+import { PermissionFlagsBits, type APIModalInteractionResponseCallbackData, type ButtonInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
+import { translator } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
 import type { ComponentHandler } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
@@ -44,7 +45,7 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
       prefix: BUTTON_PREFIX.edit,
       async button(interaction, jobId) {
         if (imagesOf(interaction).length === 0) throw new UserFacingError('input.noImages');
-        await interaction.showModal(promptModal(`${BUTTON_PREFIX.edit}:${jobId}`, 'Edit this image', 'this result is the reference'));
+        await interaction.showModal(editResultModal(jobId, interaction.locale));
       },
       async modal(interaction, jobId, ctx) {
         const prompt = readPrompt(interaction);
@@ -70,6 +71,12 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
       },
     },
   ];
+}
+
+/** The Edit button's modal, in the clicker's language: a new prompt, with this result as the reference. */
+export function editResultModal(jobId: string, locale?: string | null): APIModalInteractionResponseCallbackData {
+  const say = translator(locale);
+  return promptModal(`${BUTTON_PREFIX.edit}:${jobId}`, say('modal.editResult.title'), say('modal.editResult.note'), locale);
 }
 
 function imagesOf(interaction: ButtonInteraction) {

@@ -6,6 +6,7 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { shownCard } from '../discord/result-card.js';
 import { inertText, shortenForDiscord } from '../discord/text.js';
+import { t } from '../i18n/translate.js';
 import type { HistoryEntry } from '../service/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import type { ChatCommand } from './command.js';
@@ -42,7 +43,7 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
       ctx.logger.info({ jobId, images: images.length }, 'result shown again');
       const card = shownCard(
         entry.jobId,
-        renderShown(entry, interaction.user.id),
+        renderShown(entry, interaction.user.id, interaction.locale),
         images.map((image) => image.filename),
         { edits: true, masks: true, enlarge: false },
         interaction.locale,
@@ -60,10 +61,19 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
   };
 }
 
-/** The caption of a result shown again: its prompt, for whom and when it was made, with what, and where the original is. */
-function renderShown(entry: HistoryEntry, userId: string): string {
-  const footer = `-# ${entry.kind === 'edit' ? 'Edited' : 'Imagined'} for <@${userId}> ${timestampOf(entry.createdAt)} · ${entry.model} · ${entry.size ?? 'auto'} · [original](${messageLink(entry)})`;
-  return `**${inertText(entry.prompt, 1500)}**\n${footer}`;
+/**
+ * The caption of a result shown again, in the asker's language: its prompt, for whom and when it was made, with what,
+ * and where the original is.
+ */
+function renderShown(entry: HistoryEntry, userId: string, locale: string): string {
+  const footer = t(locale, 'show.footer', {
+    kind: entry.kind,
+    requester: `<@${userId}>`,
+    madeAt: timestampOf(entry.createdAt),
+    details: `${entry.model} · ${entry.size ?? 'auto'}`,
+    link: messageLink(entry),
+  });
+  return `**${inertText(entry.prompt, 1500)}**\n-# ${footer}`;
 }
 
 /** An autocomplete choice's name (1–100 characters): the prompt on one line, and the day it was made (UTC). */

@@ -157,19 +157,21 @@ export const DESCRIBE_BUTTON_PREFIX = 'descimg';
 
 /**
  * The answer of /describe and *Describe image* (issue 19): the description, the prompts, and an **Imagine this**
- * button per prompt (`descimg:{id}:{index}`; the prompts are stored under the id).
+ * button per prompt (`descimg:{id}:{index}`; the prompts are stored under the id), written in `locale`'s language
+ * (the member who asked; English by default). The description and prompts are the model's, as it wrote them.
  */
-export function describeCard(answer: { id: string; description: string; prompts: readonly string[] }): CardPayload {
+export function describeCard(answer: { id: string; description: string; prompts: readonly string[] }, locale?: string | null): CardPayload {
+  const say = translator(locale);
   const lines = [
-    `**${inertText(answer.description || 'Prompts for this image', 600)}**`,
+    `**${inertText(answer.description || say('describe.title'), 600)}**`,
     ...answer.prompts.map((prompt, i) => `${i + 1}. ${inertText(prompt, 800)}`),
-    '-# Press Imagine this to generate from a prompt (it counts toward your quota).',
+    `-# ${say('describe.hint')}`,
   ];
   const buttons: APIButtonComponent[] = answer.prompts.map((_, i) => ({
     type: ComponentType.Button,
     style: ButtonStyle.Secondary,
     custom_id: `${DESCRIBE_BUTTON_PREFIX}:${answer.id}:${i}`,
-    label: `Imagine this ${i + 1}`,
+    label: say('describe.imagine', { number: i + 1 }),
     emoji: { name: '🎨' },
   }));
   const rows: APIActionRowComponent<APIButtonComponent>[] = [{ type: ComponentType.ActionRow, components: buttons }];

@@ -1,0 +1,108 @@
+/**
+ * The modals of two actions on a result (image-actions.ts): Remix (the prompt and main parameters, filled in) and
+ * Vary region (the cells of a 3×3 grid, and what to put there), written in the language of the member who clicked.
+ * Every text fits Discord's limits in every language (test/commands/modal-texts.test.ts).
+ */
+import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData } from 'discord.js';
+import { shortenForDiscord } from '../discord/text.js';
+import { ACTIONS, BUTTON_PREFIX } from '../discord/render.js';
+import { translator, type Translate } from '../i18n/translate.js';
+import type { MessageKey } from '../i18n/locales.js';
+import type { GenerateRequest } from '../service/image-request.js';
+import { PROMPT_FIELD } from './prompt-modal.js';
+
+export const SIZE_FIELD = 'size';
+export const QUALITY_FIELD = 'quality';
+export const MODE_FIELD = 'mode';
+export const CELLS_FIELD = 'cells';
+
+/** The names of the 3×3 grid's cells, row by row (the cell number is the option's value). */
+const CELL_NAMES: readonly MessageKey[] = [
+  'modal.region.topLeft',
+  'modal.region.top',
+  'modal.region.topRight',
+  'modal.region.left',
+  'modal.region.centre',
+  'modal.region.right',
+  'modal.region.bottomLeft',
+  'modal.region.bottom',
+  'modal.region.bottomRight',
+];
+
+const promptLabel = (say: Translate, value: string, description: string) => ({
+  type: ComponentType.Label as const,
+  label: say('modal.prompt.label'),
+  description,
+  component: {
+    type: ComponentType.TextInput as const,
+    custom_id: PROMPT_FIELD,
+    style: TextInputStyle.Paragraph,
+    max_length: 4000,
+    min_length: 1,
+    required: true,
+    value: shortenForDiscord(value, 4000),
+  },
+});
+
+/** Remix: the prompt and main parameters, filled in; a new image, or an edit of this one. */
+export function remixModal(jobId: string, request: GenerateRequest, locale?: string | null): APIModalInteractionResponseCallbackData {
+  const say = translator(locale);
+  const short = (customId: string, label: string, value: string | undefined, placeholder: string) => ({
+    type: ComponentType.Label as const,
+    label,
+    component: {
+      type: ComponentType.TextInput as const,
+      custom_id: customId,
+      style: TextInputStyle.Short,
+      required: false,
+      max_length: 20,
+      placeholder,
+      ...(value === undefined ? {} : { value }),
+    },
+  });
+  return {
+    custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.remix}`,
+    title: say('button.remix'),
+    components: [
+      promptLabel(say, request.prompt, say('modal.remix.prompt')),
+      short(SIZE_FIELD, say('modal.remix.size'), request.size, say('modal.remix.sizePlaceholder')),
+      short(QUALITY_FIELD, say('modal.remix.quality'), request.quality, say('modal.remix.qualityPlaceholder')),
+      {
+        type: ComponentType.Label,
+        label: say('modal.remix.startFrom'),
+        component: {
+          type: ComponentType.StringSelect,
+          custom_id: MODE_FIELD,
+          options: [
+            { label: say('modal.remix.newImage'), value: 'new', default: true },
+            { label: say('modal.remix.thisImage'), value: 'edit' },
+          ],
+        },
+      },
+    ],
+  };
+}
+
+/** Vary region: the cells of a 3×3 grid to change, and what to put there. */
+export function regionModal(jobId: string, prompt: string, locale?: string | null): APIModalInteractionResponseCallbackData {
+  const say = translator(locale);
+  return {
+    custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.region}`,
+    title: say('modal.region.title'),
+    components: [
+      {
+        type: ComponentType.Label,
+        label: say('modal.region.cells'),
+        description: say('modal.region.cellsDescription'),
+        component: {
+          type: ComponentType.StringSelect,
+          custom_id: CELLS_FIELD,
+          min_values: 1,
+          max_values: 9,
+          options: CELL_NAMES.map((key, cell) => ({ label: say(key), value: String(cell) })),
+        },
+      },
+      promptLabel(say, prompt, say('modal.region.prompt')),
+    ],
+  };
+}
