@@ -2,7 +2,8 @@
  * /models: the image models the gateway offers, for the member's eyes only.
  */
 import { ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import type { ImageGateway } from '../service/ports.js';
+import { translator } from '../i18n/translate.js';
+import type { GatewayModel, ImageGateway } from '../service/ports.js';
 import { shortenForDiscord } from '../discord/text.js';
 import type { ChatCommand } from './command.js';
 
@@ -20,10 +21,21 @@ export function createModelsCommand(deps: { models: Pick<ImageGateway, 'listMode
     async execute(interaction) {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const models = (await deps.models.listModels()).filter((m) => m.image);
-      const body = models.map((m) => `• \`${m.id}\`${m.default ? ' (default)' : ''}${m.shutdownDate ? ` · shuts down ${m.shutdownDate}` : ''}`).join('\n');
-      await interaction.editReply({
-        content: shortenForDiscord(`**Image models**\n${body}\n-# Pick one with the \`model\` option of /imagine or /edit.`, 2000),
-      });
+      await interaction.editReply({ content: shortenForDiscord(renderModels(models, interaction.locale), 2000) });
     },
   };
+}
+
+/** The image models as a member reads them, in their language: the default marked, shutdown dates named. */
+export function renderModels(models: readonly GatewayModel[], locale?: string | null): string {
+  const say = translator(locale);
+  const lines = models.map((m) =>
+    say('admin.models.line', {
+      model: `\`${m.id}\``,
+      isDefault: m.default ? 'yes' : 'no',
+      hasShutdown: m.shutdownDate ? 'yes' : 'no',
+      date: m.shutdownDate ?? '',
+    }),
+  );
+  return [say('admin.models.title'), ...lines, say('admin.models.hint')].join('\n');
 }

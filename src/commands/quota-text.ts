@@ -1,9 +1,9 @@
 /**
- * What /quota show tells a member about their quota and their spending, in their language (the interaction's
- * locale). `who` is `You` for the member themselves, or a mention of the member an admin asked about.
+ * What /quota tells a member about their quota and their spending, and an admin about a change, in their language
+ * (the interaction's locale). `who` is `You` for the member themselves, or a mention of the member an admin asked about.
  */
 import { formatUsd, t } from '../i18n/translate.js';
-import type { QuotaStatus, SpendStatus } from '../service/ports.js';
+import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaTarget, SpendStatus } from '../service/ports.js';
 
 const timestamp = (ms: number): string => `<t:${Math.ceil(ms / 1000)}:R>`;
 
@@ -39,4 +39,50 @@ export function renderSpending(status: SpendStatus, who: string, locale?: string
     }),
     t(locale, 'spending.note', { resetsAt: timestamp(status.resetsAt), source: status.source }),
   ].join('\n');
+}
+
+/** Whom an admin's change applies to: a member or a role (mentioned), or everyone on the server. */
+function targetText(target: QuotaTarget, locale?: string | null): string {
+  if (target.kind === 'member') return `<@${target.userId}>`;
+  if (target.kind === 'role') return `<@&${target.roleId}>`;
+  return t(locale, 'admin.quota.everyone');
+}
+
+/** The answer to `/quota set`: the limit now, and what it was. */
+export function renderLimitChange(
+  target: QuotaTarget,
+  { before, after }: { before: QuotaLimit | undefined; after: QuotaLimit },
+  locale?: string | null,
+): string {
+  return t(locale, 'admin.quota.set', {
+    who: targetText(target, locale),
+    blocked: after.limit === 0 ? 'yes' : 'no',
+    limit: after.limit,
+    period: after.period,
+    hasBefore: before ? 'yes' : 'no',
+    before: before?.limit ?? 0,
+    beforePeriod: before?.period ?? after.period,
+  });
+}
+
+/** The answer to `/quota money` and `/quota money-remove`: the money limit now (or none), and what it was. */
+export function renderMoneyChange(
+  target: QuotaTarget,
+  { before, after }: { before: MoneyLimit | undefined; after: MoneyLimit | undefined },
+  locale?: string | null,
+): string {
+  return t(locale, 'admin.quota.money', {
+    who: targetText(target, locale),
+    state: after === undefined ? 'removed' : after.usd === 0 ? 'blocked' : 'limited',
+    usd: formatUsd(locale, after?.usd),
+    period: after?.period ?? before?.period ?? 'month',
+    hasBefore: before ? 'yes' : 'no',
+    beforeUsd: formatUsd(locale, before?.usd),
+    beforePeriod: before?.period ?? 'month',
+  });
+}
+
+/** The answer to `/quota reset`: whose usage was cleared, and what it was. */
+export function renderUsageReset(userId: string, usedBefore: number, locale?: string | null): string {
+  return t(locale, 'admin.quota.reset', { who: `<@${userId}>`, used: usedBefore });
 }

@@ -5,12 +5,11 @@
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
-import { usd } from '../errors.js';
 import type { QuotaSubject, QuotaTarget } from '../service/ports.js';
 import type { ChatCommand } from './command.js';
 import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
-import { renderSpending, renderStatus } from './quota-text.js';
+import { renderLimitChange, renderMoneyChange, renderSpending, renderStatus, renderUsageReset } from './quota-text.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 
 const QUOTAS_IN_SERVERS = 'quotas are managed inside a server';
@@ -60,11 +59,8 @@ async function money(interaction: ChatInputCommandInteraction, deps: QuotaDeps):
   if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: parsed.error.issues[0]?.message });
   const { usd: amount, userId, roleId, period } = parsed.data;
   const target: QuotaTarget = userId ? { kind: 'member', guildId, userId } : roleId ? { kind: 'role', guildId, roleId } : { kind: 'server', guildId };
-  const { before, after } = await deps.quotas.setSpendLimit(interaction.user.id, target, amount, period);
-  const who = userId ? `<@${userId}>` : roleId ? `<@&${roleId}>` : 'Everyone on this server (default)';
-  const was = before ? ` (was ${usd(before.usd)} per ${before.period})` : '';
-  if (!after) return `✅ ${who}: no spending limit of its own any more${was}.`;
-  return `✅ ${who}: ${after.usd === 0 ? 'blocked (spending limit $0)' : `at most ${usd(after.usd)} per ${after.period}`}${was}.`;
+  const change = await deps.quotas.setSpendLimit(interaction.user.id, target, amount, period, { locale: interaction.guildLocale });
+  return renderMoneyChange(target, change, interaction.locale);
 }
 
 async function set(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
@@ -78,17 +74,15 @@ async function set(interaction: ChatInputCommandInteraction, deps: QuotaDeps): P
   if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: parsed.error.issues[0]?.message });
   const { limit, userId, roleId, period } = parsed.data;
   const target: QuotaTarget = userId ? { kind: 'member', guildId, userId } : roleId ? { kind: 'role', guildId, roleId } : { kind: 'server', guildId };
-  const { before, after } = await deps.quotas.setLimit(interaction.user.id, target, limit, period);
-  const who = userId ? `<@${userId}>` : roleId ? `<@&${roleId}>` : 'Everyone on this server (default)';
-  const was = before ? ` (was ${before.limit} per ${before.period})` : '';
-  return `✅ ${who}: ${after.limit === 0 ? 'blocked (limit 0)' : `${after.limit} images per ${after.period}`}${was}.`;
+  const change = await deps.quotas.setLimit(interaction.user.id, target, limit, period, { locale: interaction.guildLocale });
+  return renderLimitChange(target, change, interaction.locale);
 }
 
 async function reset(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
   const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
   const user = interaction.options.getUser('user', true);
-  const { usedBefore } = await deps.quotas.resetUsage(interaction.user.id, guildId, user.id);
-  return `✅ Cleared <@${user.id}>'s usage for the current period (was ${usedBefore}).`;
+  const { usedBefore } = await deps.quotas.resetUsage(interaction.user.id, guildId, user.id, { locale: interaction.guildLocale });
+  return renderUsageReset(user.id, usedBefore, interaction.locale);
 }
 
 const SUBCOMMANDS: Record<string, (interaction: ChatInputCommandInteraction, deps: QuotaDeps) => Promise<string>> = {

@@ -4,7 +4,8 @@
  * and is logged with who made it.
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
-import { usd, UserFacingError } from '../errors.js';
+import { UserFacingError } from '../errors.js';
+import { t } from '../i18n/translate.js';
 import { GenerateRequest } from '../service/image-request.js';
 import { parseSize, validateGenerateRequest } from '../service/image-rules.js';
 import type { AuditTrail } from '../service/audit-trail.js';
@@ -13,6 +14,7 @@ import type { SettingsChange, SettingsStore } from '../service/settings-store.js
 import type { ChatCommand, InteractionContext } from './command.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 import { CHANNEL_OPTIONS, ROLE_OPTIONS, SETTINGS_DATA } from './settings-data.js';
+import { renderSettings } from './settings-text.js';
 
 /** What /settings needs. */
 export interface SettingsCommandDeps {
@@ -36,7 +38,7 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
       const change = sub === 'show' ? undefined : changeOf(sub, interaction);
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       if (!change) {
-        await interaction.editReply({ content: renderSettings(await deps.settings.get(guildId)), allowedMentions: { parse: [] } });
+        await interaction.editReply({ content: renderSettings(await deps.settings.get(guildId), interaction.locale), allowedMentions: { parse: [] } });
         return;
       }
       const result = await deps.settings.update(guildId, change, interaction.user.id);
@@ -51,7 +53,8 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
           locale: interaction.guildLocale,
           ...comparable(result),
         });
-      await interaction.editReply({ content: `✅ Settings changed.\n\n${renderSettings(result.after)}`, allowedMentions: { parse: [] } });
+      const content = `${t(interaction.locale, 'admin.settings.changed')}\n\n${renderSettings(result.after, interaction.locale)}`;
+      await interaction.editReply({ content, allowedMentions: { parse: [] } });
     },
   };
 }
@@ -139,44 +142,6 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
 /** The channels given in channel1…channel5, each once. */
 function channelsGiven(interaction: ChatInputCommandInteraction): string[] {
   return [...new Set(CHANNEL_OPTIONS.map((name) => interaction.options.getChannel(name)?.id).filter((id): id is string => id !== undefined))];
-}
-
-/** The settings as an admin reads them. */
-export function renderSettings(settings: ServerSettings): string {
-  const { defaults, channels } = settings;
-  const defaultParts = [
-    defaults.model && `model \`${defaults.model}\``,
-    defaults.size && `size \`${defaults.size}\``,
-    defaults.quality && `quality \`${defaults.quality}\``,
-    defaults.outputFormat && `format \`${defaults.outputFormat}\``,
-  ].filter(Boolean);
-  const mentions = channels.ids.map((id) => `<#${id}>`).join(', ');
-  const where = channels.mode === 'everywhere' ? 'everywhere' : channels.mode === 'only' ? `only in ${mentions}` : `everywhere except ${mentions}`;
-  const lines = [
-    '**Settings for this server**',
-    `Defaults: ${defaultParts.length > 0 ? defaultParts.join(' · ') : "none (the bot's defaults)"}`,
-    `Models members may use: ${settings.allowedModels.length > 0 ? settings.allowedModels.map((m) => `\`${m}\``).join(', ') : 'any the gateway lists'}`,
-    `Most images per request: ${settings.maxCount ?? "the bot's limit (10)"}`,
-    `Largest size: ${settings.maxSize ?? 'any'} · highest quality: ${settings.maxQuality ?? 'any'}`,
-    `Image generation: ${where} (threads follow their channel)`,
-    `moderation:low: ${nsfwText(settings.nsfw)}`,
-    `Spoilers: ${settings.spoilerChannelIds.length > 0 ? `results in ${settings.spoilerChannelIds.map((id) => `<#${id}>`).join(', ')} (no previews there)` : 'none'}`,
-    `Previews while generating: ${settings.previews ? 'on (each preview costs extra output tokens)' : 'off'}`,
-    `Prompt help (enhance, /describe): ${settings.promptHelp ? 'on where the bot has a chat model (channel rules apply)' : 'off'}`,
-    `Cost confirmation: ${settings.confirmAboveUsd === undefined ? 'never asked' : `members confirm requests estimated above ${usd(settings.confirmAboveUsd)}`}`,
-    `Audit channel: ${settings.auditChannelId === undefined ? 'none' : `<#${settings.auditChannelId}>`}`,
-  ];
-  if (settings.updatedBy !== undefined && settings.updatedAt !== undefined)
-    lines.push(
-      `-# Last changed by <@${settings.updatedBy}> <t:${Math.floor(settings.updatedAt / 1000)}:R>. Admins (Manage Server) are not bound by the model and count limits.`,
-    );
-  return lines.join('\n');
-}
-
-function nsfwText({ mode, roleIds }: ServerSettings['nsfw']): string {
-  if (mode === 'nowhere') return 'nowhere';
-  if (mode === 'roles') return `for ${roleIds.map((id) => `<@&${id}>`).join(', ')} (and admins), anywhere`;
-  return 'in age-restricted channels, and for admins';
 }
 
 function log(ctx: InteractionContext, sub: string, guildId: string, by: string, change: SettingsChange): void {

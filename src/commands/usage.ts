@@ -11,8 +11,10 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { UserFacingError } from '../errors.js';
+import { formatList, formatUsdPrecise, t } from '../i18n/translate.js';
 import type { Clock, QuotaPeriod } from '../service/ports.js';
 import type { UsageReport, UsageSummary } from '../service/usage-report.js';
+import { MAX_JOB_IDS_PER_DAY } from '../service/usage-totals.js';
 import type { ChatCommand } from './command.js';
 import { requireGuild, requireManageServer, SERVER_ADMIN_ONLY } from './server-admin.js';
 
@@ -42,6 +44,9 @@ export const USAGE_DATA = {
 /** Members listed at most under "Top members". */
 const TOP = 10;
 
+/** A Discord locale (the interaction's); English when unknown. */
+type Locale = string | null | undefined;
+
 /** Creates /usage. */
 export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 'csv'>; clock: Clock }): ChatCommand {
   return {
@@ -58,7 +63,8 @@ export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 
       const csv = interaction.options.getString('format') === 'csv';
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const summary = await deps.usage.summary(guildId, period, deps.clock.now(), { userId, roleId });
-      const content = roleId === undefined ? renderUsage(summary, period, userId) : renderRoleUsage(summary, period, roleId);
+      const { locale } = interaction;
+      const content = roleId === undefined ? renderUsage(summary, period, userId, locale) : renderRoleUsage(summary, period, roleId, locale);
       if (!csv) {
         await interaction.editReply({ content, allowedMentions: { parse: [] } });
         return;
@@ -71,49 +77,54 @@ export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 
   };
 }
 
-const usd = (value: number): string => `$${value.toFixed(4)}`;
-
 /** The members who made the most images, with their cost. */
-function topMembers(summary: UsageSummary): string {
-  if (summary.members.length === 0) return 'none';
-  return summary.members
-    .slice(0, TOP)
-    .map((m) => `<@${m.userId}> ${m.images} (${usd(m.costUsd)})`)
-    .join(', ');
+function topMembers(summary: UsageSummary, locale: Locale): string {
+  const members = summary.members.slice(0, TOP).map((m) => `<@${m.userId}> ${m.images} (${formatUsdPrecise(locale, m.costUsd)})`);
+  return t(locale, 'admin.usage.top', { hasMembers: members.length > 0 ? 'yes' : 'no', members: formatList(locale, members) });
 }
 
-/** A role's figures as an admin reads them. */
-export function renderRoleUsage(summary: UsageSummary, period: QuotaPeriod, roleId: string): string {
+/** The images and requests of the period, with their cost. */
+function imagesLine(summary: UsageSummary, cost: string, locale: Locale): string {
+  return t(locale, 'admin.usage.images', { images: summary.images, jobs: summary.jobs, cost });
+}
+
+const since = (summary: UsageSummary): string => `<t:${Math.floor(summary.from / 1000)}:D>`;
+
+/** A role's figures as an admin reads them, in the admin's language. */
+export function renderRoleUsage(summary: UsageSummary, period: QuotaPeriod, roleId: string, locale?: Locale): string {
   return [
-    `**Usage of members with <@&${roleId}> this ${period}** (since <t:${Math.floor(summary.from / 1000)}:D>)`,
-    `Images: ${summary.images} from ${summary.jobs} request${summary.jobs === 1 ? '' : 's'} · cost: ${usd(summary.costUsd ?? 0)}`,
-    `Top members: ${topMembers(summary)}`,
-    `Refused: ${summary.refusals['all'] ?? 0}`,
-    '-# Counted by the roles members held when each job settled; a member in the list shows all their jobs of the period.',
+    t(locale, 'admin.usage.roleTitle', { role: `<@&${roleId}>`, period, since: since(summary) }),
+    imagesLine(summary, formatUsdPrecise(locale, summary.costUsd ?? 0), locale),
+    topMembers(summary, locale),
+    t(locale, 'admin.usage.refusedTotal', { count: summary.refusals['all'] ?? 0 }),
+    t(locale, 'admin.usage.roleNote'),
   ].join('\n');
 }
 
-/** The figures as an admin reads them. */
-export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: string | undefined): string {
-  const since = `<t:${Math.floor(summary.from / 1000)}:D>`;
+/** The figures as an admin reads them, in the admin's language. */
+export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: string | undefined, locale?: Locale): string {
   if (userId !== undefined) {
-    const own = summary.members[0];
     return [
-      `**<@${userId}>'s usage this ${period}** (since ${since})`,
-      `Images: ${summary.images} from ${summary.jobs} request${summary.jobs === 1 ? '' : 's'} · cost: ${usd(own?.costUsd ?? 0)}`,
-      `Refused: ${summary.refusals['all'] ?? 0}`,
+      t(locale, 'admin.usage.memberTitle', { who: `<@${userId}>`, period, since: since(summary) }),
+      imagesLine(summary, formatUsdPrecise(locale, summary.members[0]?.costUsd ?? 0), locale),
+      t(locale, 'admin.usage.refusedTotal', { count: summary.refusals['all'] ?? 0 }),
     ].join('\n');
   }
-  const cost = [summary.reportedUsd > 0 && `${usd(summary.reportedUsd)} reported`, summary.estimatedUsd > 0 && `${usd(summary.estimatedUsd)} estimated`].filter(
-    Boolean,
-  );
-  const refusals = Object.entries(summary.refusals).sort(([, a], [, b]) => b - a);
+  const costs = [
+    summary.reportedUsd > 0 && t(locale, 'admin.usage.cost', { source: 'reported', usd: formatUsdPrecise(locale, summary.reportedUsd) }),
+    summary.estimatedUsd > 0 && t(locale, 'admin.usage.cost', { source: 'estimated', usd: formatUsdPrecise(locale, summary.estimatedUsd) }),
+  ].filter((part): part is string => typeof part === 'string');
+  // Refusal reasons are identifiers (`quota.exceeded`), shown as code.
+  const refusals = Object.entries(summary.refusals)
+    .sort(([, a], [, b]) => b - a)
+    .map(([reason, count]) => `\`${reason}\` ${count}`);
+  const models = summary.models.map((m) => `\`${m.model}\` ${m.images}`);
   return [
-    `**Usage on this server this ${period}** (since ${since})`,
-    `Images: ${summary.images} from ${summary.jobs} request${summary.jobs === 1 ? '' : 's'} · cost: ${cost.length > 0 ? cost.join(' + ') : 'none reported or estimated'}`,
-    `Top members: ${topMembers(summary)}`,
-    `By model: ${summary.models.length > 0 ? summary.models.map((m) => `\`${m.model}\` ${m.images}`).join(', ') : 'none'}`,
-    `Refused: ${refusals.length > 0 ? refusals.map(([reason, count]) => `${reason} ${count}`).join(', ') : 'none'} · failed: ${summary.failures}`,
-    ...(summary.jobIdsCut ? ['-# The CSV holds the first 5,000 jobs of each day.'] : []),
+    t(locale, 'admin.usage.serverTitle', { period, since: since(summary) }),
+    imagesLine(summary, costs.length > 0 ? costs.join(' + ') : t(locale, 'admin.usage.costNone'), locale),
+    topMembers(summary, locale),
+    t(locale, 'admin.usage.byModel', { hasModels: models.length > 0 ? 'yes' : 'no', models: formatList(locale, models) }),
+    t(locale, 'admin.usage.refused', { hasRefusals: refusals.length > 0 ? 'yes' : 'no', refusals: formatList(locale, refusals), failures: summary.failures }),
+    ...(summary.jobIdsCut ? [t(locale, 'admin.usage.csvCut', { max: MAX_JOB_IDS_PER_DAY })] : []),
   ].join('\n');
 }

@@ -6,7 +6,8 @@
 import { Routes, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { AuditedChange, AuditedJob, AuditTrail } from '../service/audit-trail.js';
-import { translator } from '../i18n/translate.js';
+import type { QuotaTarget } from '../service/ports.js';
+import { translator, type Translate } from '../i18n/translate.js';
 
 const OUTCOME_MARK: Record<AuditedJob['outcome'], string> = { delivered: '✅', refused: '⛔', failed: '⚠️', cancelled: '✖️' };
 const COMMAND: Record<AuditedJob['job']['kind'], string> = { imagine: '/imagine', edit: '/edit' };
@@ -64,7 +65,10 @@ export function jobLine(entry: AuditedJob): string {
   return `${parts.filter(Boolean).join(' · ')}\n-# ${say('audit.job', { jobId: job.id })}`;
 }
 
-/** `⚙️ <@admin> changed previews: true → false` (only the fields that changed), in the server's preferred language. */
+/**
+ * `⚙️ <@admin> changed previews: true → false` (only the fields that changed), or for a quota change
+ * `⚙️ <@admin> changed \`/quota set\` for the server`, in the server's preferred language.
+ */
 export function changeLine(entry: AuditedChange): string {
   const say = translator(entry.locale);
   const keys = [...new Set([...Object.keys(entry.before), ...Object.keys(entry.after)])];
@@ -79,7 +83,14 @@ export function changeLine(entry: AuditedChange): string {
     by: `<@${entry.by}>`,
     hasTarget: entry.target === undefined ? 'no' : 'yes',
     command: `\`${command}\``,
-    target: entry.target ?? '',
+    target: entry.target === undefined ? '' : targetText(entry.target, say),
   });
   return `⚙️ ${changedWhat}${lines.length > 0 ? `\n${lines.join('\n')}` : `: ${say('audit.nothingChanged')}`}`;
+}
+
+/** Whom a quota change applies to: a mention, or the server in words. */
+function targetText(target: QuotaTarget, say: Translate): string {
+  if (target.kind === 'member') return `<@${target.userId}>`;
+  if (target.kind === 'role') return `<@&${target.roleId}>`;
+  return say('audit.quota.server');
 }

@@ -65,9 +65,22 @@ export function formatUsd(locale: string | null | undefined, value: number | und
   }).format(amount);
 }
 
-/** A short list as a language writes one (`a, b, c`; `a、b、c` in Japanese). */
+/** US dollars to a hundredth of a cent, for reports that add small costs up (`$0.0530`; `0,0530 $US` in French). */
+export function formatUsdPrecise(locale: string | null | undefined, value: number): string {
+  return new Intl.NumberFormat(intlLocaleOf(resolveLanguage(locale)), {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: 4,
+    maximumFractionDigits: 4,
+  }).format(value);
+}
+
+/**
+ * A short list as a language writes one (`a, b, c`; `a、b、c` in Japanese and Chinese). The narrow conjunction
+ * style: the unit style joins items with nothing at all in Chinese (`<#1><#2>`).
+ */
 export function formatList(locale: string | null | undefined, items: readonly string[]): string {
-  return new Intl.ListFormat(intlLocaleOf(resolveLanguage(locale)), { style: 'long', type: 'unit' }).format(items);
+  return new Intl.ListFormat(intlLocaleOf(resolveLanguage(locale)), { style: 'narrow', type: 'conjunction' }).format(items);
 }
 
 /** The language a Discord locale renders in. */

@@ -6,6 +6,7 @@
 import type { JobCost } from './cost.js';
 import type { JobOutcome } from './job-metrics.js';
 import type { ImageJob } from './jobs.js';
+import type { QuotaTarget } from './ports.js';
 
 /** One job, as the audit channel reads it. */
 export interface AuditedJob {
@@ -35,8 +36,8 @@ export interface AuditedChange {
   by: string;
   /** The command that changed it: a /settings subcommand (`previews`), or a whole command (`/quota set`). */
   setting: string;
-  /** Whom the change applies to, as a mention or words (`<@id>`, `the server`), when not the settings as a whole. */
-  target?: string | undefined;
+  /** Whom a quota change applies to (a member, a role, the whole server); none for the settings as a whole. */
+  target?: QuotaTarget | undefined;
   before: Record<string, unknown>;
   after: Record<string, unknown>;
   /** The server's preferred language (Discord's `guild_locale`) the line is written in; English when unknown. */

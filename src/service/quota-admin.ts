@@ -7,6 +7,12 @@ import type { AuditTrail } from './audit-trail.js';
 import type { SettingsStore } from './settings-store.js';
 import type { MoneyLimit, QuotaLedger, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget, SpendLedger, SpendStatus } from './ports.js';
 
+/** How an admin's change is told to the audit channel. */
+export interface AuditOptions {
+  /** The server's preferred language (Discord's `guild_locale`) the audit line is written in; English when unknown. */
+  locale?: string | null | undefined;
+}
+
 /** Snowflake 0 is never a real member, so its status is the server-level one. */
 const SERVER_PROBE_USER = '0';
 
@@ -51,11 +57,12 @@ export class QuotaAdmin {
     target: QuotaTarget,
     usd: number | undefined,
     period: QuotaPeriod = 'month',
+    options: AuditOptions = {},
   ): Promise<{ before: MoneyLimit | undefined; after: MoneyLimit | undefined }> {
     if (!this.spend) throw new Error('money limits are not configured');
     const change = await this.spend.setLimit(target, usd === undefined ? undefined : { usd, period });
     this.log.info({ actorId, action: 'quota.spend', target, before: change.before ?? null, after: change.after ?? null }, 'money limit changed');
-    await this.audit(actorId, target, '/quota money', { ...change.before }, { ...change.after });
+    await this.audit(actorId, target, '/quota money', { ...change.before }, { ...change.after }, options);
     return change;
   }
 
@@ -63,11 +70,17 @@ export class QuotaAdmin {
    * Sets a limit and logs the change. Without a period, the server's current period applies (its default,
    * or the configured default), so `limit` alone never silently changes the window.
    */
-  async setLimit(actorId: string, target: QuotaTarget, limit: number, period?: QuotaPeriod): Promise<{ before: QuotaLimit | undefined; after: QuotaLimit }> {
+  async setLimit(
+    actorId: string,
+    target: QuotaTarget,
+    limit: number,
+    period?: QuotaPeriod,
+    options: AuditOptions = {},
+  ): Promise<{ before: QuotaLimit | undefined; after: QuotaLimit }> {
     const window = period ?? (await this.serverPeriod(target.guildId));
     const change = await this.quotas.setLimit(target, { limit, period: window });
     this.log.info({ actorId, action: 'quota.set', target, before: change.before ?? null, after: change.after }, 'quota limit changed');
-    await this.audit(actorId, target, '/quota set', { ...change.before }, { ...change.after });
+    await this.audit(actorId, target, '/quota set', { ...change.before }, { ...change.after }, options);
     return change;
   }
 
@@ -77,23 +90,29 @@ export class QuotaAdmin {
   }
 
   /** Clears a member's usage in the current period and logs it. */
-  async resetUsage(actorId: string, guildId: string, userId: string): Promise<{ usedBefore: number }> {
+  async resetUsage(actorId: string, guildId: string, userId: string, options: AuditOptions = {}): Promise<{ usedBefore: number }> {
     const result = await this.quotas.resetUsage(guildId, userId);
     this.log.info(
       { actorId, action: 'quota.reset', target: { guildId, userId }, before: { used: result.usedBefore }, after: { used: 0 } },
       'quota usage reset',
     );
-    await this.audit(actorId, { kind: 'member', guildId, userId }, '/quota reset', { used: result.usedBefore }, { used: 0 });
+    await this.audit(actorId, { kind: 'member', guildId, userId }, '/quota reset', { used: result.usedBefore }, { used: 0 }, options);
     return result;
   }
 
-  /** Tells the server's audit channel, when it has one, of an admin's change to whom it applies. */
-  private async audit(by: string, target: QuotaTarget, setting: string, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void> {
+  /** Tells the server's audit channel, when it has one, of an admin's change to whom it applies, in the server's language. */
+  private async audit(
+    by: string,
+    target: QuotaTarget,
+    setting: string,
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+    { locale }: AuditOptions,
+  ): Promise<void> {
     const { settings, audit } = this.options;
     if (!settings || !audit) return;
     const auditChannelId = (await settings.get(target.guildId)).auditChannelId;
     if (auditChannelId === undefined) return;
-    const who = target.kind === 'member' ? `<@${target.userId}>` : target.kind === 'role' ? `<@&${target.roleId}>` : 'the server';
-    await audit.settingsChanged({ guildId: target.guildId, auditChannelId, by, setting, target: who, before, after });
+    await audit.settingsChanged({ guildId: target.guildId, auditChannelId, by, setting, target, before, after, locale });
   }
 }

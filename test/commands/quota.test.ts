@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderStatus } from '../../src/commands/quota-text.js';
+import { renderLimitChange, renderMoneyChange, renderStatus, renderUsageReset } from '../../src/commands/quota-text.js';
 import { QuotaSetRequest } from '../../src/commands/quota-data.js';
-import type { QuotaStatus } from '../../src/service/ports.js';
+import type { QuotaStatus, QuotaTarget } from '../../src/service/ports.js';
 
 const RESETS_AT = Date.parse('2025-06-02T00:00:00Z');
 
@@ -43,6 +43,40 @@ describe('renderStatus', () => {
     ['default', "the bot's default"],
   ])('names the source %s', (source, text) => {
     expect(renderStatus(status({ source }), 'You')).toContain(`-# Limit from: ${text}`);
+  });
+});
+
+const server: QuotaTarget = { kind: 'server', guildId: '300000000000000001' };
+const member: QuotaTarget = { kind: 'member', guildId: '300000000000000001', userId: '42' };
+const role: QuotaTarget = { kind: 'role', guildId: '300000000000000001', roleId: '77' };
+
+describe('the answers to /quota set, money and reset', () => {
+  it('tell an admin the limit now and before, in English by default', () => {
+    expect(renderLimitChange(server, { before: { limit: 5, period: 'week' }, after: { limit: 3, period: 'day' } })).toBe(
+      '✅ Everyone on this server (default): 3 images per day (was 5 per week).',
+    );
+    expect(renderLimitChange(member, { before: undefined, after: { limit: 1, period: 'month' } })).toBe('✅ <@42>: 1 image per month.');
+    expect(renderLimitChange(role, { before: undefined, after: { limit: 0, period: 'day' } })).toBe('✅ <@&77>: blocked (limit 0).');
+    expect(renderMoneyChange(server, { before: undefined, after: { usd: 0.3, period: 'day' } })).toBe(
+      '✅ Everyone on this server (default): at most $0.30 per day.',
+    );
+    expect(renderMoneyChange(member, { before: { usd: 0, period: 'month' }, after: undefined })).toBe(
+      '✅ <@42>: no spending limit of its own any more (was $0.00 per month).',
+    );
+    expect(renderMoneyChange(member, { before: undefined, after: { usd: 0, period: 'week' } })).toBe('✅ <@42>: blocked (spending limit $0).');
+    expect(renderUsageReset('42', 2)).toBe("✅ Cleared <@42>'s usage for the current period (was 2).");
+  });
+
+  it('tell an admin in their language, with its periods, plurals and money', () => {
+    expect(renderLimitChange(server, { before: { limit: 5, period: 'week' }, after: { limit: 3, period: 'day' } }, 'zh-CN')).toBe(
+      '✅ 本服务器所有人（默认）：每日 3 张图片（原为每周 5 张）。',
+    );
+    expect(renderLimitChange(member, { before: undefined, after: { limit: 3, period: 'week' } }, 'ru')).toBe('✅ <@42>: 3 изображения в неделю.');
+    expect(renderLimitChange(member, { before: undefined, after: { limit: 5, period: 'week' } }, 'ru')).toBe('✅ <@42>: 5 изображений в неделю.');
+    expect(renderMoneyChange(role, { before: { usd: 2.5, period: 'month' }, after: { usd: 0.3, period: 'day' } }, 'fr')).toMatch(
+      /^✅ <@&77> : au plus 0,30\s\$US par jour \(avant : 2,50\s\$US par mois\)\.$/,
+    );
+    expect(renderUsageReset('42', 2, 'ja')).toBe('✅ <@42> の現在の期間の使用量をリセットしました（リセット前：2）。');
   });
 });
 

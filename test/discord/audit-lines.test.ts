@@ -37,4 +37,26 @@ describe('audit lines in the server’s preferred language', () => {
       '⚙️ <@42> hat die Einstellungen (`/settings previews`) geändert\npreviews: `true` → `nicht gesetzt`',
     );
   });
+
+  it('writes a quota change for the server in the guild locale, a member or role as a mention', () => {
+    const change = {
+      guildId: GUILD_ID,
+      auditChannelId: '1',
+      by: '42',
+      setting: '/quota set',
+      target: { kind: 'server', guildId: GUILD_ID } as const,
+      before: {},
+      after: { limit: 3, period: 'day' },
+    };
+    expect(changeLine(change)).toBe('⚙️ <@42> changed `/quota set` for the server\nlimit: `unset` → `3`\nperiod: `unset` → `"day"`');
+    expect(changeLine({ ...change, locale: 'ja' })).toBe(
+      '⚙️ <@42> がサーバー の `/quota set`を変更しました\nlimit: `未設定` → `3`\nperiod: `未設定` → `"day"`',
+    );
+    expect(changeLine({ ...change, locale: 'de', target: { kind: 'member', guildId: GUILD_ID, userId: '7' } })).toMatch(
+      /^⚙️ <@42> hat `\/quota set` für <@7> geändert\n/,
+    );
+    expect(changeLine({ ...change, locale: 'ru', target: { kind: 'role', guildId: GUILD_ID, roleId: '8' } })).toMatch(
+      /^⚙️ <@42> изменил\(а\) `\/quota set` для <@&8>\n/,
+    );
+  });
 });

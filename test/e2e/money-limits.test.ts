@@ -53,7 +53,7 @@ describe('money limits, end to end', () => {
     await handled(two);
     const usage = h.discord.slash('usage', [], { user: h.discord.fixtures.admin });
     await usage.waitFor((x) => x.edits.some((e) => e.status === 200));
-    expect(lastText(usage)).toContain('Refused: spend.exceeded 1');
+    expect(lastText(usage)).toContain('Refused: `spend.exceeded` 1');
 
     h.gateway.enqueue({ type: 'success', usageShape: 'cost' });
     const one = imagine(HIGH_SQUARE);

@@ -54,7 +54,7 @@ describe('/usage, end to end', () => {
     expect(report).toContain('Images: 4 from 3 requests · cost: $0.0421 reported + $0.0218 estimated');
     expect(report).toContain(`Top members: <@${member.id}> 3 ($0.0530), <@${member2.id}> 1 ($0.0109)`);
     expect(report).toContain('By model: `gpt-image-2` 3, `gpt-image-1` 1');
-    expect(report).toContain('Refused: quota.exceeded 1 · failed: 1');
+    expect(report).toContain('Refused: `quota.exceeded` 1 · failed: 1');
 
     const handle = h.discord.slash('usage', [{ name: 'format', type: 3, value: 'csv' }], { user: h.discord.fixtures.admin });
     await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));

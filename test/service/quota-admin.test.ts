@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { QuotaAdmin } from '../../src/service/quota-admin.js';
 import type { QuotaTarget } from '../../src/service/ports.js';
+import type { AuditedChange } from '../../src/service/audit-trail.js';
+import { DEFAULT_SETTINGS } from '../../src/service/server-settings.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { GUILD_ID, MEMBER_ID, memberSubject } from '../fakes/jobs.js';
 import { ManualClock } from '../fakes/manual-clock.js';
@@ -73,6 +75,28 @@ describe('QuotaAdmin', () => {
         before: { used: 2 },
         after: { used: 0 },
       }),
+    ]);
+  });
+
+  it('tells the audit channel whom each change applies to, with the server’s language it was given', async () => {
+    const { storage } = await setup();
+    const { logger } = memoryLogger();
+    const told: AuditedChange[] = [];
+    const admin = new QuotaAdmin({
+      quotas: storage.quotas,
+      settings: { get: () => Promise.resolve({ ...DEFAULT_SETTINGS, auditChannelId: '400000000000000009' }) },
+      audit: { settingsChanged: (entry) => Promise.resolve(void told.push(entry)) },
+      logger,
+    });
+
+    await admin.setLimit(ADMIN_ID, server, 3, 'day', { locale: 'ja' });
+    await admin.resetUsage(ADMIN_ID, GUILD_ID, MEMBER_ID, { locale: 'zh-CN' });
+    await admin.setLimit(ADMIN_ID, member, 2);
+
+    expect(told).toEqual([
+      expect.objectContaining({ setting: '/quota set', target: server, locale: 'ja', after: { limit: 3, period: 'day' } }),
+      expect.objectContaining({ setting: '/quota reset', target: member, locale: 'zh-CN' }),
+      expect.objectContaining({ setting: '/quota set', target: member, locale: undefined }),
     ]);
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * What /settings tells an admin about the server's settings, in their language (the interaction's locale). Values
+ * admins typed (models, sizes, qualities) stay as they are; channels and roles are mentions.
+ */
+import { formatList, formatUsd, t } from '../i18n/translate.js';
+import { MAX_IMAGES_PER_REQUEST } from '../service/image-request.js';
+import type { ServerSettings } from '../service/server-settings.js';
+
+const has = (value: unknown): 'yes' | 'no' => (value === undefined ? 'no' : 'yes');
+const code = (text: string): string => `\`${text}\``;
+const channel = (id: string): string => `<#${id}>`;
+const role = (id: string): string => `<@&${id}>`;
+
+/** The settings as an admin reads them. */
+export function renderSettings(settings: ServerSettings, locale?: string | null): string {
+  const { defaults, channels } = settings;
+  const defaultParts = (['model', 'size', 'quality', 'outputFormat'] as const)
+    .filter((part) => defaults[part] !== undefined)
+    .map((part) => t(locale, 'admin.settings.default', { part: part === 'outputFormat' ? 'format' : part, value: code(String(defaults[part])) }));
+  const lines = [
+    t(locale, 'admin.settings.title'),
+    t(locale, 'admin.settings.defaults', { hasDefaults: defaultParts.length > 0 ? 'yes' : 'no', defaults: defaultParts.join(' · ') }),
+    t(locale, 'admin.settings.models', {
+      hasModels: settings.allowedModels.length > 0 ? 'yes' : 'no',
+      models: formatList(locale, settings.allowedModels.map(code)),
+    }),
+    t(locale, 'admin.settings.maxCount', { hasMax: has(settings.maxCount), max: settings.maxCount ?? 0, botMax: MAX_IMAGES_PER_REQUEST }),
+    t(locale, 'admin.settings.sizeQuality', {
+      hasSize: has(settings.maxSize),
+      size: settings.maxSize ?? '',
+      hasQuality: has(settings.maxQuality),
+      quality: settings.maxQuality ?? '',
+    }),
+    t(locale, 'admin.settings.where', { mode: channels.mode, channels: formatList(locale, channels.ids.map(channel)) }),
+    t(locale, 'admin.settings.nsfw', {
+      mode: settings.nsfw.mode,
+      roles: formatList(locale, settings.nsfw.roleIds.map(role)),
+    }),
+    t(locale, 'admin.settings.spoilers', {
+      hasChannels: settings.spoilerChannelIds.length > 0 ? 'yes' : 'no',
+      channels: formatList(locale, settings.spoilerChannelIds.map(channel)),
+    }),
+    t(locale, 'admin.settings.previews', { enabled: settings.previews ? 'yes' : 'no' }),
+    t(locale, 'admin.settings.promptHelp', { enabled: settings.promptHelp ? 'yes' : 'no' }),
+    t(locale, 'admin.settings.confirmCost', { hasThreshold: has(settings.confirmAboveUsd), usd: formatUsd(locale, settings.confirmAboveUsd) }),
+    t(locale, 'admin.settings.audit', { hasChannel: has(settings.auditChannelId), channel: channel(settings.auditChannelId ?? '') }),
+  ];
+  if (settings.updatedBy !== undefined && settings.updatedAt !== undefined)
+    lines.push(t(locale, 'admin.settings.lastChanged', { by: `<@${settings.updatedBy}>`, when: `<t:${Math.floor(settings.updatedAt / 1000)}:R>` }));
+  return lines.join('\n');
+}
