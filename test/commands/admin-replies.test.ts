@@ -83,16 +83,19 @@ describe('/models in the member’s language', () => {
         '**Image models**',
         '• `gpt-image-2` (default)',
         '• `gpt-image-1` · shuts down 2099-12-01',
-        '-# Pick one with the `model` option of /imagine or /edit.',
+        '-# Pick one with the `model` option of `/imagine` or `/edit`.',
       ].join('\n'),
     );
   });
 
   it('writes them in Korean', () => {
     expect(renderModels(models, 'ko')).toBe(
-      ['**이미지 모델**', '• `gpt-image-2` (기본값)', '• `gpt-image-1` · 2099-12-01에 종료 예정', '-# /imagine 또는 /edit의 `model` 옵션에서 고르세요.'].join(
-        '\n',
-      ),
+      [
+        '**이미지 모델**',
+        '• `gpt-image-2` (기본값)',
+        '• `gpt-image-1` · 2099-12-01에 종료 예정',
+        '-# `/이미지생성` 또는 `/이미지편집`의 `모델` 옵션에서 고르세요.',
+      ].join('\n'),
     );
   });
 });

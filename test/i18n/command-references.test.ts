@@ -97,6 +97,19 @@ describe('commands and options named in messages', () => {
     expect(wrongReferences(language)).toEqual([]);
   });
 
+  it.each(LANGUAGES)('%s writes a command it names as code, where the check above can see it', (language) => {
+    // Command names in English and in the language; a word may run on into the text (Korean particles: `/편집의`).
+    const names = [...new Set(PATHS.flatMap((path) => [path[0] ?? '', vocabulary(language).name(path[0] ?? '')]))];
+    const bare = Object.entries(CATALOGUES[language] as Catalogue)
+      .filter(([key]) => !key.startsWith('command.'))
+      .flatMap(([key, message]) =>
+        [...message.replace(/`[^`]*`/g, '').matchAll(/(?<![\p{L}\p{N}<:/])\/([\p{L}\p{N}_-]+)/gu)]
+          .filter((m) => names.some((name) => (m[1] ?? '').startsWith(name)))
+          .map((m) => `${key}: ${m[0]}`),
+      );
+    expect(bare).toEqual([]);
+  });
+
   it.each(LANGUAGES)('%s names an option’s value by its localized choice', (language) => {
     const words = vocabulary(language);
     const wrong: string[] = [];
