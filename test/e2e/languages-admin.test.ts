@@ -65,7 +65,7 @@ describe('admin commands in the admin’s language', () => {
   it('lists /models in Korean', async () => {
     const text = await run('models', [], 'ko');
     expect(text).toMatch(/^\*\*이미지 모델\*\*\n• `[^`]+` \(기본값\)\n/);
-    expect(text).toMatch(/\n-# \/imagine 또는 \/edit의 `model` 옵션에서 고르세요\.$/);
+    expect(text).toMatch(/\n-# `\/이미지생성` 또는 `\/이미지편집`의 `모델` 옵션에서 고르세요\.$/);
   });
 
   it('sent nothing Discord would reject', () => {
