@@ -40,6 +40,43 @@ export default defineConfig(
     },
   },
   {
+    // Member-facing text lives in the catalogues (src/i18n/locales), never in the code that talks to Discord: a
+    // reply, label, title or placeholder written as a literal with words in it would reach every member in English.
+    files: ['src/commands/**/*.ts', 'src/discord/**/*.ts'],
+    // Operators' text, not members': the deploy script's output and login's diagnoses.
+    ignores: ['src/commands/deploy.ts', 'src/discord/login.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['content', 'label', 'title', 'placeholder'].flatMap((key) => [
+          {
+            selector: `Property[key.name='${key}'] > Literal[value=/[A-Za-z]{3,}/]`,
+            message: `Member-facing text (${key}) comes from the catalogues: use t(locale, key) (src/i18n).`,
+          },
+          {
+            selector: `Property[key.name='${key}'] > TemplateLiteral > TemplateElement[value.raw=/[A-Za-z]{3,}/]`,
+            message: `Member-facing text (${key}) comes from the catalogues: use t(locale, key) (src/i18n).`,
+          },
+        ]),
+        {
+          selector: 'CallExpression[callee.property.name=/^(reply|editReply|followUp|update)$/] > :matches(Literal[value=/[A-Za-z]{3,}/], TemplateLiteral)',
+          message: 'Member-facing text comes from the catalogues: use t(locale, key) (src/i18n).',
+        },
+        // Words in a line of a reply being built, or returned as one (two words or more: a sentence, not a code).
+        ...['ArrayExpression', 'ReturnStatement', 'ConditionalExpression'].flatMap((parent) => [
+          {
+            selector: `${parent} > Literal[value=/[A-Za-z]{2,} [A-Za-z]{2,}/]`,
+            message: 'Member-facing text comes from the catalogues: use t(locale, key) (src/i18n).',
+          },
+          {
+            selector: `${parent} > TemplateLiteral > TemplateElement[value.raw=/[A-Za-z]{2,} [A-Za-z]{2,}/]`,
+            message: 'Member-facing text comes from the catalogues: use t(locale, key) (src/i18n).',
+          },
+        ]),
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       // Off in tests: `results[0]!` on a value the test just produced fails the test loudly if wrong, which is the point of a test.

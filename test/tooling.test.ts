@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PLANTED_PATH = 'src/planted-by-tooling-test.ts';
+const MEMBER_TEXT_PATH = 'src/commands/planted-by-tooling-test.ts';
 
 /**
  * The project's ESLint config, with one change: the planted file is on no disk, so tsconfig.json's project does not list it;
@@ -20,7 +21,10 @@ function projectEslint(): ESLint {
   return new ESLint({
     cwd: ROOT,
     cache: false,
-    overrideConfig: { languageOptions: { parserOptions: { projectService: { allowDefaultProject: [PLANTED_PATH], defaultProject: 'tsconfig.json' } } } },
+    // (One project service serves every ESLint of the process: it allows both planted paths.)
+    overrideConfig: {
+      languageOptions: { parserOptions: { projectService: { allowDefaultProject: [PLANTED_PATH, MEMBER_TEXT_PATH], defaultProject: 'tsconfig.json' } } },
+    },
   });
 }
 
@@ -59,6 +63,33 @@ describe('npm run lint', () => {
     ).replace("  send('hello');", "  // Fire and forget: send never rejects here.\n  void send('hello');");
     const [result] = await projectEslint().lintText(fixed, { filePath: join(ROOT, PLANTED_PATH) });
     expect(result?.messages.map((m) => `${String(m.line)}: ${m.ruleId ?? m.message}`)).toEqual([]);
+  }, 60_000);
+});
+
+const MEMBER_TEXT = `declare const interaction: { editReply(options: { content: string }): Promise<void> };
+declare function t(locale: string, key: string): string;
+
+export const next = { type: 2, label: 'Next page', custom_id: 'page:2' };
+
+export async function answer(locale: string): Promise<void> {
+  await interaction.editReply({ content: \`Your history is empty, \${locale}\` });
+  await interaction.editReply({ content: t(locale, 'history.empty') });
+}
+
+export function line(count: number): string {
+  return \`You have \${count} images left\`;
+}
+`;
+
+describe('member-facing text in the code', () => {
+  it('is reported where Discord input and output are written: a label, a reply and a returned sentence in English', async () => {
+    const [result] = await projectEslint().lintText(MEMBER_TEXT, { filePath: join(ROOT, MEMBER_TEXT_PATH) });
+    const found = (result?.messages ?? []).map((m) => `${String(m.line)}: ${m.ruleId ?? m.message}`);
+    // Line 12 twice: both parts of its sentence have words.
+    expect(found).toEqual(['4: no-restricted-syntax', '7: no-restricted-syntax', '12: no-restricted-syntax', '12: no-restricted-syntax']);
+    // The same text from the catalogues is fine, and so is the same file outside the rooms that talk to members.
+    const [elsewhere] = await projectEslint().lintText(MEMBER_TEXT, { filePath: join(ROOT, PLANTED_PATH) });
+    expect((elsewhere?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax')).toEqual([]);
   }, 60_000);
 });
 

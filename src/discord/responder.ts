@@ -166,9 +166,11 @@ export class DiscordResponder implements Responder {
     const options = { ...payload, attachments: [] };
     const viaReply = async (call: () => Promise<APIMessage | Message>) => (this.tokenUsable() ? this.viaToken(call) : undefined);
     const ways: [string, () => Promise<APIMessage | Message | undefined>][] = [];
+    // eslint-disable-next-line no-restricted-syntax -- the ways' names label log lines (operators'), never a member's message
     if (live) ways.push(['streamed upload', () => viaReply(() => live.finish(options))]);
     ways.push(
       [
+        // eslint-disable-next-line no-restricted-syntax -- a log label, like the one above
         index === 0 ? 'reply edit' : 'follow-up',
         async () => {
           // A streamed upload that failed is cut off first, so its request cannot land after the plain one.
