@@ -5,6 +5,7 @@ import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallback
 import { UserFacingError } from '../errors.js';
 import { shortenForDiscord } from '../discord/text.js';
 import { Prompt } from '../service/image-request.js';
+import { issueDetail } from './issue-detail.js';
 
 const PROMPT_FIELD = 'prompt';
 
@@ -27,6 +28,6 @@ export function promptModal(customId: string, title: string, note: string): APIM
 /** The submitted prompt, trimmed; a blank one is refused. */
 export function readPrompt(interaction: ModalSubmitInteraction): string {
   const parsed = Prompt.safeParse(interaction.fields.getTextInputValue(PROMPT_FIELD));
-  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'prompt', detail: parsed.error.issues[0]?.message });
+  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'prompt', detail: issueDetail(parsed.error.issues[0]) });
   return parsed.data;
 }
