@@ -65,9 +65,12 @@ export function formatUsd(locale: string | null | undefined, value: number | und
   }).format(amount);
 }
 
-/** A short list as a language writes one (`a, b, c`; `a、b、c` in Japanese). */
+/**
+ * A short list as a language writes one (`a, b, c`; `a、b、c` in Japanese and Chinese; `a, b und c` in German). The
+ * narrow conjunction: the `unit` lists run the items together in Chinese (`abc`) and space them in Japanese (`a b c`).
+ */
 export function formatList(locale: string | null | undefined, items: readonly string[]): string {
-  return new Intl.ListFormat(intlLocaleOf(resolveLanguage(locale)), { style: 'long', type: 'unit' }).format(items);
+  return new Intl.ListFormat(intlLocaleOf(resolveLanguage(locale)), { style: 'narrow', type: 'conjunction' }).format(items);
 }
 
 /** The language a Discord locale renders in. */
