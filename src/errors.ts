@@ -5,6 +5,7 @@
 
 import type { MessageKey } from './i18n/locales.js';
 import { formatList, formatUsd, t, type MessageValues } from './i18n/translate.js';
+import type { Phrase, PhraseId, PhraseValue } from './service/phrase.js';
 
 /** Stable identifiers of member-facing errors; each has its message in the catalogues (`error.<identifier>`). */
 export type UserErrorIdentifier =
@@ -50,13 +51,18 @@ export type UserErrorIdentifier =
 export interface UserErrorContext {
   /**
    * Which request field (`outputCompression`) or other parameter was wrong. The copy words it through the naming
-   * function given to describeUserError (the commands: the option the member typed, `compression`).
+   * function given to describeUserError (the commands: the option the member typed, `compression`); a phrase names
+   * something that is no parameter ("the images of that message") in the member's words.
    */
-  param?: string | undefined;
-  /** What is allowed, in words. */
-  allowed?: string | undefined;
-  /** Free detail written for members (never internal text). */
-  detail?: string | undefined;
+  param?: string | Phrase | undefined;
+  /** What is allowed, as a phrase rendered in the member's language (a list of values: `literal(…)`). */
+  allowed?: Phrase | undefined;
+  /** Why, as a phrase rendered in the member's language (never internal text). */
+  detail?: Phrase | undefined;
+  /** The model a message names (its price is unknown), as it is. */
+  model?: string | undefined;
+  /** The roles a message names, as mentions (`<@&id>, <@&id>`). */
+  roles?: string | undefined;
   /** When a quota resets (ms since epoch). */
   resetsAt?: number | undefined;
   limit?: number | undefined;
@@ -91,7 +97,33 @@ export const usd = (value: number | undefined, locale?: string | null): string =
 /** Words a parameter named in an error context. */
 type ParamNamer = (param: string) => string;
 
-const flag = (value: string | readonly string[] | undefined): 'yes' | 'no' => (value === undefined || value.length === 0 ? 'no' : 'yes');
+/** `yes` when there is something to show: a non-empty text or list, a phrase (a literal one with tokens). */
+function flag(value: string | readonly string[] | Phrase | undefined): 'yes' | 'no' {
+  if (value === undefined) return 'no';
+  const empty = typeof value === 'string' || isTokenList(value) ? value.length === 0 : 'literal' in value && value.literal.length === 0;
+  return empty ? 'no' : 'yes';
+}
+
+/** Each phrase's message in the catalogues: a phrase without its English text does not compile. */
+const phraseKeyOf = (id: PhraseId): PhraseId & MessageKey => id;
+
+/**
+ * A phrase in a member's language: its message with each value rendered first (numbers and tokens as they are,
+ * lists joined as the language writes them, phrases in the same language).
+ */
+export function renderPhrase(p: Phrase, locale: string | null | undefined): string {
+  if ('literal' in p) return formatList(locale, p.literal);
+  const values = Object.fromEntries(Object.entries(p.values ?? {}).map(([name, value]) => [name, renderValue(value, locale)]));
+  return t(locale, phraseKeyOf(p.id), values);
+}
+
+function renderValue(value: PhraseValue, locale: string | null | undefined): string | number {
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  if (isTokenList(value)) return formatList(locale, value);
+  return renderPhrase(value, locale);
+}
+
+const isTokenList = (value: readonly string[] | Phrase): value is readonly string[] => Array.isArray(value);
 
 /**
  * The values every error message may use (its catalogue entry, `error.<identifier>`, picks the ones it needs).
@@ -101,18 +133,18 @@ function errorValues(error: UserFacingError, nameOf: ParamNamer, locale: string 
   const c = error.context;
   const resetsAt = c.resetsAt === undefined ? t(locale, 'error.soon') : `<t:${Math.ceil(c.resetsAt / 1000)}:R>`;
   const models = (c.models ?? []).slice(0, 10).map((m) => `\`${m}\``);
+  const text = (p: Phrase | undefined): string => (p === undefined ? '' : renderPhrase(p, locale));
   return {
     hasParam: flag(c.param),
-    param: c.param === undefined ? '' : nameOf(c.param),
+    param: c.param === undefined ? '' : typeof c.param === 'string' ? nameOf(c.param) : text(c.param),
     hasDetail: flag(c.detail),
-    detail: c.detail ?? '',
-    // Two messages put their detail in words of their own: the model whose price is unknown, the roles allowed.
-    hasModel: flag(c.detail),
-    model: c.detail ?? '',
-    hasRoles: flag(c.detail),
-    roles: c.detail ?? '',
+    detail: text(c.detail),
+    hasModel: flag(c.model),
+    model: c.model ?? '',
+    hasRoles: flag(c.roles),
+    roles: c.roles ?? '',
     hasAllowed: flag(c.allowed),
-    allowed: c.allowed ?? '',
+    allowed: text(c.allowed),
     hasLimit: c.limit === undefined ? 'no' : 'yes',
     // "at most N images" reads 1 when the server's limit is not known.
     limit: c.limit ?? (error.identifier === 'settings.tooMany' ? 1 : 0),

@@ -22,6 +22,7 @@ import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { findMessageImages } from './message-images.js';
 import { subjectOf } from './job-from-interaction.js';
+import { phrase } from '../service/phrase.js';
 
 export const DESCRIBE_DATA = {
   type: ApplicationCommandType.ChatInput,
@@ -53,7 +54,7 @@ export function createDescribeCommands(deps: DescribeDeps): [ChatCommand, Messag
       async execute(interaction, ctx) {
         const image = interaction.options.getAttachment('image', true);
         if (!looksLikeImage(image) && !/gif/i.test(image.contentType ?? image.name))
-          throw new UserFacingError('input.attachmentInvalid', { param: '`image`', detail: 'it is not a PNG, JPEG, WebP or GIF image' });
+          throw new UserFacingError('input.attachmentInvalid', { param: '`image`', detail: phrase('detail.image.notDescribable') });
         await answer(interaction, ctx, deps, toRef(image));
       },
     },

@@ -13,6 +13,7 @@ import type { ComponentHandler, MessageCommand } from './command.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { findMessageImages, type MessageImages } from './message-images.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
+import { phrase } from '../service/phrase.js';
 
 export const EDIT_IMAGE_MENU_DATA = {
   type: ApplicationCommandType.Message,
@@ -38,8 +39,8 @@ export function createEditImageMenu(deps: Deps): MessageCommand {
       const images = found.images.slice(0, MAX_EDIT_IMAGES);
       if (images.length === 0 && found.elsewhere > 0) {
         throw new UserFacingError('input.attachmentInvalid', {
-          param: 'the images of that message',
-          detail: "they aren't hosted on Discord, and I only download from Discord (save one and attach it to `/edit`)",
+          param: phrase('detail.param.messageImages'),
+          detail: phrase('detail.download.elsewhere'),
         });
       }
       if (images.length === 0) throw new UserFacingError('input.noImages');

@@ -8,6 +8,7 @@ import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, parseEditOptions, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { withEnhance } from './prompt-help-options.js';
+import { phrase } from '../service/phrase.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 
@@ -38,7 +39,7 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
       const { inputFidelity } = parseEditOptions(interaction.options);
       const attachments = IMAGE_OPTION_NAMES.map((name) => interaction.options.getAttachment(name)).filter((a) => a !== null);
       const bad = attachments.find((a) => !looksLikeImage(a));
-      if (bad) throw new UserFacingError('input.attachmentInvalid', { param: `\`${bad.name}\``, detail: 'it is not a PNG, JPEG or WebP image' });
+      if (bad) throw new UserFacingError('input.attachmentInvalid', { param: `\`${bad.name}\``, detail: phrase('detail.image.notEditable') });
       const mask = interaction.options.getAttachment('mask');
       const enhance = deps.promptFeatures.enhance && interaction.options.getBoolean('enhance') === true;
       deferInBackground(interaction, ctx);

@@ -18,6 +18,7 @@ import { buildJob } from './job-from-interaction.js';
 import { readPrompt } from './prompt-modal.js';
 import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from './action-modals.js';
 import { ACTIONS, BUTTON_PREFIX, type ActionCode } from '../discord/render.js';
+import { phrase } from '../service/phrase.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
 
@@ -70,7 +71,7 @@ export function createImageActions(deps: Deps): ComponentHandler {
       const record = await recalled(jobId);
       if (code === ACTIONS.region) {
         const cells = interaction.fields.getStringSelectValues(CELLS_FIELD).map(Number);
-        if (cells.length === 0) throw new UserFacingError('input.invalid', { param: 'region', detail: 'choose the parts of the image to change' });
+        if (cells.length === 0) throw new UserFacingError('input.invalid', { param: 'region', detail: phrase('detail.region.empty') });
         deferInBackground(interaction, ctx);
         ctx.logger.info({ from: jobId, action: 'region', cells }, 'action on a result');
         await startJob(interaction, ctx, deps, 'edit', { ...kept(record.request), prompt }, { images: [image], transform: { kind: 'region', cells } });

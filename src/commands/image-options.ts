@@ -27,6 +27,7 @@ import {
   OUTPUT_COMPRESSION,
 } from '../service/image-request.js';
 import { OPTION_NAMES } from './option-names.js';
+import { issueDetail } from './issue-detail.js';
 
 /** Discord caps string options at 6000 characters, and enforces the max_length registered here; the service allows more. */
 const MAX_PROMPT_OPTION_LENGTH = 6000;
@@ -158,5 +159,5 @@ function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.output<S>
   const issue = parsed.error.issues[0];
   const field = issue?.path[0];
   // The error names the request field; the router words it as the option the member typed.
-  throw new UserFacingError('input.invalid', { param: typeof field === 'string' ? field : 'option', detail: issue?.message });
+  throw new UserFacingError('input.invalid', { param: typeof field === 'string' ? field : 'option', detail: issueDetail(issue) });
 }

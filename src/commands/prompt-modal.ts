@@ -6,6 +6,7 @@ import { UserFacingError } from '../errors.js';
 import { shortenForDiscord } from '../discord/text.js';
 import { translator } from '../i18n/translate.js';
 import { Prompt } from '../service/image-request.js';
+import { issueDetail } from './issue-detail.js';
 
 /** The custom id of the prompt's text input, in this modal and in the actions' modals. */
 export const PROMPT_FIELD = 'prompt';
@@ -34,6 +35,6 @@ export function promptModal(customId: string, title: string, note: string, local
 /** The submitted prompt, trimmed; a blank one is refused. */
 export function readPrompt(interaction: ModalSubmitInteraction): string {
   const parsed = Prompt.safeParse(interaction.fields.getTextInputValue(PROMPT_FIELD));
-  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'prompt', detail: parsed.error.issues[0]?.message });
+  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'prompt', detail: issueDetail(parsed.error.issues[0]) });
   return parsed.data;
 }

@@ -3,6 +3,7 @@
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { z } from 'zod';
+import type { PhraseId } from '../service/phrase.js';
 
 /** Whom a limit is for: a member, or a role (neither: the server). */
 const TARGET_OPTIONS = [
@@ -89,7 +90,7 @@ export const QuotaMoneyRequest = z
     roleId: z.string().optional(),
     period: z.enum(['day', 'week', 'month']).optional(),
   })
-  .refine((r) => !(r.userId && r.roleId), { error: 'give a user or a role, not both' });
+  .refine((r) => !(r.userId && r.roleId), { error: 'detail.target.both' satisfies PhraseId });
 
 /** `/quota set` options, validated: a user or a role, not both. */
 export const QuotaSetRequest = z
@@ -99,5 +100,5 @@ export const QuotaSetRequest = z
     roleId: z.string().optional(),
     period: z.enum(['day', 'week', 'month']).optional(),
   })
-  .refine((r) => !(r.userId && r.roleId), { error: 'give a user or a role, not both' });
+  .refine((r) => !(r.userId && r.roleId), { error: 'detail.target.both' satisfies PhraseId });
 export type QuotaSetRequest = z.infer<typeof QuotaSetRequest>;

@@ -11,8 +11,10 @@ import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
 import { renderLimitChange, renderMoneyChange, renderSpending, renderStatus, renderUsageReset } from './quota-text.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
+import { phrase } from '../service/phrase.js';
+import { issueDetail } from './issue-detail.js';
 
-const QUOTAS_IN_SERVERS = 'quotas are managed inside a server';
+const QUOTAS_IN_SERVERS = phrase('detail.guild.quotas');
 
 interface QuotaDeps {
   quotas: Pick<QuotaAdmin, 'show' | 'spending' | 'setLimit' | 'setSpendLimit' | 'resetUsage'>;
@@ -56,7 +58,7 @@ async function money(interaction: ChatInputCommandInteraction, deps: QuotaDeps):
     roleId: interaction.options.getRole('role')?.id,
     period: interaction.options.getString('period') ?? undefined,
   });
-  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: parsed.error.issues[0]?.message });
+  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: issueDetail(parsed.error.issues[0]) });
   const { usd: amount, userId, roleId, period } = parsed.data;
   const target: QuotaTarget = userId ? { kind: 'member', guildId, userId } : roleId ? { kind: 'role', guildId, roleId } : { kind: 'server', guildId };
   const change = await deps.quotas.setSpendLimit(interaction.user.id, target, amount, period, { locale: interaction.guildLocale });
@@ -71,7 +73,7 @@ async function set(interaction: ChatInputCommandInteraction, deps: QuotaDeps): P
     roleId: interaction.options.getRole('role')?.id,
     period: interaction.options.getString('period') ?? undefined,
   });
-  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: parsed.error.issues[0]?.message });
+  if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: issueDetail(parsed.error.issues[0]) });
   const { limit, userId, roleId, period } = parsed.data;
   const target: QuotaTarget = userId ? { kind: 'member', guildId, userId } : roleId ? { kind: 'role', guildId, roleId } : { kind: 'server', guildId };
   const change = await deps.quotas.setLimit(interaction.user.id, target, limit, period, { locale: interaction.guildLocale });

@@ -6,6 +6,7 @@
 import { InteractionContextType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { memberCan } from './job-from-interaction.js';
+import type { Phrase } from '../service/phrase.js';
 
 /** Registration fields of a command only admins of a server see. */
 export const SERVER_ADMIN_ONLY = {
@@ -19,7 +20,7 @@ export function requireManageServer(interaction: ChatInputCommandInteraction): v
 }
 
 /** The server the command ran in. @throws UserFacingError outside servers, with `detail` as the reason */
-export function requireGuild(interaction: ChatInputCommandInteraction, detail: string): string {
+export function requireGuild(interaction: ChatInputCommandInteraction, detail: Phrase): string {
   if (!interaction.guildId) throw new UserFacingError('input.invalid', { param: 'server', detail });
   return interaction.guildId;
 }

@@ -15,6 +15,7 @@ import type { ChatCommand, InteractionContext } from './command.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 import { CHANNEL_OPTIONS, ROLE_OPTIONS, SETTINGS_DATA } from './settings-data.js';
 import { renderSettings } from './settings-text.js';
+import { phrase } from '../service/phrase.js';
 
 /** What /settings needs. */
 export interface SettingsCommandDeps {
@@ -32,7 +33,7 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
     data: SETTINGS_DATA,
     async execute(interaction, ctx) {
       requireManageServer(interaction);
-      const guildId = requireGuild(interaction, 'settings belong to a server');
+      const guildId = requireGuild(interaction, phrase('detail.guild.settings'));
       const sub = interaction.options.getSubcommand(true);
       // Parsed before anything is deferred: bad input is answered at once.
       const change = sub === 'show' ? undefined : changeOf(sub, interaction);
@@ -93,7 +94,7 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
       if (text === 'any') return (s) => ({ ...s, maxSize: undefined });
       const size = parseSize(text);
       if (!size || size.width < 1 || size.height < 1)
-        throw new UserFacingError('input.invalid', { param: 'size', allowed: 'WIDTHxHEIGHT, such as 1536x1024, or any' });
+        throw new UserFacingError('input.invalid', { param: 'size', allowed: phrase('allowed.serverSizeSetting') });
       return (s) => ({ ...s, maxSize: `${size.width}x${size.height}` });
     }
     case 'max-quality': {
@@ -104,14 +105,13 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
       const mode = options.getString('mode', true) as ServerSettings['channels']['mode'];
       const ids = channelsGiven(interaction);
       if (mode !== 'everywhere' && ids.length === 0)
-        throw new UserFacingError('input.invalid', { param: 'channel1', detail: `give the channels for "${mode}"` });
+        throw new UserFacingError('input.invalid', { param: 'channel1', detail: phrase('detail.settings.channels', { mode }) });
       return (s) => ({ ...s, channels: { mode, ids: mode === 'everywhere' ? [] : ids } });
     }
     case 'nsfw': {
       const mode = options.getString('mode', true) as ServerSettings['nsfw']['mode'];
       const roleIds = [...new Set(ROLE_OPTIONS.map((name) => options.getRole(name)?.id).filter((id): id is string => id !== undefined))];
-      if (mode === 'roles' && roleIds.length === 0)
-        throw new UserFacingError('input.invalid', { param: 'role1', detail: 'give the roles that may use moderation:low' });
+      if (mode === 'roles' && roleIds.length === 0) throw new UserFacingError('input.invalid', { param: 'role1', detail: phrase('detail.settings.roles') });
       return (s) => ({ ...s, nsfw: { mode, roleIds: mode === 'roles' ? roleIds : [] } });
     }
     case 'spoilers': {

@@ -17,6 +17,7 @@ import type { UsageReport, UsageSummary } from '../service/usage-report.js';
 import { MAX_JOB_IDS_PER_DAY } from '../service/usage-totals.js';
 import type { ChatCommand } from './command.js';
 import { requireGuild, requireManageServer, SERVER_ADMIN_ONLY } from './server-admin.js';
+import { phrase } from '../service/phrase.js';
 
 export const USAGE_DATA = {
   type: ApplicationCommandType.ChatInput,
@@ -54,12 +55,12 @@ export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 
     data: USAGE_DATA,
     async execute(interaction) {
       requireManageServer(interaction);
-      const guildId = requireGuild(interaction, 'usage is reported per server');
+      const guildId = requireGuild(interaction, phrase('detail.guild.usage'));
       const period = (interaction.options.getString('period') ?? 'month') as QuotaPeriod;
       const userId = interaction.options.getUser('user')?.id;
       const roleId = interaction.options.getRole('role')?.id;
       if (userId !== undefined && roleId !== undefined)
-        throw new UserFacingError('input.invalid', { param: 'user/role', detail: 'give a user or a role, not both' });
+        throw new UserFacingError('input.invalid', { param: 'user/role', detail: phrase('detail.target.both') });
       const csv = interaction.options.getString('format') === 'csv';
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const summary = await deps.usage.summary(guildId, period, deps.clock.now(), { userId, roleId });

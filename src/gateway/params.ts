@@ -8,7 +8,7 @@
  */
 import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../service/ports.js';
 import { WIRE_NAMES } from '../service/image-request.js';
-import { ImageInputError } from '../service/image-rules.js';
+import { ImageInputError, wholeNumber } from '../service/image-rules.js';
 import type { ModelProfile } from '../service/model-profiles.js';
 
 /** A scalar field as it goes on the wire (JSON keeps types; multipart sends the text). */
@@ -93,7 +93,7 @@ export function buildWireParams(req: GenerateRequest | EditRequest, model: strin
 
 function checkPartialImages(value: number | undefined): number | undefined {
   if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value <= MAX_PARTIAL_IMAGES)) {
-    throw new ImageInputError('partial_images', `a whole number from 0 to ${MAX_PARTIAL_IMAGES}`);
+    throw new ImageInputError('partial_images', wholeNumber(0, MAX_PARTIAL_IMAGES));
   }
   return value;
 }

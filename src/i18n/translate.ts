@@ -76,8 +76,8 @@ export function formatUsdPrecise(locale: string | null | undefined, value: numbe
 }
 
 /**
- * A short list as a language writes one (`a, b, c`; `a、b、c` in Japanese and Chinese). The narrow conjunction
- * style: the unit style joins items with nothing at all in Chinese (`<#1><#2>`).
+ * A short list as a language writes one (`a, b, c`; `a、b、c` in Japanese and Chinese; `a, b und c` in German). The
+ * narrow conjunction: the `unit` lists run the items together in Chinese (`abc`) and space them in Japanese (`a b c`).
  */
 export function formatList(locale: string | null | undefined, items: readonly string[]): string {
   return new Intl.ListFormat(intlLocaleOf(resolveLanguage(locale)), { style: 'narrow', type: 'conjunction' }).format(items);

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { UserFacingError } from '../errors.js';
 import { Prompt } from './image-request.js';
 import { sniffImageFormat } from './image-rules.js';
+import { largerThan, phrase } from './phrase.js';
 import { newJobId, type AttachmentRef } from './jobs.js';
 import type { MemoryBudget, Release } from './memory-budget.js';
 import type { Clock, RecordStore } from './ports.js';
@@ -83,8 +84,7 @@ export class DescribeService {
     const settings = place.guildId === null ? DEFAULT_SETTINGS : ((await this.options.settings?.get(place.guildId)) ?? DEFAULT_SETTINGS);
     checkPromptHelp(settings, place.channelId);
     const max = this.options.maxAttachmentBytes;
-    if (image.size !== undefined && image.size > max)
-      throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: `it is larger than ${Math.floor(max / 1_048_576)} MB` });
+    if (image.size !== undefined && image.size > max) throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: largerThan(max) });
     const release = await this.takeMemory(image.size ?? max);
     let described: Description;
     try {
@@ -106,7 +106,7 @@ export class DescribeService {
     const bytes = await this.options.download(image, image.size ?? max);
     const format = sniffImageFormat(bytes);
     if (format === undefined || !READABLE.has(format))
-      throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: 'it is not a PNG, JPEG, WebP or GIF image' });
+      throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: phrase('detail.image.notDescribable') });
     return this.options.help.describe(`data:image/${format};base64,${bytes.toString('base64')}`);
   }
 

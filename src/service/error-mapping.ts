@@ -7,7 +7,8 @@ import { UserFacingError } from '../errors.js';
 import { AttachmentDownloadError, GatewayError } from './ports.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
 import { fieldOfWireName } from './image-request.js';
-import { ImageInputError, sizeText } from './image-rules.js';
+import { ImageInputError } from './image-rules.js';
+import { largerThan, phrase, type Phrase } from './phrase.js';
 
 /** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */
 export function toUserFacingError(err: unknown, models: () => readonly string[]): unknown {
@@ -17,7 +18,7 @@ export function toUserFacingError(err: unknown, models: () => readonly string[])
   }
   if (err instanceof AttachmentDownloadError) {
     // The cap read to: ATTACHMENT_MAX_BYTES, the size Discord declared, or an unsized image's share (image-rules.ts).
-    const detail = err.reason === 'too_large' && err.maxBytes !== undefined ? `it is larger than ${sizeText(err.maxBytes)}` : DOWNLOAD_COPY[err.reason];
+    const detail = err.reason === 'too_large' && err.maxBytes !== undefined ? largerThan(err.maxBytes) : DOWNLOAD_COPY[err.reason];
     return new UserFacingError('input.attachmentInvalid', { detail }, { cause: err });
   }
   if (err instanceof QueueClosedError) return new UserFacingError('job.cancelled', {}, { cause: err });
@@ -58,13 +59,13 @@ function fromGateway(err: GatewayError, models: () => readonly string[]): UserFa
   }
 }
 
-const DOWNLOAD_COPY: Record<AttachmentDownloadError['reason'], string> = {
-  host_not_allowed: "it isn't hosted on Discord",
-  too_large: 'it is larger than 50 MB',
-  http_status: 'Discord no longer serves it (the link may have expired); upload it again',
-  timeout: 'downloading it took too long',
-  network: 'downloading it failed',
-  cancelled: 'the download was cancelled',
+const DOWNLOAD_COPY: Record<AttachmentDownloadError['reason'], Phrase> = {
+  host_not_allowed: phrase('detail.download.notDiscord'),
+  too_large: largerThan(50 * 1024 * 1024),
+  http_status: phrase('detail.download.expired'),
+  timeout: phrase('detail.download.timeout'),
+  network: phrase('detail.download.failed'),
+  cancelled: phrase('detail.download.cancelled'),
 };
 
 /**

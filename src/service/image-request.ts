@@ -6,6 +6,7 @@
  * @see ../../../shared/docs/image-gateway.md §2.2, §2.3
  */
 import { z } from 'zod';
+import type { PhraseId } from './phrase.js';
 
 /** Output image formats some model can produce (gif and svg: the gpt-image-2.6 family; model-profiles.ts says which). */
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp', 'gif', 'svg'] as const;
@@ -40,12 +41,15 @@ export const OUTPUT_COMPRESSION = { min: 0, max: 100 } as const;
 // eslint-disable-next-line @typescript-eslint/no-misused-spread -- the limit counts code points on purpose (a surrogate pair is one character), not graphemes
 export const codePoints = (text: string): number => [...text].length;
 
-/** The one prompt rule: trimmed, not blank, at most {@link MAX_PROMPT_LENGTH} code points. */
+/**
+ * The one prompt rule: trimmed, not blank, at most {@link MAX_PROMPT_LENGTH} code points. Its refusals name their
+ * phrase (phrase.ts), which the commands show the member in their language.
+ */
 export const Prompt = z
   .string()
   .trim()
-  .min(1, { error: 'the prompt is empty' })
-  .refine((prompt) => codePoints(prompt) <= MAX_PROMPT_LENGTH, { error: `the prompt is longer than ${MAX_PROMPT_LENGTH.toLocaleString('en')} characters` });
+  .min(1, { error: 'detail.prompt.empty' satisfies PhraseId })
+  .refine((prompt) => codePoints(prompt) <= MAX_PROMPT_LENGTH, { error: 'detail.prompt.tooLong' satisfies PhraseId, params: { max: MAX_PROMPT_LENGTH } });
 
 /**
  * A text-to-image request: only what the member set, besides the prompt. `size` is `auto`, a standard size or a

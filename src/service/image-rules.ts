@@ -28,6 +28,7 @@ import {
   OUTPUT_COMPRESSION,
   WIRE_NAMES,
 } from './image-request.js';
+import { bytesPhrase, phrase, phraseForLog, type Phrase } from './phrase.js';
 import type { EditRequest, ImageFormat, InputImage } from './ports.js';
 
 /** Custom-size bounds, in one place so they can follow the gateway. */
@@ -48,17 +49,18 @@ export type StandardSize = (typeof STANDARD_SIZES)[number];
 
 /**
  * Bad input, refused before the gateway is called. `param` is the parameter's name on the gateway's wire
- * (image-request.ts WIRE_NAMES); `allowed` is human text the member can act on.
+ * (image-request.ts WIRE_NAMES); `allowed` is what the member can do instead, as a phrase (phrase.ts) each member
+ * reads in their language. The message, for operators, names the phrases.
  */
 export class ImageInputError extends Error {
   override name = 'ImageInputError';
   readonly param: string;
-  readonly allowed: string;
-  /** Why, when it is not the general rule: the model's own (profile-rules.ts). */
-  readonly detail: string | undefined;
+  readonly allowed: Phrase;
+  /** Why, when it is not the general rule: the model's own (profile-rules.ts), or what is wrong with a size. */
+  readonly detail: Phrase | undefined;
 
-  constructor(param: string, allowed: string, detail?: string) {
-    super(`${param}: ${detail === undefined ? '' : `${detail}; `}${allowed}`);
+  constructor(param: string, allowed: Phrase, detail?: Phrase) {
+    super(`${param}: ${detail === undefined ? '' : `${phraseForLog(detail)}; `}${phraseForLog(allowed)}`);
     this.param = param;
     this.allowed = allowed;
     this.detail = detail;
@@ -81,13 +83,15 @@ export interface SizeBounds {
   maxPixels: number;
 }
 
-/** Why a custom size breaks `bounds`, or undefined when it is fine. */
-export function sizeProblem(width: number, height: number, bounds: SizeBounds = SIZE_BOUNDS): string | undefined {
+/** Why a custom size breaks `bounds` (a phrase members read in their language), or undefined when it is fine. */
+export function sizeProblem(width: number, height: number, bounds: SizeBounds = SIZE_BOUNDS): Phrase | undefined {
   const { multiple, minSide, maxSide, maxRatio, maxPixels } = bounds;
-  if (width % multiple !== 0 || height % multiple !== 0) return `both sides must be multiples of ${multiple}`;
-  if (Math.min(width, height) < minSide || Math.max(width, height) > maxSide) return `each side must be ${minSide}–${maxSide}`;
-  if (Math.max(width, height) > maxRatio * Math.min(width, height)) return `the long side may be at most ${maxRatio}× the short side`;
-  if (width * height > maxPixels) return `at most ${maxPixels.toLocaleString('en')} pixels${maxPixels === 3840 * 2160 ? ' (3840x2160)' : ''}`;
+  if (width % multiple !== 0 || height % multiple !== 0) return phrase('detail.size.multiple', { multiple: String(multiple) });
+  if (Math.min(width, height) < minSide || Math.max(width, height) > maxSide)
+    return phrase('detail.size.sides', { minSide: String(minSide), maxSide: String(maxSide) });
+  if (Math.max(width, height) > maxRatio * Math.min(width, height)) return phrase('detail.size.ratio', { ratio: String(maxRatio) });
+  if (width * height > maxPixels)
+    return phrase('detail.size.pixels', { pixels: maxPixels, hasExample: maxPixels === 3840 * 2160 ? 'yes' : 'no', example: '3840x2160' });
   return undefined;
 }
 
@@ -138,26 +142,32 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
   return /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>]/i.test(head);
 }
 
-const SIZE_ALLOWED =
-  `auto, ${STANDARD_SIZES.join(', ')}, or WIDTHxHEIGHT with both sides multiples of ${SIZE_BOUNDS.multiple}, ` +
-  `each ${SIZE_BOUNDS.minSide}–${SIZE_BOUNDS.maxSide}, at most ${SIZE_BOUNDS.maxRatio}:1, and no more pixels than 3840x2160`;
+const SIZE_ALLOWED = phrase('allowed.size', {
+  sizes: ['auto', ...STANDARD_SIZES],
+  multiple: String(SIZE_BOUNDS.multiple),
+  minSide: String(SIZE_BOUNDS.minSide),
+  maxSide: String(SIZE_BOUNDS.maxSide),
+  ratio: String(SIZE_BOUNDS.maxRatio),
+  largest: '3840x2160',
+});
 
 function normaliseSize(size: string): string {
   if (size.trim().toLowerCase() === 'auto') return 'auto';
   const parsed = parseSize(size);
   if (!parsed) throw new ImageInputError(WIRE_NAMES.size, SIZE_ALLOWED);
   const problem = sizeProblem(parsed.width, parsed.height);
-  if (problem) throw new ImageInputError(WIRE_NAMES.size, `${problem}; allowed: ${SIZE_ALLOWED}`);
+  if (problem) throw new ImageInputError(WIRE_NAMES.size, SIZE_ALLOWED, problem);
   return `${parsed.width}x${parsed.height}`;
 }
 
-const oneOf = (values: readonly string[]): string => `one of ${values.join(', ')}`;
-const wholeNumber = (min: number, max: number): string => `a whole number from ${min} to ${max}`;
+const oneOf = (values: readonly string[]): Phrase => phrase('allowed.oneOf', { values });
+/** A whole number from `min` to `max` (also the gateway's words for its own call options). */
+export const wholeNumber = (min: number, max: number): Phrase => phrase('allowed.wholeNumber', { min: String(min), max: String(max) });
 
-/** What each schema field allows, in words. */
-const ALLOWED: Record<keyof GenerateRequest | keyof EditFields, string> = {
-  prompt: `1 to ${MAX_PROMPT_LENGTH.toLocaleString('en')} characters`,
-  model: `a model name of 1 to ${MAX_MODEL_NAME_LENGTH} characters`,
+/** What each schema field allows, as a phrase. */
+const ALLOWED: Record<keyof GenerateRequest | keyof EditFields, Phrase> = {
+  prompt: phrase('allowed.promptLength', { max: MAX_PROMPT_LENGTH }),
+  model: phrase('allowed.modelName', { max: String(MAX_MODEL_NAME_LENGTH) }),
   size: SIZE_ALLOWED,
   quality: oneOf(IMAGE_QUALITIES),
   background: oneOf(IMAGE_BACKGROUNDS),
@@ -177,7 +187,7 @@ function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.output<S
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const field = parsed.error.issues[0]?.path[0];
-  if (!isSchemaField(field)) throw new ImageInputError('request', 'a complete image request');
+  if (!isSchemaField(field)) throw new ImageInputError('request', phrase('allowed.request'));
   throw new ImageInputError(WIRE_NAMES[field], ALLOWED[field]);
 }
 
@@ -191,21 +201,21 @@ export function validateGenerateRequest<T extends GenerateRequest>(req: T): T {
   if (out.size !== undefined) out.size = normaliseSize(out.size);
   if (out.background === 'transparent') {
     if (out.outputFormat === 'jpeg') {
-      throw new ImageInputError(WIRE_NAMES.background, 'transparent needs png or webp output; jpeg has no transparency');
+      throw new ImageInputError(WIRE_NAMES.background, phrase('allowed.transparentFormat'));
     }
     // The gateway only makes transparency with a format that can carry it.
     out.outputFormat ??= 'png';
   }
   if (out.outputCompression !== undefined && out.outputFormat !== 'jpeg' && out.outputFormat !== 'webp') {
-    throw new ImageInputError(WIRE_NAMES.outputCompression, 'only with jpeg or webp output');
+    throw new ImageInputError(WIRE_NAMES.outputCompression, phrase('allowed.compressionFormat'));
   }
   return out;
 }
 
 function checkInputImage(param: string, image: InputImage, maxBytes: number, formats: readonly ImageFormat[]): void {
   const format = sniffImageFormat(image.bytes);
-  if (!format || !formats.includes(format)) throw new ImageInputError(param, `a ${formats.join(', ')} image`);
-  if (image.bytes.byteLength >= maxBytes) throw new ImageInputError(param, `an image under ${sizeText(maxBytes)}`);
+  if (!format || !formats.includes(format)) throw new ImageInputError(param, phrase('allowed.imageFormat', { formats }));
+  if (image.bytes.byteLength >= maxBytes) throw new ImageInputError(param, phrase('allowed.imageUnder', { size: bytesPhrase(maxBytes) }));
 }
 
 /**
@@ -217,7 +227,7 @@ function checkInputImage(param: string, image: InputImage, maxBytes: number, for
 export function validateEditRequest(req: EditRequest): EditRequest {
   const out: EditRequest = { ...validateGenerateRequest(req), ...parseFields(EditFields, req) };
   if (req.images.length < 1 || req.images.length > MAX_EDIT_IMAGES) {
-    throw new ImageInputError(WIRE_NAMES.images, `1 to ${MAX_EDIT_IMAGES} images`);
+    throw new ImageInputError(WIRE_NAMES.images, phrase('allowed.imageCount', { max: MAX_EDIT_IMAGES }));
   }
   for (const image of req.images) checkInputImage(WIRE_NAMES.images, image, MAX_EDIT_IMAGE_BYTES, INPUT_IMAGE_FORMATS);
   if (req.mask) checkInputImage(WIRE_NAMES.mask, req.mask, MAX_MASK_BYTES, ['png']);
@@ -257,11 +267,12 @@ export function checkDeclaredImages(
   maxBytes: number,
   maxTotalBytes = Number.POSITIVE_INFINITY,
 ): void {
-  if (images.length < 1 || images.length > MAX_EDIT_IMAGES) throw new ImageInputError(WIRE_NAMES.images, `1 to ${MAX_EDIT_IMAGES} images`);
+  if (images.length < 1 || images.length > MAX_EDIT_IMAGES)
+    throw new ImageInputError(WIRE_NAMES.images, phrase('allowed.imageCount', { max: MAX_EDIT_IMAGES }));
   for (const image of images) checkDeclared(WIRE_NAMES.images, image, Math.min(maxBytes + 1, MAX_EDIT_IMAGE_BYTES), INPUT_IMAGE_FORMATS);
   if (mask) checkDeclared(WIRE_NAMES.mask, mask, Math.min(maxBytes + 1, MAX_MASK_BYTES), ['png']);
   if (declaredBytes(images, mask, unsizedImageBytes(maxBytes, maxTotalBytes)) > maxTotalBytes)
-    throw new ImageInputError(WIRE_NAMES.images, `images of at most ${sizeText(maxTotalBytes)} together (the bot's memory budget)`);
+    throw new ImageInputError(WIRE_NAMES.images, phrase('allowed.imagesTogether', { size: bytesPhrase(maxTotalBytes) }));
 }
 
 /** What the images (and mask) weigh together, as declared; each of no declared size as `unsizedBytes`. */
@@ -272,11 +283,7 @@ export function declaredBytes(images: readonly DeclaredImage[], mask: DeclaredIm
 
 function checkDeclared(param: string, image: DeclaredImage, limit: number, formats: readonly ImageFormat[]): void {
   const declared = image.contentType ? DECLARED_TYPES[image.contentType.split(';')[0]?.trim().toLowerCase() ?? ''] : undefined;
-  if (image.contentType && (declared === undefined || !formats.includes(declared))) throw new ImageInputError(param, `a ${formats.join(', ')} image`);
-  if (image.size !== undefined && image.size >= limit) throw new ImageInputError(param, `an image under ${sizeText(limit)}`);
-}
-
-/** 50 MB, 4 MB, 20 KB: the limit as a member reads it. */
-export function sizeText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  if (image.contentType && (declared === undefined || !formats.includes(declared)))
+    throw new ImageInputError(param, phrase('allowed.imageFormat', { formats }));
+  if (image.size !== undefined && image.size >= limit) throw new ImageInputError(param, phrase('allowed.imageUnder', { size: bytesPhrase(limit) }));
 }

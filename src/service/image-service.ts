@@ -380,7 +380,7 @@ export class ImageService {
     try {
       if (estimate === undefined) {
         const status = await spend.status(job.subject);
-        if (status) throw new UserFacingError('spend.unpriced', { detail: model });
+        if (status) throw new UserFacingError('spend.unpriced', { model });
         return { spend: false };
       }
       const held = await spend.reserve(job.subject, job.id, estimate);

@@ -7,6 +7,7 @@
 import sharp from 'sharp';
 import { WIRE_NAMES } from './image-request.js';
 import { ImageInputError } from './image-rules.js';
+import { phrase } from './phrase.js';
 import type { EditRequest } from './ports.js';
 
 async function inspect(bytes: Uint8Array): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {
@@ -27,11 +28,11 @@ export async function checkMask(req: EditRequest): Promise<void> {
   const first = req.images[0];
   if (!req.mask || !first) return;
   const [maskInfo, firstInfo] = await Promise.all([inspect(req.mask.bytes), inspect(first.bytes)]);
-  if (!maskInfo) throw new ImageInputError(WIRE_NAMES.mask, 'a readable PNG image');
-  if (!firstInfo) throw new ImageInputError(WIRE_NAMES.images, 'a readable png, jpeg or webp image');
-  if (!maskInfo.hasAlpha) throw new ImageInputError(WIRE_NAMES.mask, 'a PNG with an alpha channel (transparent where the image should change)');
+  if (!maskInfo) throw new ImageInputError(WIRE_NAMES.mask, phrase('allowed.readablePng'));
+  if (!firstInfo) throw new ImageInputError(WIRE_NAMES.images, phrase('allowed.readableImage'));
+  if (!maskInfo.hasAlpha) throw new ImageInputError(WIRE_NAMES.mask, phrase('allowed.maskAlpha'));
   if (maskInfo.width !== firstInfo.width || maskInfo.height !== firstInfo.height) {
-    throw new ImageInputError(WIRE_NAMES.mask, `the same dimensions as the first image (${firstInfo.width}x${firstInfo.height})`);
+    throw new ImageInputError(WIRE_NAMES.mask, phrase('allowed.maskDimensions', { width: String(firstInfo.width), height: String(firstInfo.height) }));
   }
 }
 
@@ -42,5 +43,6 @@ export async function checkMask(req: EditRequest): Promise<void> {
  */
 export async function checkSquare(req: EditRequest, model: string): Promise<void> {
   const info = req.images[0] ? await inspect(req.images[0].bytes) : undefined;
-  if (info && info.width !== info.height) throw new ImageInputError(WIRE_NAMES.images, 'one square PNG image', `${model} edits square PNGs only`);
+  if (info && info.width !== info.height)
+    throw new ImageInputError(WIRE_NAMES.images, phrase('allowed.squarePng'), phrase('detail.model.squarePngOnly', { model }));
 }

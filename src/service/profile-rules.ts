@@ -6,6 +6,7 @@
 import { codePoints, type GenerateRequest, WIRE_NAMES } from './image-request.js';
 import { type DeclaredImage, ImageInputError, parseSize, sizeProblem } from './image-rules.js';
 import type { ModelProfile } from './model-profiles.js';
+import { literal, phrase, type Phrase } from './phrase.js';
 
 /** What an edit brings, as Discord declares it (nothing is fetched yet). */
 export interface DeclaredEdit {
@@ -14,70 +15,76 @@ export interface DeclaredEdit {
   inputFidelity?: string | undefined;
 }
 
-const list = (values: readonly string[]): string => values.join(', ');
+/** Values as they are, listed in the member's language. */
+const list = (values: readonly string[]): Phrase => literal(...values);
+const LEAVE_OUT = phrase('allowed.leaveOut');
 
 /**
  * Checks `request` (and an edit's declared inputs) against `model`'s profile.
  * @throws ImageInputError naming the parameter, what the model accepts, and why
  */
 export function checkAgainstProfile(request: GenerateRequest, model: string, profile: ModelProfile, edit?: DeclaredEdit): void {
-  const refuse = (field: keyof typeof WIRE_NAMES, allowed: string, detail: string): never => {
+  const refuse = (field: keyof typeof WIRE_NAMES, allowed: Phrase, detail: Phrase): never => {
     throw new ImageInputError(WIRE_NAMES[field], allowed, detail);
   };
   if (codePoints(request.prompt) > profile.maxPromptLength)
-    refuse('prompt', `at most ${profile.maxPromptLength.toLocaleString('en')} characters`, `${model} takes shorter prompts`);
+    refuse('prompt', phrase('allowed.atMostCharacters', { max: profile.maxPromptLength }), phrase('detail.model.shorterPrompts', { model }));
   if ((request.n ?? 1) > profile.maxN)
-    refuse('n', profile.maxN === 1 ? '1' : `1 to ${profile.maxN}`, `${model} makes at most ${profile.maxN} image${profile.maxN === 1 ? '' : 's'} per request`);
+    refuse('n', phrase('allowed.upTo', { max: profile.maxN }), phrase('detail.model.maxImages', { model, max: profile.maxN }));
   checkSize(request.size, model, profile);
   checkChoice('quality', request.quality, profile.qualities, model, refuse);
   checkFormat(request, model, profile, refuse);
   if (request.background === 'transparent' && !profile.backgrounds.includes('transparent'))
-    refuse('background', list(['auto', ...profile.backgrounds.filter((b) => b !== 'auto')]), `${model} can't make transparent backgrounds`);
+    refuse('background', list(['auto', ...profile.backgrounds.filter((b) => b !== 'auto')]), phrase('detail.model.noTransparency', { model }));
   checkChoice('background', request.background, profile.backgrounds, model, refuse);
-  if (request.moderation === 'low' && !profile.moderation) refuse('moderation', 'auto', `${model} has no moderation setting`);
+  if (request.moderation === 'low' && !profile.moderation) refuse('moderation', literal('auto'), noSetting(model, 'moderation'));
   checkChoice('style', request.style, profile.styles, model, refuse);
   checkChoice('complexity', request.complexity, profile.complexities, model, refuse);
   if (edit) checkEdit(edit, model, profile, refuse);
 }
 
-type Refuse = (field: keyof typeof WIRE_NAMES, allowed: string, detail: string) => never;
+type Refuse = (field: keyof typeof WIRE_NAMES, allowed: Phrase, detail: Phrase) => never;
+
+const noSetting = (model: string, setting: string): Phrase => phrase('detail.model.noSetting', { model, setting });
 
 /** A value of a list parameter; `auto` is always fine (left out when the model has no such word). */
 function checkChoice(field: keyof typeof WIRE_NAMES, value: string | undefined, accepted: readonly string[], model: string, refuse: Refuse): void {
   if (value === undefined || value === 'auto' || accepted.includes(value)) return;
-  if (accepted.length === 0) refuse(field, 'leave it out', `${model} has no ${field} setting`);
-  refuse(field, list(accepted), `${model} doesn't offer ${value}`);
+  if (accepted.length === 0) refuse(field, LEAVE_OUT, noSetting(model, field));
+  refuse(field, list(accepted), phrase('detail.model.notOffered', { model, value }));
 }
 
 function checkFormat(request: GenerateRequest, model: string, profile: ModelProfile, refuse: Refuse): void {
   // A model without output_format makes PNG: asking for png is fine, and nothing is sent.
   const formats: readonly string[] = profile.formats.length > 0 ? profile.formats : ['png'];
   if (request.outputFormat !== undefined && !formats.includes(request.outputFormat))
-    refuse('outputFormat', list(formats), `${model} doesn't make ${request.outputFormat.toUpperCase()}`);
-  if (request.outputCompression !== undefined && !profile.compression) refuse('outputCompression', 'leave it out', `${model} has no compression setting`);
+    refuse('outputFormat', list(formats), phrase('detail.model.notFormat', { model, format: request.outputFormat.toUpperCase() }));
+  if (request.outputCompression !== undefined && !profile.compression) refuse('outputCompression', LEAVE_OUT, noSetting(model, 'compression'));
 }
 
 function checkSize(size: string | undefined, model: string, profile: ModelProfile): void {
   if (size === undefined || size === 'auto' || profile.sizes.includes(size)) return;
   const rule = profile.customSizes;
-  const listed = list(profile.autoSize ? ['auto', ...profile.sizes] : profile.sizes);
-  if (!rule) throw new ImageInputError(WIRE_NAMES.size, listed, `${model} takes only its listed sizes`);
+  const sizes = profile.autoSize ? ['auto', ...profile.sizes] : profile.sizes;
+  if (!rule) throw new ImageInputError(WIRE_NAMES.size, list(sizes), phrase('detail.model.listedSizes', { model }));
   const parsed = parseSize(size);
-  const problem = parsed ? sizeProblem(parsed.width, parsed.height, rule) : 'not WIDTHxHEIGHT';
-  if (problem) throw new ImageInputError(WIRE_NAMES.size, `${listed}, or WIDTHxHEIGHT where ${problem}`, `${model} can't make ${size}`);
+  const problem = parsed ? sizeProblem(parsed.width, parsed.height, rule) : phrase('detail.size.notSize');
+  if (problem)
+    throw new ImageInputError(WIRE_NAMES.size, phrase('allowed.sizeOrCustom', { sizes, problem }), phrase('detail.model.cantMakeSize', { model, size }));
 }
 
 function checkEdit(edit: DeclaredEdit, model: string, profile: ModelProfile, refuse: Refuse): void {
   const edits = profile.edits;
-  if (!edits) return refuse('images', 'a model that edits images (see /models)', `${model} can't edit images`);
+  if (!edits) return refuse('images', phrase('allowed.editModelListed'), phrase('detail.model.noEdits', { model }));
   if (edit.images.length > edits.maxImages)
-    refuse('images', `1 to ${edits.maxImages} image${edits.maxImages === 1 ? '' : 's'}`, `${model} takes at most ${edits.maxImages} per edit`);
-  if (edit.mask && !edits.mask) refuse('mask', 'leave it out', `${model} doesn't take a mask`);
-  if (edit.inputFidelity !== undefined && !edits.inputFidelity) refuse('inputFidelity', 'leave it out', `${model} has no fidelity setting`);
+    refuse('images', phrase('allowed.imageCount', { max: edits.maxImages }), phrase('detail.model.maxEditImages', { model, max: edits.maxImages }));
+  if (edit.mask && !edits.mask) refuse('mask', LEAVE_OUT, phrase('detail.model.noMask', { model }));
+  if (edit.inputFidelity !== undefined && !edits.inputFidelity) refuse('inputFidelity', LEAVE_OUT, noSetting(model, 'fidelity'));
   if (!edits.squarePng) return;
   for (const image of edit.images) {
     const type = image.contentType?.split(';')[0]?.trim().toLowerCase();
     const notSquare = image.width != null && image.height != null && image.width !== image.height;
-    if ((type !== undefined && type !== 'image/png') || notSquare) refuse('images', 'one square PNG image', `${model} edits square PNGs only`);
+    if ((type !== undefined && type !== 'image/png') || notSquare)
+      refuse('images', phrase('allowed.squarePng'), phrase('detail.model.squarePngOnly', { model }));
   }
 }

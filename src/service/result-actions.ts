@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { ModelProfile } from './model-profiles.js';
 import { ImageInputError, parseSize } from './image-rules.js';
+import { phrase } from './phrase.js';
 import { WIRE_NAMES } from './image-request.js';
 import type { InputFidelity } from './ports.js';
 
@@ -81,8 +82,9 @@ export function actionRequest(
   model: string,
 ): { size: string; inputFidelity: InputFidelity | undefined } {
   const { edits } = profile;
-  if (!edits || edits.squarePng) throw new ImageInputError(WIRE_NAMES.images, 'a model that edits images', `${model} can't vary or extend an image`);
-  if (isCanvasTransform(transform) && !edits.mask) throw new ImageInputError(WIRE_NAMES.mask, 'a model that edits with a mask', `${model} takes no mask`);
+  if (!edits || edits.squarePng) throw new ImageInputError(WIRE_NAMES.images, phrase('allowed.editModel'), phrase('detail.model.noVariations', { model }));
+  if (isCanvasTransform(transform) && !edits.mask)
+    throw new ImageInputError(WIRE_NAMES.mask, phrase('allowed.maskModel'), phrase('detail.model.noMask', { model }));
   const fidelity = (value: InputFidelity) => (edits.inputFidelity ? value : undefined);
   const text = (size: Dimensions) => `${size.width}x${size.height}`;
   switch (transform.kind) {
@@ -93,7 +95,7 @@ export function actionRequest(
       };
     case 'enlarge': {
       const size = enlargedSize(profile, source);
-      if (!size) throw new ImageInputError(WIRE_NAMES.size, 'a larger size', `${model} makes nothing larger than ${text(source)}`);
+      if (!size) throw new ImageInputError(WIRE_NAMES.size, phrase('allowed.largerSize'), phrase('detail.model.nothingLarger', { model, size: text(source) }));
       return { size: text(size), inputFidelity: fidelity('high') };
     }
     case 'zoom':

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { UserFacingError } from '../errors.js';
 import { parseSize } from './image-rules.js';
+import { literal, phrase } from './phrase.js';
 import { GenerateRequest, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from './image-request.js';
 
 const Snowflake = z.string().regex(/^\d{17,20}$/);
@@ -98,19 +99,19 @@ export function applySettings(request: GenerateRequest, settings: ServerSettings
   if (place.manager) return applied;
   const model = applied.model;
   if (settings.allowedModels.length > 0 && (model === undefined || !settings.allowedModels.includes(model)))
-    throw new UserFacingError('settings.modelNotAllowed', { allowed: settings.allowedModels.join(', ') });
+    throw new UserFacingError('settings.modelNotAllowed', { allowed: literal(...settings.allowedModels) });
   if (settings.maxCount !== undefined && (applied.n ?? 1) > settings.maxCount) throw new UserFacingError('settings.tooMany', { limit: settings.maxCount });
   if (settings.maxSize !== undefined && applied.size !== undefined && pixelsOf(applied.size) > pixelsOf(settings.maxSize))
     throw new UserFacingError('input.invalid', {
       param: 'size',
-      detail: `this server allows sizes up to ${settings.maxSize} pixels`,
-      allowed: `auto, or at most ${settings.maxSize}`,
+      detail: phrase('detail.server.maxSize', { size: settings.maxSize }),
+      allowed: phrase('allowed.serverSize', { size: settings.maxSize }),
     });
   if (settings.maxQuality !== undefined && applied.quality !== undefined && rankOf(applied.quality) > rankOf(settings.maxQuality))
     throw new UserFacingError('input.invalid', {
       param: 'quality',
-      detail: `this server allows quality up to ${settings.maxQuality}`,
-      allowed: QUALITY_ORDER.filter((q) => rankOf(q) <= rankOf(settings.maxQuality ?? 'max')).join(', '),
+      detail: phrase('detail.server.maxQuality', { quality: settings.maxQuality }),
+      allowed: literal(...QUALITY_ORDER.filter((q) => rankOf(q) <= rankOf(settings.maxQuality ?? 'max'))),
     });
   return applied;
 }
@@ -150,7 +151,7 @@ function checkModeration(settings: ServerSettings, place: JobPlace): void {
   if (place.manager) return;
   if (mode === 'age-restricted' && place.ageRestricted) return;
   if (mode === 'roles' && roleIds.some((id) => place.roleIds.includes(id))) return;
-  if (mode === 'roles') throw new UserFacingError('settings.moderationRoles', { detail: roleIds.map((id) => `<@&${id}>`).join(', ') });
+  if (mode === 'roles') throw new UserFacingError('settings.moderationRoles', { roles: roleIds.map((id) => `<@&${id}>`).join(', ') });
   throw new UserFacingError('input.moderationNotAllowed');
 }
 

@@ -4,6 +4,7 @@ import { optionNameOf } from '../../src/commands/option-names.js';
 import { describeUserError, UserFacingError } from '../../src/errors.js';
 import type { GenerateRequest } from '../../src/service/ports.js';
 import { FakeOptions } from '../fakes/fake-interaction.js';
+import { english } from '../support/phrases.js';
 
 function parse(values: Record<string, string | number>, prompt = 'a red fox'): GenerateRequest {
   return parseImageOptions(new FakeOptions(values, { name: '', value: '' }), prompt);
@@ -61,7 +62,7 @@ describe('parseImageOptions', () => {
     const error = failure(values);
     expect(error.identifier).toBe('input.invalid');
     expect(error.context.param).toBe(field);
-    expect(error.context.detail).toEqual(expect.any(String));
+    expect(english(error.context.detail)).toEqual(expect.any(String));
     expect(describeUserError(error, 'ref', optionNameOf)).toMatch(new RegExp(`^That ${option} doesn't work: `));
   });
 
@@ -69,14 +70,15 @@ describe('parseImageOptions', () => {
     const error = failure({}, '   ');
     expect(error.identifier).toBe('input.invalid');
     expect(error.context.param).toBe('prompt');
-    expect(error.context.detail).toBe('the prompt is empty');
+    expect(english(error.context.detail)).toBe('the prompt is empty');
   });
 
   it("leaves Discord's 6000-character cap to Discord (the registered max_length) and applies the service's prompt rule", () => {
     expect(PROMPT_OPTION.max_length).toBe(6000);
     expect(parse({}, 'x'.repeat(32_000)).prompt).toHaveLength(32_000);
     const error = failure({}, 'x'.repeat(32_001));
-    expect(error.context).toMatchObject({ param: 'prompt', detail: 'the prompt is longer than 32,000 characters' });
+    expect(error.context.param).toBe('prompt');
+    expect(english(error.context.detail)).toBe('the prompt is longer than 32,000 characters');
   });
 });
 

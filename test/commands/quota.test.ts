@@ -88,7 +88,8 @@ describe('QuotaSetRequest', () => {
   it('refuses a user and a role together, saying why', () => {
     const parsed = QuotaSetRequest.safeParse({ limit: 3, userId: '42', roleId: '77' });
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.message).toBe('give a user or a role, not both');
+    // The message names its phrase, which /quota shows in the member's language.
+    expect(parsed.error?.issues[0]?.message).toBe('detail.target.both');
   });
 
   it.each([[{ limit: -1 }], [{ limit: 1.5 }], [{ limit: 2, period: 'year' }]])('GIVEN %o THEN refused', (input) => {

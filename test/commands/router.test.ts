@@ -5,6 +5,7 @@ import { createInteractionRouter } from '../../src/commands/router.js';
 import { textOf } from '../e2e/support.js';
 import { describeUnexpectedError, describeUserError, UserFacingError } from '../../src/errors.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
+import { phrase } from '../../src/service/phrase.js';
 import { LEVEL, memoryLogger } from '../fakes/memory-logger.js';
 
 const INTERACTION_ID = '1300000000000000042';
@@ -94,7 +95,7 @@ describe('createInteractionRouter', () => {
   it.each<[string, UserFacingError, string]>([
     [
       'an invalid field',
-      new UserFacingError('input.invalid', { param: 'outputCompression', allowed: 'only with jpeg or webp output' }),
+      new UserFacingError('input.invalid', { param: 'outputCompression', allowed: phrase('allowed.compressionFormat') }),
       "That compression doesn't work. Allowed: only with jpeg or webp output.",
     ],
     [
@@ -102,7 +103,11 @@ describe('createInteractionRouter', () => {
       new UserFacingError('gateway.badParameter', { param: 'n' }),
       "The image service didn't accept `count`. Try the default for it.",
     ],
-    ['a name that is no field', new UserFacingError('input.invalid', { param: 'user/role', detail: 'pick one' }), "That user/role doesn't work: pick one."],
+    [
+      'a name that is no field',
+      new UserFacingError('input.invalid', { param: 'user/role', detail: phrase('detail.target.both') }),
+      "That user/role doesn't work: give a user or a role, not both.",
+    ],
   ])('words %s as the option the member typed', async (_name, error, text) => {
     const { route } = setup([
       chat('imagine', async () => {

@@ -7,6 +7,7 @@ import { GatewayCancelledError, GatewayError, GatewayTimeoutError } from '../../
 import { ImageInputError, validateGenerateRequest } from '../../src/service/image-rules.js';
 import { StorageCorruptError, StorageUnavailableError } from '../../src/storage/errors.js';
 import { optionNameOf } from '../../src/commands/option-names.js';
+import { english } from '../support/phrases.js';
 
 const MODELS = ['gpt-image-1', 'dall-e-3'];
 const map = (err: unknown): unknown => toUserFacingError(err, () => MODELS);
@@ -71,14 +72,14 @@ describe('toUserFacingError', () => {
     (reason) => {
       const error = mapped(new AttachmentDownloadError(reason, `internal: https://cdn.example/${reason}?sig=secret`));
       expect(error.identifier).toBe('input.attachmentInvalid');
-      expect(error.context.detail).toEqual(expect.any(String));
-      expect(error.context.detail).not.toContain('secret');
+      expect(english(error.context.detail)).toEqual(expect.any(String));
+      expect(english(error.context.detail)).not.toContain('secret');
     },
   );
 
   it('GIVEN a download cut off at its cap THEN the detail names the cap', () => {
     const error = mapped(new AttachmentDownloadError('too_large', 'Attachment is larger than 8388608 bytes', { maxBytes: 8 * 1024 * 1024 }));
-    expect(error.context.detail).toBe('it is larger than 8 MB');
+    expect(english(error.context.detail)).toBe('it is larger than 8 MB');
   });
 
   it.each([new QueueClosedError('closed'), new GatewayCancelledError()])('GIVEN %s THEN job.cancelled', (err) => {

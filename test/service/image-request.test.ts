@@ -17,17 +17,18 @@ describe('the prompt rule', () => {
     expect(Prompt.parse('  a red fox \n')).toBe('a red fox');
   });
 
+  // A refusal names its phrase (and the phrase's values), which the commands show in the member's language.
   it.each(['', '   ', '\n\t'])('refuses the blank prompt %j as empty', (prompt) => {
     const result = Prompt.safeParse(prompt);
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toBe('the prompt is empty');
+    expect(result.error?.issues[0]?.message).toBe('detail.prompt.empty');
   });
 
   it('counts code points: 32,000 emoji pass, one more character does not', () => {
     expect(MAX_PROMPT_LENGTH).toBe(32_000);
     expect(Prompt.parse('😀'.repeat(32_000))).toHaveLength(64_000);
     const result = Prompt.safeParse('😀'.repeat(32_000) + 'x');
-    expect(result.error?.issues[0]?.message).toBe('the prompt is longer than 32,000 characters');
+    expect(result.error?.issues[0]).toMatchObject({ message: 'detail.prompt.tooLong', params: { max: 32_000 } });
   });
 });
 

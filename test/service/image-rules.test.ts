@@ -12,6 +12,7 @@ import {
 } from '../../src/service/image-rules.js';
 import type { EditRequest, GenerateRequest } from '../../src/service/ports.js';
 import { makeImage } from '../gateway/fixtures.js';
+import { english, inEnglish } from '../support/phrases.js';
 
 function refusal(fn: () => unknown): ImageInputError {
   try {
@@ -116,7 +117,7 @@ describe('validateGenerateRequest', () => {
   ])('refuses %s', (_name, req, param) => {
     const err = refusal(() => validateGenerateRequest(req));
     expect(err.param).toBe(param);
-    expect(err.allowed.length).toBeGreaterThan(5);
+    expect(english(err.allowed)?.length).toBeGreaterThan(5);
   });
 
   it.each<[string, GenerateRequest, string, string]>([
@@ -126,7 +127,7 @@ describe('validateGenerateRequest', () => {
     ['compression of 101', { ...base, outputFormat: 'jpeg', outputCompression: 101 }, 'output_compression', 'a whole number from 0 to 100'],
     ['a blank prompt', { prompt: ' ' }, 'prompt', '1 to 32,000 characters'],
   ])('words what is allowed when it refuses %s', (_name, req, param, allowed) => {
-    expect(refusal(() => validateGenerateRequest(req))).toMatchObject({ param, allowed });
+    expect(inEnglish(refusal(() => validateGenerateRequest(req)))).toMatchObject({ param, allowed });
   });
 
   it('trims the prompt and spells the size in lower case', () => {
@@ -138,7 +139,7 @@ describe('validateGenerateRequest', () => {
   });
 
   it('explains why transparent jpeg is refused', () => {
-    expect(refusal(() => validateGenerateRequest({ ...base, background: 'transparent', outputFormat: 'jpeg' })).allowed).toMatch(/png or webp/);
+    expect(english(refusal(() => validateGenerateRequest({ ...base, background: 'transparent', outputFormat: 'jpeg' })).allowed)).toMatch(/png or webp/);
   });
 });
 

@@ -16,6 +16,7 @@ import { FakeResponder } from '../fakes/fake-responder.js';
 import { flatPng } from '../fakes/images.js';
 import { imageResult, imagineJob, memberSubject, GUILD_ID, MEMBER_ID } from '../fakes/jobs.js';
 import { silentLogger } from '../fakes/memory-logger.js';
+import { english } from '../support/phrases.js';
 
 const MAX_ATTACHMENT_BYTES = 1_000_000;
 const opened: Storage[] = [];
@@ -122,7 +123,7 @@ describe('ImageService downloads', () => {
     const job = editJob({ images: [ref('a.png', 300_000), ref('b.png', 300_000)], mask: ref('mask.png', 1) });
     const err = await failure(service.run(job, new FakeResponder()));
     expect(err).toMatchObject({ identifier: 'input.invalid', context: { param: 'images' } });
-    expect(err.context.allowed).toMatch(/at most 586 KB together/);
+    expect(english(err.context.allowed)).toMatch(/at most 586 KB together/);
     expect(downloads).toEqual([]);
     expect(gateway.calls).toEqual([]);
     expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });

@@ -99,7 +99,7 @@ describe('ImageService with money limits', () => {
     await service.run(imagineJob({ model: 'gpt-image-2' }), new FakeResponder());
     await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 5, period: 'day' });
     const error = await failure(service.run(imagineJob({ model: 'gpt-image-2' }), new FakeResponder()));
-    expect(error).toMatchObject({ identifier: 'spend.unpriced', context: { detail: 'gpt-image-2' } });
+    expect(error).toMatchObject({ identifier: 'spend.unpriced', context: { model: 'gpt-image-2' } });
     expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 1, reserved: 0 });
   });
 

@@ -79,7 +79,12 @@ async function refusal(job: ImageJob, responder: FakeResponder): Promise<UserFac
 
 describe('pre-flight refusals', () => {
   const refusals: [string, () => Promise<ImageJob>, string, string][] = [
-    ['a bad size', async () => imagineJob({ size: '1000x1000' }), 'size', "That size doesn't work. Allowed: both sides must be multiples of 16"],
+    [
+      'a bad size',
+      async () => imagineJob({ size: '1000x1000' }),
+      'size',
+      "That size doesn't work: both sides must be multiples of 16. Allowed: auto, 1024x1024",
+    ],
     ['n of 11', async () => imagineJob({ n: 11 }), 'n', "That count doesn't work. Allowed: a whole number from 1 to 10."],
     ['an empty prompt', async () => imagineJob({ prompt: '' }), 'prompt', "That prompt doesn't work. Allowed: 1 to 32,000 characters."],
     ['a long prompt', async () => imagineJob({ prompt: 'x'.repeat(32_001) }), 'prompt', "That prompt doesn't work. Allowed: 1 to 32,000 characters."],

@@ -3,14 +3,16 @@ import { ImageInputError } from '../../src/service/image-rules.js';
 import { ModelProfiles } from '../../src/service/model-profiles.js';
 import type { GenerateRequest } from '../../src/service/ports.js';
 import { checkAgainstProfile, type DeclaredEdit } from '../../src/service/profile-rules.js';
+import { inEnglish } from '../support/phrases.js';
 
 const profiles = new ModelProfiles();
 
-function refusal(model: string, request: Partial<GenerateRequest>, edit?: DeclaredEdit): ImageInputError | undefined {
+/** The refusal, its phrases in English; undefined when the model takes the request. */
+function refusal(model: string, request: Partial<GenerateRequest>, edit?: DeclaredEdit): ReturnType<typeof inEnglish> | undefined {
   try {
     checkAgainstProfile({ prompt: 'a lighthouse', ...request }, model, profiles.of(model).profile, edit);
   } catch (err) {
-    if (err instanceof ImageInputError) return err;
+    if (err instanceof ImageInputError) return inEnglish(err);
     throw err;
   }
   return undefined;
