@@ -37,7 +37,7 @@ describe('a refusal in Japanese, end to end', () => {
     const handle = await imagine(option('model', 'dall-e-3'), option('count', 2));
     const message = ephemeralError(handle) ?? '';
     expect(message).toBe(
-      `count の値は使えません：dall-e-3 が 1 回のリクエストで作れる画像は 1 枚までです。使える値：1。\n${t('ja', 'error.reference', { referenceId: handle.id })}`,
+      `枚数 の値は使えません：dall-e-3 が 1 回のリクエストで作れる画像は 1 枚までです。使える値：1。\n${t('ja', 'error.reference', { referenceId: handle.id })}`,
     );
     expect(withoutTokens(message)).not.toMatch(/[A-Za-z]{2,}/);
     expect(h.gateway.imageRequests().length).toBe(before);
@@ -48,7 +48,7 @@ describe('a refusal in Japanese, end to end', () => {
     const handle = await imagine(option('model', 'gpt-image-2'), option('size', '1000x1000'));
     const message = ephemeralError(handle) ?? '';
     expect(message).toContain(
-      'size の値は使えません：幅と高さはどちらも 16 の倍数にしてください。使える値：auto、1024x1024、1536x1024、1024x1536、または 幅x高さ',
+      'サイズ の値は使えません：幅と高さはどちらも 16 の倍数にしてください。使える値：auto、1024x1024、1536x1024、1024x1536、または 幅x高さ',
     );
     expect(withoutTokens(message)).not.toMatch(/[A-Za-z]{2,}/);
     expect(h.gateway.imageRequests().length).toBe(before);
