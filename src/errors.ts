@@ -111,16 +111,22 @@ const phraseKeyOf = (id: PhraseId): PhraseId & MessageKey => id;
  * A phrase in a member's language: its message with each value rendered first (numbers and tokens as they are,
  * lists joined as the language writes them, phrases in the same language).
  */
-export function renderPhrase(p: Phrase, locale: string | null | undefined): string {
+export function renderPhrase(p: Phrase, locale: string | null | undefined, nameOf: ParamNamer = (param) => param): string {
   if ('literal' in p) return formatList(locale, p.literal);
-  const values = Object.fromEntries(Object.entries(p.values ?? {}).map(([name, value]) => [name, renderValue(value, locale)]));
+  const values = Object.fromEntries(
+    Object.entries(p.values ?? {}).map(([name, value]) => [
+      name,
+      // A `setting` is a parameter (`compression`), worded as members know it, like the error's own `param`.
+      name === 'setting' && typeof value === 'string' ? nameOf(value) : renderValue(value, locale, nameOf),
+    ]),
+  );
   return t(locale, phraseKeyOf(p.id), values);
 }
 
-function renderValue(value: PhraseValue, locale: string | null | undefined): string | number {
+function renderValue(value: PhraseValue, locale: string | null | undefined, nameOf: ParamNamer): string | number {
   if (typeof value === 'string' || typeof value === 'number') return value;
   if (isTokenList(value)) return formatList(locale, value);
-  return renderPhrase(value, locale);
+  return renderPhrase(value, locale, nameOf);
 }
 
 const isTokenList = (value: readonly string[] | Phrase): value is readonly string[] => Array.isArray(value);
@@ -133,7 +139,7 @@ function errorValues(error: UserFacingError, nameOf: ParamNamer, locale: string 
   const c = error.context;
   const resetsAt = c.resetsAt === undefined ? t(locale, 'error.soon') : `<t:${Math.ceil(c.resetsAt / 1000)}:R>`;
   const models = (c.models ?? []).slice(0, 10).map((m) => `\`${m}\``);
-  const text = (p: Phrase | undefined): string => (p === undefined ? '' : renderPhrase(p, locale));
+  const text = (p: Phrase | undefined): string => (p === undefined ? '' : renderPhrase(p, locale, nameOf));
   return {
     hasParam: flag(c.param),
     param: c.param === undefined ? '' : typeof c.param === 'string' ? nameOf(c.param) : text(c.param),

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseImageOptions } from '../../src/commands/image-options.js';
 import { issueDetail } from '../../src/commands/issue-detail.js';
 import { optionNameOf } from '../../src/commands/option-names.js';
+import { localizedCommandName } from '../../src/i18n/command-localizations.js';
 import { QuotaSetRequest } from '../../src/commands/quota-data.js';
 import { describeUserError, renderPhrase, UserFacingError } from '../../src/errors.js';
 import { CATALOGUES, intlLocaleOf, LANGUAGES } from '../../src/i18n/locales.js';
@@ -121,5 +122,20 @@ describe('the details of a refusal, in the member’s language', () => {
       return renderPhrase(phrase(id, values), language) === renderPhrase(phrase(id, values), 'en');
     });
     expect(copied).toEqual([]);
+  });
+});
+
+describe('a setting named inside a detail', () => {
+  it('is worded as the member’s Discord shows the option, like the error’s own parameter', () => {
+    let error: unknown;
+    try {
+      checkAgainstProfile(validateGenerateRequest({ prompt: 'x', moderation: 'low' }), 'dall-e-3', new ModelProfiles().of('dall-e-3').profile);
+    } catch (err) {
+      error = toUserFacingError(err, () => []);
+    }
+    const shown = describeUserError(error as UserFacingError, 'ref', (field) => localizedCommandName('ja', optionNameOf(field)), 'ja');
+    expect(localizedCommandName('ja', 'moderation')).not.toBe('moderation');
+    expect(shown).toContain(`dall-e-3 には ${localizedCommandName('ja', 'moderation')} の設定がありません`);
+    expect(shown).not.toContain('moderation');
   });
 });
