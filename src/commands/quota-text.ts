@@ -1,6 +1,6 @@
 /**
  * What /quota tells a member about their quota and their spending, and an admin about a change, in their language
- * (the interaction's locale). `who` is `You` for the member themselves, or a mention of the member an admin asked about.
+ * (the interaction's locale). `who` is the mention of the member an admin asked about, or undefined for the member themselves.
  */
 import { formatUsd, t } from '../i18n/translate.js';
 import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaTarget, SpendStatus } from '../service/ports.js';
@@ -8,11 +8,11 @@ import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaTarget, SpendStatus } fr
 const timestamp = (ms: number): string => `<t:${Math.ceil(ms / 1000)}:R>`;
 
 /** Text of a member's quota. */
-export function renderStatus(status: QuotaStatus, who: string, locale?: string | null): string {
-  const self = who === 'You' ? 'yes' : 'no';
-  if (status.limit === 0) return t(locale, 'quota.blocked', { self, who });
+export function renderStatus(status: QuotaStatus, who: string | undefined, locale?: string | null): string {
+  const self = who === undefined ? 'yes' : 'no';
+  if (status.limit === 0) return t(locale, 'quota.blocked', { self, who: who ?? '' });
   return [
-    t(locale, 'quota.status', { self, who, remaining: status.remaining, limit: status.limit, period: status.period }),
+    t(locale, 'quota.status', { self, who: who ?? '', remaining: status.remaining, limit: status.limit, period: status.period }),
     t(locale, 'quota.used', {
       used: status.used,
       hasReserved: status.reserved > 0 ? 'yes' : 'no',
@@ -24,9 +24,9 @@ export function renderStatus(status: QuotaStatus, who: string, locale?: string |
 }
 
 /** Text of a member's spending against the money limit that applies to them. */
-export function renderSpending(status: SpendStatus, who: string, locale?: string | null): string {
-  const self = who === 'You' ? 'yes' : 'no';
-  if (status.usd === 0) return t(locale, 'spending.blocked', { self, who });
+export function renderSpending(status: SpendStatus, who: string | undefined, locale?: string | null): string {
+  const self = who === undefined ? 'yes' : 'no';
+  if (status.usd === 0) return t(locale, 'spending.blocked', { self, who: who ?? '' });
   const money = (value: number) => formatUsd(locale, value);
   return [
     t(locale, 'spending.status', {

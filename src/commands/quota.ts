@@ -44,7 +44,7 @@ async function show(interaction: ChatInputCommandInteraction, deps: QuotaDeps): 
       ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(interaction.options.getMember('user')) }
       : subjectOf(interaction);
   const [status, spending] = await Promise.all([deps.quotas.show(subject), deps.quotas.spending(subject)]);
-  const who = user && user.id !== interaction.user.id ? `<@${user.id}>` : 'You';
+  const who = user && user.id !== interaction.user.id ? `<@${user.id}>` : undefined;
   const { locale } = interaction;
   return [renderStatus(status, who, locale), spending && renderSpending(spending, who, locale)].filter(Boolean).join('\n');
 }

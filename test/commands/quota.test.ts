@@ -11,21 +11,21 @@ function status(overrides: Partial<QuotaStatus> = {}): QuotaStatus {
 
 describe('renderStatus', () => {
   it('tells a member in their language', () => {
-    expect(renderStatus(status(), 'You', 'ja')).toBe(
+    expect(renderStatus(status(), undefined, 'ja')).toBe(
       ['**あなたの今日の残りは 5 枚中 3 枚**です。', `使用済み：2 · リセット：<t:${RESETS_AT / 1000}:R>`, '-# 上限の出どころ：ボットの既定'].join('\n'),
     );
     expect(renderStatus(status({ period: 'week' }), '<@42>', 'zh-CN')).toMatch(/^\*\*<@42>在本周还剩 3 \/ 5 张图片\*\*。/);
   });
 
   it('tells a member what is left, what was used and when it resets', () => {
-    expect(renderStatus(status(), 'You')).toBe(
+    expect(renderStatus(status(), undefined)).toBe(
       ['**You have 3 of 5 images left** this day.', `Used: 2 · resets <t:${RESETS_AT / 1000}:R>`, "-# Limit from: the bot's default"].join('\n'),
     );
   });
 
   it('says how many images are in progress when some are reserved', () => {
-    expect(renderStatus(status({ reserved: 2, remaining: 1 }), 'You')).toContain('Used: 2 (2 in progress)');
-    expect(renderStatus(status(), 'You')).not.toContain('in progress');
+    expect(renderStatus(status({ reserved: 2, remaining: 1 }), undefined)).toContain('Used: 2 (2 in progress)');
+    expect(renderStatus(status(), undefined)).not.toContain('in progress');
   });
 
   it('speaks of another member in the third person', () => {
@@ -33,7 +33,7 @@ describe('renderStatus', () => {
   });
 
   it('says a member with limit 0 cannot generate images', () => {
-    expect(renderStatus(status({ limit: 0, remaining: 0, used: 0 }), 'You')).toBe("You can't generate images here (limit 0).");
+    expect(renderStatus(status({ limit: 0, remaining: 0, used: 0 }), undefined)).toBe("You can't generate images here (limit 0).");
   });
 
   it.each<[QuotaStatus['source'], string]>([
@@ -42,7 +42,7 @@ describe('renderStatus', () => {
     ['server', "this server's default"],
     ['default', "the bot's default"],
   ])('names the source %s', (source, text) => {
-    expect(renderStatus(status({ source }), 'You')).toContain(`-# Limit from: ${text}`);
+    expect(renderStatus(status({ source }), undefined)).toContain(`-# Limit from: ${text}`);
   });
 });
 
