@@ -26,6 +26,12 @@ export function createModelsCommand(deps: { models: Pick<ImageGateway, 'listMode
   };
 }
 
+/** A day (`2026-12-01`) as a Discord date, which every client shows in its own language; the text itself if not a date. */
+function dayOf(date: string): string {
+  const ms = Date.parse(date);
+  return Number.isNaN(ms) ? date : `<t:${Math.floor(ms / 1000)}:D>`;
+}
+
 /** The image models as a member reads them, in their language: the default marked, shutdown dates named. */
 export function renderModels(models: readonly GatewayModel[], locale?: string | null): string {
   const say = translator(locale);
@@ -34,7 +40,7 @@ export function renderModels(models: readonly GatewayModel[], locale?: string | 
       model: `\`${m.id}\``,
       isDefault: m.default ? 'yes' : 'no',
       hasShutdown: m.shutdownDate ? 'yes' : 'no',
-      date: m.shutdownDate ?? '',
+      date: m.shutdownDate ? dayOf(m.shutdownDate) : '',
     }),
   );
   return [say('admin.models.title'), ...lines, say('admin.models.hint')].join('\n');

@@ -82,7 +82,7 @@ describe('/models in the member’s language', () => {
       [
         '**Image models**',
         '• `gpt-image-2` (default)',
-        '• `gpt-image-1` · shuts down 2099-12-01',
+        '• `gpt-image-1` · shuts down <t:4099766400:D>',
         '-# Pick one with the `model` option of `/imagine` or `/edit`.',
       ].join('\n'),
     );
@@ -93,7 +93,7 @@ describe('/models in the member’s language', () => {
       [
         '**이미지 모델**',
         '• `gpt-image-2` (기본값)',
-        '• `gpt-image-1` · 2099-12-01에 종료 예정',
+        '• `gpt-image-1` · <t:4099766400:D>에 종료 예정',
         '-# `/이미지생성` 또는 `/이미지편집`의 `모델` 옵션에서 고르세요.',
       ].join('\n'),
     );

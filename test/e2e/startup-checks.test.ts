@@ -143,7 +143,7 @@ describe('start-up check of the image gateway', () => {
     );
     const models = h.discord.slash('models', [], { user: h.discord.fixtures.member });
     await models.waitFor((x) => x.edits.some((e) => e.status === 200));
-    expect(String(models.edits.at(-1)?.payload?.content)).toContain('`gpt-image-1.5` (default) · shuts down 2099-12-01');
+    expect(String(models.edits.at(-1)?.payload?.content)).toContain('`gpt-image-1.5` (default) · shuts down <t:4099766400:D>');
   });
 
   it('logs a healthy gateway once at info level', async () => {
