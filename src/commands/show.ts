@@ -6,7 +6,7 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { shownCard } from '../discord/result-card.js';
 import { inertText, shortenForDiscord } from '../discord/text.js';
-import { t } from '../i18n/translate.js';
+import { formatDay, t } from '../i18n/translate.js';
 import type { HistoryEntry } from '../service/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import type { ChatCommand } from './command.js';
@@ -56,7 +56,7 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
     },
     async autocomplete(interaction) {
       const entries = await deps.history.search(ownerOf(interaction), interaction.options.getFocused());
-      await interaction.respond(entries.map((entry) => ({ name: choiceName(entry), value: entry.jobId })));
+      await interaction.respond(entries.map((entry) => ({ name: choiceName(entry, interaction.locale), value: entry.jobId })));
     },
   };
 }
@@ -76,8 +76,11 @@ function renderShown(entry: HistoryEntry, userId: string, locale: string): strin
   return `**${inertText(entry.prompt, 1500)}**\n-# ${footer}`;
 }
 
-/** An autocomplete choice's name (1–100 characters): the prompt on one line, and the day it was made (UTC). */
-function choiceName(entry: HistoryEntry): string {
-  const day = new Date(entry.createdAt).toISOString().slice(0, 10);
-  return `${shortenForDiscord(entry.prompt.replace(/\s+/g, ' ').trim(), 85) || entry.jobId} · ${day}`;
+/**
+ * An autocomplete choice's name (1–100 characters): the prompt on one line, and the day it was made (UTC) as the
+ * member's language writes it (choice names are plain text: Discord formats no timestamp there).
+ */
+export function choiceName(entry: Pick<HistoryEntry, 'prompt' | 'jobId' | 'createdAt'>, locale: string): string {
+  const day = formatDay(locale, entry.createdAt);
+  return `${shortenForDiscord(entry.prompt.replace(/\s+/g, ' ').trim(), 100 - day.length - 3) || entry.jobId} · ${day}`;
 }

@@ -83,6 +83,11 @@ export function formatList(locale: string | null | undefined, items: readonly st
   return new Intl.ListFormat(intlLocaleOf(resolveLanguage(locale)), { style: 'narrow', type: 'conjunction' }).format(items);
 }
 
+/** A day as a language writes it (`Nov 25, 2026`; `2026年11月25日`), in UTC: for text Discord does not format itself. */
+export function formatDay(locale: string | null | undefined, ms: number): string {
+  return new Intl.DateTimeFormat(intlLocaleOf(resolveLanguage(locale)), { dateStyle: 'medium', timeZone: 'UTC' }).format(ms);
+}
+
 /** The language a Discord locale renders in. */
 export function languageOf(locale: string | null | undefined): Language {
   return resolveLanguage(locale);

@@ -102,7 +102,7 @@ describe('/history and /show, end to end', () => {
     };
     const own = await choices(member2, '');
     expect(own.map((c) => c.value)).toEqual([delivered.get('member2 job')!.jobId]);
-    expect(own[0]?.name).toMatch(/^member2 job · \d{4}-\d\d-\d\d$/);
+    expect(own[0]?.name).toMatch(/^member2 job · [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
     expect((await choices(member, 'JOB 3')).map((c) => c.value)).toEqual([delivered.get('member job 3')!.jobId]);
     expect(await choices(admin, 'member')).toEqual([]);
 
