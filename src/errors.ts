@@ -91,9 +91,6 @@ export class UserFacingError extends Error {
   }
 }
 
-/** US dollars as members read them: cents, or a tenth of a cent below one cent. */
-export const usd = (value: number | undefined, locale?: string | null): string => formatUsd(locale, value);
-
 /** Words a parameter named in an error context. */
 type ParamNamer = (param: string) => string;
 

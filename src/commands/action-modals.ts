@@ -1,15 +1,14 @@
 /**
  * The modals of two actions on a result (image-actions.ts): Remix (the prompt and main parameters, filled in) and
  * Vary region (the cells of a 3×3 grid, and what to put there), written in the language of the member who clicked.
- * Every text fits Discord's limits in every language (test/commands/modal-texts.test.ts).
+ * Every text fits Discord's limits in every language (test/commands/modal-limits.test.ts).
  */
 import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData } from 'discord.js';
-import { shortenForDiscord } from '../discord/text.js';
 import { ACTIONS, BUTTON_PREFIX } from '../discord/render.js';
-import { translator, type Translate } from '../i18n/translate.js';
+import { translator } from '../i18n/translate.js';
 import type { MessageKey } from '../i18n/locales.js';
 import type { GenerateRequest } from '../service/image-request.js';
-import { PROMPT_FIELD } from './prompt-modal.js';
+import { promptField } from './prompt-modal.js';
 
 export const SIZE_FIELD = 'size';
 export const QUALITY_FIELD = 'quality';
@@ -28,21 +27,6 @@ const CELL_NAMES: readonly MessageKey[] = [
   'modal.region.bottom',
   'modal.region.bottomRight',
 ];
-
-const promptLabel = (say: Translate, value: string, description: string) => ({
-  type: ComponentType.Label as const,
-  label: say('modal.prompt.label'),
-  description,
-  component: {
-    type: ComponentType.TextInput as const,
-    custom_id: PROMPT_FIELD,
-    style: TextInputStyle.Paragraph,
-    max_length: 4000,
-    min_length: 1,
-    required: true,
-    value: shortenForDiscord(value, 4000),
-  },
-});
 
 /** Remix: the prompt and main parameters, filled in; a new image, or an edit of this one. */
 export function remixModal(jobId: string, request: GenerateRequest, locale?: string | null): APIModalInteractionResponseCallbackData {
@@ -64,7 +48,7 @@ export function remixModal(jobId: string, request: GenerateRequest, locale?: str
     custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.remix}`,
     title: say('button.remix'),
     components: [
-      promptLabel(say, request.prompt, say('modal.remix.prompt')),
+      promptField(say, say('modal.remix.prompt'), request.prompt),
       short(SIZE_FIELD, say('modal.remix.size'), request.size, say('modal.remix.sizePlaceholder')),
       short(QUALITY_FIELD, say('modal.remix.quality'), request.quality, say('modal.remix.qualityPlaceholder')),
       {
@@ -102,7 +86,7 @@ export function regionModal(jobId: string, prompt: string, locale?: string | nul
           options: CELL_NAMES.map((key, cell) => ({ label: say(key), value: String(cell) })),
         },
       },
-      promptLabel(say, prompt, say('modal.region.prompt')),
+      promptField(say, say('modal.region.prompt'), prompt),
     ],
   };
 }

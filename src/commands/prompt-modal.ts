@@ -4,7 +4,7 @@
 import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData, type ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { shortenForDiscord } from '../discord/text.js';
-import { translator } from '../i18n/translate.js';
+import { translator, type Translate } from '../i18n/translate.js';
 import { Prompt } from '../service/image-request.js';
 import { issueDetail } from './issue-detail.js';
 
@@ -21,14 +21,27 @@ export function promptModal(customId: string, title: string, note: string, local
     custom_id: customId,
     title: shortenForDiscord(title, 45),
     components: [
-      {
-        type: ComponentType.Label,
-        label: say('modal.prompt.label'),
-        // A long note (every kind of ignored attachment) may be cut short: Discord allows 100 characters here.
-        description: shortenForDiscord(say('modal.prompt.whatChanges', { note }), 100),
-        component: { type: ComponentType.TextInput, custom_id: PROMPT_FIELD, style: TextInputStyle.Paragraph, max_length: 4000, min_length: 1, required: true },
-      },
+      // A long note (every kind of ignored attachment) may be cut short: Discord allows 100 characters here.
+      promptField(say, shortenForDiscord(say('modal.prompt.whatChanges', { note }), 100)),
     ],
+  };
+}
+
+/** The prompt's paragraph input, Label-wrapped, with `description` under its label and `value` filled in (if any). */
+export function promptField(say: Translate, description: string, value?: string) {
+  return {
+    type: ComponentType.Label as const,
+    label: say('modal.prompt.label'),
+    description,
+    component: {
+      type: ComponentType.TextInput as const,
+      custom_id: PROMPT_FIELD,
+      style: TextInputStyle.Paragraph,
+      max_length: 4000,
+      min_length: 1,
+      required: true,
+      ...(value === undefined ? {} : { value: shortenForDiscord(value, 4000) }),
+    },
   };
 }
 

@@ -8,7 +8,8 @@ import { PermissionFlagsBits, type APIModalInteractionResponseCallbackData, type
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
-import type { ComponentHandler } from './command.js';
+import type { ComponentHandler, InteractionContext } from './command.js';
+import type { ImageJob } from '../service/jobs.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { memberCan } from './job-from-interaction.js';
@@ -22,23 +23,14 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
   return [
     {
       prefix: BUTTON_PREFIX.reroll,
-      async button(interaction, jobId, ctx) {
-        deferInBackground(interaction, ctx);
-        const record = await deps.archive.recall(jobId);
-        if (!record) throw new UserFacingError('button.expired');
-        ctx.logger.info({ from: jobId }, 're-roll');
-        await startJob(interaction, ctx, deps, record.kind, record.request, record.edit);
-      },
+      button: (interaction, jobId, ctx) => runAgain(deps, interaction, jobId, ctx),
     },
     {
+      // Without PROMPT_MODEL it is refused at once; where a server turned prompt help off, the service refuses it.
       prefix: BUTTON_PREFIX.enhance,
       async button(interaction, jobId, ctx) {
         if (!deps.promptFeatures.enhance) throw new UserFacingError('promptHelp.off');
-        deferInBackground(interaction, ctx);
-        const record = await deps.archive.recall(jobId);
-        if (!record) throw new UserFacingError('button.expired');
-        ctx.logger.info({ from: jobId }, 'enhance of a result');
-        await startJob(interaction, ctx, deps, record.kind, record.request, record.edit, undefined, 'required');
+        await runAgain(deps, interaction, jobId, ctx, 'required');
       },
     },
     {
@@ -81,4 +73,13 @@ export function editResultModal(jobId: string, locale?: string | null): APIModal
 
 function imagesOf(interaction: ButtonInteraction) {
   return [...interaction.message.attachments.values()].filter(looksLikeImage);
+}
+
+/** Runs a result's stored request again as a new job of whoever clicked (`enhance`: its prompt rewritten first). */
+async function runAgain(deps: Deps, interaction: ButtonInteraction, jobId: string, ctx: InteractionContext, enhance?: ImageJob['enhance']): Promise<void> {
+  deferInBackground(interaction, ctx);
+  const record = await deps.archive.recall(jobId);
+  if (!record) throw new UserFacingError('button.expired');
+  ctx.logger.info({ from: jobId, enhance }, 'result run again');
+  await startJob(interaction, ctx, deps, record.kind, record.request, record.edit, undefined, enhance);
 }

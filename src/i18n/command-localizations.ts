@@ -64,13 +64,13 @@ export function localizeCommand<T extends Localizable>(definition: T): T {
  * A command's, subcommand's or option's name as members of `locale`'s language see it in Discord (its localization,
  * the same one registered with the command); the English name when there is none.
  */
-export function localizedCommandName(locale: string | null | undefined, english: string): string {
-  const catalogue: Catalogue = CATALOGUES[resolveLanguage(locale)];
-  return catalogue[commandTextKey.name(english)] ?? english;
-}
+export const localizedCommandName = (locale: string | null | undefined, english: string): string => registered(locale, commandTextKey.name(english), english);
 
 /** A choice's name (`high`, `auto`) as members of `locale`'s language see it; the English word when there is none. */
-export function localizedChoiceName(locale: string | null | undefined, english: string): string {
+export const localizedChoiceName = (locale: string | null | undefined, english: string): string => registered(locale, commandTextKey.choice(english), english);
+
+/** The text of a command text's `key` in `locale`'s catalogue, or `english`. */
+function registered(locale: string | null | undefined, key: string, english: string): string {
   const catalogue: Catalogue = CATALOGUES[resolveLanguage(locale)];
-  return catalogue[commandTextKey.choice(english)] ?? english;
+  return catalogue[key] ?? english;
 }

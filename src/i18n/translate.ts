@@ -56,23 +56,21 @@ export function t(locale: string | null | undefined, key: MessageKey, values?: M
  */
 export function formatUsd(locale: string | null | undefined, value: number | undefined): string {
   const amount = value ?? 0;
-  const digits = amount >= 0.01 || amount === 0 ? 2 : 3;
+  return usdTo(locale, amount, amount >= 0.01 || amount === 0 ? 2 : 3);
+}
+
+/** US dollars to a hundredth of a cent, for reports that add small costs up (`$0.0530`; `0,0530 $US` in French). */
+export function formatUsdPrecise(locale: string | null | undefined, value: number): string {
+  return usdTo(locale, value, 4);
+}
+
+function usdTo(locale: string | null | undefined, amount: number, digits: number): string {
   return new Intl.NumberFormat(intlLocaleOf(resolveLanguage(locale)), {
     style: 'currency',
     currency: 'USD',
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(amount);
-}
-
-/** US dollars to a hundredth of a cent, for reports that add small costs up (`$0.0530`; `0,0530 $US` in French). */
-export function formatUsdPrecise(locale: string | null | undefined, value: number): string {
-  return new Intl.NumberFormat(intlLocaleOf(resolveLanguage(locale)), {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: 4,
-    maximumFractionDigits: 4,
-  }).format(value);
 }
 
 /**
@@ -83,7 +81,7 @@ export function formatList(locale: string | null | undefined, items: readonly st
   return new Intl.ListFormat(intlLocaleOf(resolveLanguage(locale)), { style: 'narrow', type: 'conjunction' }).format(items);
 }
 
-/** A day as a language writes it (`Nov 25, 2026`; `2026年11月25日`), in UTC: for text Discord does not format itself. */
+/** A day as a language writes it (`Nov 25, 2026`; `2026/11/25`; `25.11.2026`), in UTC: for text Discord does not format itself. */
 export function formatDay(locale: string | null | undefined, ms: number): string {
   return new Intl.DateTimeFormat(intlLocaleOf(resolveLanguage(locale)), { dateStyle: 'medium', timeZone: 'UTC' }).format(ms);
 }
