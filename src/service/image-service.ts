@@ -25,7 +25,7 @@ import { isoDate } from './periods.js';
 import type { UsageTotals } from './usage-totals.js';
 import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
-import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
+import type { AttachmentRef, ImageJob, Posted, Responder } from './jobs.js';
 import type {
   AnswerSink,
   Clock,
@@ -117,6 +117,17 @@ export interface ImageServiceOptions {
 }
 
 /** What a delivered job posted. */
+/** What the job's bookkeeping needs of the gateway's answer: all but the images' bytes (their count instead). */
+type Answer = Omit<ImageResult, 'images'> & { images: number };
+
+/** A job's images as posted: where, how many count (an SVG original does not), how many files, and the answer. */
+interface Sent {
+  posted: Posted;
+  images: number;
+  files: number;
+  answer: Answer;
+}
+
 interface Settled {
   delivered: number;
   model: string;
@@ -411,6 +422,49 @@ export class ImageService {
     // never reaches the chat model. It never fails the job (enhance-step.ts).
     const { job, prepared, enhancement } = await enhancedRequest(asked, checked, this.options.promptHelp);
     const { request } = prepared;
+    const answered: { answer?: Answer } = {};
+    let sent: Sent | undefined;
+    try {
+      sent = await this.generateAndPost(job, prepared, enhancement, responder, log, answered);
+      const { answer, images, posted } = sent;
+      await lease.stop();
+      const cost = costOf(answer.usage, prepared.profile.prices, answer.images);
+      await this.commit(job, images, holds.spend ? (cost?.usd ?? prepared.estimate ?? 0) : undefined, log);
+      await this.recordUsage({ ...job, request }, answer, images, cost, log, enhancement.used);
+      await this.options.archive?.remember(job, posted.messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
+      await this.options.history
+        ?.record({ ...job, request }, { model: answer.model, images, posted })
+        .catch((err: unknown) => log.warn({ err }, 'could not add the job to its member history'));
+      log.info({ images: sent.files, requestId: answer.requestId, usage: answer.usage }, 'image job delivered');
+      return { delivered: images, model: answer.model, cost, messageId: posted.messageIds[0] };
+    } finally {
+      await lease.stop();
+      const { answer } = answered;
+      if (!sent) {
+        await this.refund(job, holds, log);
+        // Images were made but not posted: the member is not charged, the operator was.
+        if (answer) {
+          made.images = true;
+          await this.recordUsage({ ...job, request }, answer, 0, costOf(answer.usage, prepared.profile.prices, answer.images), log, enhancement.used);
+        }
+      }
+    }
+  }
+
+  /**
+   * Generates the job's images and posts them: the only place their bytes are held, so they, and their room in the
+   * memory budget, are given back as soon as they are posted (or could not be), not after the job's bookkeeping.
+   * `answered` gets what the bookkeeping needs of the gateway's answer as soon as there is one.
+   */
+  private async generateAndPost(
+    job: ImageJob,
+    prepared: Prepared,
+    enhancement: EnhancementOutcome,
+    responder: Responder,
+    log: Logger,
+    answered: { answer?: Answer },
+  ): Promise<Sent> {
+    const { request } = prepared;
     const expectedImages = request.n ?? 1;
     let delivered = false;
     const progress = new JobProgressReporter((p) => responder.progress(p), { intervalMs: this.options.progressIntervalMs ?? 3_000, log });
@@ -425,12 +479,13 @@ export class ImageService {
             maxFileBytes: responder.maxFileBytes,
           });
     const memory = this.memory.forJob(unknownAnswerBytes(request, this.partialImagesFor(prepared)));
-    let result: ImageResult | undefined;
     try {
-      result = await this.queueAndGenerate(job, prepared, responder, progress, { sink: stream, memory });
+      const result = await this.queueAndGenerate(job, prepared, responder, progress, { sink: stream, memory });
+      const { images: generated, ...rest } = result;
+      const answer = { ...rest, images: generated.length };
+      answered.answer = answer;
       const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request.size);
       const upload = await stream?.settle(files);
-      const actions = actionsOf(prepared.profile, files[0]);
       const posted = await responder.deliver(
         {
           job,
@@ -438,45 +493,26 @@ export class ImageService {
           files,
           notices: [...enhancement.notices, ...notices],
           spoiler: prepared.spoiler,
-          actions,
+          actions: actionsOf(prepared.profile, files[0]),
           prompts: enhancement.prompts,
           enhanceable: this.offersEnhance(prepared, enhancement),
         },
         upload,
       );
-      const { messageIds } = posted;
       delivered = true;
       this.metrics.uploaded(files.reduce((sum, file) => sum + file.bytes.length, 0));
-      await lease.stop();
-      const cost = costOf(result.usage, prepared.profile.prices, result.images.length);
-      await this.commit(job, imagesIn(files), holds.spend ? (cost?.usd ?? prepared.estimate ?? 0) : undefined, log);
-      await this.recordUsage({ ...job, request }, result, imagesIn(files), cost, log, enhancement.used);
-      await this.options.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
-      await this.options.history
-        ?.record({ ...job, request }, { model: result.model, images: imagesIn(files), posted })
-        .catch((err: unknown) => log.warn({ err }, 'could not add the job to its member history'));
-      log.info({ images: files.length, requestId: result.requestId, usage: result.usage }, 'image job delivered');
-      return { delivered: imagesIn(files), model: result.model, cost, messageId: messageIds[0] };
+      return { posted, images: imagesIn(files), files: files.length, answer };
     } finally {
       // The gateway call has settled (the queue settles a ticket only then) and delivery is over or failed.
       await stream?.close(delivered);
       memory.release();
-      await lease.stop();
-      if (!delivered) {
-        await this.refund(job, holds, log);
-        // Images were made but not posted: the member is not charged, the operator was.
-        if (result) {
-          made.images = true;
-          await this.recordUsage({ ...job, request }, result, 0, costOf(result.usage, prepared.profile.prices, result.images.length), log, enhancement.used);
-        }
-      }
     }
   }
 
   /** Records what the job cost (`job` with the request as it was sent: the server's defaults filled in). */
   private async recordUsage(
     job: ImageJob,
-    result: ImageResult,
+    result: Answer,
     delivered: number,
     cost: JobCost | undefined,
     log: Logger,

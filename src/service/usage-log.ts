@@ -78,7 +78,14 @@ export class UsageLog {
   }
 
   /** Records `job`, answered with `result`, of which `delivered` images were posted. */
-  async record(job: ImageJob, result: ImageResult, delivered: number, settledAt: number, cost?: JobCost, promptHelp?: PromptHelpUsage): Promise<void> {
+  async record(
+    job: ImageJob,
+    result: Pick<ImageResult, 'model' | 'sizeFallback' | 'usage' | 'requestId'>,
+    delivered: number,
+    settledAt: number,
+    cost?: JobCost,
+    promptHelp?: PromptHelpUsage,
+  ): Promise<void> {
     const entry: JobUsage = {
       v: 1,
       jobId: job.id,
