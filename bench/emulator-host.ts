@@ -59,8 +59,13 @@ function syntheticMembers(count: number): UserFixture[] {
   }));
 }
 
+/** The post that carried the result: a card under the reply (a follow-up), or an edit of the reply. */
+function resultOf(h: InteractionHandle) {
+  return [...h.edits, ...h.followUps].find((e) => e.status === 200 && e.files.length > 0);
+}
+
 function isFinal(h: InteractionHandle): boolean {
-  return h.edits.some((e) => e.status === 200 && e.files.length > 0);
+  return resultOf(h) !== undefined;
 }
 
 async function track(handle: InteractionHandle, timeoutMs: number): Promise<InteractionSample> {
@@ -72,7 +77,7 @@ async function track(handle: InteractionHandle, timeoutMs: number): Promise<Inte
   const finalAt = await Promise.race([arrived, timedOut]);
   clearTimeout(timer);
   const ack = handle.acks.find((a) => a.status >= 200 && a.status < 300) ?? handle.acks[0];
-  const edit = handle.edits.find((e) => e.status === 200 && e.files.length > 0);
+  const edit = resultOf(handle);
   const t0 = handle.dispatchedAt;
   return {
     ack: ack && ack.status < 300 ? ack.receivedAt - t0 : null,

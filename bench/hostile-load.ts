@@ -5,7 +5,7 @@
  * (fetched from the slow CDN once they fit), and /imagine (answered by the gateway with a heavy url item).
  */
 import sharp from 'sharp';
-import { finalEdit, settled } from '../test/e2e/support.js';
+import { resultPost, settled } from '../test/e2e/support.js';
 import type { DiscordEmulator, InteractionHandle, UserFixture } from '../test/emulators/discord/index.js';
 import { padPng } from '../test/emulators/gateway/png-padding.js';
 
@@ -54,8 +54,8 @@ export async function hostileLoad(discord: DiscordEmulator, members: UserFixture
     handles.push(wait(discord.slash('imagine', imagine, { user }), spec.timeoutMs));
   }
   const done = await Promise.all(handles);
-  const delivered = done.filter((h) => finalEdit(h) !== undefined).length;
-  const refusals = done.filter((h) => finalEdit(h) === undefined && settled(h));
+  const delivered = done.filter((h) => resultPost(h) !== undefined).length;
+  const refusals = done.filter((h) => resultPost(h) === undefined && settled(h));
   return {
     requests: done.length,
     delivered,

@@ -68,7 +68,8 @@ export function createDemoContext(options: {
     awaitCard: async (handle, label) => {
       await within(
         RESULT_TIMEOUT_MS,
-        handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0)),
+        // A card with images is a new message under the reply (real Discord refuses the edit: discord-api-docs#7529).
+        handle.waitFor((x) => [...x.edits, ...x.followUps].some((e) => e.status === 200 && e.files.length > 0)),
         handle,
       );
       return saved(handle, label);
@@ -99,7 +100,7 @@ async function within<T>(ms: number, promise: Promise<T>, handle: InteractionHan
     timer = setTimeout(() => {
       const recorded = [
         ...handle.acks.map((a) => `ack type ${a.type}: ${a.status}${a.errorCode === undefined ? '' : ` (code ${a.errorCode})`}`),
-        ...handle.edits.map((e) => `${e.method} ${e.status}${e.errorCode === undefined ? '' : ` (code ${e.errorCode})`}`),
+        ...[...handle.edits, ...handle.followUps].map((e) => `${e.method} ${e.status}${e.errorCode === undefined ? '' : ` (code ${e.errorCode})`}`),
       ];
       reject(new Error(`no result for interaction ${handle.id} within ${ms} ms; recorded: ${recorded.join(', ') || 'nothing'}`));
     }, ms);
@@ -111,13 +112,14 @@ async function within<T>(ms: number, promise: Promise<T>, handle: InteractionHan
   }
 }
 
-/** Every acknowledgement and edit of `handle`, with its time since dispatch. */
+/** Every acknowledgement, edit of the reply and post under it (the cards) of `handle`, in order, with its time since dispatch. */
 function printTimeline(handle: InteractionHandle, say: (line: string) => void): void {
   const since = (t: number) => `+${Math.round(t - handle.dispatchedAt)} ms`.padStart(9);
   for (const ack of handle.acks) say(`  ${since(ack.receivedAt)}  acknowledged (type ${ack.type}${ack.type === 5 ? ': "thinking…"' : ''})`);
-  for (const edit of handle.edits) {
-    const text = textOf(edit.payload).split('\n')[0];
-    const files = edit.files.length > 0 ? ` [${edit.files.map((f) => `${f.filename} ${(f.bytes.length / 1024).toFixed(0)} KiB`).join(', ')}]` : '';
-    say(`  ${since(edit.receivedAt)}  edit ${edit.status}: ${text}${files}`);
+  const writes = [...handle.edits.map((e) => ['edit', e] as const), ...handle.followUps.map((e) => ['card', e] as const)];
+  for (const [kind, write] of writes.sort((a, b) => a[1].receivedAt - b[1].receivedAt)) {
+    const text = textOf(write.payload).split('\n')[0];
+    const files = write.files.length > 0 ? ` [${write.files.map((f) => `${f.filename} ${(f.bytes.length / 1024).toFixed(0)} KiB`).join(', ')}]` : '';
+    say(`  ${since(write.receivedAt)}  ${kind} ${write.status}: ${text}${files}`);
   }
 }

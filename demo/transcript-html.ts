@@ -28,7 +28,13 @@ export interface TranscriptInput {
 export function renderTranscriptPage(input: TranscriptInput): string {
   const sections = [...groupByChannel(input.messages)].map(([channelId, messages]) => {
     const name = input.names.channels.get(channelId) ?? `channel ${channelId}`;
-    const rendered = messages.map((message) => renderMessage({ message, names: input.names, files: input.files, commands: input.commands }));
+    const shown = new Set<string>();
+    const rendered = messages.map((message) => {
+      const interaction = message.interaction_metadata?.id;
+      const continued = interaction !== undefined && shown.has(interaction);
+      if (interaction !== undefined) shown.add(interaction);
+      return renderMessage({ message, names: input.names, files: input.files, commands: input.commands, continued });
+    });
     return `<section class="channel" data-channel-id="${escapeHtml(channelId)}"><h2><span class="hash">#</span>${escapeHtml(name)}</h2>${rendered.join('\n')}</section>`;
   });
   const subtitle = input.subtitle === undefined ? '' : `<p>${escapeHtml(input.subtitle)}</p>`;

@@ -17,6 +17,8 @@ const AVATAR_COLOURS = ['#5865f2', '#757e8a', '#3ba55c', '#faa61a', '#ed4245', '
 /** What a message needs beyond its components' scope: which command each interaction ran, by interaction id. */
 export interface MessageScope extends ComponentScope {
   readonly commands: ReadonlyMap<string, string>;
+  /** A later message of an interaction already shown (a card under its reply): no second "used /imagine" line. */
+  readonly continued?: boolean | undefined;
 }
 
 /** Renders one message as an `<article>`. */
@@ -55,7 +57,7 @@ function renderHeader(message: APIMessage): string {
 /** The line Discord shows above an interaction's response: who ran which command. */
 function renderInteractionLine(scope: MessageScope): string {
   const metadata = scope.message.interaction_metadata;
-  if (!metadata) return '';
+  if (!metadata || scope.continued === true) return '';
   const command = scope.commands.get(metadata.id);
   const action =
     metadata.type === InteractionType.ApplicationCommand

@@ -42,6 +42,8 @@ const COMMANDS_MAY_IMPORT_FROM_DISCORD: Record<string, string> = {
   'src/discord/text.ts': 'shortenForDiscord and inertText, for the texts a command shows itself (model list, modal title, history)',
   'src/discord/render.ts': 'BUTTON_PREFIX and ACTIONS: the custom ids the result buttons are rendered with are the ones the router dispatches on',
   'src/discord/result-card.ts': 'shownCard: /show posts a result again as the card it was',
+  'src/discord/message-images.ts': 'the images a message shows, wherever Discord puts them (galleries too: discord-api-docs#8277)',
+  'src/discord/deferred-reply.ts': 'DeferredReply: /show posts its card under the reply as the results are (discord-api-docs#7529)',
 };
 
 /**

@@ -5,13 +5,7 @@
 import type { Attachment } from 'discord.js';
 import type { AttachmentRef } from '../service/jobs.js';
 
-const IMAGE_TYPES = /^image\/(png|jpeg|jpg|webp)\b/i;
-const IMAGE_EXTENSIONS = /\.(png|jpe?g|webp)$/i;
-
-/** Whether an attachment looks like a PNG, JPEG or WebP image (by content type, else by extension). */
-export function looksLikeImage(attachment: Pick<Attachment, 'contentType' | 'name'>): boolean {
-  return attachment.contentType ? IMAGE_TYPES.test(attachment.contentType) : IMAGE_EXTENSIONS.test(attachment.name);
-}
+export { looksLikeImage } from '../discord/message-images.js';
 
 /** The reference the service downloads. */
 export function toRef(attachment: Pick<Attachment, 'url' | 'name' | 'size' | 'contentType' | 'width' | 'height'>): AttachmentRef {

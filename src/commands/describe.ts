@@ -20,7 +20,7 @@ import type { ChatCommand, ComponentHandler, InteractionContext, MessageCommand 
 import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
-import { findMessageImages } from './message-images.js';
+import { findMessageImages } from '../discord/message-images.js';
 import { subjectOf } from './job-from-interaction.js';
 import { phrase } from '../service/phrase.js';
 

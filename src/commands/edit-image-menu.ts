@@ -11,7 +11,7 @@ import type { JobArchive } from '../service/job-archive.js';
 import { MAX_EDIT_IMAGES } from '../service/image-request.js';
 import type { ComponentHandler, MessageCommand } from './command.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
-import { findMessageImages, type MessageImages } from './message-images.js';
+import { findMessageImages, type MessageImages } from '../discord/message-images.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
 import { phrase } from '../service/phrase.js';
 

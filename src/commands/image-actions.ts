@@ -12,7 +12,7 @@ import { GenerateRequest } from '../service/image-request.js';
 import type { EditTransform } from '../service/result-actions.js';
 import type { AttachmentRef } from '../service/jobs.js';
 import type { ComponentHandler, InteractionContext } from './command.js';
-import { looksLikeImage, toRef } from './attachments.js';
+import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { buildJob } from './job-from-interaction.js';
 import { readPrompt } from './prompt-modal.js';
@@ -94,9 +94,9 @@ export function createImageActions(deps: Deps): ComponentHandler {
 
 /** U1…: posts image `index` of the result as a card of its own (no gateway call, nothing charged). */
 async function present(interaction: ButtonInteraction, ctx: InteractionContext, deps: Deps, jobId: string, index: number): Promise<void> {
-  const images = [...interaction.message.attachments.values()].filter(looksLikeImage);
+  const images = cardImages(interaction.message);
   // A long result spans messages of 10 images: the index counts from the first message's first image.
-  const first = Number(/-(\d+)\.\w+$/.exec(images[0]?.name ?? '')?.[1] ?? 1) - 1;
+  const first = Number(/-(\d+)\.\w+$/.exec(images[0]?.filename ?? '')?.[1] ?? 1) - 1;
   const image = images[index - first];
   if (!image) throw new UserFacingError('input.noImages');
   deferInBackground(interaction, ctx);
@@ -104,14 +104,14 @@ async function present(interaction: ButtonInteraction, ctx: InteractionContext, 
   if (!record) throw new UserFacingError('button.expired');
   ctx.logger.info({ from: jobId, image: index }, 'image picked from a result');
   const job = buildJob(interaction, record.kind, { ...record.request, n: undefined }, record.edit);
-  await deps.images.present(job, toRef(image), deps.createResponder(interaction, ctx));
+  await deps.images.present(job, image, deps.createResponder(interaction, ctx));
 }
 
-/** The card's image (a single-image card: its first PNG, JPEG or WebP attachment). */
+/** The card's image (a single-image card: its first PNG, JPEG or WebP image, from its attachments or its gallery). */
 function chosenImage(interaction: ButtonInteraction | ModalSubmitInteraction): AttachmentRef {
-  const image = interaction.message ? [...interaction.message.attachments.values()].find(looksLikeImage) : undefined;
+  const image = interaction.message ? cardImages(interaction.message)[0] : undefined;
   if (!image) throw new UserFacingError('input.noImages');
-  return toRef(image);
+  return image;
 }
 
 /** What an action keeps of the result's request: the model and its look, not its count or size. */

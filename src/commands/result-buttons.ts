@@ -10,7 +10,7 @@ import { translator } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
 import type { ComponentHandler, InteractionContext } from './command.js';
 import type { ImageJob } from '../service/jobs.js';
-import { looksLikeImage, toRef } from './attachments.js';
+import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { memberCan } from './job-from-interaction.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
@@ -41,14 +41,14 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
       },
       async modal(interaction, jobId, ctx) {
         const prompt = readPrompt(interaction);
-        const images = interaction.message ? [...interaction.message.attachments.values()].filter(looksLikeImage) : [];
+        const images = interaction.message ? cardImages(interaction.message) : [];
         if (images.length === 0) throw new UserFacingError('input.noImages');
         deferInBackground(interaction, ctx);
         const previous = await deps.archive.recall(jobId);
         const { model, size, quality, background, outputFormat, outputCompression, moderation } = previous?.request ?? {};
         const request = { prompt, model, size, quality, background, outputFormat, outputCompression, moderation };
         ctx.logger.info({ from: jobId }, 'edit of a result');
-        await startJob(interaction, ctx, deps, 'edit', request, { images: images.map(toRef) });
+        await startJob(interaction, ctx, deps, 'edit', request, { images });
       },
     },
     {
@@ -72,7 +72,7 @@ export function editResultModal(jobId: string, locale?: string | null): APIModal
 }
 
 function imagesOf(interaction: ButtonInteraction) {
-  return [...interaction.message.attachments.values()].filter(looksLikeImage);
+  return cardImages(interaction.message);
 }
 
 /** Runs a result's stored request again as a new job of whoever clicked (`enhance`: its prompt rewritten first). */

@@ -1,9 +1,11 @@
 /**
  * /show job:<id>: posts one of the member's own results again, here, as a card with its actions (result-card.ts). The
  * job is looked up in the asker's history only (autocomplete offers only their jobs, and any other id is refused); the
- * images are fetched again from the original message (see discord/posted-images.ts for why).
+ * images are fetched again from the original message (see discord/posted-images.ts for why). Like a result, the card
+ * is a new message under the reply, which then points at it (discord/deferred-reply.ts says why).
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { DeferredReply } from '../discord/deferred-reply.js';
 import { shownCard } from '../discord/result-card.js';
 import { inertText, shortenForDiscord } from '../discord/text.js';
 import { formatDay, t } from '../i18n/translate.js';
@@ -48,11 +50,14 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
         { edits: true, masks: true, enlarge: false },
         interaction.locale,
       );
-      await interaction.editReply({
+      // A card with new files is a new message under the reply, which then points at it (deferred-reply.ts).
+      const reply = new DeferredReply(interaction.client.rest, interaction);
+      const posted = await reply.post({
         ...card,
         files: images.map((image) => new AttachmentBuilder(image.bytes, { name: image.filename, description: shortenForDiscord(entry.prompt, 1024) })),
         allowedMentions: { parse: [] },
       });
+      await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
     },
     async autocomplete(interaction) {
       const entries = await deps.history.search(ownerOf(interaction), interaction.options.getFocused());

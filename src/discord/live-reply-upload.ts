@@ -1,14 +1,15 @@
 /**
- * The edit of the original reply that carries the result, sent while the gateway's answer is still arriving (the
- * service's ImageUpload over Discord), so it lands right after the answer's last byte instead of one upload later.
- * The body ends only when deliver() completes it; an abandoned upload is cut off, which posts nothing.
+ * The follow-up that carries the result card (a new message under the reply: deferred-reply.ts), sent while the
+ * gateway's answer is still arriving (the service's ImageUpload over Discord), so it lands right after the answer's
+ * last byte instead of one upload later. The body ends only when deliver() completes it; an abandoned upload is cut
+ * off, which posts nothing.
  */
 import { MessagePayload, type APIMessage, type InteractionEditReplyOptions, type REST, type RepliableInteraction } from 'discord.js';
 import { imageFileName } from './file-names.js';
 import { sniffImageFormat } from '../service/image-rules.js';
 import type { ImageUpload } from '../service/jobs.js';
 import { MultipartBody } from './multipart-body.js';
-import { mediaTypeOf, originalReplyRoute } from './original-reply.js';
+import { followUpRoute, mediaTypeOf } from './original-reply.js';
 
 /** Bytes needed to tell png, jpeg and webp apart (RIFF….WEBP). */
 const SNIFF_BYTES = 12;
@@ -23,7 +24,10 @@ export interface LiveReplyUploadOptions {
   expectedImages: number;
   /** Files one message may carry; a further image makes the upload give up. */
   maxImages: number;
-  /** The request is sent once this settles (the acknowledgement and the last progress edit have landed). */
+  /**
+   * The request is sent once this settles (the acknowledgement and the last progress edit have landed, and the reply
+   * no longer loads: a follow-up would otherwise edit it).
+   */
   startAfter: Promise<unknown>;
 }
 
@@ -89,7 +93,7 @@ export class LiveReplyUpload implements ImageUpload {
 
   /**
    * Ends the body with the message (`options` as for editReply, its `files` being the images written, in order)
-   * and resolves with the edited message once Discord has answered.
+   * and resolves with the posted message once Discord has answered.
    */
   async finish(options: InteractionEditReplyOptions): Promise<APIMessage> {
     if (this.abandoned || !this.sent || this.current !== this.complete.length - 1) throw new Error('the upload is not complete');
@@ -116,9 +120,9 @@ export class LiveReplyUpload implements ImageUpload {
     const sending = (async () => {
       await this.options.startAfter;
       if (this.abandoned) throw new Error('upload abandoned');
-      const route = originalReplyRoute(this.options.interaction);
+      const route = followUpRoute(this.options.interaction);
       const headers = { 'content-type': this.body.contentType };
-      return (await this.options.rest.patch(route, { body: this.body, passThroughBody: true, headers, auth: false, signal: this.abort.signal })) as APIMessage;
+      return (await this.options.rest.post(route, { body: this.body, passThroughBody: true, headers, auth: false, signal: this.abort.signal })) as APIMessage;
     })();
     // Awaited by finish() or abandon(); an upload dropped before either must not leave an unhandled rejection.
     sending.catch(() => undefined);

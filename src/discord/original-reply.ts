@@ -1,6 +1,6 @@
 /**
- * Edits an interaction's original reply with the image files in a {@link MultipartBody} over the Buffers the bot
- * already holds, where discord.js would copy each file into a Blob (CPU per image; figures in docs/benchmarks.md).
+ * Edits an interaction's original reply, or posts a follow-up, with the image files in a {@link MultipartBody} over the
+ * Buffers the bot already holds, where discord.js would copy each file into a Blob (CPU per image; figures in docs/benchmarks.md).
  * discord.js still builds the message JSON and its REST client still sends the request (buckets, retries,
  * DiscordAPIError unchanged); only the multipart body is made differently, in discord.js's order.
  */
@@ -65,14 +65,33 @@ export function originalReplyRoute(interaction: RepliableInteraction): `/${strin
   return Routes.webhookMessage(interaction.applicationId, interaction.token, '@original');
 }
 
+/** The route of an interaction's follow-ups (POST creates one; Discord always waits and answers with the message). */
+export function followUpRoute(interaction: RepliableInteraction): `/${string}` {
+  return Routes.webhook(interaction.applicationId, interaction.token);
+}
+
 /**
  * PATCHes the original reply with `options` and returns the edited message as Discord sent it. `files`, if any,
  * are AttachmentBuilders over Buffers named with their image extension.
  */
-export async function editOriginalReply(rest: REST, interaction: RepliableInteraction, options: InteractionEditReplyOptions): Promise<APIMessage> {
+export function editOriginalReply(rest: REST, interaction: RepliableInteraction, options: InteractionEditReplyOptions): Promise<APIMessage> {
+  return sendMessage(rest, 'patch', originalReplyRoute(interaction), interaction, options);
+}
+
+/** POSTs a follow-up (a new message under the reply) with `options`, files as for {@link editOriginalReply}. */
+export function postFollowUp(rest: REST, interaction: RepliableInteraction, options: InteractionEditReplyOptions): Promise<APIMessage> {
+  return sendMessage(rest, 'post', followUpRoute(interaction), interaction, options);
+}
+
+async function sendMessage(
+  rest: REST,
+  method: 'patch' | 'post',
+  route: `/${string}`,
+  interaction: RepliableInteraction,
+  options: InteractionEditReplyOptions,
+): Promise<APIMessage> {
   const { body, files } = await MessagePayload.create(interaction.webhook, options).resolveBody().resolveFiles();
-  const route = originalReplyRoute(interaction);
-  if (!files || files.length === 0) return (await rest.patch(route, { body, auth: false })) as APIMessage;
+  if (!files || files.length === 0) return (await rest[method](route, { body, auth: false })) as APIMessage;
   const form = new MultipartBody();
   files.forEach((file, i) => {
     if (!(file.data instanceof Uint8Array)) throw new TypeError(`file ${i} is not in memory`);
@@ -83,5 +102,5 @@ export async function editOriginalReply(rest: REST, interaction: RepliableIntera
   form.field('payload_json', JSON.stringify(body), 'application/json');
   form.close();
   const headers = { 'content-type': form.contentType, 'content-length': String(form.length) };
-  return (await rest.patch(route, { body: form, passThroughBody: true, headers, auth: false })) as APIMessage;
+  return (await rest[method](route, { body: form, passThroughBody: true, headers, auth: false })) as APIMessage;
 }

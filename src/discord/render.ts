@@ -1,8 +1,8 @@
 /**
  * Message text and components for progress and results. Pure: easy to test, no Discord calls.
  */
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import { inertText } from './text.js';
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
+import { inertText, shortenForDiscord } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
 import { formatUsd, t, translator } from '../i18n/translate.js';
 
@@ -32,6 +32,22 @@ export const ACTIONS = {
   panDown: 'pd',
 } as const;
 export type ActionCode = (typeof ACTIONS)[keyof typeof ACTIONS];
+
+/** Blurple, the accent of the bot's cards and of its progress. */
+export const CARD_ACCENT = 0x5865f2;
+/** Discord's limit on an embed's description. */
+const MAX_EMBED_DESCRIPTION = 4096;
+
+/**
+ * Progress as the reply shows it: an embed in the cards' colour, the preview (an attachment of the reply, by name) as
+ * its image. An embed, not a Components V2 card: an edit may upload the image an embed shows, while one that uploads
+ * the image a V2 gallery shows is refused (discord-api-docs#7529; deferred-reply.ts).
+ */
+export function progressEmbed(text: string, image?: string): APIEmbed {
+  const embed: APIEmbed = { description: shortenForDiscord(text, MAX_EMBED_DESCRIPTION), color: CARD_ACCENT };
+  if (image !== undefined) embed.image = { url: `attachment://${image}` };
+  return embed;
+}
 
 /** Progress text for the deferred reply, in the member's language (`locale`, English by default). */
 export function renderProgress(progress: JobProgress, locale?: string | null): string {

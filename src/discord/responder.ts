@@ -1,7 +1,8 @@
 /**
- * The service's Responder over a deferred Discord interaction: progress edits on the reply, delivery as
- * attachments (10 per message, more in follow-ups), and a hand-off to the channel — or the member's DMs — when
- * the 15-minute interaction token can no longer be used.
+ * The service's Responder over a deferred Discord interaction: progress edits on the reply, delivery as cards with
+ * their images (10 per message), each a new message under the reply, which then points at them (deferred-reply.ts
+ * says why: real Discord refuses the documented single edit), and a hand-off to the channel — or the member's DMs —
+ * when the 15-minute interaction token can no longer be used.
  */
 import {
   AttachmentBuilder,
@@ -21,11 +22,11 @@ import { imageFileName } from './file-names.js';
 import { shortenForDiscord } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Posted, ReplyAddress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
-import { renderCostConfirmation, renderProgress } from './render.js';
-import { resultCard, textCard, type CardPayload } from './result-card.js';
+import { progressEmbed, renderCostConfirmation, renderProgress } from './render.js';
+import { resultCard, type CardPayload } from './result-card.js';
 import { LiveReplyUpload } from './live-reply-upload.js';
 import { postedOf, type PostedMessage } from './posted-message.js';
-import { editOriginalReply } from './original-reply.js';
+import { DeferredReply } from './deferred-reply.js';
 
 /** Discord allows 10 attachments per message. */
 const MAX_FILES_PER_MESSAGE = 10;
@@ -33,8 +34,11 @@ const MAX_FILES_PER_MESSAGE = 10;
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 /** Stop using a token a little before that. */
 const TOKEN_SAFE_LIFETIME_MS = 14 * 60_000;
-/** Used when an interaction does not say (Discord's documented default). */
-const DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024;
+/**
+ * Only for an interaction that does not carry `attachment_size_limit` (every interaction has since 2025-04): Discord's
+ * default upload limit, 20 MiB since discord-api-docs PR #8578 (2026-09-04). Sizes otherwise follow the interaction.
+ */
+const UNDECLARED_ATTACHMENT_LIMIT = 20 * 1024 * 1024;
 /** Error codes that mean the interaction token is gone. */
 const TOKEN_GONE_CODES = new Set([50027, 10015, 10062]);
 
@@ -62,6 +66,8 @@ export class DiscordResponder implements Responder {
   private readonly webhookRest: REST;
   /** The upload this responder opened: the only one deliver() completes (any other handle is abandoned). */
   private opened: LiveReplyUpload | undefined;
+  /** The reply, and the cards posted under it. */
+  private readonly reply: DeferredReply;
 
   constructor(options: DiscordResponderOptions) {
     this.interaction = options.interaction;
@@ -70,6 +76,7 @@ export class DiscordResponder implements Responder {
     this.clock = options.clock;
     this.ready = options.acknowledged;
     this.webhookRest = options.webhookRest ?? options.client.rest;
+    this.reply = new DeferredReply(this.webhookRest, this.interaction);
   }
 
   get replyAddress(): ReplyAddress {
@@ -80,7 +87,7 @@ export class DiscordResponder implements Responder {
   get maxFileBytes(): number {
     // discord.js types attachmentSizeLimit as always set, but copies it from the payload as is: an interaction that omits it leaves it undefined.
     const { attachmentSizeLimit } = this.interaction as { readonly attachmentSizeLimit?: number };
-    return attachmentSizeLimit ?? DEFAULT_ATTACHMENT_LIMIT;
+    return attachmentSizeLimit ?? UNDECLARED_ATTACHMENT_LIMIT;
   }
 
   async progress(update: JobProgress): Promise<void> {
@@ -93,18 +100,20 @@ export class DiscordResponder implements Responder {
       ))
     )
       return;
-    if (!this.tokenUsable()) return;
+    if (!this.tokenUsable() || this.reply.pointing) return;
     const text = renderProgress(update, this.interaction.locale);
     const preview = update.stage === 'generating' ? update.preview : undefined;
     const shown = preview ?? this.shownPreview;
-    const card = textCard([text], { image: shown && `preview.${shown.format}` });
+    const embed = progressEmbed(text, shown && `preview.${shown.format}`);
+    const message = { content: '', embeds: [embed], components: [], allowedMentions: { parse: [] } };
     if (preview && preview !== this.shownPreview) {
-      // Each partial image is uploaded once; later ticks only change the text (PATCH keeps attachments).
+      // Each partial image is uploaded once, as the embed's image (an edit may upload one there, never into a V2
+      // gallery: deferred-reply.ts); later ticks only change the text (PATCH keeps attachments).
       this.shownPreview = preview;
       const file = new AttachmentBuilder(preview.bytes, { name: `preview.${preview.format}` });
-      await this.viaToken(() => editOriginalReply(this.webhookRest, this.interaction, { ...card, files: [file], attachments: [] }));
+      await this.viaToken(() => this.reply.edit({ ...message, files: [file], attachments: [] }));
     } else {
-      await this.viaToken(() => editOriginalReply(this.webhookRest, this.interaction, card));
+      await this.viaToken(() => this.reply.edit(message));
     }
   }
 
@@ -116,7 +125,8 @@ export class DiscordResponder implements Responder {
       prompt: job.request.prompt,
       expectedImages: options.expectedImages,
       maxImages: MAX_FILES_PER_MESSAGE,
-      startAfter: Promise.all([this.ready, options.after]),
+      // The reply must no longer be loading when the follow-up starts, or Discord would make it an edit of the reply.
+      startAfter: Promise.all([this.ready, options.after]).then(() => this.viaToken(() => this.reply.prepareForCard())),
     });
     return this.opened;
   }
@@ -141,10 +151,21 @@ export class DiscordResponder implements Responder {
       );
       firstImage += files.filter((f) => f.original !== true).length;
       const payload = { ...card, files: attachments, allowedMentions: { parse: [] } };
-      sent.push(postedOf(await this.post(delivery, payload, i === 0 ? live : undefined, i), delivery.job.origin.guildId));
+      sent.push(postedOf(await this.post(delivery, payload, i === 0 ? live : undefined), delivery.job.origin.guildId));
     }
     const first = sent[0];
+    if (first) await this.pointAt(first);
     return { messageIds: sent.map((m) => m.id), channelId: first?.channelId, guildId: first?.guildId, imageUrl: first?.imageUrl };
+  }
+
+  /** Turns the reply into a pointer at the first card; the images are delivered whatever happens to it. */
+  private async pointAt(card: PostedMessage): Promise<void> {
+    if (!this.tokenUsable()) return;
+    try {
+      await this.viaToken(() => this.reply.pointTo(card, card.channelId === this.interaction.channelId));
+    } catch (err) {
+      this.log.warn({ err }, 'could not point the reply at the result');
+    }
   }
 
   /** Turns the reply into the cost question; its buttons carry the waiting request's id. */
@@ -153,16 +174,16 @@ export class DiscordResponder implements Responder {
       throw new UserFacingError('job.unacknowledged', {}, { cause: err });
     });
     const { content, components } = renderCostConfirmation(confirmation);
-    await editOriginalReply(this.webhookRest, this.interaction, { content, components, allowedMentions: { parse: [] } });
+    await this.reply.edit({ content, components, allowedMentions: { parse: [] } });
   }
 
   /**
    * Posts one message of a delivery, trying each way in turn until one works: the streamed upload (if it carries
-   * this message), a plain upload on the reply (or a follow-up), then the hand-off to the channel or a DM. Each
-   * failure is logged (status and code only) and the next way tried; when every way failed, the member is told the
-   * images could not be posted and the job is refunded (delivery.failed).
+   * this message), a plain follow-up under the reply, then the hand-off to the channel or a DM. Each failure is
+   * logged (status and code only) and the next way tried; when every way failed, the member is told the images could
+   * not be posted and the job is refunded (delivery.failed).
    */
-  private async post(delivery: Delivery, payload: ResultPayload, live: LiveReplyUpload | undefined, index: number): Promise<APIMessage | Message> {
+  private async post(delivery: Delivery, payload: ResultPayload, live: LiveReplyUpload | undefined): Promise<APIMessage | Message> {
     const options = { ...payload, attachments: [] };
     const viaReply = async (call: () => Promise<APIMessage | Message>) => (this.tokenUsable() ? this.viaToken(call) : undefined);
     const ways: [string, () => Promise<APIMessage | Message | undefined>][] = [];
@@ -170,12 +191,11 @@ export class DiscordResponder implements Responder {
     if (live) ways.push(['streamed upload', () => viaReply(() => live.finish(options))]);
     ways.push(
       [
-        // eslint-disable-next-line no-restricted-syntax -- a log label, like the one above
-        index === 0 ? 'reply edit' : 'follow-up',
+        'follow-up',
         async () => {
           // A streamed upload that failed is cut off first, so its request cannot land after the plain one.
           await live?.abandon();
-          return viaReply(() => (index > 0 ? this.interaction.followUp(payload) : editOriginalReply(this.webhookRest, this.interaction, options)));
+          return viaReply(() => this.reply.post(options));
         },
       ],
       ['hand-off', () => this.handOff(delivery, payload)],

@@ -16,15 +16,13 @@ import {
 } from 'discord.js';
 import type { Delivery, ResultActions } from '../service/jobs.js';
 import { translator } from '../i18n/translate.js';
-import { ACTIONS, resultButtons, resultFooterLines, BUTTON_PREFIX } from './render.js';
+import { ACTIONS, CARD_ACCENT as ACCENT, resultButtons, resultFooterLines, BUTTON_PREFIX } from './render.js';
 import { inertText, shortenForDiscord } from './text.js';
 
 /** The flag a message needs for these components (no content, no embeds). */
 export const CARD_FLAGS: MessageFlags.IsComponentsV2 = MessageFlags.IsComponentsV2;
 /** Discord's limit on all the text of a Components V2 message. */
 export const MAX_CARD_TEXT = 4000;
-/** Blurple, the accent of the bot's cards. */
-const ACCENT = 0x5865f2;
 
 /** A file of a card, by its attachment name. */
 export interface CardFile {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, quotaText } from './support.js';
+import { acceptedAcks, ephemeralError, resultPost, quotaText } from './support.js';
 
 const callbackOf = (handle: InteractionHandle) => ({ method: 'POST', path: new RegExp(`^/interactions/${handle.id}/[^/]+/callback$`) });
 
@@ -31,7 +31,7 @@ describe('acknowledging without waiting, end to end', () => {
     ackHeld.release();
     gatewayHeld.release();
 
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
     expect(acceptedAcks(handle)).toBe(1);
     expect(handle.edits.map((e) => e.status)).toEqual(handle.edits.map(() => 200));
     expect(await quotaText(h.discord, user)).toContain('4 of 5 images left');
@@ -64,7 +64,7 @@ describe('acknowledging without waiting, end to end', () => {
     await handle.waitFor((x) => ephemeralError(x) !== undefined);
     gatewayHeld.release();
     expect(ephemeralError(handle)).toContain("Discord didn't confirm your command");
-    expect(finalEdit(handle)).toBeUndefined();
+    expect(resultPost(handle)).toBeUndefined();
     expect(handle.edits).toEqual([]);
     expect(await quotaText(h.discord, user)).toBe(before);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, settled, textOf, customIds } from './support.js';
+import { acceptedAcks, ephemeralError, resultPost, settled, textOf, customIds } from './support.js';
 
 describe('result buttons and long jobs end to end', () => {
   let h: Harness;
@@ -49,7 +49,7 @@ describe('result buttons and long jobs end to end', () => {
       ],
       { user: member },
     );
-    await first.waitFor((x) => finalEdit(x) !== undefined);
+    await first.waitFor((x) => resultPost(x) !== undefined);
     const message = first.lastMessage()!;
     const ids = customIds(message).filter((id) => /^(reroll|editres|delres):/.test(id));
     expect(ids.every((id) => id.length <= 100)).toBe(true);
@@ -64,16 +64,16 @@ describe('result buttons and long jobs end to end', () => {
     await h.restart();
 
     const reroll = h.discord.button(message, ids[0]!, { user: users.member2 });
-    await reroll.waitFor((x) => finalEdit(x) !== undefined);
+    await reroll.waitFor((x) => resultPost(x) !== undefined);
     expect(acceptedAcks(reroll)).toBe(1);
     expect(h.gateway.imageRequests().at(-1)!.json).toMatchObject({ prompt: 'a paper boat', quality: 'high' });
-    expect(textOf(finalEdit(reroll)!.payload)).toContain(`<@${users.member2.id}>`);
+    expect(textOf(resultPost(reroll)!.payload)).toContain(`<@${users.member2.id}>`);
 
     const edit = h.discord.button(message, ids[1]!, { user: member });
     const modal = await edit.waitForAck();
     expect(modal.type).toBe(9);
     const submit = h.discord.modalSubmit(modal.body!.data!.custom_id!, { prompt: 'now in gold' }, { user: member, message });
-    await submit.waitFor((x) => finalEdit(x) !== undefined);
+    await submit.waitFor((x) => resultPost(x) !== undefined);
     const sent = h.gateway.imageRequests().at(-1)!;
     expect(sent.path).toBe('/v1/images/edits');
     expect(sent.form!.fields['prompt']).toBe('now in gold');

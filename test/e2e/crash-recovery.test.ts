@@ -11,7 +11,7 @@ import { startDiscordEmulator, type DiscordEmulator, type InteractionHandle } fr
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { logged, startBotProcess, stopBotProcess, type BotProcess } from './bot-process.js';
 import { botProcessEnv } from './bot-process-env.js';
-import { finalEdit, lastText, quotaText, textOf } from './support.js';
+import { resultPost, lastText, quotaText, textOf } from './support.js';
 
 const READY = '"msg":"bot ready"';
 const TOLD = 'not charged';
@@ -64,7 +64,7 @@ describe('a bot process killed mid-job', { timeout: 90_000 }, () => {
     expect(await quotaText(discord, discord.fixtures.member)).toContain('2 of 2');
 
     const reroll = discord.button(notice!, row!.components[0]!.custom_id, { user: discord.fixtures.member });
-    await reroll.waitFor((x) => finalEdit(x) !== undefined);
+    await reroll.waitFor((x) => resultPost(x) !== undefined);
     expect(gateway.imageRequests().at(-1)?.json).toMatchObject({ prompt });
     expect(await quotaText(discord, discord.fixtures.member)).toContain('1 of 2');
   }
@@ -84,7 +84,7 @@ describe('a bot process killed mid-job', { timeout: 90_000 }, () => {
     await expectToldWithReroll(handle, prompt);
     expect(second.output()).toContain('abandoned job refunded and its member told');
     // The notice is the only answer: the killed process delivered nothing.
-    expect(finalEdit(handle)).toBeUndefined();
+    expect(resultPost(handle)).toBeUndefined();
   });
 
   it('a second live process sharing the store releases it and tells the member', async () => {

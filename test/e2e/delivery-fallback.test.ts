@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, quotaText, settled, textOf } from './support.js';
+import { ephemeralError, resultPost, quotaText, settled, textOf } from './support.js';
 
 const SERVICE_UNAVAILABLE = { status: 503, body: { message: 'Service Unavailable', code: 0 } };
 
@@ -36,9 +36,9 @@ describe('delivery when Discord keeps failing', () => {
     const user = h.discord.fixtures.members[0]!;
     const handle = imagine(user, 'four failures');
     h.discord.failNext(replyEdits(handle), SERVICE_UNAVAILABLE, 4);
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
     expect(edits(handle).filter((r) => r.status === 503)).toHaveLength(4);
-    expect(finalEdit(handle)?.files).toHaveLength(1);
+    expect(resultPost(handle)?.files).toHaveLength(1);
     expect(await quotaText(h.discord, user)).toContain('9 of 10');
   });
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, settled, texts, textOf } from './support.js';
+import { acceptedAcks, ephemeralError, resultPost, settled, texts, textOf } from './support.js';
 
 describe('delivery limits and fairness end to end', () => {
   let h: Harness;
@@ -25,8 +25,8 @@ describe('delivery limits and fairness end to end', () => {
       ],
       { user: h.discord.fixtures.member, attachmentSizeLimit: limit },
     );
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
-    const final = finalEdit(handle)!;
+    await handle.waitFor((x) => resultPost(x) !== undefined);
+    const final = resultPost(handle)!;
     expect(final.files).toHaveLength(1);
     expect(final.files[0]!.bytes.length).toBeLessThanOrEqual(limit);
     const meta = await sharp(final.files[0]!.bytes).metadata();
@@ -40,9 +40,9 @@ describe('delivery limits and fairness end to end', () => {
       { method: 'PATCH', path: new RegExp(`^/webhooks/\\d+/${handle.token}/messages/(@|%40)original$`) },
       { status: 429, retryAfter: 0.01, body: { message: 'You are being rate limited.', retry_after: 0.01, global: false } },
     );
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
     expect(h.discord.requests.filter((r) => r.status === 429 && r.path.includes(handle.token))).toHaveLength(1);
-    const final = finalEdit(handle)!;
+    const final = resultPost(handle)!;
     expect(final.files).toHaveLength(1);
     const meta = await sharp(final.files[0]!.bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 1024, 1024]);
@@ -58,7 +58,7 @@ describe('delivery limits and fairness end to end', () => {
     expect(texts(show).at(-1)).toContain('100 of 100 images left');
   });
 
-  it('posts more than 10 images as the reply plus follow-ups', async () => {
+  it('posts more than 10 images as two cards under the reply', async () => {
     const small = (
       await sharp({ create: { width: 16, height: 16, channels: 3, background: '#abcdef' } })
         .png()
@@ -74,13 +74,13 @@ describe('delivery limits and fairness end to end', () => {
       ],
       { user: h.discord.fixtures.users.member3 },
     );
-    await handle.waitFor((x) => finalEdit(x) !== undefined && x.followUps.some((f) => f.status === 200 && f.files.length > 0));
-    expect(finalEdit(handle)!.files).toHaveLength(10);
-    const follow = handle.followUps.find((f) => f.files.length > 0)!;
-    expect(follow.files).toHaveLength(2);
-    expect(textOf(follow.payload)).toContain('(2/2)');
-    // Public (not ephemeral), a card like the first.
-    expect(follow.payload!.flags).toBe(32768);
+    const cards = () => handle.followUps.filter((f) => f.status === 200 && f.files.length > 0);
+    await handle.waitFor(() => cards().length === 2);
+    expect(cards().map((c) => c.files.length)).toEqual([10, 2]);
+    expect(textOf(cards()[0]!.payload)).toContain('(1/2)');
+    expect(textOf(cards()[1]!.payload)).toContain('(2/2)');
+    // Public (not ephemeral), cards both.
+    expect(cards().map((c) => c.payload!.flags)).toEqual([32768, 32768]);
   });
 
   it('serves members fairly: one member’s queue does not starve another, and shows queue positions', async () => {
@@ -97,7 +97,7 @@ describe('delivery limits and fairness end to end', () => {
     await bJob.waitFor((y) => texts(y).some((t) => t.includes('Queued')));
     expect(texts(bJob).find((t) => t.includes('Queued'))).toContain('you are next');
     held.release();
-    await Promise.all([first, ...rest, bJob].map((x) => x.waitFor((y) => finalEdit(y) !== undefined)));
+    await Promise.all([first, ...rest, bJob].map((x) => x.waitFor((y) => resultPost(y) !== undefined)));
     const order = h.gateway
       .imageRequests()
       .map((r) => r.json?.['prompt'])

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatedMessage, UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, quotaText, settled } from './support.js';
+import { ephemeralError, resultPost, quotaText, settled } from './support.js';
 
 async function png(color: string): Promise<Buffer> {
   return sharp({ create: { width: 48, height: 48, channels: 3, background: color } })
@@ -47,7 +47,7 @@ describe('Edit image on forwarded messages, embeds and galleries', () => {
     const modal = await h.discord.messageCommand('Edit image', target, { user }).waitForAck();
     expect(modal.type).toBe(9);
     const submit = h.discord.modalSubmit(modal.body!.data!.custom_id!, { prompt }, { user });
-    await submit.waitFor((x) => finalEdit(x) !== undefined);
+    await submit.waitFor((x) => resultPost(x) !== undefined);
     const sent = h.gateway.imageRequests().at(-1)!.form!;
     return { note: JSON.stringify(modal.body), images: sent.files.filter((f) => f.field === 'image[]').map((f) => f.bytes), prompt: sent.fields['prompt'] };
   }

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorPreset } from '../emulators/gateway/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, settled } from './support.js';
+import { acceptedAcks, ephemeralError, resultPost, settled } from './support.js';
 
 describe('errors members can act on, end to end', () => {
   let h: Harness;
@@ -41,7 +41,7 @@ describe('errors members can act on, end to end', () => {
     expect(message).toContain(text);
     expect(message).toMatch(/Reference: `\d+`/);
     expect(message).not.toMatch(/request id|sk-|HTTP|status/i);
-    expect(finalEdit(handle)).toBeUndefined();
+    expect(resultPost(handle)).toBeUndefined();
   });
 
   it('logs gateway account problems for the operator at error level', async () => {
@@ -109,7 +109,7 @@ describe('errors members can act on, end to end', () => {
 
   it('accepts moderation:low in an age-restricted channel', async () => {
     const handle = await imagine([{ name: 'moderation', type: 3, value: 'low' }], { channelId: h.discord.fixtures.guild.channels.nsfw.id });
-    expect(finalEdit(handle)).toBeDefined();
+    expect(resultPost(handle)).toBeDefined();
     expect(h.gateway.imageRequests().at(-1)!.json).toMatchObject({ moderation: 'low' });
   });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { textOf } from './support.js';
+import { resultPost, textOf } from './support.js';
 
 describe('the bot end to end (real discord.js and gateway client against the emulators)', () => {
   let h: Harness;
@@ -23,13 +23,13 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     expect(names.sort()).toEqual(['Edit image', 'edit', 'history', 'imagine', 'models', 'quota', 'settings', 'show', 'usage']);
   });
 
-  it('answers a minimal /imagine with one PNG on the deferred reply', async () => {
+  it('answers a minimal /imagine with one PNG in a card under the deferred reply', async () => {
     const handle = h.discord.slash('imagine', imagineOptions('a lighthouse at dusk'), { user: h.discord.fixtures.member });
     const ack = await handle.waitForAck();
     expect(ack.type).toBe(5);
     expect(ack.flags ?? 0).toBe(0);
-    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
-    const final = handle.edits.find((e) => e.status === 200 && e.files.length > 0)!;
+    await handle.waitFor((x) => resultPost(x) !== undefined);
+    const final = resultPost(handle)!;
     expect(final.files).toHaveLength(1);
     const meta = await sharp(final.files[0]!.bytes).metadata();
     expect(meta.format).toBe('png');
@@ -45,9 +45,10 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     await held.arrived;
     await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && textOf(e.payload).includes('Generating')));
     held.release();
-    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
-    expect(handle.edits.length).toBeGreaterThanOrEqual(2);
-    expect(handle.edits.map((e) => e.payload?.allowed_mentions)).toEqual(handle.edits.map(() => ({ parse: [] })));
+    await handle.waitFor((x) => resultPost(x) !== undefined && x.edits.some((e) => e.status === 200 && textOf(e.payload).includes('Done')));
+    const writes = [...handle.edits, ...handle.followUps];
+    expect(writes.length).toBeGreaterThanOrEqual(3);
+    expect(writes.map((e) => e.payload?.allowed_mentions)).toEqual(writes.map(() => ({ parse: [] })));
   });
 
   it('does not re-register unchanged commands on a second start', async () => {

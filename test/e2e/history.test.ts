@@ -9,7 +9,7 @@ import pino from 'pino';
 import type { EmulatedMessage, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, ephemeralError, finalEdit, lastText, settled, textOf } from './support.js';
+import { customIds, ephemeralError, resultPost, lastText, settled, textOf } from './support.js';
 
 /** A delivered job as the test knows it: its id (from its buttons) and its message. */
 interface Delivered {
@@ -38,7 +38,7 @@ describe('/history and /show, end to end', () => {
 
   const imagine = async (user: UserFixture, prompt: string): Promise<Delivered> => {
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: prompt }], { user });
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
     const message = handle.lastMessage()!;
     const jobId = customIds(message)[0]!.split(':')[1]!;
     // The history is written after the delivery edit, before the job is logged as delivered.
@@ -108,8 +108,10 @@ describe('/history and /show, end to end', () => {
 
     const original = delivered.get('member job 2')!;
     const shown = h.discord.slash('show', [{ name: 'job', type: 3, value: original.jobId }], { user: member });
-    await shown.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
+    await shown.waitFor((x) => x.followUps.some((e) => e.status === 200 && e.files.length > 0));
     const repost = shown.lastMessage()!;
+    // A new message under the reply (discord-api-docs#7529 refuses the edit), which points at it.
+    expect(textOf(shown.originalMessage())).toBe('⬇️ Your images are just below.');
     // Public, a card like the original: its image, the prompt, the actions on it, Re-roll, Edit and Delete.
     expect(repost.flags).toBe(32768);
     expect(textOf(repost)).toContain('**member job 2**');
@@ -118,7 +120,7 @@ describe('/history and /show, end to end', () => {
     // Copies of the original's images, uploaded anew (the history's URLs expire).
     expect(repost.attachments.map((a) => a.filename)).toEqual(original.message.attachments.map((a) => a.filename));
     expect(repost.attachments[0]!.url).not.toBe(original.message.attachments[0]!.url);
-    expect(shown.edits.find((e) => e.files.length > 0)!.files[0]!.bytes.equals(await download(original.message.attachments[0]!.url))).toBe(true);
+    expect(shown.followUps.find((e) => e.files.length > 0)!.files[0]!.bytes.equals(await download(original.message.attachments[0]!.url))).toBe(true);
 
     // A result deleted since is not brought back.
     const deleted = delivered.get('member job 1')!;

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, settled, textOf, customIds } from './support.js';
+import { acceptedAcks, ephemeralError, resultPost, settled, textOf, customIds } from './support.js';
 
 async function png(width: number, height: number, color: string, alpha = false): Promise<Buffer> {
   return sharp({ create: { width, height, channels: alpha ? 4 : 3, background: color } })
@@ -30,8 +30,8 @@ describe('/imagine, /edit and Edit image end to end', () => {
       ],
       { user: h.discord.fixtures.member },
     );
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
-    const final = finalEdit(handle)!;
+    await handle.waitFor((x) => resultPost(x) !== undefined);
+    const final = resultPost(handle)!;
     expect(final.files).toHaveLength(2);
     for (const file of final.files) {
       const meta = await sharp(file.bytes).metadata();
@@ -67,10 +67,12 @@ describe('/imagine, /edit and Edit image end to end', () => {
     // A slow stream: the emulator sends its partial image early and the final one at the end of the delay.
     h.gateway.enqueue({ type: 'success', delayMs: 1_500 });
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'preview please' }], { user: h.discord.fixtures.users.member2 });
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
     const preview = handle.edits.find((e) => e.files.some((f) => f.filename.startsWith('preview.')));
     expect(textOf(preview?.payload)).toContain('preview');
-    expect(handle.edits.indexOf(preview!)).toBeLessThan(handle.edits.indexOf(finalEdit(handle)!));
+    // An embed's image, which an edit may upload (a V2 gallery's may not: discord-api-docs#7529).
+    expect(preview!.payload!.embeds?.[0]?.image?.url).toMatch(/^attachment:\/\/preview\./);
+    expect(preview!.receivedAt).toBeLessThan(resultPost(handle)!.receivedAt);
   });
 
   it('sends the exact attachment bytes to the gateway as image[] parts in option order, with the mask', async () => {
@@ -91,7 +93,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
       ],
       { user: h.discord.fixtures.users.member3, resolvedAttachments: [a, b, m] },
     );
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
     const form = h.gateway.imageRequests().at(-1)!.form!;
     const images = form.files.filter((f) => f.field === 'image[]');
     expect(images.map((f) => f.bytes.equals(first) || f.bytes.equals(second))).toEqual([true, true]);
@@ -99,7 +101,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     expect(images[1]!.bytes.equals(second)).toBe(true);
     expect(form.files.find((f) => f.field === 'mask')!.bytes.equals(mask)).toBe(true);
     expect(form.fields).toMatchObject({ prompt: 'combine them', input_fidelity: 'high' });
-    expect(textOf(finalEdit(handle)!.payload)).toContain('Edited for');
+    expect(textOf(resultPost(handle)!.payload)).toContain('Edited for');
     expect(acceptedAcks(handle)).toBe(1);
   });
 
@@ -116,7 +118,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
     expect(modal.type).toBe(9);
     expect(JSON.stringify(modal.body)).toContain('1 other attachment ignored');
     const submit = h.discord.modalSubmit(modal.body!.data!.custom_id!, { prompt: 'make it night' }, { user });
-    await submit.waitFor((x) => finalEdit(x) !== undefined);
+    await submit.waitFor((x) => resultPost(x) !== undefined);
     const parts = h.gateway
       .imageRequests()
       .at(-1)!

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALISTIC_MODELS } from '../emulators/gateway/index.js';
 import type { EmulatedMessage, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, finalEdit, lastText, settled, textOf } from './support.js';
+import { customIds, resultPost, lastText, settled, textOf } from './support.js';
 
 /** Every label in a payload (buttons, modal labels, select options), in order. */
 const labelsOf = (payload: unknown): string[] => [...JSON.stringify(payload).matchAll(/"label":"([^"]*)"/g)].map((m) => m[1]!);
@@ -46,7 +46,7 @@ describe('the member views and modals in the member’s language, end to end', (
         ],
         { user: asker },
       );
-      await handle.waitFor((x) => finalEdit(x) !== undefined);
+      await handle.waitFor((x) => resultPost(x) !== undefined);
       const card = handle.lastMessage()!;
       const jobId = customIds(card)[0]!.split(':')[1]!;
       await h.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === jobId);
@@ -100,7 +100,7 @@ describe('the member views and modals in the member’s language, end to end', (
   it('posts /show’s caption in French', async () => {
     const jobId = customIds(cards[2])[0]!.split(':')[1]!;
     const shown = h.discord.slash('show', [{ name: 'job', type: 3, value: jobId }], { user: asker, locale: 'fr' });
-    await shown.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
+    await shown.waitFor((x) => x.followUps.some((e) => e.status === 200 && e.files.length > 0));
     const text = textOf(shown.lastMessage());
     expect(text).toContain('**harbour at night 2**');
     expect(text).toMatch(

@@ -5,9 +5,10 @@ import { t } from '../../src/i18n/translate.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
 import { ephemeralError, texts } from './support.js';
 
-/** The delivered card: the reply edit that carries the images. */
-const delivery = (handle: InteractionHandle) => handle.edits.find((e) => e.status === 200 && e.files.length > 0);
-const delivered = (handle: InteractionHandle) => delivery(handle) !== undefined || handle.followUps.some((f) => f.status === 200);
+/** The delivered card: the post under the reply that carries the images. */
+const delivery = (handle: InteractionHandle) => [...handle.edits, ...handle.followUps].find((e) => e.status === 200 && e.files.length > 0);
+const delivered = (handle: InteractionHandle) =>
+  delivery(handle) !== undefined || handle.followUps.some((f) => f.status === 200 && ((f.payload?.flags ?? 0) & 64) !== 0);
 const labelsOf = (payload: unknown): string[] => JSON.stringify(payload).match(/"label":"[^"]*"/g) ?? [];
 
 describe('the registered commands', () => {

@@ -1,15 +1,16 @@
 /**
- * The result is uploaded while the gateway's answer is still arriving: the edit of the reply starts with the first
- * image bytes and ends only once the whole answer checked out. Cut off mid-answer, it posts nothing and charges
+ * The result is uploaded while the gateway's answer is still arriving: the card's post (a follow-up under the reply)
+ * starts with the first image bytes and ends only once the whole answer checked out. Cut off mid-answer, it posts nothing and charges
  * nothing. Shown with holds inside the gateway's answer and at the head of Discord's request, not with timings.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, quotaText, settled, textOf } from './support.js';
+import { ephemeralError, resultPost, quotaText, settled, textOf } from './support.js';
 
-const replyEditOf = (handle: InteractionHandle) => ({ method: 'PATCH', path: new RegExp(`^/webhooks/\\d+/${handle.token}/messages/(@|%40)original$`) });
+/** The follow-up that carries the card (a new message under the reply: edits cannot carry it on real Discord, #7529). */
+const cardPostOf = (handle: InteractionHandle) => ({ method: 'POST', path: new RegExp(`^/webhooks/\\d+/${handle.token}$`) });
 
 describe('posting while the answer arrives, end to end', () => {
   let h: Harness;
@@ -26,17 +27,17 @@ describe('posting while the answer arrives, end to end', () => {
     const handle = h.discord.slash('imagine', imagineOptions('four at once', [{ name: 'count', type: 4, value: 4 }]), {
       user: h.discord.fixtures.users.member,
     });
-    const started = h.discord.nextStart(replyEditOf(handle));
+    const started = h.discord.nextStart(cardPostOf(handle));
     await held.written;
-    // With 60 % of the answer sent and the rest held back, Discord already has the head of the edit: a streamed body.
+    // With 60 % of the answer sent and the rest held back, Discord already has the head of the post: a streamed body.
     const head = await started;
     expect(head.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(head.headers['transfer-encoding']).toBe('chunked');
-    expect(finalEdit(handle)).toBeUndefined();
+    expect(resultPost(handle)).toBeUndefined();
 
     held.release();
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
-    const final = finalEdit(handle)!;
+    await handle.waitFor((x) => resultPost(x) !== undefined);
+    const final = resultPost(handle)!;
     expect(final.files).toHaveLength(4);
     for (const file of final.files) {
       expect(file.contentType).toBe('image/png');
@@ -53,16 +54,16 @@ describe('posting while the answer arrives, end to end', () => {
     const user = h.discord.fixtures.users.member2;
     const held = h.gateway.holdBody(0.5);
     const handle = h.discord.slash('imagine', imagineOptions('cut short', [{ name: 'count', type: 4, value: 2 }]), { user });
-    const started = h.discord.nextStart(replyEditOf(handle));
+    const started = h.discord.nextStart(cardPostOf(handle));
     await held.written;
     await started;
     held.cut();
 
     await handle.waitFor(settled);
     expect(ephemeralError(handle)).toContain('not charged');
-    expect(finalEdit(handle)).toBeUndefined();
-    // The started edit never completed, so Discord recorded no edit carrying files.
-    expect(handle.edits.filter((e) => e.files.length > 0)).toEqual([]);
+    expect(resultPost(handle)).toBeUndefined();
+    // The started post never completed, so Discord recorded nothing carrying files.
+    expect([...handle.edits, ...handle.followUps].filter((e) => e.files.length > 0)).toEqual([]);
     expect(await quotaText(h.discord, user)).toContain('8 of 8 images left');
   });
 });
@@ -81,13 +82,13 @@ describe('with STREAM_DELIVERIES=false', () => {
     const handle = h.discord.slash('imagine', imagineOptions('in one piece', [{ name: 'count', type: 4, value: 2 }]), {
       user: h.discord.fixtures.users.member,
     });
-    const started = h.discord.nextStart(replyEditOf(handle));
+    const started = h.discord.nextStart(cardPostOf(handle));
     await held.written;
     held.release();
     const head = await started;
     expect(head.headers['transfer-encoding']).toBeUndefined();
     expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
-    expect(finalEdit(handle)!.files).toHaveLength(2);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
+    expect(resultPost(handle)!.files).toHaveLength(2);
   });
 });

@@ -10,7 +10,7 @@ import { flatPng } from '../fakes/images.js';
 import { ManualClock } from '../fakes/manual-clock.js';
 import { ManualTimers } from '../fakes/manual-timers.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, lastText, quotaText, settled, texts, textOf } from './support.js';
+import { ephemeralError, resultPost, lastText, quotaText, settled, texts, textOf } from './support.js';
 
 /** A Monday noon (UTC): the hour the tests move through stays inside one quota period. */
 const START = '2026-06-01T12:00:00Z';
@@ -64,7 +64,7 @@ describe('long jobs end to end', () => {
 
   /** The reply was never touched with an expired token: no delivery through it, nothing refused. */
   function tokenLeftAlone(handle: InteractionHandle): void {
-    expect(finalEdit(handle)).toBeUndefined();
+    expect(resultPost(handle)).toBeUndefined();
     expect(handle.edits.filter((e) => e.status >= 400).map((e) => e.status)).toEqual([]);
     expect(handle.followUps).toEqual([]);
   }

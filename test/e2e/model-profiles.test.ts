@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { REALISTIC_MODELS, REALISTIC_SHUTDOWN_DATES } from '../emulators/gateway/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, quotaText, settled } from './support.js';
+import { ephemeralError, resultPost, quotaText, settled } from './support.js';
 
 const prompt = { name: 'prompt', type: 3, value: 'a lighthouse at dusk' };
 const option = (name: string, value: string | number) => ({ name, type: typeof value === 'number' ? 4 : 3, value });
@@ -31,12 +31,12 @@ describe('model profiles, end to end', () => {
   it('asks dall-e-3 for base64 with its own size, quality and style, one image and no stream, and delivers it', async () => {
     const before = h.gateway.imageRequests().length;
     const handle = await imagine(option('model', 'dall-e-3'), option('size', '1792x1024'), option('quality', 'hd'), option('style', 'natural'));
-    expect(finalEdit(handle)?.files).toHaveLength(1);
+    expect(resultPost(handle)?.files).toHaveLength(1);
     const sent = h.gateway.imageRequests().slice(before);
     expect(sent.map((r) => r.json)).toEqual([
       { model: 'dall-e-3', prompt: 'a lighthouse at dusk', size: '1792x1024', quality: 'hd', style: 'natural', response_format: 'b64_json' },
     ]);
-    expect(await sharp(finalEdit(handle)!.files[0]!.bytes).metadata()).toMatchObject({ width: 1792, height: 1024 });
+    expect(await sharp(resultPost(handle)!.files[0]!.bytes).metadata()).toMatchObject({ width: 1792, height: 1024 });
   });
 
   it.each([
@@ -60,7 +60,7 @@ describe('model profiles, end to end', () => {
     expect(await quotaText(h.discord, h.discord.fixtures.member)).toBe(quota);
 
     const accepted = await imagine(option('model', 'gpt-image-2.5'), option('quality', 'xhigh'));
-    expect(finalEdit(accepted)?.files).toHaveLength(1);
+    expect(resultPost(accepted)?.files).toHaveLength(1);
     expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'gpt-image-2.5', quality: 'xhigh' });
   });
 
@@ -68,7 +68,7 @@ describe('model profiles, end to end', () => {
     const quota = await quotaText(h.discord, h.discord.fixtures.member);
     const left = Number(/(\d+) of 50 images left/.exec(quota)?.[1]);
     const handle = await imagine(option('model', 'gpt-image-2.6-flare'), option('format', 'svg'), option('complexity', 'high'));
-    const files = finalEdit(handle)?.files ?? [];
+    const files = resultPost(handle)?.files ?? [];
     expect(files.map((f) => f.filename)).toEqual(['a-lighthouse-at-dusk-1.png', 'a-lighthouse-at-dusk-1.svg']);
     expect((await sharp(files[0]!.bytes).metadata()).format).toBe('png');
     expect(files[1]!.bytes.toString('utf8')).toContain('<svg');
@@ -79,7 +79,7 @@ describe('model profiles, end to end', () => {
 
   it("delivers gpt-image-2.6's GIF as it is", async () => {
     const handle = await imagine(option('model', 'gpt-image-2.6-sunburst'), option('format', 'gif'));
-    const files = finalEdit(handle)?.files ?? [];
+    const files = resultPost(handle)?.files ?? [];
     expect(files.map((f) => f.filename)).toEqual(['a-lighthouse-at-dusk-1.gif']);
     expect(files[0]!.bytes.subarray(0, 6).toString('latin1')).toMatch(/^GIF8[79]a$/);
   });
@@ -87,7 +87,7 @@ describe('model profiles, end to end', () => {
   it('delivers url items that come with a file_id', async () => {
     h.gateway.enqueue({ type: 'success', fileIds: true });
     const handle = await imagine(option('model', 'gpt-image-2'));
-    expect(finalEdit(handle)?.files).toHaveLength(1);
+    expect(resultPost(handle)?.files).toHaveLength(1);
   });
 
   it("refuses an edit with dall-e-3, which can't edit, before fetching the image", async () => {

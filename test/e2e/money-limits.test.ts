@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle, SlashOption, UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, lastText, quotaText, settled } from './support.js';
+import { ephemeralError, resultPost, lastText, quotaText, settled } from './support.js';
 
 // gpt-image-1 at 1024x1024, high quality: 4,160 output tokens per image at $40 per million (plus 5 prompt tokens).
 const HIGH_SQUARE = [
@@ -58,7 +58,7 @@ describe('money limits, end to end', () => {
     h.gateway.enqueue({ type: 'success', usageShape: 'cost' });
     const one = imagine(HIGH_SQUARE);
     await one.waitFor(settled);
-    expect(finalEdit(one)?.files).toHaveLength(1);
+    expect(resultPost(one)?.files).toHaveLength(1);
     await handled(one);
     // The gateway reported $0.0421: that is what is charged, not the $0.17 estimate.
     const quota = await quotaText(h.discord, member);
@@ -98,7 +98,7 @@ describe('money limits, end to end', () => {
     expect(await admin('quota', 'money-remove')).toContain('Everyone on this server (default): no spending limit of its own any more (was $0.30 per day)');
     const free = imagine([{ name: 'model', type: 3, value: 'gpt-image-2' }]);
     await free.waitFor(settled);
-    expect(finalEdit(free)).toBeDefined();
+    expect(resultPost(free)).toBeDefined();
     expect(await quotaText(h.discord, h.discord.fixtures.member)).not.toContain('Spending');
   });
 
@@ -112,7 +112,7 @@ describe('money limits, end to end', () => {
       { name: 'quality', type: 3, value: 'low' },
     ]);
     await cheap.waitFor(settled);
-    expect(finalEdit(cheap)).toBeDefined();
+    expect(resultPost(cheap)).toBeDefined();
     await handled(cheap);
 
     const quotaBefore = await quotaText(h.discord, member);
@@ -132,7 +132,7 @@ describe('money limits, end to end', () => {
     expect(ephemeralError(stranger)).toContain('Only the member who asked for these images can confirm or cancel them.');
 
     const confirm = h.discord.button(question, generate!.custom_id, { user: member });
-    await confirm.waitFor((x) => finalEdit(x) !== undefined);
+    await confirm.waitFor((x) => resultPost(x) !== undefined);
     expect(confirm.acks[0]?.type).toBe(7);
     expect(h.gateway.imageRequests()).toHaveLength(requests + 1);
     expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'gpt-image-1', quality: 'high', size: '1024x1024' });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, settled } from './support.js';
+import { ephemeralError, resultPost, settled } from './support.js';
 
 /** One sample of the exposition text; 0 when the series is absent (a counter never incremented). */
 function sample(text: string, series: string): number {
@@ -43,7 +43,7 @@ describe('the operator endpoints after a scripted run', () => {
 
   it('counts exactly what two deliveries, a quota refusal and a gateway failure produced', async () => {
     const delivered: InteractionHandle[] = [await imagine('one'), await imagine('two')];
-    expect(delivered.map((handle) => finalEdit(handle) !== undefined)).toEqual([true, true]);
+    expect(delivered.map((handle) => resultPost(handle) !== undefined)).toEqual([true, true]);
     expect(ephemeralError(await imagine('three'))).toContain('0 of 2 left');
     h.gateway.enqueue({ type: 'error', preset: 'server_error' });
     expect(ephemeralError(await imagine('broken', h.discord.fixtures.users.member2))).toContain('ran into a problem');
@@ -63,7 +63,7 @@ describe('the operator endpoints after a scripted run', () => {
     expect(sample(text, 'imagine_bot_store_operation_duration_seconds_count{operation="commit"}')).toBe(2);
     expect(sample(text, 'imagine_bot_queue_wait_seconds_count')).toBe(3);
     expect(sample(text, 'imagine_bot_queue_depth')).toBe(0);
-    const posted = delivered.flatMap((handle) => handle.edits.flatMap((edit) => edit.files)).reduce((sum, file) => sum + file.bytes.length, 0);
+    const posted = delivered.flatMap((handle) => handle.followUps.flatMap((post) => post.files)).reduce((sum, file) => sum + file.bytes.length, 0);
     expect(sample(text, 'imagine_bot_uploaded_bytes_total')).toBe(posted);
     expect(sample(text, 'imagine_bot_downloaded_bytes_total')).toBe(0);
     expect(text).toContain('imagine_bot_nodejs_eventloop_lag_seconds');

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatedMessage, InteractionHandle } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, ephemeralError, finalEdit, lastText, settled, textOf } from './support.js';
+import { customIds, ephemeralError, resultPost, lastText, settled, textOf } from './support.js';
 
 const ANSWER = [
   'A lighthouse on a rocky coast at dusk.',
@@ -59,7 +59,7 @@ describe('describe, end to end', () => {
     await h.restart();
     const click = h.discord.button(card, buttons[2]!, { user: h.discord.fixtures.members[1]! });
     await click.waitFor(settled);
-    expect(finalEdit(click)).toBeDefined();
+    expect(resultPost(click)).toBeDefined();
     expect(h.gateway.imageRequests().map((r) => r.json?.['prompt'])).toEqual(['a lighthouse silhouette against an orange sky, flat vector art']);
   });
 

@@ -13,7 +13,7 @@ import { JobUsage } from '../../src/service/usage-log.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import type { EmulatedMessage, InteractionHandle } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, ephemeralError, finalEdit, lastText, quotaText, settled, textOf } from './support.js';
+import { customIds, ephemeralError, resultPost, lastText, quotaText, settled, textOf } from './support.js';
 
 describe('enhance, end to end', () => {
   let h: Harness;
@@ -38,7 +38,7 @@ describe('enhance, end to end', () => {
     );
   /** A result card offering ✨ Enhance, kept to be pressed after prompt help is turned off. */
   let offered: { message: EmulatedMessage; id: string } | undefined;
-  const jobIdOf = (handle: InteractionHandle) => customIds(finalEdit(handle)?.payload)[0]?.split(':')[1] ?? '';
+  const jobIdOf = (handle: InteractionHandle) => customIds(resultPost(handle)?.payload)[0]?.split(':')[1] ?? '';
   const delivered = async (handle: InteractionHandle) => {
     await handle.waitFor(settled);
     const jobId = jobIdOf(handle);
@@ -67,7 +67,7 @@ describe('enhance, end to end', () => {
     expect(images[0]?.json?.['prompt']).toBe('A tabby cat asleep on a sunlit windowsill, watercolour, soft morning light');
     expect(h.gateway.specViolations).toEqual([]);
 
-    const card = textOf(finalEdit(handle)?.payload);
+    const card = textOf(resultPost(handle)?.payload);
     expect(card).toContain('**A tabby cat asleep on a sunlit windowsill, watercolour, soft morning light**');
     expect(card).toContain('Enhanced from your prompt: cat sleeping');
 
@@ -87,7 +87,7 @@ describe('enhance, end to end', () => {
     expect(h.gateway.chatRequests().slice(chatBefore)).toHaveLength(1);
     const images = h.gateway.imageRequests().slice(imagesBefore);
     expect(images.map((r) => r.json?.['prompt'])).toEqual(['a red kite over the sea']);
-    const card = textOf(finalEdit(handle)?.payload);
+    const card = textOf(resultPost(handle)?.payload);
     expect(card).toContain('**a red kite over the sea**');
     expect(card).toContain("The prompt helper didn't answer, so I used your prompt as written.");
     expect(card).not.toContain('Enhanced from your prompt');
@@ -122,7 +122,7 @@ describe('enhance, end to end', () => {
     const modal = await h.discord.messageCommand('Edit image', target, { user: member }).waitForAck();
     const submit = h.discord.modalSubmit(modal.body!.data!.custom_id!, { prompt: 'make it snowy' }, { user: member });
     const firstJob = await delivered(submit);
-    const result = finalEdit(submit)!.payload;
+    const result = resultPost(submit)!.payload;
     const enhanceId = customIds(result).find((id) => id.startsWith('enh:'));
     expect(enhanceId).toBe(`enh:${firstJob}`);
     offered = { message: submit.lastMessage()!, id: enhanceId! };
@@ -140,12 +140,12 @@ describe('enhance, end to end', () => {
     expect(edits).toHaveLength(1);
     expect(edits[0]?.form?.fields['prompt']).toBe('The same street under fresh snow at dusk, flakes in the lamplight');
     expect(edits[0]?.form?.files.filter((f) => f.field === 'image[]').map((f) => f.bytes)).toEqual([bytes]);
-    const card = textOf(finalEdit(click)?.payload);
+    const card = textOf(resultPost(click)?.payload);
     expect(card).toContain('**The same street under fresh snow at dusk, flakes in the lamplight**');
     expect(card).toContain('Enhanced from your prompt: make it snowy');
     expect(card).toContain(`<@${users.member2.id}>`);
     // An enhanced result is not offered Enhance again; the clicker paid for it, not the member who asked first.
-    expect(customIds(finalEdit(click)?.payload).some((id) => id.startsWith('enh:'))).toBe(false);
+    expect(customIds(resultPost(click)?.payload).some((id) => id.startsWith('enh:'))).toBe(false);
     expect(await quotaText(h.discord, users.member2)).not.toBe(quotaBefore);
     expect(await quotaText(h.discord, users.member2)).toContain('You have 9 of 10 images left');
   });
@@ -159,14 +159,14 @@ describe('enhance, end to end', () => {
     const handle = imagine('a quiet harbour');
     await delivered(handle);
     expect(h.gateway.chatRequests().slice(chatBefore)).toHaveLength(0);
-    expect(textOf(finalEdit(handle)?.payload)).toContain('Prompt help is off here, so I used your prompt as written.');
+    expect(textOf(resultPost(handle)?.payload)).toContain('Prompt help is off here, so I used your prompt as written.');
   });
 
   it('refuses ✨ Enhance where the server turned prompt help off: nothing asked, made or charged', async () => {
     const { users } = h.discord.fixtures;
     const first = imagine('a lantern festival', false);
     const jobId = await delivered(first);
-    expect(customIds(finalEdit(first)?.payload)).not.toContain(`enh:${jobId}`);
+    expect(customIds(resultPost(first)?.payload)).not.toContain(`enh:${jobId}`);
     // A card posted while prompt help was on still carries the button: pressing it now is refused.
     expect(offered).toBeDefined();
     const chatBefore = h.gateway.chatRequests().length;

@@ -14,11 +14,11 @@ function lastText(handle: InteractionHandle): string {
 }
 
 function delivered(handle: InteractionHandle): boolean {
-  return handle.edits.some((e) => e.status === 200 && e.files.length > 0);
+  return handle.followUps.some((e) => e.status === 200 && e.files.length > 0);
 }
 
 function settled(handle: InteractionHandle): boolean {
-  return delivered(handle) || handle.followUps.some((f) => f.status === 200) || handle.acks.some((a) => a.type === 4);
+  return delivered(handle) || handle.followUps.some((f) => f.status === 200 && ((f.payload?.flags ?? 0) & 64) !== 0) || handle.acks.some((a) => a.type === 4);
 }
 
 async function quota(h: Harness, user: UserFixture, sub: string, options: { name: string; type: number; value: string | number }[] = []) {

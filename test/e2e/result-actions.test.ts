@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALISTIC_MODELS } from '../emulators/gateway/index.js';
 import type { EmulatedMessage, InteractionHandle, SlashOption } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, ephemeralError, finalEdit, quotaText, settled, textOf } from './support.js';
+import { customIds, ephemeralError, resultPost, quotaText, settled, textOf } from './support.js';
 
 /** The alpha of the pixel at (x, y) of a PNG. */
 async function alphaAt(png: Buffer, x: number, y: number): Promise<number> {
@@ -29,7 +29,7 @@ describe('result cards and their actions, end to end', () => {
 
   const imagine = async (options: SlashOption[]): Promise<EmulatedMessage> => {
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a lighthouse at dusk' }, ...options], { user: h.discord.fixtures.member });
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
     await h.waitForLog((e) => e['interactionId'] === handle.id && e.msg === 'interaction handled');
     return handle.lastMessage()!;
   };
@@ -74,7 +74,7 @@ describe('result cards and their actions, end to end', () => {
     const { member2 } = h.discord.fixtures.users;
     const before = await quotaText(h.discord, member2);
     const subtle = await click(card, 'vs', member2);
-    expect(finalEdit(subtle)).toBeDefined();
+    expect(resultPost(subtle)).toBeDefined();
     const sent = lastEdit();
     expect(sent.image.equals(original)).toBe(true);
     expect(sent.fields).toMatchObject({ prompt: 'a lighthouse at dusk', input_fidelity: 'high', size: '1024x1024', model: 'gpt-image-2.6-flare' });
@@ -85,7 +85,7 @@ describe('result cards and their actions, end to end', () => {
 
   it('Zoom out 2x sends the image at half scale centred on a transparent canvas, with a mask open around it', async () => {
     const card = await imagine([{ name: 'size', type: 3, value: '1024x1024' }]);
-    expect(finalEdit(await click(card, 'z2'))).toBeDefined();
+    expect(resultPost(await click(card, 'z2'))).toBeDefined();
     const { fields, image, mask } = lastEdit();
     expect(fields['size']).toBe('1024x1024');
     expect(await sharp(image).metadata()).toMatchObject({ width: 1024, height: 1024, format: 'png' });
@@ -100,7 +100,7 @@ describe('result cards and their actions, end to end', () => {
 
   it('Pan right widens the canvas to 1536x1024 with the original on the left and the new area on the right', async () => {
     const card = await imagine([{ name: 'size', type: 3, value: '1024x1024' }]);
-    expect(finalEdit(await click(card, 'pr'))).toBeDefined();
+    expect(resultPost(await click(card, 'pr'))).toBeDefined();
     const { fields, mask } = lastEdit();
     expect(fields['size']).toBe('1536x1024');
     expect(await sharp(mask).metadata()).toMatchObject({ width: 1536, height: 1024 });
@@ -119,7 +119,7 @@ describe('result cards and their actions, end to end', () => {
       { cells: ['2'], prompt: 'a full moon' },
       { user: h.discord.fixtures.member, message: card },
     );
-    await region.waitFor((x) => finalEdit(x) !== undefined);
+    await region.waitFor((x) => resultPost(x) !== undefined);
     const { fields, mask } = lastEdit();
     expect(fields).toMatchObject({ prompt: 'a full moon', size: '1024x1024' });
     // Cell 2 is the top right third: open there, closed everywhere else.
@@ -139,7 +139,7 @@ describe('result cards and their actions, end to end', () => {
       { prompt: 'a lighthouse at dawn', size: '1536x1024', quality: 'low', mode: ['new'] },
       { user: h.discord.fixtures.member, message: card },
     );
-    await remix.waitFor((x) => finalEdit(x) !== undefined);
+    await remix.waitFor((x) => resultPost(x) !== undefined);
     const generated = h.gateway.imageRequests().at(-1)!;
     expect(generated.path).toBe('/v1/images/generations');
     expect(generated.json).toMatchObject({ prompt: 'a lighthouse at dawn', size: '1536x1024', quality: 'low' });
@@ -162,7 +162,7 @@ describe('result cards and their actions, end to end', () => {
     expect(customIds(own).map((id) => id.split(':').at(-1))).toContain('vs');
 
     await h.restart();
-    expect(finalEdit(await click(own, 'vs'))).toBeDefined();
+    expect(resultPost(await click(own, 'vs'))).toBeDefined();
     expect(lastEdit().image.equals(second)).toBe(true);
   });
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SlashOption } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, lastText, quotaText, settled } from './support.js';
+import { ephemeralError, resultPost, lastText, quotaText, settled } from './support.js';
 
 const prompt = { name: 'prompt', type: 3, value: 'a lighthouse at dusk' };
 
@@ -65,7 +65,7 @@ describe('/settings, end to end', () => {
     await imagine([]);
     expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'gpt-image-1' });
     const admin = await imagine([{ name: 'model', type: 3, value: 'gpt-image-2' }], { user: h.discord.fixtures.admin });
-    expect(finalEdit(admin)).toBeDefined();
+    expect(resultPost(admin)).toBeDefined();
     await settings('models', [{ name: 'allowed', type: 3, value: 'all' }]);
   });
 
@@ -75,7 +75,7 @@ describe('/settings, end to end', () => {
     const refused = await imagine([{ name: 'count', type: 4, value: 3 }]);
     expect(ephemeralError(refused)).toContain('This server allows at most 2 images per request.');
     expect(h.gateway.imageRequests().length).toBe(before);
-    expect(finalEdit(await imagine([{ name: 'count', type: 4, value: 2 }]))?.files).toHaveLength(2);
+    expect(resultPost(await imagine([{ name: 'count', type: 4, value: 2 }]))?.files).toHaveLength(2);
     await settings('max-count', [{ name: 'count', type: 4, value: 0 }]);
   });
 
@@ -89,7 +89,7 @@ describe('/settings, end to end', () => {
     expect(ephemeralError(high)).toContain("That quality doesn't work: this server allows quality up to medium. Allowed: auto, low, medium.");
     expect(h.gateway.imageRequests().length).toBe(before);
     expect(
-      finalEdit(
+      resultPost(
         await imagine([
           { name: 'size', type: 3, value: '1024x1536' },
           { name: 'quality', type: 3, value: 'low' },
@@ -103,7 +103,7 @@ describe('/settings, end to end', () => {
       ],
       { user: h.discord.fixtures.admin },
     );
-    expect(finalEdit(admin)).toBeDefined();
+    expect(resultPost(admin)).toBeDefined();
     await settings('max-size', [{ name: 'size', type: 3, value: 'any' }]);
     expect(await settings('max-quality', [{ name: 'quality', type: 3, value: 'any' }])).toContain('Largest size: any · highest quality: any');
   });
@@ -120,14 +120,14 @@ describe('/settings, end to end', () => {
     const refused = await imagine([], { channelId: general.id });
     expect(ephemeralError(refused)).toContain(`Image generation isn't available in this channel. You can use it in <#${nsfw.id}>.`);
     expect(h.gateway.imageRequests().length).toBe(before);
-    expect(finalEdit(await imagine([], { channelId: nsfw.id }))).toBeDefined();
+    expect(resultPost(await imagine([], { channelId: nsfw.id }))).toBeDefined();
 
     await settings('channels', [
       { name: 'mode', type: 3, value: 'except' },
       { name: 'channel1', type: 7, value: nsfw.id },
     ]);
     expect(ephemeralError(await imagine([], { channelId: nsfw.id }))).toContain(`You can use it anywhere except <#${nsfw.id}>.`);
-    expect(finalEdit(await imagine([], { channelId: general.id }))).toBeDefined();
+    expect(resultPost(await imagine([], { channelId: general.id }))).toBeDefined();
     await settings('channels', [{ name: 'mode', type: 3, value: 'everywhere' }]);
   });
 
@@ -136,7 +136,7 @@ describe('/settings, end to end', () => {
     const low = { name: 'moderation', type: 3, value: 'low' };
     // The default: age-restricted channels, and admins.
     expect(ephemeralError(await imagine([low], { channelId: general.id }))).toContain('`moderation:low` is only available in age-restricted channels');
-    expect(finalEdit(await imagine([low], { channelId: nsfw.id }))).toBeDefined();
+    expect(resultPost(await imagine([low], { channelId: nsfw.id }))).toBeDefined();
     expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ moderation: 'low' });
 
     const artist = h.discord.fixtures.guild.roles.artist.id;
@@ -146,7 +146,7 @@ describe('/settings, end to end', () => {
         { name: 'role1', type: 8, value: artist },
       ]),
     ).toContain(`moderation:low: for <@&${artist}> (and admins), anywhere`);
-    expect(finalEdit(await imagine([low], { channelId: general.id }))).toBeDefined();
+    expect(resultPost(await imagine([low], { channelId: general.id }))).toBeDefined();
     const before = h.gateway.imageRequests().length;
     const other = await imagine([low], { user: h.discord.fixtures.users.member2, channelId: nsfw.id });
     expect(ephemeralError(other)).toContain(`\`moderation:low\` is only available to members with <@&${artist}> on this server.`);
@@ -163,11 +163,11 @@ describe('/settings, end to end', () => {
     const { general } = h.discord.fixtures.guild.channels;
     expect(await settings('spoilers', [{ name: 'channel1', type: 7, value: general.id }])).toContain(`Spoilers: results in <#${general.id}>`);
     const handle = await imagine([], { channelId: general.id });
-    expect(finalEdit(handle)?.files.map((f) => f.filename)).toEqual(['SPOILER_a-lighthouse-at-dusk-1.png']);
+    expect(resultPost(handle)?.files.map((f) => f.filename)).toEqual(['SPOILER_a-lighthouse-at-dusk-1.png']);
     expect(h.gateway.imageRequests().at(-1)?.json).not.toHaveProperty('stream');
     await settings('spoilers');
     const plain = await imagine([], { channelId: general.id });
-    expect(finalEdit(plain)?.files.map((f) => f.filename)).toEqual(['a-lighthouse-at-dusk-1.png']);
+    expect(resultPost(plain)?.files.map((f) => f.filename)).toEqual(['a-lighthouse-at-dusk-1.png']);
   });
 
   it('asks for no stream when previews are off, and streams again when they are on', async () => {

@@ -9,7 +9,7 @@ import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { logged, startBotProcess, stopBotProcess, type BotProcess } from './bot-process.js';
 import { botProcessEnv } from './bot-process-env.js';
-import { finalEdit, settled } from './support.js';
+import { resultPost, settled } from './support.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 /** A database of its own, emptied before the run, so no other test's keys (or an earlier run's) are seen. */
@@ -66,9 +66,9 @@ describe.skipIf(REDIS_URL === undefined)(REDIS_URL === undefined ? `${TITLE}: sk
         userInstall: true,
       }),
     );
-    await Promise.all(handles.map((handle) => handle.waitFor((x) => settled(x) || finalEdit(x) !== undefined)));
+    await Promise.all(handles.map((handle) => handle.waitFor((x) => settled(x) || resultPost(x) !== undefined)));
     await Promise.all(handles.map((handle) => handle.waitFor(settled)));
-    const delivered = handles.filter((handle) => finalEdit(handle) !== undefined);
+    const delivered = handles.filter((handle) => resultPost(handle) !== undefined);
     expect(delivered).toHaveLength(3);
     expect(gateway.imageRequests()).toHaveLength(3);
     // Both processes took part: each shard answered its own server's six requests.

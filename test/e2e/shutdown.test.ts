@@ -5,7 +5,7 @@ import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { botProcessEnv } from './bot-process-env.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, settled } from './support.js';
+import { ephemeralError, resultPost, settled } from './support.js';
 
 describe('graceful shutdown', () => {
   let h: Harness;
@@ -26,11 +26,11 @@ describe('graceful shutdown', () => {
     expect(ephemeralError(late)).toContain('restarting');
     held.release();
     await stopping;
-    expect(finalEdit(inFlight)).toBeDefined();
+    expect(resultPost(inFlight)).toBeDefined();
     expect(h.gateway.imageRequests().map((r) => r.json?.['prompt'])).not.toContain('too late');
     await h.restart();
     const again = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'after restart' }], { user: h.discord.fixtures.member });
-    await again.waitFor((x) => finalEdit(x) !== undefined);
+    await again.waitFor((x) => resultPost(x) !== undefined);
   });
 });
 
@@ -81,7 +81,7 @@ describe('npm start under a process supervisor', () => {
       check();
     });
     const handle = discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'from a real process' }], { user: discord.fixtures.member });
-    await handle.waitFor((x) => finalEdit(x) !== undefined);
+    await handle.waitFor((x) => resultPost(x) !== undefined);
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);

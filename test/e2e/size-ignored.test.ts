@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { finalEdit, settled, textOf } from './support.js';
+import { resultPost, settled, textOf } from './support.js';
 
 describe('a gateway that ignores the size, end to end', () => {
   let h: Harness;
@@ -23,8 +23,8 @@ describe('a gateway that ignores the size, end to end', () => {
     ];
     const handle = h.discord.slash('imagine', options, { user: h.discord.fixtures.member });
     await handle.waitFor(settled);
-    const content = textOf(finalEdit(handle)?.payload);
-    expect(finalEdit(handle)?.files).toHaveLength(1);
+    const content = textOf(resultPost(handle)?.payload);
+    expect(resultPost(handle)?.files).toHaveLength(1);
     expect(content).toContain('The service made 1024x1024 instead of 1536x1024.');
   });
 
@@ -38,6 +38,6 @@ describe('a gateway that ignores the size, end to end', () => {
       { user: h.discord.fixtures.member },
     );
     await handle.waitFor(settled);
-    expect(textOf(finalEdit(handle)?.payload)).not.toContain('The service made');
+    expect(textOf(resultPost(handle)?.payload)).not.toContain('The service made');
   });
 });

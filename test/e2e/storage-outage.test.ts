@@ -9,7 +9,7 @@ import { periodWindow } from '../../src/service/periods.js';
 import { scopeOf, usageKey } from '../../src/storage/quota-records.js';
 import { PostgresSessions } from '../support/postgres-sessions.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { ephemeralError, finalEdit, quotaText, settled } from './support.js';
+import { ephemeralError, resultPost, quotaText, settled } from './support.js';
 
 const POSTGRES_URL = process.env['POSTGRES_URL'];
 const TITLE = 'the bot on PostgreSQL losing its connections';
@@ -36,7 +36,7 @@ describe.skipIf(!POSTGRES_URL)(POSTGRES_URL ? TITLE : `${TITLE}: skipped because
       await handle.waitFor(settled);
       return handle;
     };
-    expect(finalEdit(await imagine('before'))).toBeDefined();
+    expect(resultPost(await imagine('before'))).toBeDefined();
     expect(await quotaText(h.discord, member)).toContain('4 of 5 images left');
     const requestsBefore = h.gateway.imageRequests().length;
 
@@ -55,7 +55,7 @@ describe.skipIf(!POSTGRES_URL)(POSTGRES_URL ? TITLE : `${TITLE}: skipped because
     expect(h.gateway.imageRequests().length).toBe(requestsBefore);
     expect(await quotaText(h.discord, member)).toContain('4 of 5 images left');
 
-    expect(finalEdit(await imagine('after'))).toBeDefined();
+    expect(resultPost(await imagine('after'))).toBeDefined();
     expect(await quotaText(h.discord, member)).toContain('3 of 5 images left');
     expect(h.logs.map((line) => JSON.parse(line) as { level: number }).filter((entry) => entry.level >= 60)).toEqual([]);
   });

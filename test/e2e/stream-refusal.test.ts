@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { finalEdit, quotaText, settled, textOf } from './support.js';
+import { resultPost, quotaText, settled, textOf } from './support.js';
 
 describe('a gateway that refuses streaming, end to end', () => {
   let h: Harness;
@@ -19,15 +19,15 @@ describe('a gateway that refuses streaming, end to end', () => {
     const user = h.discord.fixtures.member;
     const first = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a lighthouse' }], { user });
     await first.waitFor(settled);
-    expect(finalEdit(first)?.files).toHaveLength(1);
-    expect(textOf(finalEdit(first)?.payload)).toContain('a lighthouse');
-    expect(textOf(finalEdit(first)?.payload)).not.toMatch(/stream|partial/i);
+    expect(resultPost(first)?.files).toHaveLength(1);
+    expect(textOf(resultPost(first)?.payload)).toContain('a lighthouse');
+    expect(textOf(resultPost(first)?.payload)).not.toMatch(/stream|partial/i);
     expect(h.gateway.imageRequests().map((r) => r.json?.['stream'] ?? false)).toEqual([true, false]);
     expect(await quotaText(h.discord, user)).toContain('4 of 5 images left');
 
     const second = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a harbour' }], { user });
     await second.waitFor(settled);
-    expect(finalEdit(second)?.files).toHaveLength(1);
+    expect(resultPost(second)?.files).toHaveLength(1);
     expect(h.gateway.imageRequests().map((r) => r.json?.['stream'] ?? false)).toEqual([true, false, false]);
   });
 });

@@ -3,10 +3,15 @@
  */
 import type { DiscordEmulator, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 
-/** The text a message shows: its content, or the text displays of its Components V2 card, in order. */
-export function textOf(payload: { content?: unknown; components?: unknown } | null | undefined): string {
+/**
+ * The text a message shows: its content (or, with none, its embeds' descriptions: progress), and the text displays of
+ * its Components V2 card, in order.
+ */
+export function textOf(payload: { content?: unknown; components?: unknown; embeds?: unknown } | null | undefined): string {
   if (!payload) return '';
   const parts = typeof payload.content === 'string' && payload.content !== '' ? [payload.content] : [];
+  const embeds = (payload.embeds as { description?: unknown }[] | null | undefined) ?? [];
+  if (parts.length === 0) for (const embed of embeds) if (typeof embed.description === 'string') parts.push(embed.description);
   const visit = (component: { type?: number; content?: string; components?: unknown[] }) => {
     if (component.type === 10 && typeof component.content === 'string') parts.push(component.content);
     for (const child of component.components ?? []) visit(child as typeof component);
@@ -26,9 +31,13 @@ export function customIds(message: { components?: unknown } | null | undefined):
   return ids;
 }
 
-/** The final delivery edit (status 200 with files and a caption), if any. */
-export function finalEdit(handle: InteractionHandle) {
-  return handle.edits.filter((e) => e.status === 200 && e.files.length > 0 && /Imagined|Edited/.test(textOf(e.payload))).at(-1);
+/**
+ * The request that posted the result card (status 200 with files and a caption): a follow-up under the reply, as the bot
+ * delivers on real Discord (discord-api-docs#7529), or an edit of the reply; the last one, if any.
+ */
+export function resultPost(handle: InteractionHandle) {
+  const posts = [...handle.edits, ...handle.followUps].sort((a, b) => a.receivedAt - b.receivedAt);
+  return posts.filter((e) => e.status === 200 && e.files.length > 0 && /Imagined|Edited/.test(textOf(e.payload))).at(-1);
 }
 
 /** Every text the member was shown for this interaction, in order. */
@@ -48,7 +57,8 @@ export function lastText(handle: InteractionHandle): string {
 
 /** Delivered, or answered with an error (ephemeral reply or follow-up). */
 export function settled(handle: InteractionHandle): boolean {
-  return finalEdit(handle) !== undefined || handle.followUps.some((f) => f.status === 200) || handle.acks.some((a) => a.type === 4);
+  const ephemeral = (f: { status: number; payload?: { flags?: number | null } | undefined }) => f.status === 200 && ((f.payload?.flags ?? 0) & 64) !== 0;
+  return resultPost(handle) !== undefined || handle.followUps.some(ephemeral) || handle.acks.some((a) => a.type === 4);
 }
 
 /** The member got an ephemeral error, either as the first response or as a follow-up after the defer. */

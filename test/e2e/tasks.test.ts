@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuccessBehaviour } from '../emulators/gateway/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, quotaText, settled } from './support.js';
+import { acceptedAcks, ephemeralError, resultPost, quotaText, settled } from './support.js';
 
 describe('task answers end to end', () => {
   let h: Harness;
@@ -34,7 +34,7 @@ describe('task answers end to end', () => {
     ['tasks-api', true],
   ])('delivers the image of a %s answer (url items: %s) and charges it once', async (asTask, urlItems) => {
     const { handle, user, posts, polls } = await imagine({ type: 'success', asTask, urlItems, taskPolls: 2 });
-    const final = finalEdit(handle);
+    const final = resultPost(handle);
     expect(final?.files).toHaveLength(1);
     const meta = await sharp(final!.files[0]!.bytes).metadata();
     expect([meta.format, meta.width]).toEqual(['png', 1024]);
@@ -48,7 +48,7 @@ describe('task answers end to end', () => {
     async (asTask) => {
       const { handle, user, posts, polls } = await imagine({ type: 'success', asTask, taskPolls: 1, taskEnd: 'failed' });
       expect(ephemeralError(handle)).toContain('ran into a problem');
-      expect(finalEdit(handle)).toBeUndefined();
+      expect(resultPost(handle)).toBeUndefined();
       expect([posts, polls]).toEqual([1, 2]);
       expect(await quotaText(h.discord, user)).toContain('100 of 100 images left');
     },

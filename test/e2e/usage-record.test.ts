@@ -12,7 +12,7 @@ import { JobUsage } from '../../src/service/usage-log.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import type { SuccessBehaviour } from '../emulators/gateway/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, finalEdit, settled } from './support.js';
+import { customIds, resultPost, settled } from './support.js';
 
 describe('usage records, end to end', () => {
   let h: Harness;
@@ -48,7 +48,7 @@ describe('usage records, end to end', () => {
     ];
     const handle = h.discord.slash('imagine', options, { user });
     await handle.waitFor(settled);
-    const message = finalEdit(handle)!.payload!;
+    const message = resultPost(handle)!.payload!;
     const jobId = customIds(message)[0]!.split(':')[1]!;
     // Recorded after the delivery, before the job's last log line.
     await h.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === jobId);
@@ -90,7 +90,7 @@ describe('estimated cost, end to end', () => {
       ];
       const handle = h.discord.slash('imagine', options, { user: h.discord.fixtures.member });
       await handle.waitFor(settled);
-      const message = finalEdit(handle)!.payload!;
+      const message = resultPost(handle)!.payload!;
       const jobId = customIds(message)[0]!.split(':')[1]!;
       await h.waitForLog((entry) => entry.msg === 'image job delivered' && entry['jobId'] === jobId);
       const record = await storage.records('job-usage', JobUsage).get(jobId);

@@ -72,7 +72,7 @@ describe('slash command with an attachment', () => {
     );
     await h.waitFor((x) => x.followUps.length === 1);
 
-    expect(seen).toEqual({ url: upload.url, width: 64, limit: 10 * 1024 * 1024 });
+    expect(seen).toEqual({ url: upload.url, width: 64, limit: 20 * 1024 * 1024 });
     expect((await h.waitForAck()).type).toBe(5);
     expect(h.dispatchedAt).toBeLessThan(h.acks[0]?.receivedAt ?? 0);
     expect(h.acks).toHaveLength(1);

@@ -102,7 +102,15 @@ export class InteractionRecord implements InteractionHandle {
     });
   }
 
+  /** @original as it stands, or the newest follow-up that still exists once there is one (a result card). */
   lastMessage(): EmulatedMessage | undefined {
+    const alive = [...this.messageIds].filter((id) => id !== this.originalMessageId && this.messages.has(id));
+    const newest = alive.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)).at(-1);
+    return this.messages.get(newest ?? this.originalMessageId ?? '');
+  }
+
+  /** @original as it stands (the reply), whatever follows it. */
+  originalMessage(): EmulatedMessage | undefined {
     return this.originalMessageId === undefined ? undefined : this.messages.get(this.originalMessageId);
   }
 

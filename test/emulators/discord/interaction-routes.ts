@@ -6,7 +6,9 @@ import type { InteractionRecord } from './handle.js';
 import { callbackBody, messageBody, type RestRequest, type Route, toRecorded } from './http.js';
 import { IS_COMPONENTS_V2 } from './components-v2.js';
 import { checkCallback, checkMessage, EPHEMERAL, Errors, isEmptyMessage, LOADING, type RestResult } from './rules.js';
+import { refuseNewUploadReference } from './quirks.js';
 import type { EmulatorState } from './state.js';
+import type { EmulatedMessage } from './types.js';
 
 export function interactionRoutes(state: EmulatorState): Route[] {
   const webhook = (
@@ -47,7 +49,7 @@ export function interactionRoutes(state: EmulatorState): Route[] {
     },
     webhook('POST', /^\/webhooks\/(\d+)\/([^/]+)$/, (rec, req) => followUp(state, rec, req), 'followUps'),
     webhook('PATCH', message, (rec, req, target) => editMessage(state, rec, req, target), 'edits'),
-    webhook('GET', message, (rec, _req, target) => withMessage(state, rec, target, (id) => ({ status: 200, body: state.messages.messages.get(id) })), 'edits'),
+    webhook('GET', message, (rec, _req, target) => withMessage(state, rec, target, (id) => served(state, state.messages.messages.get(id))), 'edits'),
     webhook('DELETE', message, (rec, _req, target) => withMessage(state, rec, target, (id) => (state.messages.delete(id), { status: 204 })), 'edits'),
   ];
 }
@@ -73,7 +75,7 @@ function callback(state: EmulatorState, req: RestRequest, rec: InteractionRecord
   } else if (type === 6 || type === 7) {
     messageId = rec.sourceMessageId;
     if (type === 7 && messageId !== undefined) {
-      const edited = state.messages.edit(messageId, data, req.files);
+      const edited = state.messages.edit(messageId, data, req.files, editRefusal(state));
       if (!('id' in edited)) return edited;
     }
   }
@@ -95,7 +97,7 @@ function callbackResponse(state: EmulatorState, rec: InteractionRecord, type: nu
         ? { response_message_id: message.id, response_message_loading: (flags & LOADING) !== 0, response_message_ephemeral: (flags & EPHEMERAL) !== 0 }
         : {}),
     },
-    resource: { type, ...(message ? { message } : {}) },
+    resource: { type, ...(message ? { message: state.served(message) } : {}) },
   };
 }
 
@@ -109,15 +111,20 @@ function checkToken(state: EmulatorState, rec: InteractionRecord | undefined, no
 }
 
 /**
- * Follow-ups always create a new message. Real Discord has a deprecated quirk where the first follow-up after a
- * type-5 defer edits the loading message instead (doc §1.5); the emulator deliberately does not imitate it, so a bot
- * that relies on it (instead of PATCH @original) leaves a visible loading message in tests.
+ * A follow-up creates a new message, except while a type-5 defer's "thinking" message is still loading: real Discord
+ * then edits that message instead, ignoring the ephemeral flag (doc §1.5, deprecated but live; the
+ * `followUpEditsLoading` quirk), and such an edit meets #7529 like any other.
  */
 function followUp(state: EmulatorState, rec: InteractionRecord, req: RestRequest): RestResult {
   const payload = messageBody(req);
   const rejected = checkMessage(payload, req.files, rec.attachmentSizeLimit);
   if (rejected) return rejected;
   if (isEmptyMessage(payload, req.files)) return Errors.emptyMessage();
+  const loading = rec.originalMessageId === undefined ? undefined : state.messages.messages.get(rec.originalMessageId);
+  if (state.options.quirks.followUpEditsLoading && rec.ackedType === 5 && loading && ((loading.flags ?? 0) & LOADING) !== 0) {
+    const edited = state.messages.edit(loading.id, { ...payload, flags: (payload?.flags ?? 0) & ~EPHEMERAL }, req.files, editRefusal(state));
+    return 'id' in edited ? served(state, edited) : edited;
+  }
   const created = state.messages.create({
     ...responseMessage(state, rec),
     payload,
@@ -126,7 +133,7 @@ function followUp(state: EmulatorState, rec: InteractionRecord, req: RestRequest
   });
   if (!('id' in created)) return created;
   rec.messageIds.add(created.id);
-  return { status: 200, body: created };
+  return served(state, created);
 }
 
 function editMessage(state: EmulatorState, rec: InteractionRecord, req: RestRequest, target: string | undefined): RestResult {
@@ -134,9 +141,19 @@ function editMessage(state: EmulatorState, rec: InteractionRecord, req: RestRequ
     const payload = messageBody(req);
     const rejected = checkMessage(payload, req.files, rec.attachmentSizeLimit);
     if (rejected) return rejected;
-    const edited = state.messages.edit(id, payload, req.files);
-    return 'id' in edited ? { status: 200, body: edited } : edited;
+    const edited = state.messages.edit(id, payload, req.files, editRefusal(state));
+    return 'id' in edited ? served(state, edited) : edited;
   });
+}
+
+/** #7529 on message edits, while the quirk is on. */
+function editRefusal(state: EmulatorState): typeof refuseNewUploadReference | undefined {
+  return state.options.quirks.cv2EditUploads ? refuseNewUploadReference : undefined;
+}
+
+/** A 200 carrying a message as Discord serves it. */
+function served(state: EmulatorState, message: EmulatedMessage | undefined): RestResult {
+  return { status: 200, body: message && state.served(message) };
 }
 
 function withMessage(state: EmulatorState, rec: InteractionRecord, target: string | undefined, act: (id: string) => RestResult): RestResult {

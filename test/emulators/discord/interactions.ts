@@ -64,7 +64,7 @@ export class InteractionDispatcher {
       name,
       type: 3,
       target_id: target.id,
-      resolved: { messages: { [target.id]: target } },
+      resolved: { messages: { [target.id]: this.state.served(target) } },
       ...(registered?.['guild_id'] ? { guild_id: registered['guild_id'] } : {}),
     };
     return this.dispatch(ctx, { kind: InteractionKind.command, data, responseType: 23, channelId: ctx.channelId ?? target.channel_id });
@@ -88,7 +88,7 @@ export class InteractionDispatcher {
     const id = this.state.ids.next(this.state.clock.now());
     const token = randomBytes(48).toString('base64url');
     const built = envelope(this.state, ctx, { id, token, type: spec.kind }, spec.channelId ?? spec.message?.channel_id);
-    const payload = { ...built.payload, data: spec.data, ...(spec.message ? { message: spec.message } : {}) };
+    const payload = { ...built.payload, data: spec.data, ...(spec.message ? { message: this.state.served(spec.message) } : {}) };
     const record = new InteractionRecord({
       id,
       token,

@@ -61,8 +61,16 @@ export class MessageStore {
     return message;
   }
 
-  /** Applies an edit (PATCH semantics); clears the LOADING flag of a deferred response. */
-  edit(id: string, payload: SentMessage | undefined, files: readonly RecordedFile[]): EmulatedMessage | RestResult {
+  /**
+   * Applies an edit (PATCH semantics); clears the LOADING flag of a deferred response. `refuse` may turn the edit down
+   * once the message as it would stand is known (a platform bug such as #7529, quirks.ts); nothing changes then.
+   */
+  edit(
+    id: string,
+    payload: SentMessage | undefined,
+    files: readonly RecordedFile[],
+    refuse?: (before: EmulatedMessage, after: EmulatedMessage) => RestResult | undefined,
+  ): EmulatedMessage | RestResult {
     const current = this.messages.get(id);
     if (!current) return Errors.unknownMessage();
     const attachments = this.buildAttachments(current.channel_id, payload?.attachments, files, current.attachments);
@@ -76,7 +84,7 @@ export class MessageStore {
     const requested = payload?.flags ?? current.flags ?? 0;
     next['flags'] = ((requested & ~64) | keep) & ~LOADING;
     const message = next as unknown as APIMessage;
-    const rejected = checkComponentsV2(message, current.flags);
+    const rejected = checkComponentsV2(message, current.flags) ?? refuse?.(current, message);
     if (rejected) return rejected;
     this.messages.set(id, message);
     return message;

@@ -72,7 +72,7 @@ export function restRoutes(state: EmulatorState): Route[] {
       auth: 'bot',
       handle: (_r, [channel, id = '']) => {
         const message = state.messages.messages.get(id);
-        return message && message.channel_id === channel ? ok(message) : Errors.unknownMessage();
+        return message && message.channel_id === channel ? ok(state.served(message)) : Errors.unknownMessage();
       },
     },
     {
@@ -111,7 +111,7 @@ function postChannelMessage(state: EmulatorState, req: RestRequest, channelId: s
     flags: payload?.flags ?? 0,
     extra: guildId === undefined ? {} : { guild_id: guildId },
   });
-  return 'id' in created ? { status: 200, body: created } : created;
+  return 'id' in created ? { status: 200, body: state.served(created) } : created;
 }
 
 /** GET …/commands returns the localization dictionaries only when asked (`with_localizations=true`), as Discord does. */

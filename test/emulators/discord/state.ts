@@ -7,7 +7,17 @@ import { CommandRegistry } from './commands.js';
 import { channelJson, createFixtures, SnowflakeGenerator, userJson } from './fixtures.js';
 import type { InteractionRecord } from './handle.js';
 import { MessageStore } from './messages.js';
-import type { ChannelFixture, DiscordEmulatorOptions, EmulatorFixtures, GuildFixture, RecordedRequest, UserFixture } from './types.js';
+import { REAL_DISCORD, servedMessage } from './quirks.js';
+import type {
+  ChannelFixture,
+  DiscordEmulatorOptions,
+  DiscordQuirks,
+  EmulatedMessage,
+  EmulatorFixtures,
+  GuildFixture,
+  RecordedRequest,
+  UserFixture,
+} from './types.js';
 
 export interface ResolvedOptions {
   token: string;
@@ -19,6 +29,8 @@ export interface ResolvedOptions {
   maxConcurrency: number;
   thirdGuild: boolean;
   log: boolean;
+  /** Real Discord's bugs and surprises the emulator plays (quirks.ts). */
+  quirks: DiscordQuirks;
 }
 
 export const DEFAULT_TOKEN = 'emulator.bot.token';
@@ -63,12 +75,14 @@ export class EmulatorState {
       token: options.token ?? DEFAULT_TOKEN,
       ackDeadlineMs: options.ackDeadlineMs ?? 3000,
       tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
-      attachmentSizeLimit: options.attachmentSizeLimit ?? 10 * 1024 * 1024,
+      // 20 MiB since discord-api-docs PR #8578 (2026-09-04); 10 MiB before.
+      attachmentSizeLimit: options.attachmentSizeLimit ?? 20 * 1024 * 1024,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 45_000,
       recommendedShards: positive(options.recommendedShards ?? 1, 'recommendedShards'),
       maxConcurrency: positive(options.maxConcurrency ?? 1, 'maxConcurrency'),
       thirdGuild: options.thirdGuild ?? false,
       log: options.log ?? true,
+      quirks: { ...REAL_DISCORD, ...options.quirks },
     };
     this.baseUrl = baseUrl;
     this.clock = new AdjustableClock(options.clock);
@@ -131,6 +145,11 @@ export class EmulatorState {
   findUser(id: string): UserFixture | undefined {
     const { owner, admin, member, vip } = this.fixtures.users;
     return [owner, admin, member, vip, ...this.fixtures.members].find((u) => u.id === id);
+  }
+
+  /** A message as Discord serves it in answers and interaction payloads (quirks.ts). */
+  served(message: EmulatedMessage): EmulatedMessage {
+    return servedMessage(message, this.options.quirks);
   }
 
   log(message: string): void {

@@ -18,7 +18,7 @@ export interface DiscordEmulatorOptions {
   clock?: { now(): number } | undefined;
   /** Interaction token lifetime measured on the emulator clock. @default 900000 */
   tokenLifetimeMs?: number | undefined;
-  /** Per-file upload limit in bytes (interactions can override it). @default 10485760 */
+  /** Per-file upload limit in bytes (interactions can override it). @default 20971520 (20 MiB, discord-api-docs PR #8578) */
   attachmentSizeLimit?: number | undefined;
   /** The CDN's speed per download in bytes per second (a slow CDN, for the benchmark); unset: as fast as it can. */
   cdnBytesPerSecond?: number | undefined;
@@ -33,8 +33,21 @@ export interface DiscordEmulatorOptions {
    * shard 0), for sharding tests. @default false
    */
   thirdGuild?: boolean | undefined;
+  /**
+   * Real Discord's bugs and surprises (quirks.ts: #7529 edits refusing new uploads shown in CV2 media, #8277 attachments
+   * hidden behind the components that show them, the first follow-up after a defer editing the loading message).
+   * @default all on
+   */
+  quirks?: Partial<DiscordQuirks> | undefined;
   /** Log spec violations and rejected requests to stderr. @default true */
   log?: boolean | undefined;
+}
+
+/** Which of real Discord's bugs and surprises the emulator plays (quirks.ts says what each one is). */
+export interface DiscordQuirks {
+  cv2EditUploads: boolean;
+  hiddenAttachments: boolean;
+  followUpEditsLoading: boolean;
 }
 
 /** A guild member as a fixture: the Discord user plus the names of the roles it holds in every fixture guild. */
@@ -147,7 +160,7 @@ export interface SentActionRow {
 export interface SentMessage {
   content?: string | null;
   flags?: number | null;
-  embeds?: unknown[] | null;
+  embeds?: { description?: string; image?: { url?: string }; [key: string]: unknown }[] | null;
   components?: SentActionRow[] | null;
   attachments?: { id?: string | number; filename?: string; description?: string; title?: string }[] | null;
   allowed_mentions?: { parse?: string[]; users?: string[]; roles?: string[]; replied_user?: boolean } | null;
@@ -201,7 +214,10 @@ export interface InteractionHandle {
   readonly followUps: RecordedRequest[];
   waitForAck(): Promise<RecordedAck>;
   waitFor(predicate: (h: InteractionHandle) => boolean, timeoutMs?: number): Promise<void>;
+  /** @original as it stands, or the newest follow-up that still exists once there is one (a result card). */
   lastMessage(): EmulatedMessage | undefined;
+  /** @original as it stands (the reply), whatever follows it. */
+  originalMessage(): EmulatedMessage | undefined;
 }
 
 /** Which requests an injected failure applies to: `path` is tested against the path after /api/v10 (no query). */

@@ -56,7 +56,8 @@ export function createUserMessage(
  * points at the original.
  */
 export function forwardMessage(state: EmulatorState, source: EmulatedMessage, channelId: string, author: UserFixture): EmulatedMessage {
-  const { type, content, embeds, attachments, components, flags, mentions, mention_roles, timestamp, edited_timestamp } = source;
+  // The snapshot holds the original as Discord serves it (its media resolved, and #8277's hidden attachments).
+  const { type, content, embeds, attachments, components, flags, mentions, mention_roles, timestamp, edited_timestamp } = state.served(source);
   const snapshot = { type, content, embeds, attachments, components, flags, mentions, mention_roles, timestamp, edited_timestamp };
   const guildId = state.findGuildChannel(source.channel_id)?.guild.id;
   const reference = { type: FORWARD, message_id: source.id, channel_id: source.channel_id, ...(guildId === undefined ? {} : { guild_id: guildId }) };

@@ -1,8 +1,13 @@
 /**
  * The images a message carries, wherever Discord puts them: its attachments, its embeds' images and thumbnails, its
  * Components V2 media galleries (inside containers too), and the same in the message it forwards (its message
- * snapshot). Pure over the message as discord.js gives it; which hosts the bot may download from is the predicate
- * it is given (DISCORD_CDN_HOSTS), so an image anywhere else is counted, never fetched.
+ * snapshot). Pure over the message as discord.js gives it (or as a REST answer carries it, through
+ * {@link carrierOf}); which hosts the bot may download from is the predicate it is given (DISCORD_CDN_HOSTS), so an
+ * image anywhere else is counted, never fetched.
+ *
+ * Reading the galleries is not optional: Discord leaves the files a message's components (or embeds) show out of its
+ * `attachments` array (discord/discord-api-docs#8277, closed as intended), so the bot's own result cards come back
+ * with `attachments: []` in every answer and interaction, their images only in the media items.
  *
  * @see https://discord.com/developers/docs/resources/message#message-snapshot-object
  * @see https://discord.com/developers/docs/components/reference#media-gallery
@@ -11,12 +16,20 @@ import {
   ComponentType,
   type APIComponentInContainer,
   type APIEmbed,
+  type APIMessage,
   type APIMessageTopLevelComponent,
   type APIUnfurledMediaItem,
   type Attachment,
 } from 'discord.js';
 import type { AttachmentRef } from '../service/jobs.js';
-import { looksLikeImage } from './attachments.js';
+
+const IMAGE_TYPES = /^image\/(png|jpeg|jpg|webp)\b/i;
+const IMAGE_EXTENSIONS = /\.(png|jpe?g|webp)$/i;
+
+/** Whether a file looks like a PNG, JPEG or WebP image (by content type, else by extension). */
+export function looksLikeImage(file: Pick<Attachment, 'contentType' | 'name'>): boolean {
+  return file.contentType ? IMAGE_TYPES.test(file.contentType) : IMAGE_EXTENSIONS.test(file.name);
+}
 
 /** A message or a forwarded message's snapshot: the fields of discord.js's Message this reads. */
 export interface ImageCarrier {
@@ -100,6 +113,59 @@ function galleryMedia(components: readonly (APIMessageTopLevelComponent | APICom
   return components.flatMap((component) => {
     if (component.type === ComponentType.MediaGallery) return component.items.map((item) => item.media);
     if (component.type === ComponentType.Container) return galleryMedia(component.components);
+    return [];
+  });
+}
+
+/**
+ * The images of one of the bot's own cards (a clicked button's message): every PNG, JPEG or WebP image it shows, from
+ * its attachments or, as Discord serves cards, its media galleries. No host is judged here: the download checks it.
+ */
+export function cardImages(message: SourceMessage): AttachmentRef[] {
+  return findMessageImages(message, () => true).images;
+}
+
+/** A message as a REST answer carries it, read like discord.js's Message. */
+export function carrierOf(message: APIMessage): ImageCarrier {
+  const attachments = message.attachments.map((a) => ({
+    id: a.id,
+    url: a.url,
+    proxyURL: a.proxy_url,
+    name: a.filename,
+    size: a.size,
+    contentType: a.content_type ?? null,
+    width: a.width ?? null,
+    height: a.height ?? null,
+  }));
+  return {
+    attachments: new Map(attachments.map((a) => [a.id, a])),
+    embeds: message.embeds.map((data) => ({ data })),
+    components: (message.components ?? []).map((component) => ({ toJSON: () => component })),
+  };
+}
+
+/**
+ * Every file a REST answer's message shows, images or not (an SVG original is a file component), in order and each
+ * once: its attachments, then its galleries' and file components' media (#8277 leaves those out of `attachments`).
+ */
+export function messageFiles(message: APIMessage): { url: string; filename: string }[] {
+  const files = message.attachments.map((a) => ({ key: a.id, url: a.url, filename: a.filename }));
+  const media = shownMedia(message.components ?? []).map((m) => ({ key: m.attachment_id ?? withoutQuery(m.url), url: m.url, filename: fileNameOf(m.url) }));
+  const seen = new Set<string>();
+  return [...files, ...media].filter((f) => !seen.has(f.key) && seen.add(f.key)).map(({ url, filename }) => ({ url, filename }));
+}
+
+/** The first image's URL of a message the bot posted (from its attachments, else its galleries). */
+export function firstImageUrl(message: APIMessage): string | undefined {
+  return message.attachments[0]?.url ?? galleryMedia(message.components ?? [])[0]?.url;
+}
+
+/** The media of every gallery and file component, at the top level or in a container. */
+function shownMedia(components: readonly (APIMessageTopLevelComponent | APIComponentInContainer)[]): APIUnfurledMediaItem[] {
+  return components.flatMap((component) => {
+    if (component.type === ComponentType.MediaGallery) return component.items.map((item) => item.media);
+    if (component.type === ComponentType.File) return [component.file];
+    if (component.type === ComponentType.Container) return shownMedia(component.components);
     return [];
   });
 }

@@ -4,7 +4,7 @@
  */
 import { ComponentType, type APIAttachment, type APIEmbed, type APIMessageTopLevelComponent } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { findMessageImages, type ImageCarrier, type SourceMessage } from '../../src/commands/message-images.js';
+import { findMessageImages, type ImageCarrier, type SourceMessage } from '../../src/discord/message-images.js';
 
 const CDN = 'https://cdn.discordapp.com';
 const onDiscord = (url: string): boolean => ['cdn.discordapp.com', 'media.discordapp.net'].includes(new URL(url).hostname);
