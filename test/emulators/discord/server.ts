@@ -99,7 +99,7 @@ export class RestServer {
     // A multipart upload is parsed as it arrives; everything else once read.
     if (url.pathname.startsWith(`${API_PREFIX}/`)) {
       const path = url.pathname.slice(API_PREFIX.length);
-      this.takeMatching(this.startWatches, method, path)?.started({ method, path, headers: req.headers });
+      this.takeMatching(this.startWatches, method, path, req.headers['content-type'])?.started({ method, path, headers: req.headers });
     }
     const streamed = startMultipartParse(req.headers['content-type']);
     const { raw, length } = await readBody(req, streamed);
@@ -119,12 +119,12 @@ export class RestServer {
       receivedAt,
       clockAt,
     };
-    const hold = this.takeMatching(this.holds, method, path);
+    const hold = this.takeMatching(this.holds, method, path, req.headers['content-type']);
     if (hold) {
       hold.arrive();
       await hold.released;
     }
-    const failure = this.takeFailure(method, path);
+    const failure = this.takeFailure(method, path, req.headers['content-type']);
     if (failure) {
       const injected = failureResult(failure);
       this.state.requests.push(toRecorded(request, injected));
@@ -178,13 +178,13 @@ export class RestServer {
     return Errors.invalidForm(['_spec'], 'SPEC_VIOLATION', violations.join('; '));
   }
 
-  private takeMatching<T extends { match: FailureMatch }>(list: T[], method: string, path: string): T | undefined {
-    const index = list.findIndex((x) => matches(x.match, method, path));
+  private takeMatching<T extends { match: FailureMatch }>(list: T[], method: string, path: string, contentType: string | undefined): T | undefined {
+    const index = list.findIndex((x) => matches(x.match, method, path, contentType));
     return index < 0 ? undefined : list.splice(index, 1)[0];
   }
 
-  private takeFailure(method: string, path: string): FailureResponse | undefined {
-    const failure = this.failures.find((f) => matches(f.match, method, path));
+  private takeFailure(method: string, path: string, contentType: string | undefined): FailureResponse | undefined {
+    const failure = this.failures.find((f) => matches(f.match, method, path, contentType));
     if (!failure) return undefined;
     failure.remaining -= 1;
     if (failure.remaining <= 0) this.failures.splice(this.failures.indexOf(failure), 1);
@@ -192,9 +192,9 @@ export class RestServer {
   }
 }
 
-/** Whether a request (method, path after /api/v10) is the one a hold or an injected failure is for. */
-function matches(match: FailureMatch, method: string, path: string): boolean {
-  return (match.method ?? method).toUpperCase() === method && match.path.test(path);
+/** Whether a request (method, path after /api/v10, content type) is the one a hold or an injected failure is for. */
+function matches(match: FailureMatch, method: string, path: string, contentType: string | undefined): boolean {
+  return (match.method ?? method).toUpperCase() === method && match.path.test(path) && (match.contentType?.test(contentType ?? '') ?? true);
 }
 
 /** A 429 gets Discord's rate-limit headers and body (§1.10, §6.6); other statuses a generic error body. */

@@ -225,6 +225,8 @@ export interface FailureMatch {
   /** Any method when omitted. */
   method?: string | undefined;
   path: RegExp;
+  /** Tested against the request's Content-Type (e.g. /^multipart\// for uploads only); any when omitted. */
+  contentType?: RegExp | undefined;
 }
 
 export interface FailureResponse {
