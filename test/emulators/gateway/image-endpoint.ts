@@ -92,6 +92,7 @@ export async function handleImagePost(
     defaultDelayMs: state.settings.delayMs,
     sleep: (ms) => state.sleep(ms),
     takeBodyHold: () => state.takeBodyHold(),
+    proxyTimeoutMs: state.settings.cloudflare?.timeoutMs,
     success: (b, jsonOnly) => (b.asTask ? submitTask(state, checked, { ...b, asTask: b.asTask }) : successAnswer(checked, b, jsonOnly, success)),
     streams: (b) => streams(checked, b),
   });

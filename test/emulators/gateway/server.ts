@@ -9,6 +9,7 @@ import type { PresetContext } from './error-presets.js';
 import { handleImagePost, parseImageBody } from './image-endpoint.js';
 import { modelsBody } from './models.js';
 import { createRequestId } from './request-ids.js';
+import { proxiedHeaders } from './cloudflare.js';
 import { isChatPost, isImagePost, taskPollOf, type EmulatorState } from './state.js';
 import { handleChatPost, parseChatBody } from './chat-endpoint.js';
 import { pollAnswer, unknownTaskAnswer } from './tasks.js';
@@ -38,6 +39,7 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
   const arrivedAt = performance.now();
   const requestId = createRequestId(state.settings.requestIdHeader);
   res.setHeader(state.settings.requestIdHeader, requestId);
+  if (state.settings.cloudflare) for (const [name, value] of Object.entries(proxiedHeaders(requestId))) res.setHeader(name, value);
   const { body, tooLarge } = await readBody(req, state.settings.maxBodyBytes);
   const record: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: flattenHeaders(req), receivedAt, specErrors: [] };
   const path = record.path.split('?')[0] ?? '';

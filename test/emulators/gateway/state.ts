@@ -13,6 +13,9 @@ import { setMaxListeners } from 'node:events';
 /** The default accepted key. */
 export const DEFAULT_API_KEY = 'sk-emulator-0000000000000000';
 
+/** Cloudflare's proxy read timeout: the origin must send its response headers within 100 s. */
+export const CLOUDFLARE_TIMEOUT_MS = 100_000;
+
 /** The default model catalogue. */
 export const DEFAULT_MODELS: readonly string[] = ['gpt-image-1', 'gpt-image-1-mini', 'gpt-image-2', 'dall-e-3', 'gpt-4o-mini', 'text-embedding-3-small'];
 
@@ -29,6 +32,8 @@ export interface Settings {
   requestIdHeader: RequestIdHeader;
   lang: 'en' | 'zh';
   maxBodyBytes: number;
+  /** Behind Cloudflare: its timeout (GatewayEmulatorOptions.cloudflare); undefined without it. */
+  cloudflare: { timeoutMs: number } | undefined;
 }
 
 /** A pending {@link HeldBody}, as the server sees it. */
@@ -98,6 +103,7 @@ export class EmulatorState implements FileStore {
       requestIdHeader: options.requestIdHeader ?? 'X-Oneapi-Request-Id',
       lang: options.lang ?? 'en',
       maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
+      cloudflare: options.cloudflare ? { timeoutMs: options.cloudflare.timeoutMs ?? CLOUDFLARE_TIMEOUT_MS } : undefined,
     };
   }
 

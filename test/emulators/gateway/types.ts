@@ -42,6 +42,12 @@ export interface GatewayEmulatorOptions {
   lang?: 'en' | 'zh' | undefined;
   /** Request bodies larger than this get the `body_too_large` preset (413). @default 64 MiB */
   maxBodyBytes?: number | undefined;
+  /**
+   * Plays a relay behind Cloudflare's proxy: every answer carries `server: cloudflare` and a `cf-ray`, and an image
+   * answer that has not sent its headers `timeoutMs` after the request arrived (Cloudflare: 100 s) is replaced by
+   * Cloudflare's 524 page at that moment. Streams (headers at once) and task answers are not cut. @default off
+   */
+  cloudflare?: { timeoutMs?: number | undefined } | undefined;
 }
 
 /** A multipart file part as received. */
@@ -94,7 +100,13 @@ export type ErrorPreset =
   | 'rate_limited_empty'
   | 'saturated'
   | 'gateway_timeout_504'
+  | 'cloudflare_521'
+  | 'cloudflare_522'
+  | 'cloudflare_523'
   | 'cloudflare_524'
+  | 'origin_521'
+  | 'origin_522'
+  | 'origin_523'
   | 'request_timeout_408'
   | 'do_request_failed'
   | 'bad_gateway_502'
@@ -162,6 +174,8 @@ export interface ErrorBehaviour {
   /** The parameter named by `unknown_parameter` (default: guessed from the request). */
   param?: string | undefined;
   headers?: Record<string, string> | undefined;
+  /** Answer this long after the request arrived (a 524 comes after the proxy's timeout). @default 0 */
+  delayMs?: number | undefined;
 }
 
 /** Exactly these bytes. */
