@@ -112,11 +112,17 @@ export async function sendPreset(
   ctx: PresetContext,
   headers: Record<string, string> = {},
 ): Promise<void> {
+  if (renderPreset(preset, lang, ctx).proxied) for (const name of GATEWAY_HEADERS) res.removeHeader(name);
+  const answer = presetAnswer(preset, lang, ctx);
+  return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...headers } });
+}
+
+/** A preset error as an answer. */
+export function presetAnswer(preset: ErrorPreset, lang: 'en' | 'zh', ctx: PresetContext): Answer {
   const rendered = renderPreset(preset, lang, ctx);
-  if (rendered.proxied) for (const name of GATEWAY_HEADERS) res.removeHeader(name);
   const frames = rendered.text === '' ? [] : [rendered.text];
   const base: Record<string, string> = rendered.text === '' ? { 'content-length': '0' } : { 'content-type': rendered.contentType };
-  return sendAnswer(res, { status: rendered.status, headers: { ...base, ...rendered.headers, ...headers }, frames });
+  return { status: rendered.status, headers: { ...base, ...rendered.headers }, frames };
 }
 
 /** Writes an answer, one frame per write, and ends it. */

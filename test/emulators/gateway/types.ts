@@ -130,6 +130,19 @@ export interface SuccessBehaviour {
   brokenUrl?: boolean | undefined;
   /** `data: []`. */
   emptyData?: boolean | undefined;
+  /**
+   * Fewer images than `n`, without a word: an upstream that makes this many whatever was asked (1 for n=2, as some
+   * do). `usage` counts the images made. Applies to JSON, streams and tasks alike.
+   */
+  imageCount?: number | undefined;
+  /**
+   * A relay that fans a request for n images out into n upstream calls of n=1 and aggregates them into one answer:
+   * `data` holds the calls' images in call order, `usage` is the sum of theirs (the prompt and references counted
+   * once per call), `created` is the answer's. `failed` calls made no image and billed nothing; the relay says
+   * nothing of them (fewer images than n), and when all fail it answers the upstream's 502.
+   * (AFreeCoder/apipool-v2#6: an upstream taking n=1 only, behind a new-api that fans out and aggregates.)
+   */
+  fanOut?: { failed?: number | undefined } | undefined;
   /** No `usage` object. */
   omitUsage?: boolean | undefined;
   /**
