@@ -10,8 +10,11 @@ import type { ImageJob } from './validation.js';
 
 /** Stores served under the emulator's /files/ route. */
 export interface FileStore {
-  /** Serves the bytes and returns their absolute URL; `broken` returns a URL that answers 404. */
-  publish(bytes: Buffer, extension: OutputFormat, broken: boolean): string;
+  /**
+   * Serves the bytes and returns their absolute URL; `broken` returns a URL that answers 404, and with `ttlMs` the
+   * URL answers 403 (expired, as object storage answers a signed link past its time) from that long on.
+   */
+  publish(bytes: Buffer, extension: OutputFormat, broken: boolean, ttlMs?: number): string;
 }
 
 /** What building a success answer needs. */
@@ -158,7 +161,7 @@ function linksOf(behaviour: SuccessBehaviour): boolean {
 
 /** A url item, with the `file_id` some gateways add to it (SuccessBehaviour.fileIds). */
 function linkItem(image: RenderedImage, behaviour: SuccessBehaviour, ctx: SuccessContext): Record<string, unknown> {
-  const url = ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true);
+  const url = ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true, behaviour.urlTtlMs);
   return behaviour.fileIds ? { url, file_id: fileIdOf(url) } : { url };
 }
 

@@ -128,6 +128,11 @@ export interface SuccessBehaviour {
   fileIds?: boolean | undefined;
   /** url items whose download answers 404. */
   brokenUrl?: boolean | undefined;
+  /**
+   * url items (and task result links) served this long, then answered 403 as an expired signed link. A `tasks-result`
+   * task's links live 10 minutes unless this says otherwise; other links do not expire. `0`: expired at once.
+   */
+  urlTtlMs?: number | undefined;
   /** `data: []`. */
   emptyData?: boolean | undefined;
   /**
@@ -166,10 +171,17 @@ export interface SuccessBehaviour {
   content?: string | undefined;
   /**
    * Answer with a task to poll instead of images (README "Task answers"): `generation.task` (polled at
-   * `GET /v1/images/generations/{id}`) or `tasks-api` (new-api's task API, polled at `GET /v1/tasks/{task_id}`).
-   * The images (b64_json, or url items with `urlItems`) come with the last poll. Always plain JSON.
+   * `GET /v1/images/generations/{id}`), `tasks-api` (new-api's task API, polled at `GET /v1/tasks/{task_id}`) or
+   * `tasks-result` (APIMart's task API: submitted the same way, polled at the same route, its result links under
+   * `result.images[].url`). The images (b64_json, or url items with `urlItems`; always links for `tasks-result`)
+   * come with the last poll. Always plain JSON.
    */
-  asTask?: 'generation.task' | 'tasks-api' | undefined;
+  asTask?: 'generation.task' | 'tasks-api' | 'tasks-result' | undefined;
+  /**
+   * `tasks-result` only: how its result lists the links: `array` (the default, as APIMart answers: one item whose
+   * `url` is an array of every image's link) or `string` (one item per image, `url` a string).
+   */
+  taskUrls?: 'array' | 'string' | undefined;
   /** Polls answered as pending before the task ends: the first half (rounded up) queued, the rest in progress; `Infinity` never ends. @default 2 */
   taskPolls?: number | undefined;
   /** How the task ends: with its images, failed, refused by moderation, or with a status no client knows. @default 'completed' */
