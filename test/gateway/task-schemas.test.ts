@@ -50,6 +50,11 @@ describe("APIMart's task answers", () => {
     expect(poll({ status, error })).toEqual({ state: 'failed', failure: { message: error.message, code: error.code, type: 'task_error' } });
   });
 
+  it('reads a failed task that gives no reason with an empty message', () => {
+    expect(poll({ status: 'failed', error: { code: 'x', type: null } })).toEqual({ state: 'failed', failure: { message: '', code: 'x', type: undefined } });
+    expect(poll({ status: 'failed' })).toEqual({ state: 'failed', failure: { message: '', code: undefined, type: undefined } });
+  });
+
   it('still reads new-api’s form: its fail reason, its inner data and usage', () => {
     expect(readTaskState('tasks-api', { code: 'success', data: { status: 'FAILURE', fail_reason: 'boom', progress: '100%' } })).toMatchObject({
       state: 'failed',
