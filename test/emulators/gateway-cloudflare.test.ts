@@ -60,6 +60,17 @@ describe('gateway emulator behind Cloudflare', () => {
     expect(quick.headers.get('server')).toBe('cloudflare');
   });
 
+  it('cuts a slow chat completion too', async () => {
+    const gw = await start({ cloudflare: { timeoutMs: 50 } });
+    gw.enqueueChat({ type: 'success', delayMs: 60_000 });
+    const res = await fetch(`${gw.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect([res.status, res.headers.get('server')]).toEqual([524, 'cloudflare']);
+  });
+
   it('does not cut a stream, whose headers leave at once', async () => {
     const gw = await start({ cloudflare: { timeoutMs: 50 } });
     gw.enqueue({ type: 'success', delayMs: 300 });
