@@ -27,6 +27,7 @@ export type UserErrorIdentifier =
   | 'gateway.transparencyRefused'
   | 'gateway.busy'
   | 'gateway.timedOut'
+  | 'gateway.cutOff'
   | 'gateway.unavailable'
   | 'gateway.failure'
   | 'gateway.endpointMissing'

@@ -95,6 +95,8 @@ export function renderNotice(notice: DeliveryNotice, locale?: string | null): st
       return t(locale, 'notice.reencoded', { count: notice.count, format: notice.format.toUpperCase() });
     case 'dropped':
       return t(locale, 'notice.dropped', { count: notice.count });
+    case 'fewer':
+      return t(locale, 'notice.fewer', { received: notice.received, requested: notice.requested, charged: notice.charged });
     case 'enhanceSkipped':
       return t(locale, notice.reason === 'off' ? 'notice.enhanceSkipped.off' : 'notice.enhanceSkipped.failed');
   }

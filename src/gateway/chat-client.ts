@@ -16,7 +16,7 @@ import { exchangeChat, type ChatExchangeContext } from './chat-exchange.js';
 import { GatewayHttpError } from './errors.js';
 import { GatewayHttp, type GatewayHttpOptions } from './http.js';
 import { toGatewayError } from './http-errors.js';
-import { isRetryable, retryDelay } from './retry.js';
+import { retryDelay, retryLimit } from './retry.js';
 
 /** Options of {@link ChatClient}. */
 export interface ChatClientOptions {
@@ -90,7 +90,7 @@ export class ChatClient implements PromptModel {
         } catch (err) {
           const error = toGatewayError(err, scope);
           const retryAfterMs = error instanceof GatewayHttpError ? error.retryAfterMs : undefined;
-          const wait = retry < this.maxRetries && isRetryable(error) ? retryDelay(retry, retryAfterMs, this.retryAfterCapMs, this.random) : undefined;
+          const wait = retry < retryLimit(error, this.maxRetries) ? retryDelay(retry, retryAfterMs, this.retryAfterCapMs, this.random) : undefined;
           if (wait === undefined || wait >= scope.remainingMs()) throw error;
           this.log.warn({ err: error, category: error.category, status: error.status, requestId: error.requestId, delayMs: wait }, 'chat request retried');
           await this.sleep(wait, scope.signal).catch((cause: unknown) => {

@@ -25,6 +25,11 @@ const DECISIVE_STATUS: Readonly<Record<number, GatewayErrorCategory>> = {
   408: 'timed_out',
   504: 'timed_out',
   524: 'timed_out',
+  // Cloudflare could not reach the origin (web server down, connection timed out, origin unreachable): the gateway
+  // failing, whatever its page's words ("Connection timed out" is no generation running out of time).
+  521: 'gateway_failure',
+  522: 'gateway_failure',
+  523: 'gateway_failure',
   // one-api and old new-api answer /images/edits with 501 api_not_implemented.
   501: 'endpoint_missing',
   413: 'bad_parameter',

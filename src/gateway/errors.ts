@@ -5,6 +5,7 @@
  * @see ../../../shared/docs/image-gateway.md §6
  */
 import { classifyFailure, findParam, type FailureInfo } from './classify.js';
+import { proxyOf, type GatewayProxy } from './cloudflare.js';
 import { findRequestId, stripRequestId, type ResponseHeaders } from './request-id.js';
 import { parseRetryAfter } from './retry-after.js';
 import { ErrorEnvelope, FlatErrorBody, parseJson } from './schemas.js';
@@ -33,11 +34,11 @@ export class GatewayHttpError extends GatewayError {
   static fromResponse(status: number | undefined, bodyText: string, headers: ResponseHeaders, nowMs = Date.now()): GatewayHttpError {
     const info = failureInfo(status, bodyText);
     const requestId = findRequestId(headers, info.rawMessage);
-    return GatewayHttpError.fromFailure(info, requestId, parseRetryAfter(headers, nowMs));
+    return GatewayHttpError.fromFailure(info, requestId, parseRetryAfter(headers, nowMs), proxyOf(headers));
   }
 
   /** Builds the classified error from an already-parsed failure. */
-  static fromFailure(info: FailureInfo, requestId: string | undefined, retryAfterMs?: number): GatewayHttpError {
+  static fromFailure(info: FailureInfo, requestId: string | undefined, retryAfterMs?: number, proxy?: GatewayProxy): GatewayHttpError {
     const category = classifyFailure(info);
     const param = category === 'bad_parameter' ? findParam(info) : undefined;
     const prefix = info.status === undefined ? 'gateway error' : `gateway answered ${info.status}`;
@@ -49,6 +50,7 @@ export class GatewayHttpError extends GatewayError {
       param,
       requestId,
       retryAfterMs,
+      proxy,
     });
   }
 }
@@ -101,14 +103,21 @@ function redactKeys(message: string): string {
   return message.replace(/\b(sk-[A-Za-z0-9]{0,4})[A-Za-z0-9_*-]{4,}/g, '$1***').replace(/(Bearer\s+)\S+/gi, '$1***');
 }
 
+/** The <title> of an HTML page, which is where a proxy's error page says what happened. */
+function htmlTitle(text: string): string | undefined {
+  if (!text.trimStart().startsWith('<')) return undefined;
+  return /<title[^>]*>([^<]{1,300})<\/title>/i.exec(text.slice(0, 4096))?.[1]?.replace(/\s+/g, ' ');
+}
+
 /** Reads whatever error shape the body has (JSON envelope, flat JSON, HTML, nothing). */
 function failureInfo(status: number | undefined, bodyText: string): FailureInfo & { rawMessage: string } {
   const json = parseJson(bodyText);
   const envelope = ErrorEnvelope.safeParse(json);
   const object = envelope.success ? envelope.data.error : FlatErrorBody.safeParse(json).data;
   if (!object) {
-    // HTML from a proxy, or an empty 429 from the rate limiter: only the status and the text are known.
-    const raw = bodyText.trim().slice(0, 300);
+    // HTML from a proxy (its <title> says what happened), or an empty 429 from the rate limiter: only the status and
+    // the text are known.
+    const raw = (htmlTitle(bodyText) ?? bodyText).trim().slice(0, 300);
     return { status, message: stripRequestId(raw), rawMessage: raw };
   }
   const raw = object.message ?? '';

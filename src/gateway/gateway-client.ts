@@ -28,7 +28,7 @@ import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
 import { ModelProfiles } from '../service/model-profiles.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
-import { isRetryable, retryDelay } from './retry.js';
+import { retryDelay, retryLimit } from './retry.js';
 import { GatewayHttp, type GatewayHttpOptions } from './http.js';
 import { toGatewayError } from './http-errors.js';
 
@@ -242,7 +242,7 @@ export class GatewayClient implements ImageGateway {
 
   /** Milliseconds to wait before retrying, or undefined when this failure must not be retried. */
   private retryWait(error: GatewayError, retry: number, scope: CallScope): number | undefined {
-    if (retry >= this.maxRetries || !isRetryable(error)) return undefined;
+    if (retry >= retryLimit(error, this.maxRetries)) return undefined;
     const retryAfterMs = error instanceof GatewayHttpError ? error.retryAfterMs : undefined;
     const wait = retryDelay(retry, retryAfterMs, this.retryAfterCapMs, this.random);
     // Waiting past the deadline only to be cut off helps nobody: report the failure now.

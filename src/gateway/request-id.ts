@@ -5,8 +5,11 @@
  * @see ../../../shared/docs/image-gateway.md §0.7, §4.2.3
  */
 
-/** Response headers that carry a request id, most specific first. */
-const REQUEST_ID_HEADERS = ['x-request-id', 'x-oneapi-request-id', 'x-api-request-id'] as const;
+/**
+ * Response headers that carry a request id, most specific first. Cloudflare's Ray id comes last: it is the only id
+ * on the answers Cloudflare writes itself (52x), and the one its support asks for.
+ */
+const REQUEST_ID_HEADERS = ['x-request-id', 'x-oneapi-request-id', 'x-api-request-id', 'cf-ray'] as const;
 
 /** Headers as undici's request() returns them. */
 export type ResponseHeaders = Record<string, string | string[] | undefined>;

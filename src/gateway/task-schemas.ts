@@ -4,12 +4,17 @@
  * 1. `{"object":"generation.task","id","status"}`, polled at `GET /images/generations/{id}`, which answers the same
  *    object: `status` queued | in_progress | completed | failed; when completed `data` (image items) and `usage`,
  *    when failed `error` {message, code}.
- * 2. `{"data":[{"task_id","status":"submitted"}]}`, polled at `GET /tasks/{task_id}` (new-api's task API), which
- *    answers `{"code":"success","data":{"task_id","status","progress","fail_reason","data":{"data":[…],"usage"}}}`.
+ * 2. `{"data":[{"task_id","status":"submitted"}]}`, polled at `GET /tasks/{task_id}`, whose answer comes in two
+ *    forms that submit alike: new-api's task API,
+ *    `{"code":"success","data":{"task_id","status","progress","fail_reason","data":{"data":[…],"usage"}}}`, and
+ *    APIMart's, `{"code":200,"data":{"id","status","progress":40,"result":{"images":[{"url":[…],"expires_at"}]},
+ *    "error"}}`, whose `url` is an array of links or one link. APIMart's links are signed and short-lived, so they
+ *    are fetched as soon as the poll has them (image-exchange.ts downloads right after the last poll).
  *
  * Statuses are read case-insensitively (new-api writes them in capitals).
  *
  * @see ../../test/emulators/gateway/README.md "Task answers"
+ * @see https://docs.apimart.ai/en/api-reference/tasks/status
  */
 import { z } from 'zod';
 import type { FailureInfo } from './classify.js';
@@ -42,11 +47,15 @@ const STATUSES: Readonly<Record<string, TaskPhase | 'done' | 'failed'>> = {
   queued: 'queued',
   submitted: 'queued',
   not_start: 'queued',
+  pending: 'queued',
   in_progress: 'generating',
+  processing: 'generating',
   completed: 'done',
   success: 'done',
   failed: 'failed',
   failure: 'failed',
+  cancelled: 'failed',
+  canceled: 'failed',
 };
 
 /** Shape 1, as the POST answers it and as every poll answers it. */
@@ -67,7 +76,11 @@ export const TaskSubmission = z.object({
 });
 export type TaskSubmission = z.infer<typeof TaskSubmission>;
 
-/** Shape 2 as `GET /tasks/{task_id}` answers it. */
+/** One image of APIMart's `result.images`: its link, or an array of links (one per image). */
+export const ResultImage = z.object({ url: z.union([z.string(), z.array(z.string())]).nullish() });
+export type ResultImage = z.infer<typeof ResultImage>;
+
+/** Shape 2 as `GET /tasks/{task_id}` answers it: new-api's fields and APIMart's (`result`, `error`, a numeric `progress`). */
 export const TaskEnvelope = z.object({
   code: z.union([z.string(), z.number()]).nullish(),
   message: z.string().nullish(),
@@ -75,9 +88,11 @@ export const TaskEnvelope = z.object({
     .object({
       task_id: z.string().nullish(),
       status: z.string(),
-      progress: z.string().nullish(),
+      progress: z.union([z.string(), z.number()]).nullish(),
       fail_reason: z.string().nullish(),
+      error: ErrorObject.nullish(),
       data: z.object({ data: z.array(ImageItem).nullish(), usage: ImagesUsage.nullish().catch(undefined) }).nullish(),
+      result: z.object({ images: z.array(ResultImage).nullish() }).nullish(),
     })
     .nullish(),
 });
@@ -109,7 +124,16 @@ export function readTaskState(kind: TaskKind, answer: unknown): TaskState {
   const { code, message, data } = envelope.data;
   // new-api answers a task it cannot find or read with `{"code":"…","message":"…"}` and no data.
   if (!data) return code !== undefined && code !== 'success' && message ? { state: 'failed', failure: { message, code: String(code) } } : unknownShape();
-  return stateOf(data.status, { items: data.data?.data ?? [], usage: data.data?.usage }, { message: data.fail_reason ?? '' });
+  const items = data.data?.data?.length ? data.data.data : linkItems(data.result?.images ?? []);
+  // new-api sends an empty fail_reason on every poll; APIMart an `error` object when it failed.
+  const reason = [data.fail_reason, data.error?.message].find((text) => text) ?? '';
+  const failure = { message: reason, code: data.error?.code, type: data.error?.type ?? undefined };
+  return stateOf(data.status, { items, usage: data.data?.usage }, failure);
+}
+
+/** APIMart's result images as image items, one per link (a `url` array holds several images' links). */
+function linkItems(images: readonly ResultImage[]): ImageItem[] {
+  return images.flatMap(({ url }) => (Array.isArray(url) ? url : [url ?? ''])).flatMap((url) => (url === '' ? [] : [{ url }]));
 }
 
 function stateOf(status: string, done: { items: ImageItem[]; usage?: ImagesUsage | null | undefined }, failure: FailureInfo): TaskState {

@@ -27,12 +27,13 @@ function sizeDiffers(result: ImageResult, requestedSize: string | undefined): De
 /**
  * The files to post: every image made displayable (an SVG as a PNG rendering, the SVG beside it) and fitted to the
  * destination's per-file limit, and the notes the member reads about them. Dropped images are not delivered (and
- * not charged).
+ * not charged); when the gateway made fewer images than `asked.n`, the first note says how many came back and how
+ * many are charged.
  */
 export async function deliveryFiles(
   result: ImageResult,
   maxFileBytes: number,
-  requestedSize: string | undefined,
+  asked: { size?: string | undefined; n?: number | undefined },
 ): Promise<{ files: DeliveryFile[]; notices: DeliveryNotice[] }> {
   const shown = await Promise.all(result.images.map((image) => displayable(image)));
   const outcomes = await Promise.all(shown.map(({ image }) => fitToLimit(image, maxFileBytes)));
@@ -55,8 +56,10 @@ export async function deliveryFiles(
     if (original && original.bytes.length <= maxFileBytes) files.push({ ...original, original: true });
   }
   const notices: DeliveryNotice[] = [];
+  const requested = asked.n ?? 1;
+  if (result.images.length < requested) notices.push({ kind: 'fewer', requested, received: result.images.length, charged: imagesIn(files) });
   if (result.sizeFallback) notices.push({ kind: 'sizeFallback', ...result.sizeFallback });
-  const differs = sizeDiffers(result, requestedSize);
+  const differs = sizeDiffers(result, asked.size);
   if (differs) notices.push(differs);
   // Streaming is the bot's business, not the member's: a gateway that refused it gets no note.
   const ignored = result.droppedParams.filter((param) => param !== 'stream' && param !== 'partial_images');

@@ -49,7 +49,8 @@ function fromGateway(err: GatewayError, models: () => readonly string[]): UserFa
     case 'busy':
       return new UserFacingError('gateway.busy', {}, cause);
     case 'timed_out':
-      return new UserFacingError('gateway.timedOut', {}, cause);
+      // Cloudflare's 524: it cut a call that ran past its 100 s (a relay behind it), however long the bot would wait.
+      return new UserFacingError(err.status === 524 && err.proxy === 'cloudflare' ? 'gateway.cutOff' : 'gateway.timedOut', {}, cause);
     case 'endpoint_missing':
       return new UserFacingError('gateway.endpointMissing', {}, cause);
     case 'cancelled':

@@ -484,7 +484,7 @@ export class ImageService {
       const { images: generated, ...rest } = result;
       const answer = { ...rest, images: generated.length };
       answered.answer = answer;
-      const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request.size);
+      const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request);
       const upload = await stream?.settle(files);
       const posted = await responder.deliver(
         {

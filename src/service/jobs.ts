@@ -107,6 +107,8 @@ export type DeliveryNotice =
   | { kind: 'droppedParams'; params: string[] }
   | { kind: 'reencoded'; count: number; format: ImageFormat }
   | { kind: 'dropped'; count: number }
+  /** The gateway made fewer images than asked (some upstreams answer 1 for n=2 without a word): only those are charged. */
+  | { kind: 'fewer'; requested: number; received: number; charged: number }
   /** Enhance was asked but the prompt was used as written: the chat call failed, or prompt help is off here. */
   | { kind: 'enhanceSkipped'; reason: 'failed' | 'off' };
 

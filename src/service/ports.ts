@@ -396,6 +396,11 @@ export interface GatewayErrorDetails {
   requestId?: string | undefined;
   /** True when the request cannot have reached the gateway (refused, unresolvable, unroutable). */
   beforeSend?: boolean | undefined;
+  /**
+   * The proxy in front of the gateway whose headers the answer carries: `cloudflare` when it has both `cf-ray` and
+   * `server: cloudflare` (a 524 then is Cloudflare cutting a call that ran past its 100 s, not the gateway failing).
+   */
+  proxy?: 'cloudflare' | undefined;
   cause?: unknown;
 }
 
@@ -409,6 +414,8 @@ export class GatewayError extends Error {
   readonly requestId?: string | undefined;
   /** True when the request cannot have reached the gateway: it is down, not this request at fault. */
   readonly beforeSend: boolean;
+  /** The proxy in front of the gateway whose headers the answer carried (see GatewayErrorDetails.proxy). */
+  readonly proxy?: 'cloudflare' | undefined;
 
   constructor(message: string, details: GatewayErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -418,5 +425,6 @@ export class GatewayError extends Error {
     this.param = details.param;
     this.requestId = details.requestId;
     this.beforeSend = details.beforeSend ?? false;
+    this.proxy = details.proxy;
   }
 }

@@ -37,6 +37,17 @@ describe('progress and results in the member’s language', () => {
     expect(labelsOf(card.components)).not.toContain('Delete');
   });
 
+  it.each([
+    ['ja', 'サービスから返ってきた画像は 3 枚中 1 枚でした。料金は 1 枚分です。'],
+    ['ru', 'Сервис вернул 2 из 5 изображений; оплачено 2 изображения.'],
+    ['de', 'Der Dienst hat 1 von 3 Bildern geliefert; berechnet wurde 1 Bild.'],
+    ['zh-TW', '服務只回傳了 3 張中的 1 張；只按 1 張扣費。'],
+  ])('says in %s how many images came back and were charged', (locale, text) => {
+    const [requested, received] = locale === 'ru' ? [5, 2] : [3, 1];
+    const fewer = { ...delivery(locale), notices: [{ kind: 'fewer' as const, requested, received, charged: received }] };
+    expect(cardText(fewer)).toContain(`-# ${text}`);
+  });
+
   it('asks about the cost in the requester’s locale, money formatted for it', () => {
     const { content, components } = renderCostConfirmation({ id: 'c1', job: delivery('fr').job, estimateUsd: 1.5, thresholdUsd: 1 });
     expect(content).toMatch(/cette demande coûtera environ \*\*1,50\s\$US\*\* \(1 image\)/);

@@ -104,6 +104,13 @@ describe('the text of a result card', () => {
     expect(caption).toContain('One image was re-encoded as JPEG');
     expect(caption).toContain("2 images were too large to post even after re-encoding, and weren't charged.");
   });
+
+  it('says under the result how many images came back, and how many were charged', () => {
+    expect(cardText(delivery('x', [{ kind: 'fewer', requested: 3, received: 1, charged: 1 }]))).toContain(
+      '-# 1 of 3 images came back from the service; you were charged for 1 image.',
+    );
+    expect(cardText(delivery('x', [{ kind: 'fewer', requested: 3, received: 2, charged: 2 }]))).toContain('you were charged for 2 images.');
+  });
 });
 
 describe('resultButtons', () => {

@@ -30,7 +30,7 @@ describe('errors members can act on, end to end', () => {
     ['rate_limited_empty', 'en', 'busy right now'],
     ['saturated', 'zh', 'busy right now'],
     ['gateway_timeout_504', 'en', 'took too long to make. Try a smaller size, a lower quality or fewer images'],
-    ['cloudflare_524', 'en', 'took too long'],
+    ['cloudflare_524', 'en', 'cut this generation off because it ran too long. A lower quality or a smaller size finishes sooner'],
     ['invalid_key', 'zh', "isn't available right now"],
     ['balance', 'zh', "isn't available right now"],
     ['server_error', 'en', 'ran into a problem'],

@@ -45,7 +45,12 @@ export interface Harness {
 
 /** Starts both emulators and the bot, and waits until the bot is ready. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const [discord, gateway] = await Promise.all([startDiscordEmulator({ log: false, ...options.discord }), startGatewayEmulator(options.gateway)]);
+  // The relay is served through Cloudflare, as many are (its headers on every answer, its 524 past 100 s); a test
+  // turns that off with `gateway: { cloudflare: undefined }`.
+  const [discord, gateway] = await Promise.all([
+    startDiscordEmulator({ log: false, ...options.discord }),
+    startGatewayEmulator({ cloudflare: {}, ...options.gateway }),
+  ]);
   const dir = options.sqlite ? mkdtempSync(join(tmpdir(), 'imagine-e2e-')) : undefined;
   const config = loadConfig({
     ...botProcessEnv(discord, gateway, {}),

@@ -43,12 +43,22 @@ describe('gateway emulator: error presets through the SDK', () => {
       expect(error.status).toBe(status);
       expect(error).toBeInstanceOf(expectedClass(status));
       const requestId = error.headers?.get('x-oneapi-request-id');
+      if (ERROR_PRESETS[preset].proxied) {
+        // Cloudflare's own page: its headers, none of the gateway's.
+        expect(requestId).toBeNull();
+        expect(error.headers?.get('server')).toBe('cloudflare');
+        expect(error.headers?.get('cf-ray')).toMatch(/^[0-9a-f]{16}-[A-Z]{3}$/);
+        expect(error.headers?.get('content-type')).toBe('text/html; charset=UTF-8');
+        expect(error.message).toContain(`<title>api.relay.example | ${status}: `);
+        expect(error.message).toContain(`Error code ${status}`);
+        expect(error.message).toContain(`Cloudflare Ray ID: <strong class="font-semibold">${error.headers?.get('cf-ray')?.split('-')[0] ?? ''}</strong>`);
+        return;
+      }
       expect(requestId).toBeTruthy();
+      expect(error.headers?.get('cf-ray')).toBeNull();
       if (preset === 'rate_limited_empty') {
         expect(error.error).toBeUndefined();
         expect(error.message).toBe('429 status code (no body)');
-      } else if (preset === 'cloudflare_524') {
-        expect(error.message).toContain('error code: 524');
       } else {
         expect(error.message).toMatch(new RegExp(`^${status} .+ \\(request id: ${requestId ?? ''}\\)$`));
         if (lang === 'en') expect(error.code ?? undefined).toBe(code);

@@ -45,6 +45,13 @@ const EXPECTED: Record<ErrorPreset, GatewayErrorCategory> = {
   saturated: 'busy',
   gateway_timeout_504: 'timed_out',
   cloudflare_524: 'timed_out',
+  // Cloudflare could not reach the relay; its page says "Connection timed out" for 522, which is no generation timing out.
+  cloudflare_521: 'gateway_failure',
+  cloudflare_522: 'gateway_failure',
+  cloudflare_523: 'gateway_failure',
+  origin_521: 'gateway_failure',
+  origin_522: 'gateway_failure',
+  origin_523: 'gateway_failure',
   request_timeout_408: 'timed_out',
   do_request_failed: 'timed_out',
   bad_gateway_502: 'gateway_failure',
@@ -111,6 +118,21 @@ describe('error classification', () => {
       body: JSON.stringify({ error: { message: '该令牌无权使用模型：gpt-image-1 (request id: 2025022112345678abcd)', type: 'one_api_error' } }),
     });
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'unknown_model', status: 403, requestId: expect.any(String) as string });
+  });
+
+  it.each([521, 522, 523, 524] as const)("reads Cloudflare's %s page: its title as the message, its Ray id, its proxy", async (status) => {
+    const { gw, client } = await setup();
+    gw.enqueue({ type: 'error', preset: `cloudflare_${status}` });
+    const err = await failure(client.generate({ prompt: 'p' }));
+    expect(err).toMatchObject({ status, proxy: 'cloudflare', requestId: expect.stringMatching(/^[0-9a-f]{16}-FRA$/) as string });
+    expect(err.message).toMatch(new RegExp(`^gateway answered ${status}: api\\.relay\\.example \\| ${status}: [A-Z][a-z ]+$`));
+  });
+
+  it("knows a plain origin's 522 for what it is: no proxy, the gateway's request id", async () => {
+    const { gw, client } = await setup();
+    gw.enqueue({ type: 'error', preset: 'origin_522' });
+    const err = await failure(client.generate({ prompt: 'p' }));
+    expect(err).toMatchObject({ status: 522, category: 'gateway_failure', proxy: undefined, requestId: expect.stringMatching(/^\d{14}/) as string });
   });
 
   it('classifies an HTML page from a proxy by its status', async () => {

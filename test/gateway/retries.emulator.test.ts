@@ -109,7 +109,10 @@ describe('retried: nothing can have been generated', () => {
 describe('not retried: the gateway may have generated and billed', () => {
   it.each<[string, Behaviour, string]>([
     ['504', { type: 'error', preset: 'gateway_timeout_504' }, 'timed_out'],
-    ['524', { type: 'error', preset: 'cloudflare_524' }, 'timed_out'],
+    ["Cloudflare's 524", { type: 'error', preset: 'cloudflare_524' }, 'timed_out'],
+    ["a plain origin's 521", { type: 'error', preset: 'origin_521' }, 'gateway_failure'],
+    ["a plain origin's 522", { type: 'error', preset: 'origin_522' }, 'gateway_failure'],
+    ["a plain origin's 523", { type: 'error', preset: 'origin_523' }, 'gateway_failure'],
     ['408', { type: 'error', preset: 'request_timeout_408' }, 'timed_out'],
     ['500 do_request_failed', { type: 'error', preset: 'do_request_failed', lang: 'zh' }, 'timed_out'],
     ['500', { type: 'error', preset: 'server_error' }, 'gateway_failure'],
@@ -124,6 +127,53 @@ describe('not retried: the gateway may have generated and billed', () => {
     expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category });
     expect(gw.imageRequests()).toHaveLength(1);
     expect(waits).toEqual([]);
+  });
+});
+
+describe('Cloudflare in front of the gateway', () => {
+  it.each(['cloudflare_521', 'cloudflare_522', 'cloudflare_523'] as const)('retries its own %s once, though two retries are allowed', async (preset) => {
+    const { client, waits } = await setup({ maxRetries: 2 });
+    gw.enqueue({ type: 'error', preset }, { type: 'error', preset });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', proxy: 'cloudflare' });
+    expect(gw.imageRequests()).toHaveLength(2);
+    expect(waits).toEqual([500]);
+  });
+
+  it('delivers when the retry of its 522 gets through, with the same idempotency key', async () => {
+    const { client } = await setup();
+    gw.enqueue({ type: 'error', preset: 'cloudflare_522' });
+    expect((await client.generate({ prompt: 'p' })).images).toHaveLength(1);
+    const keys = gw.imageRequests().map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('still retries what else may be retried after its one retry', async () => {
+    const { client } = await setup({ maxRetries: 2 });
+    gw.enqueue({ type: 'error', preset: 'cloudflare_522' }, { type: 'error', preset: 'rate_limited' });
+    expect((await client.generate({ prompt: 'p' })).images).toHaveLength(1);
+    expect(gw.imageRequests()).toHaveLength(3);
+  });
+
+  it('does not retry its 522 when retries are off', async () => {
+    const { client } = await setup({ maxRetries: 0 });
+    gw.enqueue({ type: 'error', preset: 'cloudflare_522' });
+    await failure(client.generate({ prompt: 'p' }));
+    expect(gw.imageRequests()).toHaveLength(1);
+  });
+
+  it('answers once, never again, when Cloudflare cuts a call that runs past its timeout (524)', async () => {
+    gw = await startGatewayEmulator({ cloudflare: { timeoutMs: 50 } });
+    const made = clientFor(gw, { maxRetries: 2 });
+    agents.push(made.agent);
+    gw.enqueue({ type: 'success', delayMs: 60_000 });
+    expect(await failure(made.client.generate({ prompt: 'p', quality: 'high' }))).toMatchObject({
+      category: 'timed_out',
+      status: 524,
+      proxy: 'cloudflare',
+    });
+    expect(gw.imageRequests()).toHaveLength(1);
+    expect(made.waits).toEqual([]);
   });
 });
 

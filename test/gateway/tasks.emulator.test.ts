@@ -28,7 +28,7 @@ afterEach(async () => {
   await gw.close();
 });
 
-const SHAPES = ['generation.task', 'tasks-api'] as const;
+const SHAPES = ['generation.task', 'tasks-api', 'tasks-result'] as const;
 
 describe.each(SHAPES)('a %s answer', (asTask) => {
   it.each([
@@ -43,7 +43,9 @@ describe.each(SHAPES)('a %s answer', (asTask) => {
       ['png', 1024],
       ['png', 1024],
     ]);
-    expect(result.usage?.totalTokens).toBeGreaterThan(0);
+    // APIMart's task results report no usage.
+    if (asTask === 'tasks-result') expect(result.usage).toBeUndefined();
+    else expect(result.usage?.totalTokens).toBeGreaterThan(0);
     expect(gw.imageRequests()).toHaveLength(1);
     // Two pending polls, then the one that carries the images.
     expect(gw.taskPolls()).toHaveLength(3);
@@ -52,7 +54,8 @@ describe.each(SHAPES)('a %s answer', (asTask) => {
     // Backoff between polls: the first wait, then half as long again each time.
     expect(waits).toEqual([100, 150, 225]);
     const downloads = gw.requests.filter((r) => r.path.startsWith('/files/'));
-    expect(downloads).toHaveLength(urlItems ? 2 : 0);
+    // APIMart's results are links only, whatever was asked.
+    expect(downloads).toHaveLength(urlItems || asTask === 'tasks-result' ? 2 : 0);
   });
 
   it.each<[NonNullable<SuccessBehaviour['taskEnd']>, string, string]>([
@@ -67,6 +70,39 @@ describe.each(SHAPES)('a %s answer', (asTask) => {
     expect(err).toBeInstanceOf(taskEnd === 'unknown-status' ? GatewayResponseError : GatewayTaskError);
     expect(gw.imageRequests()).toHaveLength(1);
     expect(gw.taskPolls()).toHaveLength(2);
+  });
+});
+
+describe("an APIMart task's result links", () => {
+  it.each<[NonNullable<SuccessBehaviour['taskUrls']>, number]>([
+    ['array', 3],
+    ['string', 3],
+  ])('are read as images whether each url is an %s, and fetched right after the last poll', async (taskUrls, n) => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', asTask: 'tasks-result', taskUrls, taskPolls: 1 });
+    const result = await client.generate({ prompt: 'p', n, outputFormat: 'png' });
+    expect(result.images).toHaveLength(n);
+    const polls = gw.requests.filter((r) => r.path.startsWith('/v1/tasks/'));
+    const last = gw.requests.indexOf(polls.at(-1)!);
+    // Nothing between the poll that handed out the links and their downloads: they are fetched at once.
+    expect(gw.requests.slice(last + 1).map((r) => r.path)).toEqual(Array.from({ length: n }, () => expect.stringMatching(/^\/files\/img-\d+\.png$/) as string));
+    expect(gw.requests.slice(last + 1).every((r) => r.headers['authorization'] === undefined)).toBe(true);
+  });
+
+  it('fails cleanly, as a gateway failure and without a second POST, when a link has expired before it is fetched', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', asTask: 'tasks-result', taskPolls: 0, urlTtlMs: 0 });
+    const err = await failure(client.generate({ prompt: 'p', n: 2 }));
+    expect(err).toMatchObject({ name: 'GatewayResponseError', category: 'gateway_failure', code: 'image_download_failed' });
+    expect(err.message).toContain('image link answered 403');
+    expect(gw.imageRequests()).toHaveLength(1);
+    expect(gw.taskPolls()).toHaveLength(1);
+  });
+
+  it('reads a failed APIMart task by its error, a content refusal staying one', async () => {
+    const client = await setup();
+    gw.enqueue({ type: 'success', asTask: 'tasks-result', taskPolls: 0, taskEnd: 'moderated' });
+    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ name: 'GatewayTaskError', category: 'content_rejected' });
   });
 });
 

@@ -46,7 +46,7 @@ describe('displayable', () => {
 
 describe('deliveryFiles', () => {
   it('posts an SVG as its PNG rendering with the original after it, and counts one image', async () => {
-    const { files } = await deliveryFiles(result([svg(300, 200), await raster('gif')]), 8 * 1024 * 1024, undefined);
+    const { files } = await deliveryFiles(result([svg(300, 200), await raster('gif')]), 8 * 1024 * 1024, { n: 2 });
     expect(files.map((f) => [f.format, f.original ?? false])).toEqual([
       ['png', false],
       ['svg', true],
@@ -58,7 +58,7 @@ describe('deliveryFiles', () => {
   it('leaves out an original that does not fit the upload limit, but still posts the rendering', async () => {
     const big = svg(300, 200);
     const padded = { ...big, bytes: Buffer.concat([big.bytes, Buffer.from(`<!--${'x'.repeat(200_000)}-->`)]) };
-    const { files } = await deliveryFiles(result([padded]), 150_000, undefined);
+    const { files } = await deliveryFiles(result([padded]), 150_000, {});
     expect(files.map((f) => f.format)).toEqual(['png']);
     expect(imagesIn(files)).toBe(1);
   });

@@ -94,6 +94,20 @@ describe('toUserFacingError', () => {
     expect(mapped(new GatewayTimeoutError('deadline passed', {})).identifier).toBe('gateway.timedOut');
   });
 
+  it.each<[string, GatewayError, UserErrorIdentifier]>([
+    ["Cloudflare's 524", new GatewayError('cut', { category: 'timed_out', status: 524, proxy: 'cloudflare' }), 'gateway.cutOff'],
+    ['a 524 without Cloudflare headers', new GatewayError('cut', { category: 'timed_out', status: 524 }), 'gateway.timedOut'],
+    ['a 504 through Cloudflare', new GatewayError('slow', { category: 'timed_out', status: 504, proxy: 'cloudflare' }), 'gateway.timedOut'],
+  ])('GIVEN %s THEN %s', (_name, err, identifier) => {
+    expect(mapped(err).identifier).toBe(identifier);
+  });
+
+  it('tells the member that a cut-off generation finishes sooner at a lower quality or smaller size, and cost nothing', () => {
+    const text = describeUserError(new UserFacingError('gateway.cutOff'), 'r', undefined, 'en');
+    expect(text).toMatch(/cut this generation off.*lower quality or a smaller size finishes sooner.*You were not charged/);
+    expect(describeUserError(new UserFacingError('gateway.cutOff'), 'r', undefined, 'de')).toContain('niedrigeren Qualität oder einer kleineren Größe');
+  });
+
   it.each<[string, UserErrorIdentifier, string, string]>([
     ['output_compression', 'gateway.badParameter', 'outputCompression', 'compression'],
     ['output_format', 'gateway.badParameter', 'outputFormat', 'format'],

@@ -87,11 +87,13 @@ describe('ImageService.run', () => {
     expect(gateway.calls).toEqual([expect.objectContaining({ kind: 'generate', request: expect.objectContaining({ n: 3, size: '1536x1024' }) as unknown })]);
   });
 
-  it('charges only what the gateway returned when it made fewer images than asked', async () => {
+  it('charges only what the gateway returned when it made fewer images than asked, and says so on the result', async () => {
     const { service, gateway, quota } = await setup();
     gateway.returns(imageResult([await flatPng()]));
-    await service.run(imagineJob({ n: 4 }), new FakeResponder());
+    const responder = new FakeResponder();
+    await service.run(imagineJob({ n: 4 }), responder);
     expect(await quota()).toMatchObject({ used: 1, reserved: 0 });
+    expect(responder.deliveries[0]?.notices).toEqual([{ kind: 'fewer', requested: 4, received: 1, charged: 1 }]);
   });
 
   it('remembers the delivered job with its message ids for the buttons', async () => {

@@ -31,6 +31,11 @@ export interface BehaviourContext {
   sleep(ms: number): Promise<void>;
   /** The pending hold inside a success answer's body (GatewayEmulator.holdBody), taken. */
   takeBodyHold(): BodyHold | undefined;
+  /**
+   * Behind Cloudflare (GatewayEmulatorOptions.cloudflare): how long, from `startedAt`, an answer may take to send its
+   * headers before Cloudflare answers 524 in its place. Undefined: no proxy in front.
+   */
+  proxyTimeoutMs?: number | undefined;
 }
 
 // What an HTML error page from a proxy in front of the gateway looks like (image-gateway.md §6 "non-JSON/HTML bodies").
@@ -43,6 +48,7 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
     case 'success': {
       const delayMs = behaviour.delayMs ?? ctx.defaultDelayMs;
       if (ctx.streams(behaviour)) return sendPaced(res, behaviour, delayMs, ctx);
+      if (await cutByProxy(res, delayMs, ctx)) return;
       // Build the body only after the delay, so many slow requests in flight hold no image bytes.
       await ctx.sleep(delayMs - (performance.now() - ctx.startedAt));
       const answer = await ctx.success(behaviour, false);
@@ -51,6 +57,8 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
       return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...behaviour.headers } });
     }
     case 'error':
+      if (await cutByProxy(res, behaviour.delayMs ?? 0, ctx)) return;
+      await ctx.sleep((behaviour.delayMs ?? 0) - (performance.now() - ctx.startedAt));
       return sendPreset(
         res,
         behaviour.preset,
@@ -82,7 +90,21 @@ export async function runBehaviour(behaviour: Behaviour, res: ServerResponse, ct
   }
 }
 
-/** Sends a preset error with the gateway's request-id suffix. */
+/**
+ * Behind Cloudflare, an answer that would send its headers only after the proxy's timeout is replaced, at that
+ * moment, by Cloudflare's 524 (the gateway goes on working unseen). True when it was.
+ */
+async function cutByProxy(res: ServerResponse, delayMs: number, ctx: BehaviourContext): Promise<boolean> {
+  if (ctx.proxyTimeoutMs === undefined || delayMs <= ctx.proxyTimeoutMs) return false;
+  await ctx.sleep(ctx.proxyTimeoutMs - (performance.now() - ctx.startedAt));
+  await sendPreset(res, 'cloudflare_524', 'en', ctx.preset);
+  return true;
+}
+
+// Response headers of the gateway itself, which an answer written by a proxy in front of it does not carry.
+const GATEWAY_HEADERS = ['x-request-id', 'x-oneapi-request-id', 'x-api-request-id'];
+
+/** Sends a preset error with the gateway's request-id suffix (or a proxy's own page, without the gateway's headers). */
 export async function sendPreset(
   res: ServerResponse,
   preset: ErrorPreset,
@@ -90,10 +112,17 @@ export async function sendPreset(
   ctx: PresetContext,
   headers: Record<string, string> = {},
 ): Promise<void> {
+  if (renderPreset(preset, lang, ctx).proxied) for (const name of GATEWAY_HEADERS) res.removeHeader(name);
+  const answer = presetAnswer(preset, lang, ctx);
+  return sendAnswer(res, { ...answer, headers: { ...answer.headers, ...headers } });
+}
+
+/** A preset error as an answer. */
+export function presetAnswer(preset: ErrorPreset, lang: 'en' | 'zh', ctx: PresetContext): Answer {
   const rendered = renderPreset(preset, lang, ctx);
   const frames = rendered.text === '' ? [] : [rendered.text];
   const base: Record<string, string> = rendered.text === '' ? { 'content-length': '0' } : { 'content-type': rendered.contentType };
-  return sendAnswer(res, { status: rendered.status, headers: { ...base, ...headers }, frames });
+  return { status: rendered.status, headers: { ...base, ...rendered.headers }, frames };
 }
 
 /** Writes an answer, one frame per write, and ends it. */

@@ -75,6 +75,7 @@ export async function handleChatPost(
     defaultDelayMs: 0,
     sleep: (ms) => state.sleep(ms),
     takeBodyHold: () => undefined,
+    proxyTimeoutMs: state.settings.cloudflare?.timeoutMs,
     streams: (b) => (asked || b.forceStream === true) && !b.ignoreStream,
     success: (b, jsonOnly) => Promise.resolve(chatAnswer(json, model, b, !jsonOnly && (asked || b.forceStream === true) && !b.ignoreStream)),
   });

@@ -2,6 +2,7 @@
  * Error statuses and bodies as one-api, new-api and OpenAI send them.
  * @see /work/shared/docs/image-gateway.md §2.6 (OpenAI bodies), §4.1 (one-api), §4.2 (new-api), §6 (classification)
  */
+import { CLOUDFLARE_PRESETS } from './cloudflare.js';
 import type { ErrorPreset } from './types.js';
 
 /** The `error` object of an error body, before the gateway appends ` (request id: …)` to its message. */
@@ -30,7 +31,11 @@ export interface ErrorPresetDefinition {
   readonly en: (ctx: PresetContext) => GatewayErrorObject | null;
   readonly zh?: ((ctx: PresetContext) => GatewayErrorObject | null) | undefined;
   /** Served as-is instead of JSON (proxies answering with HTML or text). */
-  readonly rawBody?: { contentType: string; text: string } | undefined;
+  readonly rawBody?: { contentType: string; text: string | ((ctx: PresetContext) => string) } | undefined;
+  /** Headers the answer carries besides its content type. */
+  readonly headers?: ((ctx: PresetContext) => Record<string, string>) | undefined;
+  /** Written by a proxy in front of the gateway (Cloudflare), so without the gateway's own headers (its request id). */
+  readonly proxied?: true | undefined;
 }
 
 const SUPPORTED_SIZES = "Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.";
@@ -147,12 +152,6 @@ export const ERROR_PRESETS: Readonly<Record<ErrorPreset, ErrorPresetDefinition>>
     zh: () => ({ message: '当前分组上游负载已饱和，请稍后再试', type: 'upstream_error', param: '', code: 'rate_limit_exceeded' }),
   },
   gateway_timeout_504: { status: 504, code: 'bad_response_status_code', en: () => upstream(504, 'bad response status code 504') },
-  cloudflare_524: {
-    status: 524,
-    code: undefined,
-    en: () => null,
-    rawBody: { contentType: 'text/plain; charset=UTF-8', text: 'error code: 524' },
-  },
   request_timeout_408: { status: 408, code: 'bad_response_status_code', en: () => upstream(408, 'bad response status code 408') },
   do_request_failed: {
     status: 500,
@@ -183,6 +182,7 @@ export const ERROR_PRESETS: Readonly<Record<ErrorPreset, ErrorPresetDefinition>>
     code: 'read_request_body_failed',
     en: () => ({ message: 'http: request body too large', type: 'new_api_error', param: '', code: 'read_request_body_failed' }),
   },
+  ...CLOUDFLARE_PRESETS,
 };
 
 /** Appends the gateway's ` (request id: …)` suffix, as one-api/new-api do for every error they write. */
@@ -190,11 +190,25 @@ export function withRequestId(error: GatewayErrorObject, requestId: string): Gat
   return { ...error, message: `${error.message} (request id: ${requestId})` };
 }
 
-/** The status, content type and body text of a preset. An empty text means an empty body. */
-export function renderPreset(preset: ErrorPreset, lang: 'en' | 'zh', ctx: PresetContext): { status: number; contentType: string; text: string } {
+/** A preset as sent: status, content type, body text (empty: an empty body) and its own headers. */
+export interface RenderedPreset {
+  status: number;
+  contentType: string;
+  text: string;
+  headers: Record<string, string>;
+  /** Written by a proxy in front of the gateway: the gateway's own headers are not on it. */
+  proxied: boolean;
+}
+
+/** The status, content type, body text and headers of a preset. An empty text means an empty body. */
+export function renderPreset(preset: ErrorPreset, lang: 'en' | 'zh', ctx: PresetContext): RenderedPreset {
   const def = ERROR_PRESETS[preset];
-  if (def.rawBody) return { status: def.status, contentType: def.rawBody.contentType, text: def.rawBody.text };
+  const common = { status: def.status, headers: def.headers?.(ctx) ?? {}, proxied: def.proxied === true };
+  if (def.rawBody) {
+    const { contentType, text } = def.rawBody;
+    return { ...common, contentType, text: typeof text === 'string' ? text : text(ctx) };
+  }
   const error = (lang === 'zh' && def.zh ? def.zh : def.en)(ctx);
-  if (!error) return { status: def.status, contentType: 'text/plain; charset=utf-8', text: '' };
-  return { status: def.status, contentType: 'application/json', text: JSON.stringify({ error: withRequestId(error, ctx.requestId) }) };
+  if (!error) return { ...common, contentType: 'text/plain; charset=utf-8', text: '' };
+  return { ...common, contentType: 'application/json', text: JSON.stringify({ error: withRequestId(error, ctx.requestId) }) };
 }

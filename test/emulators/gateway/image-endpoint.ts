@@ -4,11 +4,11 @@
  */
 import type { ServerResponse } from 'node:http';
 import { type BodyEncoding, loadSpecValidator } from '../../support/openapi.js';
-import { runBehaviour, sendAnswer, sendPreset, type Answer } from './behaviours.js';
+import { presetAnswer, runBehaviour, sendAnswer, sendPreset, type Answer } from './behaviours.js';
 import { withRequestId, type PresetContext } from './error-presets.js';
 import { formForValidation, parseMultipart } from './multipart.js';
 import { specView } from './model-rules.js';
-import { imagesResponseFrames, renderImages, streamEvents, type SuccessContext } from './responses.js';
+import { imagesMade, imagesResponseFrames, renderImages, streamEvents, type SuccessContext } from './responses.js';
 import { sseFrames, sseHeaders } from './sse.js';
 import { createTask, submissionAnswer, type EmulatedTask } from './tasks.js';
 import type { EmulatorState } from './state.js';
@@ -92,13 +92,20 @@ export async function handleImagePost(
     defaultDelayMs: state.settings.delayMs,
     sleep: (ms) => state.sleep(ms),
     takeBodyHold: () => state.takeBodyHold(),
-    success: (b, jsonOnly) => (b.asTask ? submitTask(state, checked, { ...b, asTask: b.asTask }) : successAnswer(checked, b, jsonOnly, success)),
+    proxyTimeoutMs: state.settings.cloudflare?.timeoutMs,
+    success: (b, jsonOnly) => {
+      if (b.asTask) return submitTask(state, checked, { ...b, asTask: b.asTask });
+      // A fan-out relay whose every call failed passes on the upstream's failure.
+      if (b.fanOut && imagesMade(checked, b) === 0) return Promise.resolve(presetAnswer('bad_gateway_502', 'en', ctx));
+      return successAnswer(checked, b, jsonOnly, success);
+    },
     streams: (b) => streams(checked, b),
   });
 }
 
+/** Whether the answer is an event stream: never for a task, nor from a fan-out relay (it waits for all its calls). */
 function streams(job: ImageJob, behaviour: SuccessBehaviour): boolean {
-  return (job.stream || behaviour.forceStream === true) && !behaviour.ignoreStream && !behaviour.asTask;
+  return (job.stream || behaviour.forceStream === true) && !behaviour.ignoreStream && !behaviour.asTask && !behaviour.fanOut;
 }
 
 /** A task instead of images (tasks.ts): kept for its polls, answered as submitted. */

@@ -10,8 +10,11 @@ import type { ImageJob } from './validation.js';
 
 /** Stores served under the emulator's /files/ route. */
 export interface FileStore {
-  /** Serves the bytes and returns their absolute URL; `broken` returns a URL that answers 404. */
-  publish(bytes: Buffer, extension: OutputFormat, broken: boolean): string;
+  /**
+   * Serves the bytes and returns their absolute URL; `broken` returns a URL that answers 404, and with `ttlMs` the
+   * URL answers 403 (expired, as object storage answers a signed link past its time) from that long on.
+   */
+  publish(bytes: Buffer, extension: OutputFormat, broken: boolean, ttlMs?: number): string;
 }
 
 /** What building a success answer needs. */
@@ -32,11 +35,20 @@ export interface RenderedImage {
 const OUTPUT_TOKENS: Record<string, number> = { low: 272, medium: 1056, high: 4160, xhigh: 6240, max: 8320 };
 const TOKENS_PER_INPUT_IMAGE = 323;
 
-/** The n images of a job, honouring wrongFormat. */
+/**
+ * How many images an answer carries: `n`, or fewer from an upstream that makes fewer without a word (`imageCount`),
+ * or from a fan-out relay whose single-image calls partly failed (`fanOut.failed`).
+ */
+export function imagesMade(job: ImageJob, behaviour: SuccessBehaviour): number {
+  if (behaviour.fanOut) return Math.max(0, job.n - (behaviour.fanOut.failed ?? 0));
+  return behaviour.imageCount === undefined ? job.n : Math.min(job.n, behaviour.imageCount);
+}
+
+/** The images of a job (see {@link imagesMade}), honouring wrongFormat. */
 export async function renderImages(job: ImageJob, behaviour: SuccessBehaviour, ctx: SuccessContext): Promise<RenderedImage[]> {
   const out: RenderedImage[] = [];
   const scene = ctx.style === 'illustrated' ? sceneOf(job) : undefined;
-  for (let variant = 0; variant < job.n; variant++) {
+  for (let variant = 0; variant < imagesMade(job, behaviour); variant++) {
     // Some "-all" models ignore `size` and always draw their own.
     const spec = behaviour.ignoreSize ? { ...specOf(job, ctx.style, variant, scene), width: 1024, height: 1024 } : specOf(job, ctx.style, variant, scene);
     out.push({ spec, bytes: await (behaviour.wrongFormat ? ctx.images.wrongFormat(spec) : ctx.images.image(spec)) });
@@ -75,17 +87,26 @@ function usageIn(usage: ReturnType<typeof usageOf>, shape: SuccessBehaviour['usa
   }
 }
 
-export function usageOf(job: ImageJob) {
-  const textTokens = Math.max(1, Math.ceil(job.prompt.length / 4));
-  const imageTokens = job.inputImages * TOKENS_PER_INPUT_IMAGE;
+/**
+ * The usage of `images` output images made by `calls` upstream calls: the input (prompt and references) is billed
+ * once per call, so a fan-out relay's N single-image calls bill it N times.
+ */
+export function usageOf(job: ImageJob, images = job.n, calls = 1) {
+  const textTokens = Math.max(1, Math.ceil(job.prompt.length / 4)) * calls;
+  const imageTokens = job.inputImages * TOKENS_PER_INPUT_IMAGE * calls;
   const perImage = Math.round(((OUTPUT_TOKENS[job.quality] ?? 1056) * job.width * job.height) / (1024 * 1024));
-  const output = perImage * job.n;
+  const output = perImage * images;
   return {
     input_tokens: textTokens + imageTokens,
     output_tokens: output,
     total_tokens: textTokens + imageTokens + output,
     input_tokens_details: { text_tokens: textTokens, image_tokens: imageTokens },
   };
+}
+
+/** The usage of an answer of `made` images: one call, or one per image of a fan-out relay (the failed ones billed nothing). */
+function answerUsage(job: ImageJob, behaviour: SuccessBehaviour, made: number): ReturnType<typeof usageOf> {
+  return usageOf(job, made, behaviour.fanOut ? made : 1);
 }
 
 /**
@@ -140,7 +161,7 @@ function linksOf(behaviour: SuccessBehaviour): boolean {
 
 /** A url item, with the `file_id` some gateways add to it (SuccessBehaviour.fileIds). */
 function linkItem(image: RenderedImage, behaviour: SuccessBehaviour, ctx: SuccessContext): Record<string, unknown> {
-  const url = ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true);
+  const url = ctx.files.publish(linkBytes(image, behaviour), image.spec.format, behaviour.brokenUrl === true, behaviour.urlTtlMs);
   return behaviour.fileIds ? { url, file_id: fileIdOf(url) } : { url };
 }
 
@@ -180,7 +201,7 @@ function responseObject(
   body['output_format'] = job.format;
   body['size'] = job.size;
   body['quality'] = job.quality;
-  if (!behaviour.omitUsage) body['usage'] = usageIn(usageOf(job), behaviour.usageShape);
+  if (!behaviour.omitUsage) body['usage'] = usageIn(answerUsage(job, behaviour, rendered.length), behaviour.usageShape);
   return body;
 }
 
@@ -208,7 +229,7 @@ export async function streamEvents(
     }
     const payload = linksOf(behaviour) ? linkItem(image, behaviour, ctx) : { b64_json: base64Of(image.bytes) };
     const completed: Record<string, unknown> = { type: `${prefix}.completed`, ...payload, ...common };
-    if (!behaviour.omitUsage) completed['usage'] = usageIn(usageOf(job), behaviour.usageShape);
+    if (!behaviour.omitUsage) completed['usage'] = usageIn(answerUsage(job, behaviour, rendered.length), behaviour.usageShape);
     events.push(completed);
   }
   return events;

@@ -9,7 +9,8 @@ import type { PresetContext } from './error-presets.js';
 import { handleImagePost, parseImageBody } from './image-endpoint.js';
 import { modelsBody } from './models.js';
 import { createRequestId } from './request-ids.js';
-import { isChatPost, isImagePost, taskPollOf, type EmulatorState } from './state.js';
+import { proxiedHeaders } from './cloudflare.js';
+import { isChatPost, isImagePost, polledOn, taskPollOf, type EmulatorState } from './state.js';
 import { handleChatPost, parseChatBody } from './chat-endpoint.js';
 import { pollAnswer, unknownTaskAnswer } from './tasks.js';
 import type { RecordedRequest } from './types.js';
@@ -38,6 +39,7 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
   const arrivedAt = performance.now();
   const requestId = createRequestId(state.settings.requestIdHeader);
   res.setHeader(state.settings.requestIdHeader, requestId);
+  if (state.settings.cloudflare) for (const [name, value] of Object.entries(proxiedHeaders(requestId))) res.setHeader(name, value);
   const { body, tooLarge } = await readBody(req, state.settings.maxBodyBytes);
   const record: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: flattenHeaders(req), receivedAt, specErrors: [] };
   const path = record.path.split('?')[0] ?? '';
@@ -69,7 +71,7 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
     if (!authorised(state, req, res, presetCtx)) return;
     const task = state.tasks.get(poll.id);
     const success = { images: state.images, files: state, style: state.settings.imageStyle };
-    return sendAnswer(res, task?.kind === poll.kind ? await pollAnswer(task, success) : unknownTaskAnswer(poll.kind));
+    return sendAnswer(res, task && polledOn(task.kind, poll.kind) ? await pollAnswer(task, success) : unknownTaskAnswer(poll.kind));
   }
   if (record.method === 'GET' && path === '/v1/models') {
     if (!authorised(state, req, res, presetCtx)) return;
@@ -113,6 +115,11 @@ function authorised(state: EmulatorState, req: IncomingMessage, res: ServerRespo
 
 async function serveFile(state: EmulatorState, name: string, res: ServerResponse): Promise<void> {
   const file = state.files.get(name);
+  if (file?.expiresAt !== undefined && Date.now() >= file.expiresAt) {
+    // What object storage (S3, R2) answers for a signed link past its expiry.
+    const body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>';
+    return sendAnswer(res, { status: 403, headers: { 'content-type': 'application/xml' }, frames: [body] });
+  }
   if (!file) {
     const error = { message: 'Not Found', type: 'invalid_request_error', param: null, code: 'file_not_found' };
     return sendAnswer(res, { status: 404, headers: { 'content-type': 'application/json' }, frames: [JSON.stringify({ error })] });

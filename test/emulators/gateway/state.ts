@@ -13,6 +13,9 @@ import { setMaxListeners } from 'node:events';
 /** The default accepted key. */
 export const DEFAULT_API_KEY = 'sk-emulator-0000000000000000';
 
+/** Cloudflare's proxy read timeout: the origin must send its response headers within 100 s. */
+export const CLOUDFLARE_TIMEOUT_MS = 100_000;
+
 /** The default model catalogue. */
 export const DEFAULT_MODELS: readonly string[] = ['gpt-image-1', 'gpt-image-1-mini', 'gpt-image-2', 'dall-e-3', 'gpt-4o-mini', 'text-embedding-3-small'];
 
@@ -29,6 +32,8 @@ export interface Settings {
   requestIdHeader: RequestIdHeader;
   lang: 'en' | 'zh';
   maxBodyBytes: number;
+  /** Behind Cloudflare: its timeout (GatewayEmulatorOptions.cloudflare); undefined without it. */
+  cloudflare: { timeoutMs: number } | undefined;
 }
 
 /** A pending {@link HeldBody}, as the server sees it. */
@@ -54,6 +59,11 @@ export function taskPollOf(request: Pick<RecordedRequest, 'method' | 'path'>): {
   return listed ? { kind: 'tasks-api', id: decodeURIComponent(listed) } : undefined;
 }
 
+/** True when a task of `kind` is polled on the route of `route` (`/v1/tasks/{id}` serves both task-API shapes). */
+export function polledOn(kind: EmulatedTask['kind'], route: EmulatedTask['kind']): boolean {
+  return (kind === 'generation.task') === (route === 'generation.task');
+}
+
 /** True for POST /v1/chat/completions. */
 export function isChatPost(request: Pick<RecordedRequest, 'method' | 'path'>): boolean {
   return request.method === 'POST' && (request.path.split('?')[0] ?? '') === '/v1/chat/completions';
@@ -72,7 +82,8 @@ export class EmulatorState implements FileStore {
   readonly imageQueue: Behaviour[] = [];
   readonly modelsQueue: Behaviour[] = [];
   readonly chatQueue: Behaviour[] = [];
-  readonly files = new Map<string, { bytes: Buffer; contentType: string }>();
+  /** Files served under /files/; past `expiresAt` (Date.now() ms) a file answers 403. */
+  readonly files = new Map<string, { bytes: Buffer; contentType: string; expiresAt?: number | undefined }>();
   /** Tasks handed out by `asTask` answers, by id. */
   readonly tasks = new Map<string, EmulatedTask>();
   readonly images = new ImageFactory();
@@ -98,6 +109,7 @@ export class EmulatorState implements FileStore {
       requestIdHeader: options.requestIdHeader ?? 'X-Oneapi-Request-Id',
       lang: options.lang ?? 'en',
       maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
+      cloudflare: options.cloudflare ? { timeoutMs: options.cloudflare.timeoutMs ?? CLOUDFLARE_TIMEOUT_MS } : undefined,
     };
   }
 
@@ -180,9 +192,10 @@ export class EmulatorState implements FileStore {
   }
 
   /** @inheritdoc */
-  publish(bytes: Buffer, extension: OutputFormat, broken: boolean): string {
+  publish(bytes: Buffer, extension: OutputFormat, broken: boolean, ttlMs?: number): string {
     const name = `img-${++this.fileCounter}.${extension === 'jpeg' ? 'jpg' : extension}`;
-    if (!broken) this.files.set(name, { bytes, contentType: mimeOf(extension) });
+    const expiresAt = ttlMs === undefined ? undefined : Date.now() + ttlMs;
+    if (!broken) this.files.set(name, { bytes, contentType: mimeOf(extension), expiresAt });
     return `${this.origin}/files/${name}`;
   }
 

@@ -1,17 +1,19 @@
 /**
  * Task answers (README "Task answers"): an image POST answered with a task instead of images, and the GET routes
- * that poll it. Shape `generation.task` is polled at `/v1/images/generations/{id}`, shape `tasks-api` (new-api's
- * task API) at `/v1/tasks/{task_id}`. A task's images are rendered when its last poll answers them.
+ * that poll it. Shape `generation.task` is polled at `/v1/images/generations/{id}`, shapes `tasks-api` (new-api's
+ * task API) and `tasks-result` (APIMart's, task-results.ts) at `/v1/tasks/{task_id}`. A task's images are rendered
+ * when its last poll answers them.
  */
 import { randomBytes } from 'node:crypto';
 import type { Answer } from './behaviours.js';
 import { imagesResponseObject, renderImages, type SuccessContext } from './responses.js';
+import { resultTaskPoll, resultTaskSubmission, type ResultTaskStep } from './task-results.js';
 import type { SuccessBehaviour } from './types.js';
 import type { ImageJob } from './validation.js';
 
 /** A task the emulator handed out, with the polls it has answered. */
 export interface EmulatedTask {
-  kind: 'generation.task' | 'tasks-api';
+  kind: 'generation.task' | 'tasks-api' | 'tasks-result';
   id: string;
   job: ImageJob;
   behaviour: SuccessBehaviour;
@@ -21,7 +23,7 @@ export interface EmulatedTask {
 }
 
 /** What a task's status is at one poll. */
-type TaskStep = 'queued' | 'in_progress' | 'completed' | 'failed' | 'moderated' | 'unknown-status';
+type TaskStep = ResultTaskStep;
 
 const FAILED = { message: 'Image generation failed', code: 'image_generation_failed' };
 const MODERATED = { message: 'Your request was rejected as a result of our safety system.', code: 'moderation_blocked' };
@@ -33,6 +35,7 @@ export function createTask(job: ImageJob, behaviour: SuccessBehaviour & { asTask
 
 /** The POST's answer: the task, queued (shape 1) or submitted (shape 2). */
 export function submissionAnswer(task: EmulatedTask): Answer {
+  if (task.kind === 'tasks-result') return json(200, resultTaskSubmission(task));
   const body =
     task.kind === 'generation.task'
       ? { object: 'generation.task', id: task.id, created: task.created, status: 'queued' }
@@ -44,13 +47,15 @@ export function submissionAnswer(task: EmulatedTask): Answer {
 export async function pollAnswer(task: EmulatedTask, ctx: SuccessContext): Promise<Answer> {
   const step = stepAt(task, task.polls);
   task.polls += 1;
-  const result = step === 'completed' ? imagesResponseObject(task.job, task.behaviour, await renderImages(task.job, task.behaviour, ctx), ctx) : undefined;
+  const rendered = step === 'completed' ? await renderImages(task.job, task.behaviour, ctx) : undefined;
+  if (task.kind === 'tasks-result') return json(200, resultTaskPoll(task, step, rendered, ctx));
+  const result = rendered && imagesResponseObject(task.job, task.behaviour, rendered, ctx);
   return json(200, task.kind === 'generation.task' ? generationTask(task, step, result) : taskEnvelope(task, step, result));
 }
 
 /** The answer to a poll of a task the emulator does not know (on that route). */
 export function unknownTaskAnswer(kind: EmulatedTask['kind']): Answer {
-  if (kind === 'tasks-api') return json(404, { code: 'task_not_exist', message: 'task_not_exist', data: null });
+  if (kind !== 'generation.task') return json(404, { code: 'task_not_exist', message: 'task_not_exist', data: null });
   return json(404, { error: { message: 'No task found with that id', type: 'invalid_request_error', param: null, code: 'task_not_found' } });
 }
 

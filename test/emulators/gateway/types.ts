@@ -42,6 +42,12 @@ export interface GatewayEmulatorOptions {
   lang?: 'en' | 'zh' | undefined;
   /** Request bodies larger than this get the `body_too_large` preset (413). @default 64 MiB */
   maxBodyBytes?: number | undefined;
+  /**
+   * Plays a relay behind Cloudflare's proxy: every answer carries `server: cloudflare` and a `cf-ray`, and an image
+   * answer that has not sent its headers `timeoutMs` after the request arrived (Cloudflare: 100 s) is replaced by
+   * Cloudflare's 524 page at that moment. Streams (headers at once) and task answers are not cut. @default off
+   */
+  cloudflare?: { timeoutMs?: number | undefined } | undefined;
 }
 
 /** A multipart file part as received. */
@@ -94,7 +100,13 @@ export type ErrorPreset =
   | 'rate_limited_empty'
   | 'saturated'
   | 'gateway_timeout_504'
+  | 'cloudflare_521'
+  | 'cloudflare_522'
+  | 'cloudflare_523'
   | 'cloudflare_524'
+  | 'origin_521'
+  | 'origin_522'
+  | 'origin_523'
   | 'request_timeout_408'
   | 'do_request_failed'
   | 'bad_gateway_502'
@@ -116,8 +128,26 @@ export interface SuccessBehaviour {
   fileIds?: boolean | undefined;
   /** url items whose download answers 404. */
   brokenUrl?: boolean | undefined;
+  /**
+   * url items (and task result links) served this long, then answered 403 as an expired signed link. A `tasks-result`
+   * task's links live 10 minutes unless this says otherwise; other links do not expire. `0`: expired at once.
+   */
+  urlTtlMs?: number | undefined;
   /** `data: []`. */
   emptyData?: boolean | undefined;
+  /**
+   * Fewer images than `n`, without a word: an upstream that makes this many whatever was asked (1 for n=2, as some
+   * do). `usage` counts the images made. Applies to JSON, streams and tasks alike.
+   */
+  imageCount?: number | undefined;
+  /**
+   * A relay that fans a request for n images out into n upstream calls of n=1 and aggregates them into one answer:
+   * `data` holds the calls' images in call order, `usage` is the sum of theirs (the prompt and references counted
+   * once per call), `created` is the answer's. `failed` calls made no image and billed nothing; the relay says
+   * nothing of them (fewer images than n), and when all fail it answers the upstream's 502.
+   * (AFreeCoder/apipool-v2#6: an upstream taking n=1 only, behind a new-api that fans out and aggregates.)
+   */
+  fanOut?: { failed?: number | undefined } | undefined;
   /** No `usage` object. */
   omitUsage?: boolean | undefined;
   /**
@@ -141,10 +171,17 @@ export interface SuccessBehaviour {
   content?: string | undefined;
   /**
    * Answer with a task to poll instead of images (README "Task answers"): `generation.task` (polled at
-   * `GET /v1/images/generations/{id}`) or `tasks-api` (new-api's task API, polled at `GET /v1/tasks/{task_id}`).
-   * The images (b64_json, or url items with `urlItems`) come with the last poll. Always plain JSON.
+   * `GET /v1/images/generations/{id}`), `tasks-api` (new-api's task API, polled at `GET /v1/tasks/{task_id}`) or
+   * `tasks-result` (APIMart's task API: submitted the same way, polled at the same route, its result links under
+   * `result.images[].url`). The images (b64_json, or url items with `urlItems`; always links for `tasks-result`)
+   * come with the last poll. Always plain JSON.
    */
-  asTask?: 'generation.task' | 'tasks-api' | undefined;
+  asTask?: 'generation.task' | 'tasks-api' | 'tasks-result' | undefined;
+  /**
+   * `tasks-result` only: how its result lists the links: `array` (the default, as APIMart answers: one item whose
+   * `url` is an array of every image's link) or `string` (one item per image, `url` a string).
+   */
+  taskUrls?: 'array' | 'string' | undefined;
   /** Polls answered as pending before the task ends: the first half (rounded up) queued, the rest in progress; `Infinity` never ends. @default 2 */
   taskPolls?: number | undefined;
   /** How the task ends: with its images, failed, refused by moderation, or with a status no client knows. @default 'completed' */
@@ -162,6 +199,8 @@ export interface ErrorBehaviour {
   /** The parameter named by `unknown_parameter` (default: guessed from the request). */
   param?: string | undefined;
   headers?: Record<string, string> | undefined;
+  /** Answer this long after the request arrived (a 524 comes after the proxy's timeout). @default 0 */
+  delayMs?: number | undefined;
 }
 
 /** Exactly these bytes. */
