@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Behaviour } from '../emulators/gateway/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, finalEdit, quotaText, settled } from './support.js';
+import { acceptedAcks, ephemeralError, resultPost, quotaText, settled } from './support.js';
 
 /** Runs one /imagine of a member of its own whose gateway answers are `behaviours`; counts its POSTs. */
 async function imagineWith(h: Harness, index: number, behaviours: Behaviour[], locale?: string) {
@@ -39,7 +39,7 @@ describe('a relay behind Cloudflare', () => {
     const told = ephemeralError(handle);
     expect(told).toContain('The image service cut this generation off because it ran too long');
     expect(told).toContain('A lower quality or a smaller size finishes sooner. You were not charged.');
-    expect(finalEdit(handle)).toBeUndefined();
+    expect(resultPost(handle)).toBeUndefined();
     expect(await quotaText(h.discord, user)).toContain('100 of 100 images left');
     const failed = await h.waitForLog((entry) => entry.msg === 'image request failed' && entry['status'] === 524);
     expect(failed).toMatchObject({ category: 'timed_out', requestId: expect.stringMatching(/-FRA$/) as string });
@@ -54,7 +54,7 @@ describe('a relay behind Cloudflare', () => {
   it('retries its own 522 once and delivers, charging the one image', async () => {
     const { handle, user, posts } = await imagineWith(h, 2, [{ type: 'error', preset: 'cloudflare_522' }]);
     expect(posts).toBe(2);
-    expect(finalEdit(handle)?.files).toHaveLength(1);
+    expect(resultPost(handle)?.files).toHaveLength(1);
     expect(await quotaText(h.discord, user)).toContain('99 of 100 images left');
   });
 
@@ -82,7 +82,7 @@ describe('a relay without Cloudflare in front', () => {
     const { handle, user, posts } = await imagineWith(h, 0, [{ type: 'error', preset: 'origin_522' }]);
     expect(posts).toBe(1);
     expect(ephemeralError(handle)).toContain('ran into a problem');
-    expect(finalEdit(handle)).toBeUndefined();
+    expect(resultPost(handle)).toBeUndefined();
     expect(await quotaText(h.discord, user)).toContain('100 of 100 images left');
   });
 });

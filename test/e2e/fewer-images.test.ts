@@ -10,7 +10,7 @@ import type { InteractionHandle } from '../emulators/discord/index.js';
 import { acceptedAcks, quotaText, settled, textOf } from './support.js';
 
 /** The card with the images, in whatever language its caption is. */
-const card = (handle: InteractionHandle) => handle.edits.filter((e) => e.status === 200 && e.files.length > 0).at(-1);
+const card = (handle: InteractionHandle) => [...handle.edits, ...handle.followUps].filter((e) => e.status === 200 && e.files.length > 0).at(-1);
 
 describe('fewer images than asked, end to end', () => {
   let h: Harness;

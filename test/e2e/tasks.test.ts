@@ -62,7 +62,7 @@ describe('task answers end to end', () => {
   it('delivers the images of an APIMart task whose result lists them as a url array, fetched right after the last poll', async () => {
     const before = h.gateway.requests.length;
     const { handle, user, posts, polls } = await imagine({ type: 'success', asTask: 'tasks-result', taskPolls: 2 }, 3);
-    expect(finalEdit(handle)?.files).toHaveLength(3);
+    expect(resultPost(handle)?.files).toHaveLength(3);
     expect([posts, polls]).toEqual([1, 3]);
     const gateway = h.gateway.requests.slice(before);
     const lastPoll = gateway.findLastIndex((r) => r.path.startsWith('/v1/tasks/'));
@@ -76,7 +76,7 @@ describe('task answers end to end', () => {
   it('explains an APIMart task whose links lapsed before they could be fetched, and charges nothing', async () => {
     const { handle, user, posts, polls } = await imagine({ type: 'success', asTask: 'tasks-result', taskPolls: 0, urlTtlMs: 0 }, 2);
     expect(ephemeralError(handle)).toContain('ran into a problem');
-    expect(finalEdit(handle)).toBeUndefined();
+    expect(resultPost(handle)).toBeUndefined();
     expect([posts, polls]).toEqual([1, 1]);
     expect(await quotaText(h.discord, user)).toContain('100 of 100 images left');
   });
