@@ -378,7 +378,7 @@ describe('the checker itself, on a made-up graph', () => {
     );
     expect(describeViolations(checkBoundaries(planted))).toContain('src/service/image-service.ts → undici  (the service imports no I/O library (undici))');
     expect(describeViolations(checkBoundaries(planted))).toContain(
-      'src/commands/imagine.ts → src/discord/live-reply-upload.ts  (commands import from src/discord only src/discord/responder.ts, src/discord/text.ts, src/discord/render.ts, src/discord/result-card.ts)',
+      'src/commands/imagine.ts → src/discord/live-reply-upload.ts  (commands import from src/discord only src/discord/responder.ts, src/discord/text.ts, src/discord/render.ts, src/discord/result-card.ts, src/discord/message-images.ts, src/discord/deferred-reply.ts)',
     );
     expect(describeViolations(checkBoundaries(planted))).toContain(
       'src/service/image-rules.ts → sharp  (what the adapters may import from src/service imports only zod and each other)',
