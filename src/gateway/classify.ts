@@ -28,6 +28,8 @@ const DECISIVE_STATUS: Readonly<Record<number, GatewayErrorCategory>> = {
   // one-api and old new-api answer /images/edits with 501 api_not_implemented.
   501: 'endpoint_missing',
   413: 'bad_parameter',
+  // OpenRouter: the account or key is out of credits (https://openrouter.ai/docs/api/reference/errors-and-debugging).
+  402: 'balance_exhausted',
 };
 
 const CODES: Readonly<Record<string, GatewayErrorCategory>> = {
@@ -40,6 +42,10 @@ const CODES: Readonly<Record<string, GatewayErrorCategory>> = {
   content_policy_violation: 'content_rejected',
   sensitive_words_detected: 'content_rejected',
   prompt_blocked: 'content_rejected',
+  // Azure OpenAI's content filter: 400 with `innererror.content_filter_result` (README.md#gateways).
+  content_filter: 'content_rejected',
+  // Azure: no deployment of that name on the resource (AZURE_DEPLOYMENTS names one that does not exist).
+  DeploymentNotFound: 'unknown_model',
   api_not_implemented: 'endpoint_missing',
   rate_limit_exceeded: 'busy',
   token_concurrency_limit_reached: 'busy',
