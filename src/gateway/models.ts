@@ -56,11 +56,7 @@ function orderModels(models: readonly ListedModel[], defaultModel: string): Gate
     const shutdownDate = byId.get(id)?.shutdownDate;
     return { id, image, ...(id === defaultModel ? { default: true } : {}), ...(shutdownDate === undefined ? {} : { shutdownDate }) };
   };
-  return [
-    entry(defaultModel, true),
-    ...others.filter(image).map((id) => entry(id, true)),
-    ...others.filter((id) => !image(id)).map((id) => entry(id, false)),
-  ];
+  return [entry(defaultModel, true), ...others.filter(image).map((id) => entry(id, true)), ...others.filter((id) => !image(id)).map((id) => entry(id, false))];
 }
 
 /** A cached, ordered model list. */

@@ -61,7 +61,11 @@ export function openRouterImagePost(params: WireParams, edit: EditRequest | unde
   const fields = JSON.stringify(openRouterFields(params, model));
   if (!edit || edit.images.length === 0) return { path: '/images', contentType: 'application/json', body: fields };
   // `{"input_references":[…],` then the other fields without their opening brace.
-  const chunks = [Buffer.from('{"input_references":['), ...edit.images.flatMap((image, i) => referenceChunks(image, i === 0)), Buffer.from(`],${fields.slice(1)}`)];
+  const chunks = [
+    Buffer.from('{"input_references":['),
+    ...edit.images.flatMap((image, i) => referenceChunks(image, i === 0)),
+    Buffer.from(`],${fields.slice(1)}`),
+  ];
   return { path: '/images', contentType: 'application/json', body: chunks, length: chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0) };
 }
 

@@ -111,7 +111,10 @@ export function profileOf(params: Descriptors, streaming: boolean): ModelProfile
     moderation: false,
     styles: [],
     complexities: [],
-    edits: references !== undefined && references >= 1 ? { maxImages: Math.min(references, MAX_EDIT_IMAGES), mask: false, inputFidelity: false, squarePng: false } : null,
+    edits:
+      references !== undefined && references >= 1
+        ? { maxImages: Math.min(references, MAX_EDIT_IMAGES), mask: false, inputFidelity: false, squarePng: false }
+        : null,
     streaming,
     // Without `n` the model makes one image per request (Gemini's range is 1–1).
     maxN: Math.max(1, Math.min(rangeMax(params, 'n') ?? 1, MAX_IMAGES_PER_REQUEST)),
