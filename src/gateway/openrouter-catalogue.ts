@@ -2,13 +2,14 @@
  * OpenRouter's image catalogue, `GET {base}/images/models`: every image model with the union of what its endpoints
  * accept (`supported_parameters`) and whether any streams (`supports_streaming`). `GET {base}/models` is not read:
  * it omits image models unless asked for `?output_modalities=image`, and says nothing of their parameters. Each
- * model becomes a listed image model with its profile (openrouter-profile.ts); its descriptors are kept for the
- * request bodies (openrouter-body.ts).
+ * model becomes a listed image model with its profile (openrouter-profile.ts) and prices (openrouter-prices.ts); its
+ * descriptors are kept for the request bodies (openrouter-dialect.ts).
  *
  * @see https://openrouter.ai/docs/client-sdks/typescript/models/imagemodellistitem
  * @see https://openrouter.ai/docs/guides/overview/multimodal/image-generation ("Model Discovery")
  */
 import { z } from 'zod';
+import type { ModelPrices } from '../service/cost.js';
 import { CallScope } from './call-scope.js';
 import type { CatalogueContext } from './dialect.js';
 import { fetchListing, MODELS_TIMEOUT_MS, unknownListing } from './model-ids.js';
@@ -58,7 +59,7 @@ export async function fetchImageModels(ctx: CatalogueContext, signal?: AbortSign
   }
 }
 
-/** A catalogue model as the bot lists it: an image model, with the profile its descriptors give. */
-export function listed(model: OpenRouterModel): ListedModel {
-  return { id: model.id, image: true, profile: profileOf(model.params, model.streaming) };
+/** A catalogue model as the bot lists it: an image model, with the profile its descriptors give (and its prices, when known). */
+export function listed(model: OpenRouterModel, prices: ModelPrices | undefined): ListedModel {
+  return { id: model.id, image: true, profile: { ...profileOf(model.params, model.streaming), ...(prices ? { prices } : {}) } };
 }

@@ -15,6 +15,7 @@ import type { EditRequest, InputImage } from '../service/ports.js';
 import { sniffImageFormat } from '../service/image-rules.js';
 import type { GatewayDialect, ImagePost } from './dialect.js';
 import { fetchImageModels, listed, type OpenRouterModel } from './openrouter-catalogue.js';
+import { OpenRouterPrices } from './openrouter-prices.js';
 import { enumValues, toTierAndRatio } from './openrouter-profile.js';
 import type { WireParams } from './params.js';
 
@@ -69,9 +70,10 @@ export function openRouterImagePost(params: WireParams, edit: EditRequest | unde
   return { path: '/images', contentType: 'application/json', body: chunks, length: chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0) };
 }
 
-/** See the module comment; the dialect keeps the latest catalogue for the bodies it writes. */
+/** See the module comment; the dialect keeps the latest catalogue for the bodies it writes, and the models' prices. */
 export function createOpenRouterDialect(): GatewayDialect {
   const models = new Map<string, OpenRouterModel>();
+  const prices = new OpenRouterPrices();
   return {
     name: 'openrouter',
     keyHeader: 'authorization',
@@ -81,7 +83,8 @@ export function createOpenRouterDialect(): GatewayDialect {
       const list = await fetchImageModels(ctx, signal, timeoutMs);
       models.clear();
       for (const model of list) models.set(model.id, model);
-      return list.map(listed);
+      await prices.update(ctx, [...models.keys()], signal, timeoutMs);
+      return list.map((model) => listed(model, prices.of(model.id)));
     },
   };
 }

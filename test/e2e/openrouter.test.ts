@@ -120,6 +120,36 @@ describe('OpenRouter as the gateway, end to end', () => {
     expect(await quotaText(h.discord, user)).toBe(quota);
   });
 
+  it("holds a money limit with OpenRouter's prices, then charges the cost it reported", async () => {
+    const user = h.discord.fixtures.members[5]!;
+    const money = h.discord.slash(
+      'quota',
+      [
+        {
+          name: 'money',
+          type: 1,
+          options: [
+            { name: 'usd', type: 10, value: 0.3 },
+            { name: 'user', type: 6, value: user.id },
+          ],
+        },
+      ],
+      {
+        user: h.discord.fixtures.admin,
+      },
+    );
+    await money.waitFor((x) => x.edits.some((e) => e.status === 200));
+    // Estimated from the endpoints' prices: six images at $0.053 do not fit in $0.30.
+    const before = h.gateway.imageRequests().length;
+    const dear = await imagine([option('model', 'openai/gpt-image-2'), option('count', 6)], user);
+    expect(ephemeralError(dear)).toContain('This request would cost about $0.32, and only $0.30 of your $0.30 spending limit is left.');
+    expect(h.gateway.imageRequests()).toHaveLength(before);
+    // Gemini at its dearest image (4K, $0.156) fits; it is charged the $0.039 OpenRouter reported.
+    const one = await imagine([option('model', GEMINI)], user);
+    expect(finalEdit(one)?.files).toHaveLength(1);
+    expect(await quotaText(h.discord, user)).toContain('**Spending: $0.04 of $0.30**');
+  });
+
   it('sent nothing Discord would reject', () => {
     expect(h.discord.specViolations).toEqual([]);
   });

@@ -122,3 +122,21 @@ describe('OpenRouter request bodies', () => {
     });
   });
 });
+
+describe('OpenRouter prices', () => {
+  it('takes the highest row of each kind, per image and per million tokens, and none when no output price is given', async () => {
+    const { pricesOf } = await import('../../src/gateway/openrouter-prices.js');
+    const rows = [
+      { billable: 'output_image', unit: 'image', variant: '1k', cost_usd: 0.039 },
+      { billable: 'output_image', unit: 'image', variant: '4k', cost_usd: '0.156' },
+      { billable: 'input_text', unit: 'token', cost_usd: 0.000002 },
+      { billable: 'input_image', unit: 'token', cost_usd: 0.00001 },
+      { billable: 'output_image', unit: 'token', cost_usd: 0.00004 },
+      { billable: 'output_image', unit: 'image', cost_usd: -1 },
+      'nonsense',
+    ];
+    expect(pricesOf(rows)).toEqual({ perImage: 0.156, outputPerMillion: 40, inputTextPerMillion: 2, inputImagePerMillion: 10 });
+    expect(pricesOf([{ billable: 'input_text', unit: 'token', cost_usd: 0.000002 }])).toBeUndefined();
+    expect(pricesOf([])).toBeUndefined();
+  });
+});

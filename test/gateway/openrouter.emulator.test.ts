@@ -9,7 +9,7 @@ import type { GatewayClient } from '../../src/gateway/gateway-client.js';
 import { createOpenRouterDialect } from '../../src/gateway/openrouter-dialect.js';
 import { ModelProfiles } from '../../src/service/model-profiles.js';
 import type { PartialImage } from '../../src/service/ports.js';
-import { openRouterFailure, startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
+import { OPENROUTER_MODELS, openRouterFailure, startGatewayEmulator, type GatewayEmulator, type OpenRouterModelDef } from '../emulators/gateway/index.js';
 import { clientFor, failure, makeImage } from './fixtures.js';
 
 let gw: GatewayEmulator;
@@ -18,10 +18,13 @@ let profiles: ModelProfiles;
 
 const GEMINI = 'google/gemini-3.1-flash-image';
 
-async function setup(options: { list?: boolean } = {}): Promise<GatewayClient> {
-  gw = await startGatewayEmulator({ dialect: 'openrouter' });
+let now = Date.parse('2026-11-20T12:00:00Z');
+
+async function setup(options: { list?: boolean; models?: OpenRouterModelDef[] } = {}): Promise<GatewayClient> {
+  gw = await startGatewayEmulator({ dialect: 'openrouter', openRouter: { models: options.models } });
   profiles = new ModelProfiles();
-  const made = clientFor(gw, { dialect: createOpenRouterDialect(), profiles, defaultModel: undefined, maxRetries: 1 });
+  const clock = { now: () => now };
+  const made = clientFor(gw, { dialect: createOpenRouterDialect(), profiles, defaultModel: undefined, maxRetries: 1, clock, modelsTtlMs: 1 });
   agent = made.agent;
   if (options.list !== false) await made.client.probeModels(5_000);
   return made.client;
@@ -42,6 +45,32 @@ describe('the OpenRouter dialect', () => {
     expect(models.map((m) => m.id)).toContain('black-forest-labs/flux.2-pro');
     expect(profiles.of(GEMINI)).toMatchObject({ source: 'the gateway catalogue', profile: { maxN: 1, edits: { maxImages: 14, mask: false } } });
     expect(profiles.of('black-forest-labs/flux.2-pro').profile.sizes).toEqual(['1024x1024', '1536x1024', '1024x1536']);
+  });
+
+  it('prices each model from its endpoint records, highest first, fetching them again only after an hour', async () => {
+    const client = await setup();
+    expect(profiles.of(GEMINI).profile.prices).toEqual({ perImage: 0.156 });
+    expect(profiles.of('openai/gpt-image-2').profile.prices).toEqual({ perImage: 0.053 });
+    const endpoints = () => gw.requests.filter((r) => r.path.endsWith('/endpoints')).length;
+    expect(endpoints()).toBe(OPENROUTER_MODELS.length);
+    expect(gw.requests.map((r) => r.path)).toContain(`/api/v1/images/models/${GEMINI}/endpoints`);
+    now += 60_000;
+    await client.listModels();
+    expect(endpoints()).toBe(OPENROUTER_MODELS.length);
+    expect(profiles.of(GEMINI).profile.prices).toEqual({ perImage: 0.156 });
+    now += 3_600_000;
+    await client.listModels();
+    expect(endpoints()).toBe(2 * OPENROUTER_MODELS.length);
+  });
+
+  it('leaves a model whose endpoint records fail unpriced, and asks again with the next listing', async () => {
+    const client = await setup({ list: false, models: [OPENROUTER_MODELS[0]!] });
+    gw.enqueueModels({ type: 'success' }, { type: 'error', preset: 'server_error' });
+    await client.probeModels(5_000);
+    expect(profiles.of(GEMINI).profile.prices).toBeUndefined();
+    now += 60_000;
+    await client.listModels();
+    expect(profiles.of(GEMINI).profile.prices).toEqual({ perImage: 0.156 });
   });
 
   it('generates on POST /images with the size as a tier and ratio, and records the reported cost', async () => {
