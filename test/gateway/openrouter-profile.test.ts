@@ -26,6 +26,7 @@ describe('OpenRouter descriptors as a profile', () => {
     expect(sizesOf({ aspect_ratio: oneOf('1:1', '3:2', 'auto') })).toEqual(['1024x1024', '1248x832']);
     expect(sizesOf({ resolution: oneOf('1K', '2K') })).toEqual(['1024x1024', '2048x2048']);
     expect(sizesOf({})).toEqual(['1024x1024']);
+    expect(sizesOf({ resolution: oneOf('8K') })).toEqual(['1024x1024']);
   });
 
   it("offers the model's own size values when it lists them", () => {
@@ -38,6 +39,10 @@ describe('OpenRouter descriptors as a profile', () => {
     expect(toTierAndRatio('1024x1536', { aspect_ratio: oneOf('auto', '1:1', '2:3') })).toEqual({ aspect_ratio: '2:3' });
     expect(toTierAndRatio('4096x4096', { resolution: oneOf('1K', '4K') })).toEqual({ resolution: '4K' });
     expect(toTierAndRatio('auto', GEMINI)).toEqual({});
+    expect(toTierAndRatio('2048x2048', { resolution: oneOf('8K', '2K'), aspect_ratio: oneOf('wide', '1:1') })).toEqual({
+      resolution: '2K',
+      aspect_ratio: '1:1',
+    });
   });
 
   it('gives the lists and limits the descriptors say, and nothing OpenRouter does not take', () => {

@@ -127,6 +127,19 @@ describe('the OpenRouter dialect', () => {
     expect(gw.charges()).toEqual([0.039]);
   });
 
+  it('keeps the models of a catalogue with a malformed entry or descriptor, and refuses a catalogue of another shape', async () => {
+    const client = await setup({ list: false });
+    const data = [
+      { id: 'x/good', supported_parameters: { n: { type: 'range', min: 1, max: 2 }, quality: { type: 'enum' }, seed: true }, supports_streaming: 'yes' },
+      { name: 'no id' },
+    ];
+    gw.enqueueModels({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data }) });
+    expect(await client.probeModels(5_000)).toEqual(['x/good']);
+    expect(profiles.of('x/good').profile).toMatchObject({ maxN: 2, qualities: [], streaming: false });
+    gw.enqueueModels({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body: '{"models":[]}' });
+    expect((await failure(client.probeModels(5_000))).code).toBe('malformed_response');
+  });
+
   it("reads OpenRouter's error shape, and before the catalogue is known sends the size shorthand", async () => {
     const client = await setup({ list: false });
     const refused = await failure(client.generate({ prompt: 'a harbour', model: GEMINI, size: '1024x1024' }));
