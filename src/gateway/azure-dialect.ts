@@ -8,6 +8,7 @@
  * /openai/models`, or `/models` on the v1 base), so the start-up check still proves the endpoint and the key.
  *
  * @see https://learn.microsoft.com/en-us/azure/ai-services/openai/how-to/dall-e (the deployment path, api-version)
+ * @see https://learn.microsoft.com/en-us/rest/api/azureopenai/models/list (`GET {endpoint}/openai/models?api-version=2024-10-21`, `api-key`)
  */
 import { CallScope } from './call-scope.js';
 import type { GatewayDialect } from './dialect.js';
