@@ -162,7 +162,10 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}): Config {
   const parsed = parseWith(ConfigSchema, env, dotenv);
-  const config = { ...parsed, GATEWAY_DIALECT: parsed.GATEWAY_DIALECT ?? detectDialect(parsed.GATEWAY_BASE_URL) ?? 'openai' };
+  const dialect = parsed.GATEWAY_DIALECT ?? detectDialect(parsed.GATEWAY_BASE_URL) ?? 'openai';
+  // Azure's portal shows the endpoint with and without `/openai`; the deployment paths start there themselves.
+  const baseUrl = dialect === 'azure' ? parsed.GATEWAY_BASE_URL.replace(/\/openai$/i, '') : parsed.GATEWAY_BASE_URL;
+  const config = { ...parsed, GATEWAY_DIALECT: dialect, GATEWAY_BASE_URL: baseUrl };
   const problems = [...shardProblems(config), ...memoryProblems(config), ...dialectProblems(config)];
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

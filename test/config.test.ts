@@ -208,6 +208,14 @@ describe('the gateway dialect', () => {
     expect(config.AZURE_API_VERSION).toBe('2024-10-21');
   });
 
+  it('takes an Azure endpoint with or without /openai, and keeps the /openai/v1 base', () => {
+    const azure = (url: string) => withBase(url, { AZURE_DEPLOYMENTS: 'gpt-image-1' }).GATEWAY_BASE_URL;
+    expect(azure('https://my-images.openai.azure.com/openai/')).toBe('https://my-images.openai.azure.com');
+    expect(azure('https://my-images.openai.azure.com/')).toBe('https://my-images.openai.azure.com');
+    expect(azure('https://my-images.openai.azure.com/openai/v1')).toBe('https://my-images.openai.azure.com/openai/v1');
+    expect(withBase('https://relay.internal/openai').GATEWAY_BASE_URL).toBe('https://relay.internal/openai');
+  });
+
   it('refuses azure without deployments, a malformed deployment list and a malformed API version', () => {
     expect(problemsOf({ ...REQUIRED, GATEWAY_BASE_URL: 'https://my-images.openai.azure.com' })).toEqual([
       expect.stringContaining('AZURE_DEPLOYMENTS is required with the azure dialect'),
