@@ -72,6 +72,9 @@ const TYPES: Readonly<Record<string, GatewayErrorCategory>> = {
 const MESSAGES: readonly (readonly [GatewayErrorCategory, RegExp])[] = [
   // First, so "Unknown parameter: 'moderation'" is not read as a moderation block.
   ['bad_parameter', /unknown parameter|unsupported parameter|unrecognized request argument|invalid value:/i],
+  // Azure blocks a whole resource after repeated content refusals (pollinations/pollinations#8847): not this
+  // request's content but the account, which only the operator can clear (before "content policy" below).
+  ['invalid_key', /resource has been temporarily blocked/i],
   [
     'balance_exhausted',
     /额度不足|额度已用尽|余额不足|预扣费|quota is not enough|quota is exhausted|pre-consumed quota failed|exceeded your current quota|insufficient (user )?(quota|balance)/i,

@@ -2,7 +2,8 @@
  * Azure OpenAI as the gateway, end to end (issue 27): the real bot in the Azure dialect against the emulator's Azure
  * resource. /imagine and /edit go to the deployments AZURE_DEPLOYMENTS names, with api-version and the api-key
  * header, and are delivered, their usage priced by the model's prices; /models lists the configured models; a
- * prompt Azure's content filter refuses is shown to the member as a moderation refusal and costs nothing.
+ * prompt Azure's content filter refuses is shown to the member as a moderation refusal and costs nothing; a resource
+ * Azure has blocked for repeated refusals is an account problem for the operator.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ describe('Azure OpenAI as the gateway, end to end', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
-      gateway: { dialect: 'azure', azure: { deployments: { 'images-prod': 'gpt-image-1', 'dalle-prod': 'dall-e-3' } } },
+      gateway: { dialect: 'azure', azure: { deployments: { 'images-prod': 'gpt-image-1', 'dalle-prod': 'dall-e-3' }, blockAfterFilterHits: 2 } },
       env: { GATEWAY_DIALECT: 'azure', AZURE_DEPLOYMENTS: 'gpt-image-1=images-prod,dall-e-3=dalle-prod', QUOTA_DEFAULT_LIMIT: '20', LOG_LEVEL: 'debug' },
     });
   });
@@ -91,6 +92,15 @@ describe('Azure OpenAI as the gateway, end to end', () => {
     const usage = h.discord.slash('usage', [], { user: h.discord.fixtures.admin });
     await usage.waitFor((x) => x.edits.some((e) => e.status === 200));
     expect(lastText(usage)).toContain('Images: 2 from 2 requests · cost: $0.0250 estimated');
+  });
+
+  it('tells members the service is unavailable once Azure blocks the resource, and tells the operator why', async () => {
+    const user = h.discord.fixtures.members[4]!;
+    await done(h.discord.slash('imagine', [option('prompt', 'a massacre')], { user }));
+    const handle = await done(h.discord.slash('imagine', [option('prompt', 'a quiet lighthouse')], { user }));
+    expect(ephemeralError(handle)).toContain("isn't available right now");
+    const logged = await h.waitForLog('gateway account problem: check the API key and balance');
+    expect(JSON.stringify(logged)).toContain('temporarily blocked');
   });
 
   it('sent nothing Discord or the OpenAI spec would reject', () => {

@@ -64,6 +64,15 @@ describe('classifyFailure', () => {
       'content_rejected',
     ],
     [
+      '403 Azure resource blocked',
+      {
+        status: 403,
+        code: 'Forbidden',
+        message: 'Your resource has been temporarily blocked because we detected behavior that may violate our content policy.',
+      },
+      'invalid_key',
+    ],
+    [
       '404 Azure DeploymentNotFound',
       { status: 404, code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist.' },
       'unknown_model',
