@@ -80,7 +80,10 @@ const MESSAGES: readonly (readonly [GatewayErrorCategory, RegExp])[] = [
     /额度不足|额度已用尽|余额不足|预扣费|quota is not enough|quota is exhausted|pre-consumed quota failed|exceeded your current quota|insufficient (user )?(quota|balance)/i,
   ],
   ['content_rejected', /safety system|content[ _]policy|moderation|敏感词|sensitive words|内容违规|prompt[ _]blocked/i],
-  ['unknown_model', /无可用渠道|no available channel|无权使用模型|无权访问模型|has no access to model|model\b.*\bdoes not exist|模型.*不存在/i],
+  [
+    'unknown_model',
+    /无可用渠道|no available channel|无权使用模型|无权访问模型|has no access to model|model\b.*\bdoes not exist|模型.*不存在|is not a valid model id/i,
+  ],
   ['busy', /负载已饱和|saturated|请求数限制|request limit|rate limit|too many requests|overloaded|slow down/i],
   ['timed_out', /deadline exceeded|timed? ?out|请求上游地址失败|超时/i],
   [

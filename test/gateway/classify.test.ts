@@ -63,6 +63,7 @@ describe('classifyFailure', () => {
       },
       'content_rejected',
     ],
+    ['400 OpenRouter unknown model', { status: 400, code: '400', message: 'vendor/nothing is not a valid model ID' }, 'unknown_model'],
     [
       '403 Azure resource blocked',
       {

@@ -145,5 +145,6 @@ describe('the OpenRouter dialect', () => {
     const refused = await failure(client.generate({ prompt: 'a harbour', model: GEMINI, size: '1024x1024' }));
     expect(refused).toMatchObject({ status: 400, category: 'bad_parameter', param: 'size' });
     expect(gw.imageRequests()[0]?.json).toEqual({ model: GEMINI, prompt: 'a harbour', size: '1024x1024' });
+    expect((await failure(client.generate({ prompt: 'a harbour', model: 'vendor/nothing' }))).category).toBe('unknown_model');
   });
 });
