@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { readProfilesFile } from './model-profiles-file.js';
+import { DIALECT_SETTINGS, detectDialect, dialectProblems, type GatewayDialectName } from './dialect-settings.js';
 
 const MIB = 1024 * 1024;
 
@@ -54,6 +55,8 @@ export const ConfigSchema = z.object({
     .string({ error: 'is required: the bearer key for the image gateway' })
     .min(1, { error: 'is required: the bearer key for the image gateway' }),
   DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).optional(),
+  /** GATEWAY_DIALECT, AZURE_DEPLOYMENTS and AZURE_API_VERSION (dialect-settings.ts, README.md#gateways). */
+  ...DIALECT_SETTINGS,
   /** What models accept, over the built-in profiles (README.md#models); read and checked here, so a bad file stops the start. */
   MODEL_PROFILES_FILE: z
     .string()
@@ -130,15 +133,17 @@ function isPlaceholderHost(url: string): boolean {
  * Values that are valid but probably wrong; the bot logs each one as a warning at start.
  * A base URL without a version segment (`/v1`, `/api/v3`, `/v1beta`) works with some relays, so it is not refused.
  */
-export function configWarnings(config: Pick<Config, 'GATEWAY_BASE_URL'>): string[] {
+export function configWarnings(config: Pick<Config, 'GATEWAY_BASE_URL'> & Partial<Pick<Config, 'GATEWAY_DIALECT'>>): string[] {
   const url = new URL(config.GATEWAY_BASE_URL);
-  if (/\/v\d+[a-z0-9]*(\/|$)/i.test(`${url.pathname}/`)) return [];
+  // Azure's base is its resource endpoint: the version goes in the query (api-version), or the path is /openai/v1.
+  if (config.GATEWAY_DIALECT === 'azure' || /\/v\d+[a-z0-9]*(\/|$)/i.test(`${url.pathname}/`)) return [];
   return [
     `GATEWAY_BASE_URL (${url.host}${url.pathname === '/' ? '' : url.pathname}) has no version segment such as /v1; most gateways expect one (some relays use other paths)`,
   ];
 }
 
-export type Config = z.infer<typeof ConfigSchema>;
+/** The configuration as loaded: GATEWAY_DIALECT always decided (chosen, or detected from GATEWAY_BASE_URL). */
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'GATEWAY_DIALECT'> & { GATEWAY_DIALECT: GatewayDialectName };
 
 /** Thrown when the configuration is invalid; the message lists every bad variable. */
 export class ConfigError extends Error {
@@ -156,8 +161,12 @@ export class ConfigError extends Error {
  * Empty strings count as unset, so `FOO=` in a .env file falls back to the default.
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}): Config {
-  const config = parseWith(ConfigSchema, env, dotenv);
-  const problems = [...shardProblems(config), ...memoryProblems(config)];
+  const parsed = parseWith(ConfigSchema, env, dotenv);
+  const dialect = parsed.GATEWAY_DIALECT ?? detectDialect(parsed.GATEWAY_BASE_URL) ?? 'openai';
+  // Azure's portal shows the endpoint with and without `/openai`; the deployment paths start there themselves.
+  const baseUrl = dialect === 'azure' ? parsed.GATEWAY_BASE_URL.replace(/\/openai$/i, '') : parsed.GATEWAY_BASE_URL;
+  const config = { ...parsed, GATEWAY_DIALECT: dialect, GATEWAY_BASE_URL: baseUrl };
+  const problems = [...shardProblems(config), ...memoryProblems(config), ...dialectProblems(config)];
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

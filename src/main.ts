@@ -27,6 +27,7 @@ import { downloadAttachment, isAllowedAttachmentUrl } from './discord/cdn-downlo
 import { FairQueue } from './service/fair-queue.js';
 import { createGatewayAgent } from './gateway/agent.js';
 import { GatewayClient } from './gateway/gateway-client.js';
+import { createDialect } from './gateway/dialects.js';
 import { LinkPolicy } from './gateway/link-policy.js';
 import { GatewayCheck } from './gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
@@ -95,7 +96,15 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const links = new LinkPolicy(config.GATEWAY_BASE_URL, config.GATEWAY_URL_HOSTS);
   const linkAgent = createGatewayAgent({ ...timeouts, lookup: links.lookup });
   const profiles = new ModelProfiles(config.MODEL_PROFILES_FILE?.profiles);
+  // The API the gateway speaks (README.md#gateways): one seam behind both clients.
+  const dialect = createDialect({
+    name: config.GATEWAY_DIALECT,
+    baseUrl: config.GATEWAY_BASE_URL,
+    deployments: config.AZURE_DEPLOYMENTS,
+    apiVersion: config.AZURE_API_VERSION,
+  });
   const gateway = new GatewayClient({
+    dialect,
     profiles,
     links: { policy: links, dispatcher: linkAgent },
     baseUrl: config.GATEWAY_BASE_URL,
@@ -113,6 +122,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const promptFeatures = promptFeaturesOf(config);
   const promptHelp = new PromptHelp({
     chat: new ChatClient({
+      dialect,
       baseUrl: config.GATEWAY_BASE_URL,
       apiKey: config.GATEWAY_API_KEY,
       dispatcher: agent,

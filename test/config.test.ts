@@ -172,3 +172,62 @@ describe('MODEL_PROFILES_FILE', () => {
     expect(problemsOf({ ...REQUIRED, MODEL_PROFILES_FILE: write('{ "a": ') })[0]).toContain('is not JSON');
   });
 });
+
+describe('the gateway dialect', () => {
+  const withBase = (url: string, extra: Record<string, string> = {}) => loadConfig({ ...REQUIRED, GATEWAY_BASE_URL: url, ...extra });
+
+  it.each([
+    ['https://openrouter.ai/api/v1', 'openrouter'],
+    ['https://eu.openrouter.ai/api/v1', 'openrouter'],
+    ['https://my-images.openai.azure.com', 'azure'],
+    ['https://my-images.openai.azure.com/openai/v1', 'azure'],
+    ['https://my-ai.cognitiveservices.azure.com', 'azure'],
+    ['https://my-project.services.ai.azure.com', 'azure'],
+    ['https://api.openai.com/v1', 'openai'],
+    ['https://relay.internal/v1', 'openai'],
+    // A host that only looks like one is not one.
+    ['https://openrouter.ai.relay.internal/v1', 'openai'],
+    ['https://openai.azure.com.relay.internal/v1', 'openai'],
+  ])('is told from the base URL %s when unset: %s', (url, dialect) => {
+    const extra = dialect === 'azure' ? { AZURE_DEPLOYMENTS: 'gpt-image-1' } : {};
+    expect(withBase(url, extra).GATEWAY_DIALECT).toBe(dialect);
+  });
+
+  it("is the operator's choice when set, whatever the host", () => {
+    expect(withBase('https://relay.internal/v1', { GATEWAY_DIALECT: 'openrouter' }).GATEWAY_DIALECT).toBe('openrouter');
+    expect(withBase('https://openrouter.ai/api/v1', { GATEWAY_DIALECT: 'openai' }).GATEWAY_DIALECT).toBe('openai');
+    expect(problemsOf({ ...REQUIRED, GATEWAY_DIALECT: 'vertex' })).toEqual(['GATEWAY_DIALECT expects openai, openrouter or azure']);
+  });
+
+  it('reads AZURE_DEPLOYMENTS as model → deployment, a bare entry being a deployment named like its model', () => {
+    const config = withBase('https://my-images.openai.azure.com', { AZURE_DEPLOYMENTS: ' gpt-image-1 = images-prod , dall-e-3,' });
+    expect([...(config.AZURE_DEPLOYMENTS ?? [])]).toEqual([
+      ['gpt-image-1', 'images-prod'],
+      ['dall-e-3', 'dall-e-3'],
+    ]);
+    expect(config.AZURE_API_VERSION).toBe('2024-10-21');
+  });
+
+  it('takes an Azure endpoint with or without /openai, and keeps the /openai/v1 base', () => {
+    const azure = (url: string) => withBase(url, { AZURE_DEPLOYMENTS: 'gpt-image-1' }).GATEWAY_BASE_URL;
+    expect(azure('https://my-images.openai.azure.com/openai/')).toBe('https://my-images.openai.azure.com');
+    expect(azure('https://my-images.openai.azure.com/')).toBe('https://my-images.openai.azure.com');
+    expect(azure('https://my-images.openai.azure.com/openai/v1')).toBe('https://my-images.openai.azure.com/openai/v1');
+    expect(withBase('https://relay.internal/openai').GATEWAY_BASE_URL).toBe('https://relay.internal/openai');
+  });
+
+  it('refuses azure without deployments, a malformed deployment list and a malformed API version', () => {
+    expect(problemsOf({ ...REQUIRED, GATEWAY_BASE_URL: 'https://my-images.openai.azure.com' })).toEqual([
+      expect.stringContaining('AZURE_DEPLOYMENTS is required with the azure dialect'),
+    ]);
+    expect(problemsOf({ ...REQUIRED, AZURE_DEPLOYMENTS: 'gpt-image-1=a=b' })).toEqual([expect.stringContaining('"gpt-image-1=a=b" is not one')]);
+    expect(problemsOf({ ...REQUIRED, AZURE_DEPLOYMENTS: 'gpt-image-1=my deploy' })).toEqual([expect.stringContaining('is not one')]);
+    expect(problemsOf({ ...REQUIRED, AZURE_DEPLOYMENTS: ' , ' })).toEqual(['AZURE_DEPLOYMENTS expects at least one model=deployment entry']);
+    expect(problemsOf({ ...REQUIRED, AZURE_API_VERSION: 'latest' })).toEqual([expect.stringContaining('AZURE_API_VERSION expects an Azure API version')]);
+  });
+
+  it('does not warn about a missing version segment for an Azure resource endpoint', () => {
+    expect(configWarnings(withBase('https://my-images.openai.azure.com', { AZURE_DEPLOYMENTS: 'gpt-image-1' }))).toEqual([]);
+    expect(configWarnings(withBase('https://relay.internal/images'))).toHaveLength(1);
+  });
+});

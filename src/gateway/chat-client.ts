@@ -13,6 +13,8 @@ import type pino from 'pino';
 import { systemClock, type ChatCompletion, type ChatCompletionRequest, type Clock, type PromptModel } from '../service/ports.js';
 import { CallScope } from './call-scope.js';
 import { exchangeChat, type ChatExchangeContext } from './chat-exchange.js';
+import type { GatewayDialect } from './dialect.js';
+import { openAiDialect } from './openai-dialect.js';
 import { GatewayHttpError } from './errors.js';
 import { GatewayHttp, type GatewayHttpOptions } from './http.js';
 import { toGatewayError } from './http-errors.js';
@@ -22,8 +24,10 @@ import { retryDelay, retryLimit } from './retry.js';
 export interface ChatClientOptions {
   /** Base URL including `/v1`. */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer …`; never logged. */
+  /** Sent as `Authorization: Bearer …` (Azure: `api-key`); never logged. */
   apiKey: string;
+  /** The API the gateway speaks, shared with the image client. @default the OpenAI dialect */
+  dialect?: GatewayDialect | undefined;
   /** The undici Agent (createGatewayAgent), shared with the image client. */
   dispatcher: GatewayHttpOptions['dispatcher'];
   logger: pino.Logger;
@@ -61,8 +65,10 @@ export class ChatClient implements PromptModel {
 
   constructor(opts: ChatClientOptions) {
     this.log = opts.logger.child({ module: 'gateway-chat' });
+    const dialect = opts.dialect ?? openAiDialect;
     this.ctx = {
-      http: new GatewayHttp({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dispatcher: opts.dispatcher }),
+      http: new GatewayHttp({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dispatcher: opts.dispatcher, keyHeader: dialect.keyHeader }),
+      dialect,
       maxResponseBytes: opts.maxResponseBytes ?? 1024 * 1024,
       clock: opts.clock ?? systemClock,
     };

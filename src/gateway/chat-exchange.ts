@@ -7,6 +7,7 @@ import type { ChatCompletion, ChatCompletionRequest, Clock } from '../service/po
 import type { CallScope } from './call-scope.js';
 import { ChatCompletionChunk, ChatCompletionResponse, type ChatCompletionChunk as Chunk } from './chat-schemas.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
+import type { GatewayDialect } from './dialect.js';
 import type { GatewayHttp, GatewayResponse } from './http.js';
 import { malformed } from './json-answer.js';
 import { findRequestId, headerValue } from './request-id.js';
@@ -16,6 +17,8 @@ import { normaliseUsage } from './usage.js';
 /** What every chat attempt shares (fixed per client). */
 export interface ChatExchangeContext {
   http: GatewayHttp;
+  /** Where a completion goes (Azure: the model's deployment). */
+  dialect: Pick<GatewayDialect, 'chatRoute'>;
   /** Largest answer (or error body) read. */
   maxResponseBytes: number;
   clock: Clock;
@@ -45,7 +48,9 @@ export async function exchangeChat(ctx: ChatExchangeContext, attempt: ChatAttemp
     accept: attempt.stream ? 'text/event-stream, application/json' : 'application/json',
     'idempotency-key': attempt.idempotencyKey,
   };
-  const res = await ctx.http.send({ method: 'POST', path: '/chat/completions', headers, body: chatBody(attempt) }, scope);
+  const route = ctx.dialect.chatRoute(attempt.request.model);
+  const body = chatBody({ request: { ...attempt.request, model: route.model }, stream: attempt.stream });
+  const res = await ctx.http.send({ method: 'POST', path: route.path, headers, body }, scope);
   const requestId = findRequestId(res.headers);
   const text = (await ctx.http.readCapped(res, ctx.maxResponseBytes, scope, requestId)).toString('utf8');
   if (res.statusCode >= 400) throw GatewayHttpError.fromResponse(res.statusCode, text, res.headers, ctx.clock.now());

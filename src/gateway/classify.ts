@@ -33,6 +33,8 @@ const DECISIVE_STATUS: Readonly<Record<number, GatewayErrorCategory>> = {
   // one-api and old new-api answer /images/edits with 501 api_not_implemented.
   501: 'endpoint_missing',
   413: 'bad_parameter',
+  // OpenRouter: the account or key is out of credits (https://openrouter.ai/docs/api/reference/errors-and-debugging).
+  402: 'balance_exhausted',
 };
 
 const CODES: Readonly<Record<string, GatewayErrorCategory>> = {
@@ -45,6 +47,10 @@ const CODES: Readonly<Record<string, GatewayErrorCategory>> = {
   content_policy_violation: 'content_rejected',
   sensitive_words_detected: 'content_rejected',
   prompt_blocked: 'content_rejected',
+  // Azure OpenAI's content filter: 400 with `innererror.content_filter_result` (README.md#gateways).
+  content_filter: 'content_rejected',
+  // Azure: no deployment of that name on the resource (AZURE_DEPLOYMENTS names one that does not exist).
+  DeploymentNotFound: 'unknown_model',
   api_not_implemented: 'endpoint_missing',
   rate_limit_exceeded: 'busy',
   token_concurrency_limit_reached: 'busy',
@@ -71,12 +77,18 @@ const TYPES: Readonly<Record<string, GatewayErrorCategory>> = {
 const MESSAGES: readonly (readonly [GatewayErrorCategory, RegExp])[] = [
   // First, so "Unknown parameter: 'moderation'" is not read as a moderation block.
   ['bad_parameter', /unknown parameter|unsupported parameter|unrecognized request argument|invalid value:/i],
+  // Azure blocks a whole resource after repeated content refusals (pollinations/pollinations#8847): not this
+  // request's content but the account, which only the operator can clear (before "content policy" below).
+  ['invalid_key', /resource has been temporarily blocked/i],
   [
     'balance_exhausted',
     /额度不足|额度已用尽|余额不足|预扣费|quota is not enough|quota is exhausted|pre-consumed quota failed|exceeded your current quota|insufficient (user )?(quota|balance)/i,
   ],
   ['content_rejected', /safety system|content[ _]policy|moderation|敏感词|sensitive words|内容违规|prompt[ _]blocked/i],
-  ['unknown_model', /无可用渠道|no available channel|无权使用模型|无权访问模型|has no access to model|model\b.*\bdoes not exist|模型.*不存在/i],
+  [
+    'unknown_model',
+    /无可用渠道|no available channel|无权使用模型|无权访问模型|has no access to model|model\b.*\bdoes not exist|模型.*不存在|is not a valid model id/i,
+  ],
   ['busy', /负载已饱和|saturated|请求数限制|request limit|rate limit|too many requests|overloaded|slow down/i],
   ['timed_out', /deadline exceeded|timed? ?out|请求上游地址失败|超时/i],
   [

@@ -8,7 +8,7 @@
  */
 import type pino from 'pino';
 import type { Clock } from '../service/ports.js';
-import { isImageModel, type ListedModel } from './models.js';
+import { listsImages, type ListedModel } from './models.js';
 
 /** The default before the gateway has listed anything, when DEFAULT_IMAGE_MODEL is unset. */
 export const FALLBACK_DEFAULT_MODEL = 'gpt-image-2';
@@ -16,16 +16,17 @@ export const FALLBACK_DEFAULT_MODEL = 'gpt-image-2';
 const GPT_IMAGE = /^gpt-image-(\d+(?:\.\d+)?)(?:-(.+))?$/;
 const DAY_MS = 86_400_000;
 
-/** Sort key of an image model id: lower first. */
+/** Sort key of an image model id: lower first. A relay's provider prefix (`openai/gpt-image-2`) does not change the model. */
 function rank(id: string): [number, number, number, string] {
-  const gpt = GPT_IMAGE.exec(id);
+  const bare = id.slice(id.lastIndexOf('/') + 1);
+  const gpt = GPT_IMAGE.exec(bare);
   if (gpt) {
     const variant = gpt[2] === undefined ? 0 : gpt[2] === 'mini' ? 2 : 1;
     return [0, -Number(gpt[1]), variant, id];
   }
-  if (id.startsWith('chatgpt-image')) return [1, 0, 0, id];
-  if (id === 'dall-e-3') return [2, 0, 0, id];
-  if (id === 'dall-e-2') return [3, 0, 0, id];
+  if (bare.startsWith('chatgpt-image')) return [1, 0, 0, id];
+  if (bare === 'dall-e-3') return [2, 0, 0, id];
+  if (bare === 'dall-e-2') return [3, 0, 0, id];
   return [4, 0, 0, id];
 }
 
@@ -37,7 +38,7 @@ function compareRanks(a: string, b: string): number {
 
 /** The image models of `models` that may be chosen on `today` (YYYY-MM-DD), best first. */
 export function preferredModels(models: readonly ListedModel[], today: string): string[] {
-  const live = models.filter((m) => isImageModel(m.id) && !(m.shutdownDate !== undefined && m.shutdownDate <= today));
+  const live = models.filter((m) => listsImages(m) && !(m.shutdownDate !== undefined && m.shutdownDate <= today));
   const lasting = live.filter((m) => m.shutdownDate === undefined).map((m) => m.id);
   const ending = live.filter((m) => m.shutdownDate !== undefined).map((m) => m.id);
   return [...new Set([...lasting.sort(compareRanks), ...ending.sort(compareRanks)])];

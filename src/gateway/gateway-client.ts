@@ -23,7 +23,8 @@ import { CallScope } from './call-scope.js';
 import { GatewayHttpError, type GatewayError } from './errors.js';
 import { exchangeImages, type ExchangeContext, type ExchangeResult } from './image-exchange.js';
 import { DefaultModel } from './default-model.js';
-import { fetchModels } from './model-ids.js';
+import type { GatewayDialect } from './dialect.js';
+import { openAiDialect } from './openai-dialect.js';
 import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
 import { ModelProfiles } from '../service/model-profiles.js';
@@ -36,8 +37,10 @@ import { toGatewayError } from './http-errors.js';
 export interface GatewayClientOptions {
   /** Base URL including `/v1`, without a trailing slash needed. */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer …`; never logged. */
+  /** Sent as `Authorization: Bearer …` (Azure: `api-key`); never logged. */
   apiKey: string;
+  /** The API the gateway speaks (dialect.ts). @default the OpenAI dialect */
+  dialect?: GatewayDialect | undefined;
   /** The undici Agent from createGatewayAgent (connect, header and body timeouts live there). */
   dispatcher: GatewayHttpOptions['dispatcher'];
   /**
@@ -102,8 +105,11 @@ export class GatewayClient implements ImageGateway {
   constructor(opts: GatewayClientOptions) {
     const clock = opts.clock ?? systemClock;
     this.log = opts.logger.child({ module: 'gateway' });
+    const dialect = opts.dialect ?? openAiDialect;
+    const { baseUrl, apiKey, dispatcher, turnBytes, links } = opts;
     this.ctx = {
-      http: new GatewayHttp({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dispatcher: opts.dispatcher, turnBytes: opts.turnBytes, links: opts.links }),
+      http: new GatewayHttp({ baseUrl, apiKey, dispatcher, turnBytes, links, keyHeader: dialect.keyHeader }),
+      dialect,
       maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024 * 1024,
       downloadTimeoutMs: opts.downloadTimeoutMs ?? 60_000,
       clock,
@@ -119,11 +125,14 @@ export class GatewayClient implements ImageGateway {
     this.random = opts.random ?? Math.random;
     this.catalogue = new ModelCatalogue({
       defaultModel: () => this.defaults.current,
-      onListed: (models) => this.defaults.update(models),
+      onListed: (models) => {
+        this.defaults.update(models);
+        this.profiles.learn(new Map(models.flatMap((m) => (m.profile ? [[m.id, m.profile] as const] : []))));
+      },
       ttlMs: opts.modelsTtlMs ?? 300_000,
       clock,
       logger: this.log,
-      fetchModels: (signal) => fetchModels(this.ctx, signal),
+      fetchModels: (signal) => dialect.fetchModels(this.ctx, signal),
     });
   }
 
@@ -160,7 +169,7 @@ export class GatewayClient implements ImageGateway {
 
   /** The start-up check's listing, within `timeoutMs`; it also chooses the default and refreshes the catalogue. */
   async probeModels(timeoutMs: number): Promise<string[]> {
-    const models = await fetchModels(this.ctx, undefined, timeoutMs);
+    const models = await this.ctx.dialect.fetchModels(this.ctx, undefined, timeoutMs);
     this.catalogue.accept(models);
     return models.map((m) => m.id);
   }

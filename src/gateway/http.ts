@@ -1,6 +1,6 @@
 /**
- * The gateway's HTTP: one instance per client owns the base URL, the API key (the only place the Authorization
- * header is built), the undici dispatcher, capped body reads and the per-turn byte budget those reads share.
+ * The gateway's HTTP: one instance per client owns the base URL, the API key (the only place its header, Bearer
+ * or Azure's `api-key`, is built), the undici dispatcher, capped body reads and the per-turn byte budget those reads share.
  *
  * @see https://undici.nodejs.org/#/docs/api/Dispatcher?id=dispatcherrequestoptions-callback
  */
@@ -28,8 +28,10 @@ export interface GatewayRequest {
 export interface GatewayHttpOptions {
   /** Base URL including the version segment; a trailing slash is dropped. */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer …` to the gateway only; never logged. */
+  /** Sent as `Authorization: Bearer …` (or as `api-key`, see keyHeader) to the gateway only; never logged. */
   apiKey: string;
+  /** The header the key goes in: `authorization` (Bearer) or Azure's `api-key`. @default 'authorization' */
+  keyHeader?: 'authorization' | 'api-key' | undefined;
   /** The undici Agent from createGatewayAgent (connect, header and body timeouts live there). */
   dispatcher: Dispatcher;
   /** Body bytes this client's readers together handle per event-loop turn. @default TURN_BYTES (1 MiB) */
@@ -45,6 +47,7 @@ export interface GatewayHttpOptions {
 export class GatewayHttp {
   readonly baseUrl: string;
   private readonly apiKey: string;
+  private readonly keyHeader: 'authorization' | 'api-key';
   private readonly dispatcher: Dispatcher;
   private readonly turns: TurnBudget;
   private readonly links: { policy: LinkPolicy; dispatcher: Dispatcher };
@@ -52,6 +55,7 @@ export class GatewayHttp {
   constructor(options: GatewayHttpOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.apiKey = options.apiKey;
+    this.keyHeader = options.keyHeader ?? 'authorization';
     this.dispatcher = options.dispatcher;
     this.turns = new TurnBudget(options.turnBytes);
     this.links = options.links ?? { policy: new LinkPolicy(this.baseUrl), dispatcher: options.dispatcher };
@@ -59,7 +63,8 @@ export class GatewayHttp {
 
   /** Sends one request to the gateway with the key; rejects with a GatewayError. */
   send(req: GatewayRequest, scope: CallScope): Promise<GatewayResponse> {
-    const headers = { ...req.headers, authorization: `Bearer ${this.apiKey}` };
+    const key = this.keyHeader === 'api-key' ? { 'api-key': this.apiKey } : { authorization: `Bearer ${this.apiKey}` };
+    const headers = { ...req.headers, ...key };
     // A multipart body's chunks are streamed as they are, without a copy (objectMode off: each is a Buffer of bytes).
     const body = typeof req.body === 'string' || req.body === undefined ? (req.body ?? null) : Readable.from(req.body, { objectMode: false });
     return this.dispatch(`${this.baseUrl}${req.path}`, { method: req.method, headers, body, signal: scope.signal }, scope);

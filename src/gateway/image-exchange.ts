@@ -10,8 +10,8 @@ import { downloadLinks } from './download.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
 import { admitAnswer, malformed, readJsonAnswer } from './json-answer.js';
 import { binaryIndex } from './json-image-scanner.js';
-import { buildEditForm } from './multipart.js';
-import { toJsonBody, type WireParams } from './params.js';
+import type { GatewayDialect, ImageEndpoint } from './dialect.js';
+import type { WireParams } from './params.js';
 import { findRequestId, headerValue } from './request-id.js';
 import { ImagesResponse, type ImageItem, type ImagesUsage } from './schemas.js';
 import { readImageStream } from './sse.js';
@@ -27,6 +27,8 @@ const ERROR_BODY_CAP = 1024 * 1024;
 /** What every exchange shares (fixed per client). */
 export interface ExchangeContext {
   http: GatewayHttp;
+  /** Where requests go and how their bodies are written (dialect.ts). */
+  dialect: GatewayDialect;
   maxResponseBytes: number;
   downloadTimeoutMs: number;
   clock: Clock;
@@ -48,7 +50,7 @@ interface ReadOutcome {
 
 /** One attempt of one image request. */
 export interface ExchangeRequest {
-  endpoint: 'generations' | 'edits';
+  endpoint: ImageEndpoint;
   params: WireParams;
   /** The images and mask, for edits. */
   edit?: EditRequest | undefined;
@@ -68,10 +70,9 @@ export interface ExchangeResult {
 /** Sends one attempt and reads its answer; rejects with a GatewayError. */
 export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest, scope: CallScope): Promise<ExchangeResult> {
   const started = ctx.clock.now();
-  const form = req.edit ? buildEditForm(req.params, req.edit.images, req.edit.mask) : undefined;
-  const headers = form ? { ...headersFor(req), 'content-type': form.contentType, 'content-length': String(form.length) } : headersFor(req);
-  const body = form ? form.chunks : toJsonBody(req.params);
-  const res = await ctx.http.send({ method: 'POST', path: `/images/${req.endpoint}`, headers, body }, scope);
+  const post = ctx.dialect.imagePost(req.endpoint, req.params, req.edit);
+  const headers = { ...headersFor(req), 'content-type': post.contentType, ...(post.length === undefined ? {} : { 'content-length': String(post.length) }) };
+  const res = await ctx.http.send({ method: 'POST', path: post.path, headers, body: post.body }, scope);
   const requestId = findRequestId(res.headers);
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
@@ -127,14 +128,11 @@ async function decodeOneByOne(
 }
 
 function headersFor(req: ExchangeRequest): Record<string, string> {
-  const headers: Record<string, string> = {
+  return {
     accept: req.call.stream ? 'text/event-stream, application/json' : 'application/json',
     // Same key on every retry of this logical request, so a gateway that deduplicates can do so.
     'idempotency-key': req.idempotencyKey,
   };
-  // An edit's multipart content type (with its boundary) comes from its form.
-  if (!req.edit) headers['content-type'] = 'application/json';
-  return headers;
 }
 
 async function errorFrom(ctx: ExchangeContext, res: GatewayResponse, scope: CallScope, requestId: string | undefined): Promise<GatewayHttpError> {

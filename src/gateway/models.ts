@@ -5,6 +5,7 @@
  */
 import type pino from 'pino';
 import type { Clock, GatewayModel } from '../service/ports.js';
+import type { ModelProfile } from '../service/model-profiles.js';
 
 /** Looks like an image model: gpt-image-*, dall-e-*, chatgpt-image-*, imagen, flux, or "image" in the id. */
 const IMAGE_MODEL = /gpt-image|dall-e|chatgpt-image|imagen|flux|stable-diffusion|sdxl|midjourney|seedream|image/i;
@@ -14,6 +15,10 @@ export interface ListedModel {
   id: string;
   /** YYYY-MM-DD, when the gateway reports one. */
   shutdownDate?: string | undefined;
+  /** Whether it is an image model, when the catalogue says so (OpenRouter's lists only those); else told by its id. */
+  image?: boolean | undefined;
+  /** What it accepts, when the catalogue says so (OpenRouter's descriptors); over the built-in profile, under the operator's file. */
+  profile?: ModelProfile | undefined;
 }
 
 /** How long a failed fetch is remembered before the next try. */
@@ -37,19 +42,21 @@ export function isImageModel(id: string): boolean {
   return IMAGE_MODEL.test(id);
 }
 
+/** True for an image model: as the catalogue says, else by its id. */
+export function listsImages(model: ListedModel): boolean {
+  return model.image ?? isImageModel(model.id);
+}
+
 /** Orders models: the default first, then image models, then the rest, each group alphabetically, without duplicates. */
 function orderModels(models: readonly ListedModel[], defaultModel: string): GatewayModel[] {
   const byId = new Map(models.map((m) => [m.id, m]));
   const others = [...byId.keys()].filter((id) => id !== defaultModel).sort((a, b) => a.localeCompare(b));
+  const image = (id: string) => listsImages(byId.get(id) ?? { id });
   const entry = (id: string, image: boolean): GatewayModel => {
     const shutdownDate = byId.get(id)?.shutdownDate;
     return { id, image, ...(id === defaultModel ? { default: true } : {}), ...(shutdownDate === undefined ? {} : { shutdownDate }) };
   };
-  return [
-    entry(defaultModel, true),
-    ...others.filter(isImageModel).map((id) => entry(id, true)),
-    ...others.filter((id) => !isImageModel(id)).map((id) => entry(id, false)),
-  ];
+  return [entry(defaultModel, true), ...others.filter(image).map((id) => entry(id, true)), ...others.filter((id) => !image(id)).map((id) => entry(id, false))];
 }
 
 /** A cached, ordered model list. */

@@ -216,10 +216,14 @@ export function builtInProfileName(model: string): BuiltInProfileName {
 
 const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
-/** The profiles in use: the built-in ones, under the operator's file. */
+/**
+ * The profiles in use: the built-in ones, under those the gateway's catalogue describes (OpenRouter's), under the
+ * operator's file.
+ */
 export class ModelProfiles {
   readonly #exact: ReadonlyMap<string, ProfileEntry>;
   readonly #patterns: readonly { key: string; pattern: RegExp; entry: ProfileEntry }[];
+  #learned: ReadonlyMap<string, ModelProfile> = new Map();
 
   constructor(file: ProfilesFile = {}) {
     const entries = Object.entries(file);
@@ -229,14 +233,21 @@ export class ModelProfiles {
       .map(([key, entry]) => ({ key, entry, pattern: new RegExp(`^${key.split('*').map(escapeRegExp).join('.*')}$`, 'i') }));
   }
 
+  /** Takes the profiles the gateway's catalogue describes (each listing replaces the last). */
+  learn(profiles: ReadonlyMap<string, ModelProfile>): void {
+    this.#learned = profiles;
+  }
+
   /** The profile of `model`. */
   of(model: string): ResolvedProfile {
     const exact = this.#exact.get(model);
     const matched = exact ? { key: model, entry: exact } : this.#patterns.find((p) => p.pattern.test(model));
     const builtIn = builtInProfileName(model);
-    const prices = BUILT_IN_PRICES[bareId(model)];
-    const base = { ...BUILT_IN_PROFILES[matched?.entry.extends ?? builtIn].profile, ...(prices ? { prices } : {}) };
-    if (!matched) return { profile: base, source: builtIn };
+    const learned = this.#learned.get(model);
+    const prices = learned?.prices ?? BUILT_IN_PRICES[bareId(model)];
+    const own = matched?.entry.extends ? undefined : learned;
+    const base = { ...(own ?? BUILT_IN_PROFILES[matched?.entry.extends ?? builtIn].profile), ...(prices ? { prices } : {}) };
+    if (!matched) return { profile: base, source: learned ? 'the gateway catalogue' : builtIn };
     const { extends: _extends, ...changes } = matched.entry;
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<ModelProfile>;
     return { profile: { ...base, ...defined }, source: `MODEL_PROFILES_FILE "${matched.key}"` };

@@ -53,6 +53,41 @@ describe('classifyFailure', () => {
     ['404 invalid URL', { status: 404, message: 'Invalid URL (POST /v1/images/edits)' }, 'endpoint_missing'],
     ['413', { status: 413, code: 'read_request_body_failed', message: 'http: request body too large' }, 'bad_parameter'],
     ['stream error event', { code: 'image_generation_failed', type: 'image_generation_server_error', message: 'failed' }, 'gateway_failure'],
+    [
+      '400 Azure content filter',
+      {
+        status: 400,
+        code: 'content_filter',
+        param: 'prompt',
+        message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.",
+      },
+      'content_rejected',
+    ],
+    ['400 OpenRouter unknown model', { status: 400, code: '400', message: 'vendor/nothing is not a valid model ID' }, 'unknown_model'],
+    [
+      '403 Azure resource blocked',
+      {
+        status: 403,
+        code: 'Forbidden',
+        message: 'Your resource has been temporarily blocked because we detected behavior that may violate our content policy.',
+      },
+      'invalid_key',
+    ],
+    [
+      '404 Azure DeploymentNotFound',
+      { status: 404, code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist.' },
+      'unknown_model',
+    ],
+    [
+      '402 OpenRouter out of credits',
+      { status: 402, code: '402', message: 'Insufficient credits. Add more using https://openrouter.ai/credits' },
+      'balance_exhausted',
+    ],
+    [
+      '403 OpenRouter moderation',
+      { status: 403, code: '403', message: 'openai/gpt-image-2 requires moderation on OpenAI. Your input was flagged.' },
+      'content_rejected',
+    ],
   ])('%s', (_name, info, category) => {
     expect(classifyFailure(info)).toBe(category);
   });

@@ -78,6 +78,33 @@ describe("the operator's profiles", () => {
   });
 });
 
+describe('profiles the gateway catalogue describes', () => {
+  const described = { ...new ModelProfiles().of('anything').profile, maxN: 1, sizes: ['1376x768'], edits: null };
+
+  it("stand over the built-in profile, under the operator's file, and keep the built-in prices of a prefixed OpenAI model", () => {
+    const profiles = new ModelProfiles({ 'vendor/*': { maxN: 3 }, 'vendor/based': { extends: 'dall-e-3' } });
+    profiles.learn(
+      new Map([
+        ['vendor/image', described],
+        ['vendor/based', described],
+        ['openai/gpt-image-1', described],
+        ['other/image', described],
+      ]),
+    );
+    expect(profiles.of('other/image')).toEqual({ profile: described, source: 'the gateway catalogue' });
+    expect(profiles.of('vendor/image')).toMatchObject({ source: 'MODEL_PROFILES_FILE "vendor/*"', profile: { maxN: 3, sizes: ['1376x768'] } });
+    expect(profiles.of('vendor/based').profile.qualities).toEqual(['standard', 'hd']);
+    expect(profiles.of('openai/gpt-image-1').profile.prices).toEqual({ inputTextPerMillion: 5, inputImagePerMillion: 10, outputPerMillion: 40 });
+  });
+
+  it('are replaced by the next listing', () => {
+    const profiles = new ModelProfiles();
+    profiles.learn(new Map([['other/image', described]]));
+    profiles.learn(new Map());
+    expect(profiles.of('other/image').source).toBe('generic');
+  });
+});
+
 describe("the README's example profile file", () => {
   it('is valid, and does what the README says', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

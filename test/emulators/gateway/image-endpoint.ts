@@ -19,15 +19,18 @@ import { checkImageRequest, type ImageJob, type Rejection } from './validation.j
  * Parses the body into `record.json` / `record.form` and fills `record.specErrors`: a body that does not parse, or
  * (when the OpenAI spec is there) one the spec does not accept. The stored spec predates the gpt-image-2.5 and 2.6
  * families: their newer values and the `complexity` field pass for those families only (model-rules.ts specView).
+ * A dialect names the OpenAI path it stands for (`specPath`) and the model a sent `model` means (`modelOf`, an Azure
+ * deployment's).
  */
-export async function parseImageBody(record: RecordedRequest, body: Buffer): Promise<void> {
+export async function parseImageBody(record: RecordedRequest, body: Buffer, as: { specPath?: string; modelOf?: (sent: string) => string } = {}): Promise<void> {
   const contentType = record.headers['content-type'] ?? '';
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  const specPath = (record.path.split('?')[0] ?? '').replace(/^\/v1/, '');
+  const specPath = as.specPath ?? (record.path.split('?')[0] ?? '').replace(/^\/v1/, '');
+  const modelOf = as.modelOf ?? ((sent: string) => sent);
   const validator = loadSpecValidator('openai');
   const validate = (type: string, value: Record<string, unknown>, encoding: BodyEncoding) => {
     if (!validator) return [];
-    const { subject, unknown } = specView(value, typeof value['model'] === 'string' ? value['model'] : '');
+    const { subject, unknown } = specView(value, modelOf(typeof value['model'] === 'string' ? value['model'] : ''));
     const newer = unknown.map((param) => `openai: ${specPath} /${param} is not in the spec (only newer models take it) {"additionalProperty":"${param}"}`);
     return [...validator.validateRequest('post', specPath, type, subject, encoding), ...newer];
   };

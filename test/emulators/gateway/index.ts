@@ -19,6 +19,9 @@ export { detectFormat, type OutputFormat } from './images.js';
 export { REALISTIC_MODELS, REALISTIC_SHUTDOWN_DATES, type ModelsShape } from './models.js';
 export { rulesFor, type ModelFamily, type ModelRules } from './model-rules.js';
 export type * from './types.js';
+export { openRouterFailure } from './dialects/openrouter.js';
+export { OPENROUTER_MODELS, OPENROUTER_CHAT_MODELS, type OpenRouterModelDef, type Descriptor } from './dialects/openrouter-models.js';
+export type { AzureEmulatorOptions } from './dialects/azure.js';
 
 /**
  * Starts an emulator on 127.0.0.1 with an ephemeral port.
@@ -39,8 +42,11 @@ export async function startGatewayEmulator(options: GatewayEmulatorOptions = {})
   state.origin = `http://127.0.0.1:${port}`;
   let closing: Promise<void> | undefined;
 
+  const bases = { openai: `${state.origin}/v1`, openrouter: `${state.origin}/api/v1`, azure: state.origin };
   return {
-    baseUrl: `${state.origin}/v1`,
+    baseUrl: bases[state.settings.dialect],
+    origin: state.origin,
+    charges: () => [...state.openRouterCharges],
     apiKey: state.settings.apiKey,
     requests: state.requests,
     specViolations: state.specViolations,

@@ -13,6 +13,8 @@ import { proxiedHeaders } from './cloudflare.js';
 import { isChatPost, isImagePost, polledOn, taskPollOf, type EmulatorState } from './state.js';
 import { handleChatPost, parseChatBody } from './chat-endpoint.js';
 import { pollAnswer, unknownTaskAnswer } from './tasks.js';
+import { handleAzure } from './dialects/azure.js';
+import { handleOpenRouter } from './dialects/openrouter.js';
 import type { RecordedRequest } from './types.js';
 
 /** Creates (not yet listening) the emulator's HTTP server. */
@@ -49,6 +51,9 @@ async function handle(state: EmulatorState, req: IncomingMessage, res: ServerRes
     state.record(record);
     return sendPreset(res, 'body_too_large', state.settings.lang, presetCtx, { connection: 'close' });
   }
+  // Another API than OpenAI's: its module answers every route (README "Dialects").
+  if (state.settings.dialect === 'azure') return handleAzure(state, { req, res, record, body, presetCtx, arrivedAt });
+  if (state.settings.dialect === 'openrouter') return handleOpenRouter(state, { req, res, record, body, presetCtx, arrivedAt });
   if (isImagePost(record)) {
     await parseImageBody(record, body);
     state.record(record);

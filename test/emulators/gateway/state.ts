@@ -9,6 +9,7 @@ import type { EmulatedTask } from './tasks.js';
 import { performance } from 'node:perf_hooks';
 import type { Behaviour, GatewayEmulatorOptions, HeldBody, HeldRequest, ImageStyle, RecordedRequest, RequestIdHeader } from './types.js';
 import { setMaxListeners } from 'node:events';
+import { OPENROUTER_CHAT_MODELS, OPENROUTER_MODELS, type OpenRouterModelDef } from './dialects/openrouter-models.js';
 
 /** The default accepted key. */
 export const DEFAULT_API_KEY = 'sk-emulator-0000000000000000';
@@ -34,6 +35,15 @@ export interface Settings {
   maxBodyBytes: number;
   /** Behind Cloudflare: its timeout (GatewayEmulatorOptions.cloudflare); undefined without it. */
   cloudflare: { timeoutMs: number } | undefined;
+  dialect: 'openai' | 'openrouter' | 'azure';
+  azure: {
+    /** Deployment → model; undefined: each model deployed under its own name. */
+    deployments: Readonly<Record<string, string>> | undefined;
+    apiVersions: readonly string[];
+    contentFilterTerms: readonly string[];
+    blockAfterFilterHits: number;
+  };
+  openRouter: { models: readonly OpenRouterModelDef[] };
 }
 
 /** A pending {@link HeldBody}, as the server sees it. */
@@ -69,9 +79,12 @@ export function isChatPost(request: Pick<RecordedRequest, 'method' | 'path'>): b
   return request.method === 'POST' && (request.path.split('?')[0] ?? '') === '/v1/chat/completions';
 }
 
-/** True for POST /v1/images/*. */
+/** An image POST in any dialect: `/v1/images/*`, OpenRouter's `/api/v1/images`, Azure's deployment and v1 paths. */
+const IMAGE_POST = /^\/(?:v1\/images\/|api\/v1\/images(?:\?|$)|openai\/(?:v1|deployments\/[^/]+)\/images\/)/;
+
+/** True for an image POST (POST /v1/images/*, or its path in the emulator's dialect). */
 export function isImagePost(request: Pick<RecordedRequest, 'method' | 'path'>): boolean {
-  return request.method === 'POST' && request.path.startsWith('/v1/images/');
+  return request.method === 'POST' && IMAGE_POST.test(request.path);
 }
 
 /** Mutable emulator state shared by the server and the public handle. */
@@ -89,6 +102,10 @@ export class EmulatorState implements FileStore {
   readonly images = new ImageFactory();
   readonly closing = new AbortController();
   origin = '';
+  /** Azure: prompts its content filter refused (the resource is blocked past `blockAfterFilterHits`). */
+  azureFilterHits = 0;
+  /** OpenRouter: the cost charged per completed generation. */
+  readonly openRouterCharges: number[] = [];
   private readonly holds: Hold[] = [];
   private readonly bodyHolds: BodyHold[] = [];
   private readonly waiters: { count: number; resolve: () => void }[] = [];
@@ -99,17 +116,25 @@ export class EmulatorState implements FileStore {
     setMaxListeners(0, this.closing.signal);
     this.settings = {
       apiKey: options.apiKey ?? DEFAULT_API_KEY,
-      models: options.models ?? DEFAULT_MODELS,
+      models: options.models ?? (options.dialect === 'openrouter' ? OPENROUTER_CHAT_MODELS : DEFAULT_MODELS),
       modelsShape: options.modelsShape ?? 'openai',
       shutdownDates: options.shutdownDates ?? {},
       imageStyle: options.imageStyle ?? 'flat',
       delayMs: options.delayMs ?? 0,
       customSizes: options.customSizes ?? true,
       unsupportedParams: options.unsupportedParams ?? [],
-      requestIdHeader: options.requestIdHeader ?? 'X-Oneapi-Request-Id',
+      requestIdHeader: options.requestIdHeader ?? (options.dialect === undefined || options.dialect === 'openai' ? 'X-Oneapi-Request-Id' : 'x-request-id'),
       lang: options.lang ?? 'en',
       maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
       cloudflare: options.cloudflare ? { timeoutMs: options.cloudflare.timeoutMs ?? CLOUDFLARE_TIMEOUT_MS } : undefined,
+      dialect: options.dialect ?? 'openai',
+      azure: {
+        deployments: options.azure?.deployments,
+        apiVersions: options.azure?.apiVersions ?? ['2024-10-21', '2025-04-01-preview'],
+        contentFilterTerms: options.azure?.contentFilterTerms ?? ['gore', 'massacre'],
+        blockAfterFilterHits: options.azure?.blockAfterFilterHits ?? 10,
+      },
+      openRouter: { models: options.openRouter?.models ?? OPENROUTER_MODELS },
     };
   }
 

@@ -1,3 +1,6 @@
+import type { AzureEmulatorOptions } from './dialects/azure.js';
+import type { OpenRouterModelDef } from './dialects/openrouter-models.js';
+
 /**
  * Public types of the offline image-gateway emulator.
  * @see /work/shared/docs/image-gateway.md (§2 OpenAI contract, §4 one-api/new-api quirks, §6 errors)
@@ -48,6 +51,15 @@ export interface GatewayEmulatorOptions {
    * Cloudflare's 524 page at that moment. Streams (headers at once) and task answers are not cut. @default off
    */
   cloudflare?: { timeoutMs?: number | undefined } | undefined;
+  /**
+   * The API the emulator speaks (README "Dialects"): OpenAI's with the one-api/new-api quirks, OpenRouter's image
+   * API under `/api/v1`, or an Azure OpenAI resource. @default 'openai'
+   */
+  dialect?: 'openai' | 'openrouter' | 'azure' | undefined;
+  /** The Azure resource (dialect `azure`): its deployments, api-versions, content filter and block. */
+  azure?: AzureEmulatorOptions | undefined;
+  /** OpenRouter (dialect `openrouter`): its image catalogue. @default OPENROUTER_MODELS */
+  openRouter?: { models?: readonly OpenRouterModelDef[] | undefined } | undefined;
 }
 
 /** A multipart file part as received. */
@@ -260,8 +272,12 @@ export interface HeldBody {
 
 /** A running emulator. */
 export interface GatewayEmulator {
-  /** `http://127.0.0.1:PORT/v1` */
+  /** `http://127.0.0.1:PORT/v1`; OpenRouter: `…/api/v1`; Azure: the resource endpoint `http://127.0.0.1:PORT` (its v1 base is `…/openai/v1`). */
   baseUrl: string;
+  /** `http://127.0.0.1:PORT` */
+  origin: string;
+  /** OpenRouter: the cost charged for each completed generation, in order (a failed one is not charged). */
+  charges(): number[];
   apiKey: string;
   /** Every request received (models, images, url downloads), in arrival order. */
   requests: RecordedRequest[];
