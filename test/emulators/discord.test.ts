@@ -81,7 +81,7 @@ describe('slash command with an attachment', () => {
     expect(edit?.status).toBe(200);
     expect(edit?.files[0]?.bytes.equals(png)).toBe(true);
     expect(edit?.payload!.attachments).toEqual([expect.objectContaining({ id: '0', description: 'generated' })]);
-    const original = h.lastMessage();
+    const original = h.originalMessage();
     expect(original).toMatchObject({ content: 'done', type: 20, flags: 0 });
     expect(original?.attachments[0]).toMatchObject({ filename: 'result.png', width: 64, height: 48, description: 'generated' });
     const served = await fetchBytes(original?.attachments[0]?.url ?? '');
