@@ -19,6 +19,7 @@ import { checkAgainstProfile } from './profile-rules.js';
 import { actionRequest, actionsOf, isCanvasTransform } from './result-actions.js';
 import { outpaint } from './outpaint.js';
 import type { AuditTrail } from './audit-trail.js';
+import type { ModerationGate } from './moderation-gate.js';
 import { costOf, type JobCost } from './cost.js';
 import { estimateCost } from './cost-estimate.js';
 import { isoDate } from './periods.js';
@@ -114,6 +115,8 @@ export interface ImageServiceOptions {
   confirmations?: Pick<JobArchive, 'stashConfirmation'> | undefined;
   /** Prompt help's enhance (PROMPT_MODEL); without it, `enhance` is ignored with a notice. */
   promptHelp?: Pick<PromptHelp, 'enhance'> | undefined;
+  /** Moderation strikes (moderation-gate.ts): paused members are refused first, moderation refusals count; without it, neither. */
+  moderation?: Pick<ModerationGate, 'check' | 'counted'> | undefined;
 }
 
 /** What a delivered job posted. */
@@ -187,6 +190,8 @@ export class ImageService {
     const made = { images: false };
     try {
       settings = await this.settingsOf(job);
+      // A member paused by their moderation strikes is refused before anything is checked, reserved or sent.
+      await this.options.moderation?.check(job.subject);
       prepared = this.preflight(job, settings);
       const count = prepared.request.n ?? 1;
       if (await this.askedToConfirm(job, settings, prepared, responder)) return;
@@ -204,7 +209,9 @@ export class ImageService {
       this.metrics.jobSettled('delivered');
       await this.audit(job, settings, prepared, { outcome: 'delivered', reachedGateway: true, ...settled });
     } catch (err) {
-      const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
+      const refused = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
+      // A moderation refusal is a strike: the member reads how many are left, or until when they are now paused.
+      const mapped = (await this.options.moderation?.counted(refused, job)) ?? refused;
       const outcome = jobOutcomeOf(mapped);
       this.metrics.jobSettled(outcome);
       const reason = mapped instanceof UserFacingError ? mapped.identifier : undefined;
