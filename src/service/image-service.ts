@@ -209,9 +209,7 @@ export class ImageService {
       this.metrics.jobSettled('delivered');
       await this.audit(job, settings, prepared, { outcome: 'delivered', reachedGateway: true, ...settled });
     } catch (err) {
-      const refused = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
-      // A moderation refusal is a strike: the member reads how many are left, or until when they are now paused.
-      const mapped = (await this.options.moderation?.counted(refused, job)) ?? refused;
+      const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
       const outcome = jobOutcomeOf(mapped);
       this.metrics.jobSettled(outcome);
       const reason = mapped instanceof UserFacingError ? mapped.identifier : undefined;
@@ -540,6 +538,8 @@ export class ImageService {
   ): Promise<ImageResult> {
     const run = async (signal: AbortSignal) => {
       try {
+        // Checked again at the job's turn: a pause that began while it waited stops it before it is sent.
+        await this.options.moderation?.check(job.subject);
         return await this.callGateway(await this.complete(prepared, memory, signal), this.partialImagesFor(prepared), {
           signal,
           onPartial: progress.preview,
@@ -547,6 +547,10 @@ export class ImageService {
           sink,
           memory,
         });
+      } catch (err) {
+        // A moderation refusal is a strike, counted before the job gives its place to the member's next one; the
+        // member reads how many are left, or until when they are now paused.
+        throw (await this.options.moderation?.counted(err, job)) ?? err;
       } finally {
         // The references are read no more once the call has settled (a retry or recovery is part of the call).
         memory.releaseReferences();

@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import type { AuditTrail } from './audit-trail.js';
+import { toUserFacingError } from './error-mapping.js';
 import type { ImageJob } from './jobs.js';
 import { countStrikes, pausedUntil, strikesWithin, type MemberStrikes, type StrikeMember, type StrikePolicy, type StrikeStore } from './moderation-strikes.js';
 import { phrase } from './phrase.js';
@@ -67,12 +68,12 @@ export class ModerationGate {
   }
 
   /**
-   * The error a job's member reads: a moderation refusal counted as a strike (with how many are left before a pause,
-   * or until when the member is now paused); any other error as it is. Never fails: a strike the store cannot count
-   * is logged and the refusal told as it is.
+   * The error a job's member reads for `error` (the gateway's, or as the member reads it): a moderation refusal
+   * counted as a strike (with how many are left before a pause, or until when the member is now paused); any other
+   * error as it is. Never fails: a strike the store cannot count is logged and the refusal told as it is.
    */
   async counted(error: unknown, job: Pick<ImageJob, 'id' | 'subject' | 'origin'>): Promise<unknown> {
-    if (!this.on || !(error instanceof UserFacingError) || error.identifier !== 'gateway.contentRejected') return error;
+    if (!this.on || !isModerationRefusal(error)) return error;
     const { policy } = this.#options;
     const now = this.#now();
     const member = { guildId: job.subject.guildId, userId: job.subject.userId };
@@ -166,3 +167,9 @@ export class ModerationGate {
 }
 
 const hours = (ms: number): number => Math.round(ms / HOUR_MS);
+
+/** A refusal of the gateway's moderation (the content_rejected category), before or after it is worded for the member. */
+function isModerationRefusal(error: unknown): boolean {
+  const refused = toUserFacingError(error, () => []);
+  return refused instanceof UserFacingError && refused.identifier === 'gateway.contentRejected';
+}

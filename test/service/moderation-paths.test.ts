@@ -1,7 +1,8 @@
 /**
  * The moderation gate on the service's paths: an image job's moderation refusal is refunded and counted (the member
  * warned, then paused), a paused member's next job is refused before anything is reserved, journalled or sent (with
- * the refusal in the server's usage totals), and a paused member's describe is refused before the image is downloaded.
+ * the refusal in the server's usage totals), a job queued before the pause is stopped at its turn, and a paused
+ * member's describe is refused before the image is downloaded.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
@@ -11,9 +12,10 @@ import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
 import { ModerationGate } from '../../src/service/moderation-gate.js';
 import { isoDate } from '../../src/service/periods.js';
+import type { ImageResult } from '../../src/service/ports.js';
 import { phrase } from '../../src/service/phrase.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
-import { FakeGateway } from '../fakes/fake-gateway.js';
+import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
 import { FakeResponder } from '../fakes/fake-responder.js';
 import { flatPng } from '../fakes/images.js';
 import { GUILD_ID, imageResult, imagineJob, memberSubject, MEMBER_ID } from '../fakes/jobs.js';
@@ -26,7 +28,7 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-async function setup() {
+async function setup(queue: { concurrency?: number } = {}) {
   const clock = new ManualClock('2026-06-01T12:00:00Z');
   const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 600_000, logger: silentLogger, clock });
   opened.push(storage);
@@ -35,7 +37,7 @@ async function setup() {
   const images = new ImageService({
     gateway,
     quotas: storage.quotas,
-    queue: new FairQueue(),
+    queue: new FairQueue(queue),
     download: () => Promise.reject(new Error('these jobs have no attachments')),
     journal: storage.journal,
     totals: storage.usageTotals,
@@ -57,7 +59,7 @@ async function failure(run: Promise<unknown>): Promise<UserFacingError> {
 }
 
 describe('moderation strikes on the service’s paths', () => {
-  it('counts a moderation refusal after refunding it, then refuses the paused member before reserving or sending anything', async () => {
+  it('counts a moderation refusal (refunded like any failure), then refuses the paused member before reserving or sending anything', async () => {
     const { storage, clock, gateway, images } = await setup();
     const refusal = () => new GatewayError('rejected by the safety system', { category: 'content_rejected' });
     gateway.fails(refusal()).fails(refusal());
@@ -66,7 +68,7 @@ describe('moderation strikes on the service’s paths', () => {
     );
     const paused = await failure(images.run(imagineJob(), new FakeResponder()));
     expect(paused).toMatchObject({ identifier: 'moderation.pausedNow', context: { resetsAt: clock.now() + HOUR, limit: 2 } });
-    expect(paused.cause).toBeInstanceOf(UserFacingError);
+    expect(paused.cause).toBeInstanceOf(GatewayError);
     expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
 
     gateway.returns(imageResult([await flatPng(64, 64)]));
@@ -85,6 +87,22 @@ describe('moderation strikes on the service’s paths', () => {
     clock.advance(HOUR);
     gateway.returns(imageResult([await flatPng(64, 64)]));
     await expect(images.run(imagineJob(), new FakeResponder())).resolves.toBeUndefined();
+  });
+
+  it('refuses a job that was queued before its member was paused once its turn comes, before it is sent', async () => {
+    const { storage, gateway, images } = await setup({ concurrency: 1 });
+    gateway.fails(new GatewayError('rejected by the safety system', { category: 'content_rejected' }));
+    await failure(images.run(imagineJob(), new FakeResponder()));
+    const held = deferred<ImageResult>();
+    gateway.next(() => held.promise);
+    const running = failure(images.run(imagineJob(), new FakeResponder()));
+    await gateway.waitForCalls(2);
+    const queued = failure(images.run(imagineJob(), new FakeResponder()));
+    held.reject(new GatewayError('rejected by the safety system', { category: 'content_rejected' }));
+    expect((await running).identifier).toBe('moderation.pausedNow');
+    expect((await queued).identifier).toBe('moderation.paused');
+    expect(gateway.calls).toHaveLength(2);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
   });
 
   it('refuses a paused member’s describe before the image is downloaded', async () => {
