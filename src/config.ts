@@ -107,6 +107,10 @@ export const ConfigSchema = z.object({
   STREAM_DELIVERIES: flag.default(true),
   BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),
   HISTORY_DAYS: positiveInt('a whole number of days').default(30),
+  /** Moderation refusals within MODERATION_STRIKE_WINDOW_HOURS that pause a member from generating; 0 turns strikes off. */
+  MODERATION_STRIKES: nonNegativeInt('a whole number of refusals (0 turns strikes off)').default(3),
+  MODERATION_STRIKE_WINDOW_HOURS: positiveInt('a whole number of hours').default(24),
+  MODERATION_PAUSE_HOURS: positiveInt('a whole number of hours').default(24),
   SHARD_COUNT: z.union([z.literal('auto'), positiveInt('a positive whole number or auto')], { error: 'expects a positive whole number or auto' }).default(1),
   SHARD_IDS: z
     .string()

@@ -17,6 +17,8 @@ export type UserErrorIdentifier =
   | 'quota.blocked'
   | 'spend.exceeded'
   | 'spend.unpriced'
+  | 'moderation.paused'
+  | 'moderation.pausedNow'
   | 'queue.full'
   | 'permission.manageServer'
   | 'permission.deleteResult'

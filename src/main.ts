@@ -41,6 +41,7 @@ import { ArchivedJob, JobArchive, PendingEdit } from './service/job-archive.js';
 import { MemberHistory } from './service/member-history.js';
 import { DiscordPostedImages } from './discord/posted-images.js';
 import { QuotaAdmin } from './service/quota-admin.js';
+import { ModerationGate } from './service/moderation-gate.js';
 import { systemClock, type Clock } from './service/ports.js';
 import type { LeaseTimers } from './service/lease-renewal.js';
 import { openStorage } from './storage/open-storage.js';
@@ -172,6 +173,19 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   const jobUsage = storage.records('job-usage', JobUsage);
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
+  // Moderation strikes (issue 27): one member's refused prompts must not earn the gateway a resource-wide block.
+  const moderation = new ModerationGate({
+    store: storage.strikes,
+    policy: {
+      strikes: config.MODERATION_STRIKES,
+      windowMs: config.MODERATION_STRIKE_WINDOW_HOURS * 3_600_000,
+      pauseMs: config.MODERATION_PAUSE_HOURS * 3_600_000,
+    },
+    settings,
+    audit,
+    clock,
+    logger,
+  });
   // One budget for every image the process holds: edits' references and answers, and the images being described.
   const memory = new MemoryBudget({ totalBytes: config.MEMORY_BUDGET_BYTES, answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES });
   const images = new ImageService({
@@ -187,6 +201,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     spend: storage.spend,
     confirmations: archive,
     promptHelp: promptFeatures.enhance ? promptHelp : undefined,
+    moderation,
     queue,
     download: async (ref, maxBytes, signal) => {
       const bytes = await downloadAttachment(ref.url, {
@@ -222,6 +237,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
     ttlMs: config.BUTTON_TTL_HOURS * 3_600_000,
     settings,
+    moderation,
     logger,
   });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
@@ -233,6 +249,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     images,
     models: gateway,
     quotas: new QuotaAdmin({ quotas, spend: storage.spend, settings, audit, logger }),
+    moderation,
     archive,
     isAllowedImageUrl: (url: string) => isAllowedAttachmentUrl(url, config.DISCORD_CDN_HOSTS),
     history,

@@ -59,6 +59,7 @@ const ADAPTERS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/periods.ts': 'the calendar windows of quota periods (the ledger keys usage by them, the reports sum their days)',
   'src/service/usage-totals.ts': "the daily usage totals' record and how a job adds to it (the store applies it atomically)",
   'src/service/history-entries.ts': "a member's history record and how an entry joins it (the store applies it atomically)",
+  'src/service/moderation-strikes.ts': "a member's moderation strikes and how a strike pauses them (the store applies it atomically)",
   'src/service/phrase.ts': 'the phrases refusals are worded in (the size rules and the gateway refuse call options with them)',
 };
 

@@ -36,7 +36,11 @@ describe('loadConfig', () => {
       GATEWAY_TIMEOUT_MS: 180_000,
       MAX_CONCURRENT_JOBS: 4,
       MEMORY_BUDGET_BYTES: 192 * 1024 * 1024,
+      MODERATION_STRIKES: 3,
+      MODERATION_STRIKE_WINDOW_HOURS: 24,
+      MODERATION_PAUSE_HOURS: 24,
     });
+    expect(loadConfig({ ...REQUIRED, MODERATION_STRIKES: '0' }).MODERATION_STRIKES).toBe(0);
   });
 
   it('lets the real environment win over .env and treats empty values as unset', () => {
@@ -57,6 +61,9 @@ describe('loadConfig', () => {
     ['GATEWAY_CHECK_INTERVAL_MS', 'soon', 'milliseconds'],
     ['QUOTA_DEFAULT_LIMIT', '-3', 'whole number'],
     ['QUOTA_DEFAULT_PERIOD', 'year', 'day, week or month'],
+    ['MODERATION_STRIKES', '-1', 'whole number of refusals'],
+    ['MODERATION_STRIKE_WINDOW_HOURS', '0', 'hours'],
+    ['MODERATION_PAUSE_HOURS', '1.5', 'hours'],
     ['STORAGE_URL', 'mysql://x', 'sqlite://PATH'],
     ['LOG_PRETTY', 'maybe', 'true or false'],
     ['DISCORD_CDN_HOSTS', 'not a host', 'host names'],

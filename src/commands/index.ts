@@ -7,6 +7,7 @@ import type { MemberHistory } from '../service/member-history.js';
 import type { Clock, ImageGateway } from '../service/ports.js';
 import type { UsageReport } from '../service/usage-report.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
+import type { ModerationGate } from '../service/moderation-gate.js';
 import type { Command, ComponentHandler } from './command.js';
 import { createEditCommand, EDIT_DATA } from './edit.js';
 import { createEditImageMenu, createEditImageMenuModal, EDIT_IMAGE_MENU_DATA } from './edit-image-menu.js';
@@ -56,6 +57,8 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   clock: Clock;
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
   quotas: Pick<QuotaAdmin, 'show' | 'spending' | 'setLimit' | 'setSpendLimit' | 'resetUsage'>;
+  /** Moderation strikes: /quota show tells a member's pause, /quota strikes-clear lifts it, /usage reports them. */
+  moderation: Pick<ModerationGate, 'status' | 'lift' | 'report'>;
   archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit' | 'recallConfirmation' | 'takeConfirmation'>;
   /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS): Edit image ignores images anywhere else. */
   isAllowedImageUrl(url: string): boolean;

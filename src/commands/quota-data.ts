@@ -79,6 +79,12 @@ export const QUOTA_DATA = {
       description: "Clear a member's usage for the current period (Manage Server)",
       options: [{ type: ApplicationCommandOptionType.User, name: 'user', description: 'The member', required: true }],
     },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'strikes-clear',
+      description: "Clear a member's moderation strikes and lift their pause (Manage Server)",
+      options: [{ type: ApplicationCommandOptionType.User, name: 'user', description: 'The member', required: true }],
+    },
   ],
 } satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 

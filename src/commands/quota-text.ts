@@ -3,9 +3,12 @@
  * (the interaction's locale). `who` is the mention of the member an admin asked about, or undefined for the member themselves.
  */
 import { formatUsd, t } from '../i18n/translate.js';
+import type { StrikeStatus } from '../service/moderation-gate.js';
 import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaTarget, SpendStatus } from '../service/ports.js';
 
 const timestamp = (ms: number): string => `<t:${Math.ceil(ms / 1000)}:R>`;
+/** A moment as a date and time each client writes in its own language and time zone. */
+const dateTime = (ms: number): string => `<t:${Math.ceil(ms / 1000)}:f>`;
 
 /** Text of a member's quota. */
 export function renderStatus(status: QuotaStatus, who: string | undefined, locale?: string | null): string {
@@ -85,4 +88,23 @@ export function renderMoneyChange(
 /** The answer to `/quota reset`: whose usage was cleared, and what it was. */
 export function renderUsageReset(userId: string, usedBefore: number, locale?: string | null): string {
   return t(locale, 'admin.quota.reset', { who: `<@${userId}>`, used: usedBefore });
+}
+
+/** What /quota show adds about moderation strikes: the member's pause, else their strikes within the window (if any). */
+export function renderStrikes(status: StrikeStatus | undefined, who: string | undefined, locale?: string | null): string | undefined {
+  if (status === undefined) return undefined;
+  if (status.pausedUntil !== undefined)
+    return t(locale, 'quota.paused', { self: who === undefined ? 'yes' : 'no', who: who ?? '', until: dateTime(status.pausedUntil) });
+  if (status.strikes === 0) return undefined;
+  return t(locale, 'quota.strikes', { hours: status.windowHours, strikes: status.strikes, limit: status.limit });
+}
+
+/** The answer to `/quota strikes-clear`: whose strikes were cleared, how many, and the pause lifted. */
+export function renderStrikesCleared(userId: string, before: StrikeStatus, locale?: string | null): string {
+  return t(locale, 'admin.quota.strikesCleared', {
+    who: `<@${userId}>`,
+    strikes: before.strikes,
+    paused: before.pausedUntil === undefined ? 'no' : 'yes',
+    until: before.pausedUntil === undefined ? '' : dateTime(before.pausedUntil),
+  });
 }

@@ -1,15 +1,17 @@
 /**
- * /quota show|set|reset. Anyone sees their own quota; everything else needs Manage Server, checked here from
- * the member's permissions in the interaction (not only Discord's command settings).
+ * /quota show|set|money|money-remove|reset|strikes-clear. Anyone sees their own quota (and moderation pause);
+ * everything else needs Manage Server, checked here from the member's permissions in the interaction (not only
+ * Discord's command settings).
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
+import type { ModerationGate } from '../service/moderation-gate.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
 import type { QuotaSubject, QuotaTarget } from '../service/ports.js';
 import type { ChatCommand } from './command.js';
 import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
-import { renderLimitChange, renderMoneyChange, renderSpending, renderStatus, renderUsageReset } from './quota-text.js';
+import { renderLimitChange, renderMoneyChange, renderSpending, renderStatus, renderStrikes, renderStrikesCleared, renderUsageReset } from './quota-text.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 import { phrase } from '../service/phrase.js';
 import { issueDetail } from './issue-detail.js';
@@ -18,6 +20,7 @@ const QUOTAS_IN_SERVERS = phrase('detail.guild.quotas');
 
 interface QuotaDeps {
   quotas: Pick<QuotaAdmin, 'show' | 'spending' | 'setLimit' | 'setSpendLimit' | 'resetUsage'>;
+  moderation: Pick<ModerationGate, 'status' | 'lift'>;
 }
 
 /** Creates /quota. */
@@ -43,10 +46,14 @@ async function show(interaction: ChatInputCommandInteraction, deps: QuotaDeps): 
     user && user.id !== interaction.user.id
       ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(interaction.options.getMember('user')) }
       : subjectOf(interaction);
-  const [status, spending] = await Promise.all([deps.quotas.show(subject), deps.quotas.spending(subject)]);
+  const [status, spending, strikes] = await Promise.all([
+    deps.quotas.show(subject),
+    deps.quotas.spending(subject),
+    deps.moderation.status({ guildId: subject.guildId, userId: subject.userId }),
+  ]);
   const who = user && user.id !== interaction.user.id ? `<@${user.id}>` : undefined;
   const { locale } = interaction;
-  return [renderStatus(status, who, locale), spending && renderSpending(spending, who, locale)].filter(Boolean).join('\n');
+  return [renderStatus(status, who, locale), spending && renderSpending(spending, who, locale), renderStrikes(strikes, who, locale)].filter(Boolean).join('\n');
 }
 
 /** `/quota money usd:…` sets a money limit; `/quota money-remove` removes one. */
@@ -87,12 +94,21 @@ async function reset(interaction: ChatInputCommandInteraction, deps: QuotaDeps):
   return renderUsageReset(user.id, usedBefore, interaction.locale);
 }
 
+/** `/quota strikes-clear user:` clears a member's moderation strikes and lifts their pause. */
+async function strikesClear(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
+  const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
+  const user = interaction.options.getUser('user', true);
+  const before = await deps.moderation.lift(interaction.user.id, { guildId, userId: user.id }, { locale: interaction.guildLocale });
+  return renderStrikesCleared(user.id, before, interaction.locale);
+}
+
 const SUBCOMMANDS: Record<string, (interaction: ChatInputCommandInteraction, deps: QuotaDeps) => Promise<string>> = {
   show,
   set,
   money,
   'money-remove': money,
   reset,
+  'strikes-clear': strikesClear,
 };
 
 function rolesOf(member: ReturnType<ChatInputCommandInteraction['options']['getMember']>): string[] {

@@ -1,7 +1,8 @@
 /**
  * /usage [period] [user] [role] [format] (Manage Server): the server's images and cost in the current day, week or month,
- * top members, by model, refusals by reason and failures; with `user`, that member's own; `format:csv` attaches the
- * period's jobs. Read from what settled jobs stored (service/usage-report.ts).
+ * top members, by model, refusals by reason and failures, moderation strikes and pauses and who is paused now; with
+ * `user`, that member's own; `format:csv` attaches the period's jobs. Read from what settled jobs stored
+ * (service/usage-report.ts) and the strikes' records (service/moderation-gate.ts).
  */
 import {
   ApplicationCommandOptionType,
@@ -12,6 +13,7 @@ import {
 } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { formatList, formatUsdPrecise, t } from '../i18n/translate.js';
+import type { ModerationGate, StrikeReport } from '../service/moderation-gate.js';
 import type { Clock, QuotaPeriod } from '../service/ports.js';
 import type { UsageReport, UsageSummary } from '../service/usage-report.js';
 import { MAX_JOB_IDS_PER_DAY } from '../service/usage-totals.js';
@@ -49,7 +51,11 @@ const TOP = 10;
 type Locale = string | null | undefined;
 
 /** Creates /usage. */
-export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 'csv'>; clock: Clock }): ChatCommand {
+export function createUsageCommand(deps: {
+  usage: Pick<UsageReport, 'summary' | 'csv'>;
+  moderation: Pick<ModerationGate, 'report'>;
+  clock: Clock;
+}): ChatCommand {
   return {
     kind: 'chat',
     data: USAGE_DATA,
@@ -65,7 +71,12 @@ export function createUsageCommand(deps: { usage: Pick<UsageReport, 'summary' | 
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const summary = await deps.usage.summary(guildId, period, deps.clock.now(), { userId, roleId });
       const { locale } = interaction;
-      const content = roleId === undefined ? renderUsage(summary, period, userId, locale) : renderRoleUsage(summary, period, roleId, locale);
+      // Strikes are counted per member, not per role: a role's figures leave them out.
+      const strikes = roleId === undefined ? await deps.moderation.report(guildId, period, userId) : undefined;
+      const content =
+        roleId === undefined
+          ? [renderUsage(summary, period, userId, locale), ...renderStrikeReport(strikes, locale)].join('\n')
+          : renderRoleUsage(summary, period, roleId, locale);
       if (!csv) {
         await interaction.editReply({ content, allowedMentions: { parse: [] } });
         return;
@@ -87,6 +98,21 @@ function topMembers(summary: UsageSummary, locale: Locale): string {
 /** The images and requests of the period, with their cost. */
 function imagesLine(summary: UsageSummary, cost: string, locale: Locale): string {
   return t(locale, 'admin.usage.images', { images: summary.images, jobs: summary.jobs, cost });
+}
+
+/** Paused members listed at most (soonest back first); the count names them all. */
+const PAUSED_LISTED = 10;
+
+/** The period's moderation strikes and pauses, and who is paused now until when; nothing while strikes are off. */
+export function renderStrikeReport(report: StrikeReport | undefined, locale: Locale): string[] {
+  if (report === undefined) return [];
+  const paused = report.paused
+    .slice(0, PAUSED_LISTED)
+    .map((p) => t(locale, 'admin.usage.pausedMember', { who: `<@${p.userId}>`, until: `<t:${Math.ceil(p.until / 1000)}:f>` }));
+  return [
+    t(locale, 'admin.usage.moderation', { strikes: report.strikes, pauses: report.pauses }),
+    t(locale, 'admin.usage.paused', { hasPaused: paused.length > 0 ? 'yes' : 'no', count: report.paused.length, paused: formatList(locale, paused) }),
+  ];
 }
 
 const since = (summary: UsageSummary): string => `<t:${Math.floor(summary.from / 1000)}:D>`;

@@ -1,11 +1,12 @@
 /**
  * The audit channel's lines, posted with the bot's REST client (issue 17): one compact message per job started on
- * the server and per change of its settings. Mentions are shown but never ping; prompts are never posted. A line
- * that cannot be posted (no access, the channel gone) is logged and dropped: the audit never fails a job.
+ * the server, per change of its settings and per member paused by moderation strikes (issue 27). Mentions are shown
+ * but never ping; prompts are never posted. A line that cannot be posted (no access, the channel gone) is logged and
+ * dropped: the audit never fails a job.
  */
 import { Routes, type REST } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AuditedChange, AuditedJob, AuditTrail } from '../service/audit-trail.js';
+import type { AuditedChange, AuditedJob, AuditedPause, AuditTrail } from '../service/audit-trail.js';
 import type { QuotaTarget } from '../service/ports.js';
 import { translator, type Translate } from '../i18n/translate.js';
 
@@ -30,6 +31,10 @@ export class DiscordAuditTrail implements AuditTrail {
 
   settingsChanged(entry: AuditedChange): Promise<void> {
     return this.#post(entry.guildId, entry.auditChannelId, changeLine(entry));
+  }
+
+  memberPaused(entry: AuditedPause): Promise<void> {
+    return this.#post(entry.guildId, entry.auditChannelId, pauseLine(entry));
   }
 
   async #post(guildId: string, channelId: string, content: string): Promise<void> {
@@ -86,6 +91,22 @@ export function changeLine(entry: AuditedChange): string {
     target: entry.target === undefined ? '' : targetText(entry.target, say),
   });
   return `⚙️ ${changedWhat}${lines.length > 0 ? `\n${lines.join('\n')}` : `: ${say('audit.nothingChanged')}`}`;
+}
+
+/**
+ * `⏸️ <@member> is paused from generating until <t:…:f> (<t:…:R>): 3 requests refused by moderation within 24 hours`, in
+ * the server's preferred language.
+ */
+export function pauseLine(entry: AuditedPause): string {
+  const say = translator(entry.locale);
+  const seconds = Math.ceil(entry.until / 1000);
+  const paused = say('audit.paused', {
+    who: `<@${entry.userId}>`,
+    until: `<t:${seconds}:f> (<t:${seconds}:R>)`,
+    strikes: entry.strikes,
+    hours: entry.windowHours,
+  });
+  return `⏸️ ${paused}\n-# ${say('audit.job', { jobId: entry.jobId })}`;
 }
 
 /** Whom a quota change applies to: a mention, or the server in words. */

@@ -1,7 +1,8 @@
 /**
- * The audit channel (issue 17): when a server's settings name one, every job started there and every change of its
- * settings is told there as one compact line, by whatever implements {@link AuditTrail} (the Discord adapter posts
- * them; src/discord/audit-poster.ts). Prompts are never included. An audit that cannot be posted never fails a job.
+ * The audit channel (issue 17): when a server's settings name one, every job started there, every change of its
+ * settings and every member paused by moderation strikes (issue 27) is told there as one compact line, by whatever
+ * implements {@link AuditTrail} (the Discord adapter posts them; src/discord/audit-poster.ts). Prompts are never
+ * included. An audit that cannot be posted never fails a job.
  */
 import type { JobCost } from './cost.js';
 import type { JobOutcome } from './job-metrics.js';
@@ -44,8 +45,25 @@ export interface AuditedChange {
   locale?: string | null | undefined;
 }
 
+/** A member paused from generating by their moderation strikes (moderation-gate.ts). */
+export interface AuditedPause {
+  guildId: string;
+  auditChannelId: string;
+  userId: string;
+  /** The refusals within the window that paused them, and the window's length. */
+  strikes: number;
+  windowHours: number;
+  /** Until when (ms since epoch). */
+  until: number;
+  /** The job whose refusal paused them. */
+  jobId: string;
+  /** The server's preferred language (Discord's `guild_locale`) the line is written in; English when unknown. */
+  locale?: string | null | undefined;
+}
+
 /** Where audit lines go. Implementations log their own failures and never reject. */
 export interface AuditTrail {
   job(entry: AuditedJob): Promise<void>;
   settingsChanged(entry: AuditedChange): Promise<void>;
+  memberPaused(entry: AuditedPause): Promise<void>;
 }

@@ -15,6 +15,7 @@ import { sniffImageFormat } from './image-rules.js';
 import { largerThan, phrase } from './phrase.js';
 import { newJobId, type AttachmentRef } from './jobs.js';
 import type { MemoryBudget, Release } from './memory-budget.js';
+import type { ModerationGate } from './moderation-gate.js';
 import type { Clock, RecordStore } from './ports.js';
 import type { Description, PromptHelp } from './prompt-help.js';
 import { checkPromptHelp, DEFAULT_SETTINGS } from './server-settings.js';
@@ -39,6 +40,8 @@ export interface DescribeServiceOptions {
   /** How long the Imagine this buttons work (BUTTON_TTL_HOURS). */
   ttlMs: number;
   settings?: Pick<SettingsStore, 'get'> | undefined;
+  /** Moderation strikes: a member paused by them is refused before anything is downloaded or sent. */
+  moderation?: Pick<ModerationGate, 'check'> | undefined;
   /** The process's image memory budget (the edits' one); without it, nothing bounds describes held at once. */
   memory?: Pick<MemoryBudget, 'takeReferences' | 'referenceBytes'> | undefined;
   /** Where each description's chat usage is recorded; without it, it is only logged. */
@@ -83,6 +86,7 @@ export class DescribeService {
   async describe(place: DescribePlace, image: AttachmentRef): Promise<DescribeAnswer> {
     const settings = place.guildId === null ? DEFAULT_SETTINGS : ((await this.options.settings?.get(place.guildId)) ?? DEFAULT_SETTINGS);
     checkPromptHelp(settings, place.channelId);
+    await this.options.moderation?.check({ guildId: place.guildId, userId: place.userId });
     const max = this.options.maxAttachmentBytes;
     if (image.size !== undefined && image.size > max) throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: largerThan(max) });
     const release = await this.takeMemory(image.size ?? max);

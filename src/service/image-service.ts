@@ -19,6 +19,7 @@ import { checkAgainstProfile } from './profile-rules.js';
 import { actionRequest, actionsOf, isCanvasTransform } from './result-actions.js';
 import { outpaint } from './outpaint.js';
 import type { AuditTrail } from './audit-trail.js';
+import type { ModerationGate } from './moderation-gate.js';
 import { costOf, type JobCost } from './cost.js';
 import { estimateCost } from './cost-estimate.js';
 import { isoDate } from './periods.js';
@@ -114,6 +115,8 @@ export interface ImageServiceOptions {
   confirmations?: Pick<JobArchive, 'stashConfirmation'> | undefined;
   /** Prompt help's enhance (PROMPT_MODEL); without it, `enhance` is ignored with a notice. */
   promptHelp?: Pick<PromptHelp, 'enhance'> | undefined;
+  /** Moderation strikes (moderation-gate.ts): paused members are refused first, moderation refusals count; without it, neither. */
+  moderation?: Pick<ModerationGate, 'check' | 'counted'> | undefined;
 }
 
 /** What a delivered job posted. */
@@ -187,6 +190,8 @@ export class ImageService {
     const made = { images: false };
     try {
       settings = await this.settingsOf(job);
+      // A member paused by their moderation strikes is refused before anything is checked, reserved or sent.
+      await this.options.moderation?.check(job.subject);
       prepared = this.preflight(job, settings);
       const count = prepared.request.n ?? 1;
       if (await this.askedToConfirm(job, settings, prepared, responder)) return;
@@ -533,6 +538,8 @@ export class ImageService {
   ): Promise<ImageResult> {
     const run = async (signal: AbortSignal) => {
       try {
+        // Checked again at the job's turn: a pause that began while it waited stops it before it is sent.
+        await this.options.moderation?.check(job.subject);
         return await this.callGateway(await this.complete(prepared, memory, signal), this.partialImagesFor(prepared), {
           signal,
           onPartial: progress.preview,
@@ -540,6 +547,10 @@ export class ImageService {
           sink,
           memory,
         });
+      } catch (err) {
+        // A moderation refusal is a strike, counted before the job gives its place to the member's next one; the
+        // member reads how many are left, or until when they are now paused.
+        throw (await this.options.moderation?.counted(err, job)) ?? err;
       } finally {
         // The references are read no more once the call has settled (a retry or recovery is part of the call).
         memory.releaseReferences();

@@ -34,6 +34,8 @@ const REFUSED = new Set<string>([
   'quota.blocked',
   'spend.exceeded',
   'spend.unpriced',
+  'moderation.paused',
+  'moderation.pausedNow',
   'queue.full',
   'gateway.contentRejected',
   'gateway.unknownModel',

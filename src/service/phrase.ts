@@ -52,6 +52,7 @@ export const PHRASE_IDS = [
   'detail.guild.settings',
   'detail.guild.quotas',
   'detail.guild.usage',
+  'detail.moderation.warning',
   'detail.value.tooSmall',
   'detail.value.tooBig',
   'detail.value.tooShort',

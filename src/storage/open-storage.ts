@@ -12,7 +12,9 @@ import {
 } from '../service/ports.js';
 import type { HistoryStore } from '../service/history-entries.js';
 import type { UsageTotals } from '../service/usage-totals.js';
+import type { StrikeStore } from '../service/moderation-strikes.js';
 import { LedgerHistoryStore } from './history-store.js';
+import { LedgerStrikeStore } from './strike-store.js';
 import { LedgerJobJournal } from './job-journal.js';
 import { LedgerUsageTotals } from './usage-totals-store.js';
 import type { JobSlotLimits } from './job-slots.js';
@@ -44,6 +46,8 @@ export interface Storage {
   usageTotals: UsageTotals;
   /** Members' histories of delivered jobs (/history, /show), exact across processes. */
   history: HistoryStore;
+  /** Members' moderation strikes and pauses (issue 27), exact across processes. */
+  strikes: StrikeStore;
   /** One cheap read (readiness): resolves when the store answers within `timeoutMs`, rejects otherwise. */
   ping(timeoutMs: number): Promise<void>;
   /** Disconnects from the backend; later operations throw StorageUnavailableError. */
@@ -103,6 +107,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
     slots: backend.slots,
     usageTotals: new LedgerUsageTotals(backend.ledger),
     history: new LedgerHistoryStore(backend.ledger),
+    strikes: new LedgerStrikeStore(backend.ledger),
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),
     ping: async (timeoutMs) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeLine, jobLine } from '../../src/discord/audit-poster.js';
+import { changeLine, jobLine, pauseLine } from '../../src/discord/audit-poster.js';
 import type { AuditedJob } from '../../src/service/audit-trail.js';
 import { GUILD_ID, imagineJob } from '../fakes/jobs.js';
 
@@ -28,6 +28,16 @@ describe('audit lines in the server’s preferred language', () => {
     const line = jobLine(entry('ja'));
     expect(line).toMatch(/^✅ 配信済み · <@\d+> · \/imagine（<#400000000000000001>） · `gpt-image-2` · 2 枚中 2 枚 · \[結果\]\(/);
     expect(line).toMatch(/\n-# ジョブ job\d+$/);
+  });
+
+  it('writes a member paused by moderation strikes in the guild locale, English by default', () => {
+    const pause = { guildId: GUILD_ID, auditChannelId: '1', userId: '42', strikes: 3, windowHours: 24, until: 1_780_000_000_000, jobId: 'job1' };
+    expect(pauseLine(pause)).toBe(
+      '⏸️ <@42> is paused from generating until <t:1780000000:f> (<t:1780000000:R>): 3 requests declined by moderation within 24 hours\n-# job job1',
+    );
+    expect(pauseLine({ ...pause, strikes: 1, windowHours: 1, locale: 'ru' })).toBe(
+      '⏸️ Создание изображений для <@42> приостановлено до <t:1780000000:f> (<t:1780000000:R>): модерация отклонила 1 запрос за 1 час\n-# задача job1',
+    );
   });
 
   it('writes a settings change in the guild locale, English by default', () => {
