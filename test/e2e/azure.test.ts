@@ -84,7 +84,9 @@ describe('Azure OpenAI as the gateway, end to end', () => {
     expect(message).not.toMatch(/content_filter|Azure|filtered/);
     expect(resultPost(handle)).toBeUndefined();
     expect(h.gateway.imageRequests().at(-1)?.json?.['prompt']).toBe('a battlefield full of gore');
-    expect(await quotaText(h.discord, user)).toBe(quota);
+    // Nothing charged; the refusal counts as a moderation strike (one member cannot get the resource blocked).
+    expect(await quotaText(h.discord, user)).toBe(`${quota}\n-# Declined by moderation in the last 24 hours: 1 of 3 before a pause`);
+    expect(message).toContain('2 more declined requests within 24 hours will pause your image generation');
     expect(await usageOf(user.id)).toContain('Images: 0 from 0 requests');
   });
 

@@ -11,7 +11,7 @@ import type { EmulatedMessage, InteractionHandle, SlashOption, UserFixture } fro
 import type { ErrorPreset } from '../emulators/gateway/index.js';
 import { ManualClock } from '../fakes/manual-clock.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { customIds, ephemeralError, finalEdit, lastText, quotaText, settled, textOf } from './support.js';
+import { customIds, ephemeralError, resultPost, lastText, quotaText, settled, textOf } from './support.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const HOUR = 3_600_000;
@@ -91,13 +91,13 @@ describe('moderation strikes end to end', () => {
       expect(id).toBeDefined();
       const click = await done(h.discord.button(card, id!, { user: member }));
       expect(ephemeralError(click)).toContain("You're paused from generating images");
-      expect(finalEdit(click)).toBeUndefined();
+      expect(resultPost(click)).toBeUndefined();
     }
     expect(h.gateway.imageRequests()).toHaveLength(requests);
     expect(await quotaText(h.discord, member)).toContain('19 of 20 images left');
 
     const other = await imagine(users.member2, 'a lighthouse');
-    expect(finalEdit(other)).toBeDefined();
+    expect(resultPost(other)).toBeDefined();
     expect(h.gateway.imageRequests()).toHaveLength(requests + 1);
   });
 
@@ -119,8 +119,8 @@ describe('moderation strikes end to end', () => {
     expect(await admin('usage', [])).toContain('Paused now: nobody');
 
     const again = await imagine(member, 'a harbour at noon');
-    expect(finalEdit(again)).toBeDefined();
-    expect(textOf(finalEdit(again)?.payload)).toContain('a harbour at noon');
+    expect(resultPost(again)).toBeDefined();
+    expect(textOf(resultPost(again)?.payload)).toContain('a harbour at noon');
   });
 
   it('ends a pause by itself once its time is over', async () => {
@@ -130,7 +130,7 @@ describe('moderation strikes end to end', () => {
     clock.advance(24 * HOUR - 1_000);
     expect(ephemeralError(await imagine(vip, 'still paused'))).toContain("You're paused from generating images");
     clock.advance(1_000);
-    expect(finalEdit(await imagine(vip, 'back again'))).toBeDefined();
+    expect(resultPost(await imagine(vip, 'back again'))).toBeDefined();
     expect(await admin('usage', [{ name: 'period', type: 3, value: 'day' }])).toContain('Paused now: nobody');
   });
 
