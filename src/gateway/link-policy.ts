@@ -5,6 +5,10 @@
  * link-local (cloud metadata) or otherwise special address unless its host is listed. Host names are checked again
  * on the addresses they resolve to, when the connection is made (see {@link LinkPolicy.lookup}), so a name that
  * resolves to an internal address is refused as well.
+ *
+ * The gateway's own origin (scheme, host and port of GATEWAY_BASE_URL) is the one exception, wherever it lives: the
+ * bot already sends it the API key and the members' prompts, so a link to it is no forgery (a relay beside the bot
+ * in compose, a local sidecar). Another port of the same host, or any other internal address, still needs listing.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
@@ -96,7 +100,7 @@ export class LinkPolicy {
     if (link.protocol !== 'https:' && !(fromGatewayOrigin && link.protocol === 'http:'))
       throw new LinkRefusedError(`the image link to ${link.hostname} is not https`);
     const literal = link.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) !== 0 && isSpecialAddress(literal) && !this.#listedHost(link)) {
+    if (isIP(literal) !== 0 && isSpecialAddress(literal) && !this.#listedHost(link) && !fromGatewayOrigin) {
       throw new LinkRefusedError(`${link.hostname} is an internal address; list it in GATEWAY_URL_HOSTS to allow it`);
     }
   }
@@ -112,7 +116,9 @@ export class LinkPolicy {
         return;
       }
       const internal = addresses.find((a) => isSpecialAddress(a.address));
-      if (internal && !this.#listedNames.has(hostname.toLowerCase())) {
+      // check() lets the gateway's host name through on the gateway's own port only (or a listed one).
+      const trusted = this.#listedNames.has(hostname.toLowerCase()) || hostname.toLowerCase() === this.#gateway.hostname.toLowerCase();
+      if (internal && !trusted) {
         callback(new LinkRefusedError(`${hostname} resolves to an internal address; list it in GATEWAY_URL_HOSTS to allow it`), []);
         return;
       }

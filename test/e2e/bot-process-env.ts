@@ -11,8 +11,7 @@ export function botProcessEnv(discord: DiscordEmulator, gateway: GatewayEmulator
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
     DISCORD_CDN_HOSTS: discord.cdnHost,
-    // The emulator serves its url items from its own loopback address, which only a listed host may be.
-    GATEWAY_URL_HOSTS: new URL(gateway.baseUrl).host,
+    // The emulator serves its url items from its own origin on loopback: trusted as the gateway's, unlisted.
     GATEWAY_BASE_URL: gateway.baseUrl,
     GATEWAY_API_KEY: gateway.apiKey,
     GATEWAY_PARTIAL_IMAGES: '0',

@@ -64,10 +64,11 @@ describe('LinkPolicy.check', () => {
     expect(refused('not a url')).toBe('the image link is not a valid URL');
   });
 
-  it('refuses an internal literal on the gateway host itself unless it is listed, and allows http from an http gateway', () => {
+  it("trusts the gateway's own origin on an internal literal, but not another port or scheme of it, and allows http from an http gateway", () => {
     const local = new LinkPolicy('http://127.0.0.1:8080/v1');
-    expect(() => local.check('http://127.0.0.1:8080/files/a.png')).toThrow('127.0.0.1 is an internal address; list it in GATEWAY_URL_HOSTS to allow it');
+    expect(() => local.check('http://127.0.0.1:8080/files/a.png')).not.toThrow();
     expect(() => local.check('http://127.0.0.1:9090/files/a.png')).toThrow('neither');
+    expect(() => new LinkPolicy('https://10.0.0.5/v1').check('http://10.0.0.5/files/a.png')).toThrow('not https');
     const listed = new LinkPolicy('http://127.0.0.1:8080/v1', ['127.0.0.1:8080']);
     expect(() => listed.check('http://127.0.0.1:8080/files/a.png')).not.toThrow();
   });
@@ -85,14 +86,16 @@ describe('LinkPolicy.lookup', () => {
       policy.lookup(host, { all }, (err, address, family) => resolve({ err, address, family }));
     });
 
-  it('refuses a name that resolves to an internal address unless the name is listed', async () => {
+  it("refuses a name that resolves to an internal address unless the name is listed or is the gateway's own", async () => {
     const internal = resolver([
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.7', family: 4 },
     ]);
     const policy = new LinkPolicy('https://gateway.example.net/v1', ['trusted.lan:8443'], internal as never);
-    expect((await lookup(policy, 'gateway.example.net', false)).err).toBeInstanceOf(LinkRefusedError);
+    expect((await lookup(policy, 'elsewhere.example.net', false)).err).toBeInstanceOf(LinkRefusedError);
     expect((await lookup(policy, 'trusted.lan', false)).err).toBeNull();
+    // check() lets the gateway's name through on its own port only, so its lookup may answer an internal address.
+    expect((await lookup(policy, 'gateway.example.net', false)).err).toBeNull();
   });
 
   it('answers as the caller asked: one address, or all of them', async () => {
@@ -142,7 +145,7 @@ describe('url items over real sockets', () => {
     expect(hits).toEqual([]);
   });
 
-  it('fetches the url items of a gateway reached by a name that resolves to loopback only once that name is listed', async () => {
+  it("fetches url items on the gateway's own origin wherever it lives, but not another internal port of its host", async () => {
     gw = await startGatewayEmulator();
     const emulator = gw;
     const port = new URL(emulator.baseUrl).port;
@@ -153,24 +156,36 @@ describe('url items over real sockets', () => {
     emulator.enqueue({ type: 'success', urlItems: true });
     await plain.generate({ prompt: 'p' });
     const file = downloads().at(-1)?.path ?? '';
-    const baseUrl = `http://localhost:${port}/v1`;
-    const attempt = async (listed: string[]) => {
-      const policy = new LinkPolicy(baseUrl, listed);
+    const { url: elsewhere, hits } = await startProbe();
+    const attempt = async (baseUrl: string, link: string) => {
+      const policy = new LinkPolicy(baseUrl, []);
       const linkAgent = createGatewayAgent({ connectTimeoutMs: 2_000, headersTimeoutMs: 20_000, bodyTimeoutMs: 20_000, lookup: policy.lookup });
       const made = clientFor(emulator, { baseUrl, links: { policy, dispatcher: linkAgent } });
       closers.push(
         () => made.agent.close(),
         () => linkAgent.close(),
       );
-      const body = JSON.stringify({ created: 1, data: [{ url: `http://localhost:${port}${file}` }] });
-      emulator.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body });
+      emulator.enqueue({
+        type: 'raw',
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ created: 1, data: [{ url: link }] }),
+      });
       return made.client.generate({ prompt: 'p' });
     };
 
-    const err = await failure(attempt([]));
-    expect(err.message).toBe('image link refused: localhost resolves to an internal address; list it in GATEWAY_URL_HOSTS to allow it');
-    expect(downloads()).toHaveLength(1);
-    expect((await attempt([`localhost:${port}`])).images).toHaveLength(1);
-    expect(downloads()).toHaveLength(2);
+    // Reached by a name that resolves to loopback, and by the loopback literal: its own origin is trusted, unlisted.
+    expect((await attempt(`http://localhost:${port}/v1`, `http://localhost:${port}${file}`)).images).toHaveLength(1);
+    expect((await attempt(`http://127.0.0.1:${port}/v1`, `http://127.0.0.1:${port}${file}`)).images).toHaveLength(1);
+    expect(downloads()).toHaveLength(3);
+    // Another port of the same loopback host is not the gateway's origin.
+    for (const [base, link] of [
+      [`http://127.0.0.1:${port}/v1`, `${elsewhere}/a.png`],
+      [`http://localhost:${port}/v1`, `${elsewhere.replace('127.0.0.1', 'localhost')}/a.png`],
+    ] as const) {
+      const err = await failure(attempt(base, link));
+      expect(err.message).toMatch(/^image link refused: (127\.0\.0\.1|localhost) is neither the gateway's host nor listed in GATEWAY_URL_HOSTS$/);
+    }
+    expect(hits).toEqual([]);
   });
 });
