@@ -42,7 +42,7 @@ export class GatewayHttpError extends GatewayError {
     const category = classifyFailure(info);
     const param = category === 'bad_parameter' ? findParam(info) : undefined;
     const prefix = info.status === undefined ? 'gateway error' : `gateway answered ${info.status}`;
-    return new GatewayHttpError(`${prefix}: ${redactKeys(info.message) || '(no message)'}`, {
+    return new GatewayHttpError(`${prefix}: ${loggable(info.message) || '(no message)'}`, {
       category,
       status: info.status,
       code: info.code,
@@ -93,6 +93,19 @@ export class GatewayCancelledError extends GatewayError {
   constructor(details: Omit<GatewayErrorDetails, 'category'> = {}) {
     super('gateway request cancelled by the caller', { ...details, category: 'cancelled' });
   }
+}
+
+/**
+ * The most of a gateway's own error message an error (and so a log line) carries. Classification reads the whole
+ * message first; what is kept is enough to tell what happened, while a relay that echoes the request (prompts, data
+ * URLs of the members' images, up to the 1 MiB error-body cap) cannot put it in the logs.
+ */
+const MAX_MESSAGE_CHARS = 300;
+
+/** A gateway message as an error may carry it: keys redacted, cut to {@link MAX_MESSAGE_CHARS}. */
+function loggable(message: string): string {
+  const redacted = redactKeys(message);
+  return redacted.length <= MAX_MESSAGE_CHARS ? redacted : `${redacted.slice(0, MAX_MESSAGE_CHARS)}… (${redacted.length} characters)`;
 }
 
 /**
