@@ -84,9 +84,15 @@ export interface CostConfirmation {
   thresholdUsd: number;
 }
 
-/** Short, URL-safe, unguessable id: fits in a button's custom id with room to spare. */
+/**
+ * Short, URL-safe, unguessable id: fits in a button's custom id with room to spare. It starts with a letter or a digit,
+ * so a spreadsheet never reads it as a formula (a leading `-`) and the usage CSV can carry it as it is.
+ */
 export function newJobId(): string {
-  return randomBytes(9).toString('base64url');
+  for (;;) {
+    const id = randomBytes(9).toString('base64url');
+    if (/^[A-Za-z0-9]/.test(id)) return id;
+  }
 }
 
 /** Progress the member sees on the deferred reply. */

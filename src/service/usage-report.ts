@@ -75,21 +75,11 @@ export class UsageReport {
     const header = ['job', 'settled_at', 'user', 'command', 'model', 'size', 'quality', 'asked', 'delivered', 'cost_usd', 'cost_source', 'request_id'];
     const lines = rows.map((r) =>
       [
-        r.jobId,
-        new Date(r.settledAt).toISOString(),
-        r.userId,
-        r.kind,
-        r.model,
-        r.size,
-        r.quality,
-        r.requested,
-        r.delivered,
-        r.cost?.usd,
-        r.cost?.source,
-        r.requestId,
-      ]
-        .map(csvField)
-        .join(','),
+        csvId(r.jobId),
+        csvField(new Date(r.settledAt).toISOString()),
+        csvId(r.userId),
+        ...[r.kind, r.model, r.size, r.quality, r.requested, r.delivered, r.cost?.usd, r.cost?.source, r.requestId].map(csvField),
+      ].join(','),
     );
     return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
   }
@@ -167,10 +157,22 @@ function summariseRole(from: number, days: readonly DayTotals[], roleId: string)
   };
 }
 
-/** RFC 4180: quoted when it holds a comma, quote or line break; a leading = + - @ is defused for spreadsheets. */
+/**
+ * RFC 4180: quoted when it holds a comma, quote or line break. Text that a spreadsheet would read as a formula (a
+ * leading = + - @, or a tab or carriage return before one) gets a leading `'` (OWASP's CSV injection advice).
+ */
 function csvField(value: string | number | undefined): string {
   if (value === undefined) return '';
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@]/.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * An id of the bot's own (a job id, a snowflake) exactly as it is, so it can be copied into /show: new job ids start
+ * with a letter or digit, and one of the older ones that starts with `-` is letters, digits, `-` and `_` only, which
+ * no spreadsheet runs. Anything else is text.
+ */
+function csvId(id: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(id) ? id : csvField(id);
 }
