@@ -14,6 +14,8 @@ const OUTCOME_MARK: Record<AuditedJob['outcome'], string> = { delivered: '✅', 
 const COMMAND: Record<AuditedJob['job']['kind'], string> = { imagine: '/imagine', edit: '/edit' };
 /** Longest value of a changed setting shown before it is cut. */
 const VALUE_ROOM = 300;
+/** Longest model, size or quality shown: what a member typed for a refused job can be anything. */
+const PARAM_ROOM = 80;
 
 /** See the module comment. */
 export class DiscordAuditTrail implements AuditTrail {
@@ -58,9 +60,9 @@ export function jobLine(entry: AuditedJob): string {
     `${OUTCOME_MARK[entry.outcome]} ${say('audit.outcome', { outcome: entry.outcome })}${entry.reason ? ` (${entry.reason})` : ''}`,
     `<@${job.origin.requesterId}>`,
     job.origin.channelId ? say('audit.where', { command, channel: `<#${job.origin.channelId}>` }) : command,
-    entry.model && `\`${entry.model}\``,
-    entry.size,
-    entry.quality,
+    entry.model && codeSpan(entry.model, PARAM_ROOM),
+    entry.size && plainOrCode(entry.size, /^(\d{1,5}x\d{1,5}|auto)$/),
+    entry.quality && plainOrCode(entry.quality, /^[a-z]{1,12}$/),
     say('audit.images', { delivered: entry.delivered, count: entry.count }),
     entry.cost !== undefined && `$${entry.cost.usd.toFixed(4)} (${entry.cost.source})`,
     entry.messageId &&
@@ -78,10 +80,7 @@ export function changeLine(entry: AuditedChange): string {
   const say = translator(entry.locale);
   const keys = [...new Set([...Object.keys(entry.before), ...Object.keys(entry.after)])];
   const changed = keys.filter((key) => JSON.stringify(entry.before[key]) !== JSON.stringify(entry.after[key]));
-  const shown = (value: unknown) => {
-    const text = value === undefined ? say('audit.unset') : JSON.stringify(value).replaceAll('`', 'ˋ');
-    return `\`${text.length > VALUE_ROOM ? `${text.slice(0, VALUE_ROOM)}…` : text}\``;
-  };
+  const shown = (value: unknown) => codeSpan(value === undefined ? say('audit.unset') : JSON.stringify(value), VALUE_ROOM);
   const lines = changed.map((key) => `${key}: ${shown(entry.before[key])} → ${shown(entry.after[key])}`);
   const command = entry.setting.startsWith('/') ? entry.setting : `/settings ${entry.setting}`;
   const changedWhat = say('audit.changed', {
@@ -107,6 +106,20 @@ export function pauseLine(entry: AuditedPause): string {
     hours: entry.windowHours,
   });
   return `⏸️ ${paused}\n-# ${say('audit.job', { jobId: entry.jobId })}`;
+}
+
+/**
+ * `text` as an inline code span that renders literally whatever it holds: a backtick (which would end the span and
+ * let markdown, links and mentions through) becomes ˋ, line breaks become spaces, and it is cut to `room`.
+ */
+export function codeSpan(text: string, room: number): string {
+  const inert = text.replaceAll('`', 'ˋ').replace(/[\r\n]+/g, ' ');
+  return `\`${inert.length > room ? `${inert.slice(0, room)}…` : inert}\``;
+}
+
+/** A value as it is when it is one the bot itself would write (`shape`), else as a literal code span. */
+function plainOrCode(value: string, shape: RegExp): string {
+  return shape.test(value) ? value : codeSpan(value, PARAM_ROOM);
 }
 
 /** Whom a quota change applies to: a mention, or the server in words. */

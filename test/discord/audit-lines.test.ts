@@ -70,3 +70,21 @@ describe('audit lines in the server’s preferred language', () => {
     );
   });
 });
+
+describe('audit lines with what a member typed (issue 29)', () => {
+  it('shows a hostile model, size and quality of a refused job literally, inside code spans that cannot be closed', () => {
+    const hostile = 'x` **[Security notice: re-verify your admin account](https://evil.example/login)** `';
+    const line = jobLine({ ...entry(), outcome: 'refused', reason: 'input.invalid', model: hostile, size: '**big** [a](https://x.y)', quality: '`x`\nhi' });
+    const [first] = line.split('\n');
+    expect(first).toContain('· `xˋ **[Security notice: re-verify your admin account](https://evil.example/login)…` ·');
+    expect(first).toContain('· `**big** [a](https://x.y)` ·');
+    expect(first).toContain('· `ˋxˋ hi` ·');
+    // Every backtick left is one of the spans' own: an even number, each span whole.
+    expect((first!.match(/`/g) ?? []).length % 2).toBe(0);
+  });
+
+  it('keeps validated values plain', () => {
+    const line = jobLine({ ...entry(), size: '1024x1024', quality: 'high' });
+    expect(line).toContain('· `gpt-image-2` · 1024x1024 · high ·');
+  });
+});

@@ -231,6 +231,25 @@ describe('/settings, end to end', () => {
     await settings('audit');
   });
 
+  it('writes what a member typed into the audit line literally: a hostile model name is no link there', async () => {
+    const { nsfw: audit } = h.discord.fixtures.guild.channels;
+    const earlier = new Set(h.discord.messages.keys());
+    const linesIn = () => [...h.discord.messages.values()].filter((m) => m.channel_id === audit.id && !earlier.has(m.id)).map((m) => m.content);
+    await settings('audit', [{ name: 'channel', type: 7, value: audit.id }]);
+    await vi.waitFor(() => expect(linesIn()).toHaveLength(1));
+    const hostile = 'x` **[Security notice: re-verify your admin account](https://evil.example/login)** `';
+    const refused = await imagine([{ name: 'model', type: 3, value: hostile }]);
+    expect(ephemeralError(refused)).toBeDefined();
+    await vi.waitFor(() => expect(linesIn()).toHaveLength(2));
+    const line = linesIn()[1]!.split('\n')[0]!;
+    expect(line).toMatch(/^⛔ refused/);
+    expect(line).toContain('`xˋ **[Security notice: re-verify your admin account](https://evil.example/login)');
+    // The span is never closed early: the member's backticks are gone, and every backtick left pairs up.
+    expect(line).not.toContain('x` **');
+    expect((line.match(/`/g) ?? []).length % 2).toBe(0);
+    await settings('audit');
+  });
+
   it('sent nothing the platforms would reject', () => {
     expect(h.discord.specViolations).toEqual([]);
     expect(h.gateway.specViolations).toEqual([]);
