@@ -33,7 +33,7 @@ export function createCostButtons(deps: Deps): ComponentHandler[] {
         acknowledgeWith(interaction, ctx, '✅ Confirmed. Starting…');
         ctx.logger.info({ from: id }, 'cost confirmed');
         try {
-          await startJob(interaction, ctx, deps, pending.kind, pending.request, pending.edit, true);
+          await startJob(interaction, ctx, deps, pending.kind, pending.request, pending.edit, true, pending.enhance);
         } catch (err) {
           // Refused or failed (the member hears why, privately): the public question goes, as a command's placeholder would.
           await ctx.acknowledgement?.then(() => interaction.deleteReply()).catch(() => undefined);

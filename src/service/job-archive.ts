@@ -21,6 +21,8 @@ export const ArchivedJob = z.object({
   channelId: z.string().nullable(),
   request: GenerateRequest,
   edit: EditFields.extend({ images: z.array(AttachmentRef), mask: AttachmentRef.optional(), transform: EditTransform.optional() }).optional(),
+  /** Prompt help's enhance, as the member asked it (a request waiting for its cost to be confirmed keeps it). */
+  enhance: z.union([z.boolean(), z.literal('required')]).optional(),
   messageIds: z.array(z.string()),
 });
 export type ArchivedJob = z.infer<typeof ArchivedJob>;
@@ -34,6 +36,7 @@ export function archivedFieldsOf(job: ImageJob): Omit<ArchivedJob, 'v' | 'messag
     channelId: job.origin.channelId,
     request: job.request,
     edit: job.edit,
+    ...(job.enhance === undefined ? {} : { enhance: job.enhance }),
   };
 }
 

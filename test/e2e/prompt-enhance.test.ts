@@ -150,6 +150,46 @@ describe('enhance, end to end', () => {
     expect(await quotaText(h.discord, users.member2)).toContain('You have 9 of 10 images left');
   });
 
+  it('keeps enhance through a cost confirmation: Generate rewrites the prompt, then generates from it', async () => {
+    const admin = async (sub: string, options: { name: string; type: number; value: number }[] = []) => {
+      const handle = h.discord.slash('settings', [{ name: sub, type: 1, options }], { user: h.discord.fixtures.admin });
+      await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
+    };
+    await admin('confirm-cost', [{ name: 'usd', type: 10, value: 0.1 }]);
+    try {
+      const chatBefore = h.gateway.chatRequests().length;
+      const asked = h.discord.slash(
+        'imagine',
+        [
+          { name: 'prompt', type: 3, value: 'lighthouse storm' },
+          { name: 'enhance', type: 5, value: true },
+          { name: 'model', type: 3, value: 'gpt-image-1' },
+          { name: 'size', type: 3, value: '1024x1024' },
+          { name: 'quality', type: 3, value: 'high' },
+        ],
+        { user: h.discord.fixtures.member },
+      );
+      await asked.waitFor((x) => x.edits.some((e) => e.status === 200 && customIds(e.payload).some((id) => id.startsWith('costok:'))));
+      const question = asked.lastMessage()!;
+      // Nothing asked of the chat model while the question waits.
+      expect(h.gateway.chatRequests()).toHaveLength(chatBefore);
+      h.gateway.enqueueChat({ type: 'success', content: 'A lighthouse in a storm at night, towering waves, oil painting' });
+      const confirm = h.discord.button(
+        question,
+        customIds(question).find((id) => id.startsWith('costok:'))!,
+        { user: h.discord.fixtures.member },
+      );
+      await delivered(confirm);
+      expect(h.gateway.chatRequests()).toHaveLength(chatBefore + 1);
+      expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({
+        prompt: 'A lighthouse in a storm at night, towering waves, oil painting',
+        quality: 'high',
+      });
+    } finally {
+      await admin('confirm-cost');
+    }
+  });
+
   it('skips the chat model when the server turned prompt help off, and says so', async () => {
     const admin = h.discord.slash('settings', [{ name: 'prompt-help', type: 1, options: [{ name: 'enabled', type: 5, value: false }] }], {
       user: h.discord.fixtures.admin,
