@@ -92,7 +92,10 @@ export function createImageActions(deps: Deps): ComponentHandler {
   };
 }
 
-/** U1…: posts image `index` of the result as a card of its own (no gateway call, nothing charged). */
+/**
+ * U1…: posts image `index` of the result as a card of its own (no gateway call, nothing charged), credited to the
+ * result's requester whoever clicks.
+ */
 async function present(interaction: ButtonInteraction, ctx: InteractionContext, deps: Deps, jobId: string, index: number): Promise<void> {
   const images = cardImages(interaction.message);
   // A long result spans messages of 10 images: the index counts from the first message's first image.
@@ -103,7 +106,10 @@ async function present(interaction: ButtonInteraction, ctx: InteractionContext, 
   const record = await deps.archive.recall(jobId);
   if (!record) throw new UserFacingError('button.expired');
   ctx.logger.info({ from: jobId, image: index }, 'image picked from a result');
-  const job = buildJob(interaction, record.kind, { ...record.request, n: undefined }, record.edit);
+  const built = buildJob(interaction, record.kind, { ...record.request, n: undefined }, record.edit);
+  // The image stays its requester's: the card credits them and only they (or Manage Messages) may delete it; the
+  // clicker's own work begins with the actions on it, each a job of theirs. The clicker's line still limits U1.
+  const job = { ...built, origin: { ...built.origin, requesterId: record.requesterId } };
   await deps.images.present(job, image, deps.createResponder(interaction, ctx));
 }
 

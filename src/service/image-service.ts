@@ -226,6 +226,17 @@ export class ImageService {
    * and nothing charged. It is downloaded like a reference (host allow-list, declared size, the memory budget).
    */
   async present(job: ImageJob, ref: AttachmentRef, responder: Responder): Promise<void> {
+    // Through the member's line like every other action, so their running and queued limits hold for U1 too.
+    const ticket = this.options.queue.submit(job.subject.userId, () => this.presentNow(job, ref, responder));
+    if (!ticket.accepted) {
+      throw ticket.reason === 'closed'
+        ? new UserFacingError('job.cancelled')
+        : new UserFacingError('queue.full', { limit: this.options.perMemberQueued ?? 10 });
+    }
+    await ticket.result;
+  }
+
+  private async presentNow(job: ImageJob, ref: AttachmentRef, responder: Responder): Promise<void> {
     const log = this.log.child({ jobId: job.id, kind: 'present' });
     const memory = this.memory.forJob(0);
     try {

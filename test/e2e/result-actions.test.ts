@@ -166,6 +166,23 @@ describe('result cards and their actions, end to end', () => {
     expect(lastEdit().image.equals(second)).toBe(true);
   });
 
+  it('U1 clicked by another member posts a card that still credits the requester, which only they may delete', async () => {
+    const card = await imagine([{ name: 'count', type: 4, value: 2 }]);
+    const { member, member2 } = h.discord.fixtures.users;
+    const picked = await click(card, 'u0', member2);
+    const copy = picked.lastMessage()!;
+    expect(textOf(copy)).toContain(`Imagined for <@${member.id}>`);
+    expect(textOf(copy)).not.toContain(`<@${member2.id}>`);
+    const deleteId = customIds(copy).find((id) => id.startsWith('delres:'))!;
+    const refused = h.discord.button(copy, deleteId, { user: member2 });
+    await refused.waitFor(settled);
+    expect(ephemeralError(refused)).toBeDefined();
+    expect(h.discord.messages.has(copy.id)).toBe(true);
+    const deleted = h.discord.button(copy, deleteId, { user: member });
+    await deleted.waitFor((x) => x.edits.some((e) => e.method === 'DELETE'));
+    expect(h.discord.messages.has(copy.id)).toBe(false);
+  });
+
   it('shows no image actions for a model that cannot edit, and refuses a stale one before charging', async () => {
     const card = await imagine([{ name: 'model', type: 3, value: 'dall-e-3' }]);
     const codes = customIds(card).map((id) => id.split(':').at(-1));

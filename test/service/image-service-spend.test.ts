@@ -4,7 +4,7 @@
  * never fails the job; a model without prices is refused while a limit applies; a request asked about only where it
  * could run, and only when the server keeps confirmations and the destination can ask.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { GatewayError } from '../../src/gateway/errors.js';
@@ -196,5 +196,35 @@ describe('ImageService.present', () => {
       logger: memoryLogger().logger,
     });
     expect((await failure(notImage.present(imagineJob(), ref, new FakeResponder()))).identifier).toBe('input.attachmentInvalid');
+  });
+
+  it("goes through the clicker's line like any action: beyond their queued limit it is refused, and it waits its turn", async () => {
+    const { storage, gateway } = await setup();
+    const png = (await flatPng(1024, 1024)).bytes;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const downloads: string[] = [];
+    const service = new ImageService({
+      gateway,
+      quotas: storage.quotas,
+      queue: new FairQueue({ perMemberRunning: 1, perMemberQueued: 1 }),
+      perMemberQueued: 1,
+      download: async (ref) => {
+        downloads.push(ref.filename);
+        await held;
+        return png;
+      },
+      logger: memoryLogger().logger,
+    });
+    const ref = (name: string) => ({ url: `https://cdn.discordapp.com/attachments/1/2/${name}`, filename: name, size: png.length });
+    const first = service.present(imagineJob(), ref('a-1.png'), new FakeResponder());
+    const second = service.present(imagineJob(), ref('a-2.png'), new FakeResponder());
+    const third = service.present(imagineJob(), ref('a-3.png'), new FakeResponder());
+    expect((await failure(third)).identifier).toBe('queue.full');
+    // One at a time for this member: the second waits for the first.
+    await vi.waitFor(() => expect(downloads).toEqual(['a-1.png']));
+    release();
+    await Promise.all([first, second]);
+    expect(downloads).toEqual(['a-1.png', 'a-2.png']);
   });
 });
