@@ -31,6 +31,7 @@ import { createDialect } from './gateway/dialects.js';
 import { LinkPolicy } from './gateway/link-policy.js';
 import { GatewayCheck } from './gateway/startup-check.js';
 import { ImageService } from './service/image-service.js';
+import { ClaimedJobs } from './service/claimed-jobs.js';
 import { AbandonedJobs } from './service/abandoned-jobs.js';
 import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
 import { MemoryBudget } from './service/memory-budget.js';
@@ -188,7 +189,10 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   // One budget for every image the process holds: edits' references and answers, and the images being described.
   const memory = new MemoryBudget({ totalBytes: config.MEMORY_BUDGET_BYTES, answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES });
+  // This process's running jobs: those another process claims while this one looks dead are stopped.
+  const claims = new ClaimedJobs();
   const images = new ImageService({
+    claims,
     settings,
     audit,
     profiles,
@@ -296,6 +300,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   }
   // Jobs of processes that died (this one before a restart included): refunded and their members told.
   const abandoned = new AbandonedJobs({
+    claims,
     journal: storage.journal,
     quotas: storage.quotas,
     spend: storage.spend,

@@ -5,6 +5,7 @@
 import { MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
 import type { Logger } from 'pino';
 import { describeUnexpectedError, describeUserError, UserFacingError } from '../errors.js';
+import { JobClaimedError } from '../service/claimed-jobs.js';
 import type { Command, ComponentHandler, InteractionContext } from './command.js';
 import { optionNameOf } from './option-names.js';
 import { localizedCommandName } from '../i18n/command-localizations.js';
@@ -70,6 +71,11 @@ async function dispatch(
 
 /** Answers an error on whatever response state the interaction is in; a failure here is only logged. */
 async function answerError(interaction: Interaction, err: unknown, ctx: InteractionContext): Promise<void> {
+  // Another process took the job over and told the member already (its notice is on the reply): nothing to add.
+  if (err instanceof JobClaimedError) {
+    ctx.logger.warn({ jobId: err.jobId }, 'job claimed by another process; not answered here');
+    return;
+  }
   const userFacing = err instanceof UserFacingError;
   if (userFacing) ctx.logger.warn({ identifier: err.identifier, context: err.context }, 'user-facing error');
   else ctx.logger.error({ err }, 'interaction failed');

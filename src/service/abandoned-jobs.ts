@@ -11,6 +11,7 @@ import { JournalEntry } from './job-journal-entry.js';
 import type { AbandonedJobNotifier } from './jobs.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
 import type { AbandonedJobEntry, JobJournal, QuotaLedger, SpendLedger } from './ports.js';
+import type { ClaimedJobs } from './claimed-jobs.js';
 
 /** Options of {@link AbandonedJobs}. */
 export interface AbandonedJobsOptions {
@@ -25,6 +26,8 @@ export interface AbandonedJobsOptions {
    * of a lease after its last renewal), so a dead process's members are told within one lease.
    */
   leaseMs: number;
+  /** This process's running jobs: those another process claimed (the heartbeat says which) are stopped. */
+  claims?: Pick<ClaimedJobs, 'stop'> | undefined;
   /** @default the global timers */
   timers?: LeaseTimers | undefined;
   logger: Logger;
@@ -75,7 +78,9 @@ export class AbandonedJobs {
   }
 
   async #tick(): Promise<void> {
-    await this.#options.journal.heartbeat();
+    const claimed = await this.#options.journal.heartbeat();
+    const stopped = claimed.length > 0 ? (this.#options.claims?.stop(claimed) ?? 0) : 0;
+    if (stopped > 0) this.#log.warn({ stopped }, 'stopped jobs another process claimed; they are neither delivered nor charged here');
     await this.sweep();
   }
 

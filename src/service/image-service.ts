@@ -45,6 +45,7 @@ import { systemClock } from './ports.js';
 import type { JobArchive } from './job-archive.js';
 import type { MemberHistory } from './member-history.js';
 import { journalEntryOf } from './job-journal-entry.js';
+import { JobClaimedError, type ClaimedJobs } from './claimed-jobs.js';
 import { JobProgressReporter } from './job-progress.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
 import { type JobMemory, MemoryBudget } from './memory-budget.js';
@@ -99,6 +100,8 @@ export interface ImageServiceOptions {
    * dies (see abandoned-jobs.ts); without it, such a member is not told (their reservation still lapses).
    */
   journal?: JobJournal | undefined;
+  /** Jobs another process claimed while this one looked dead: stopped where they are (claimed-jobs.ts). */
+  claims?: ClaimedJobs | undefined;
   /** What each model accepts (MODEL_PROFILES_FILE over the built-in profiles). @default the built-in profiles */
   profiles?: ModelProfiles | undefined;
   /** Servers' settings (defaults, allowed models, counts, channels, previews); without it, every server has the defaults. */
@@ -197,6 +200,7 @@ export class ImageService {
       if (await this.askedToConfirm(job, settings, prepared, responder)) return;
       // Journalled before the reservation, so a process that dies in between leaves a member to tell.
       await this.options.journal?.open(job.id, journalEntryOf(job, responder.replyAddress));
+      this.options.claims?.watch(job.id);
       let settled: Settled;
       try {
         const holds = await this.reserve(job, count, prepared);
@@ -206,6 +210,7 @@ export class ImageService {
           log.warn({ err }, 'could not close the job in the journal');
         });
       }
+      this.options.claims?.forget(job.id);
       this.metrics.jobSettled('delivered');
       await this.audit(job, settings, prepared, { outcome: 'delivered', reachedGateway: true, ...settled });
     } catch (err) {
@@ -217,6 +222,13 @@ export class ImageService {
       // The member only hears "not available right now"; the operator must fix the key or the balance.
       if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable')
         log.error({ err }, 'gateway account problem: check the API key and balance');
+      // Claimed by another process: refunded and its member told there; nothing more is said here.
+      if (this.options.claims?.claimed(job.id) === true) {
+        this.options.claims.forget(job.id);
+        log.warn('job stopped: another process claimed it');
+        throw new JobClaimedError(job.id);
+      }
+      this.options.claims?.forget(job.id);
       throw mapped;
     }
   }
@@ -501,6 +513,8 @@ export class ImageService {
       const answer = { ...rest, images: generated.length };
       answered.answer = answer;
       const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request);
+      // A job another process claimed meanwhile is not delivered (nor charged: not sent, it is refunded).
+      this.options.claims?.check(job.id);
       const upload = await stream?.settle(files);
       const posted = await responder.deliver(
         {
@@ -584,6 +598,8 @@ export class ImageService {
     }
     // No reply to deliver into: stop waiting or generating (runReserved refunds).
     responder.ready?.catch(() => ticket.cancel());
+    // Claimed by another process: the gateway call is cut too.
+    this.options.claims?.watching(job.id)?.addEventListener('abort', () => ticket.cancel(), { once: true });
     try {
       return await ticket.result;
     } finally {

@@ -8,6 +8,7 @@
  *   journal:processes          ProcessList: the processes that have a journal (listed once, on their first write)
  *   journal:process:{id}       ProcessRecord: lease expiry, open job ids, ids claimed by others while it looked dead
  *   journal:job:{jobId}        JobEntryRecord: the service's entry, written with the id, dropped when the job closes
+ *                              or is claimed
  */
 import { randomUUID } from 'node:crypto';
 import type pino from 'pino';
@@ -134,7 +135,11 @@ export class LedgerJobJournal implements JobJournal {
         forget.push(id);
         continue;
       }
-      for (const jobId of ids) claimed.push({ jobId, entry: await this.#entry(jobId) });
+      for (const jobId of ids) {
+        claimed.push({ jobId, entry: await this.#entry(jobId) });
+        // The entry holds an interaction token and the request: gone once taken, not kept for the records' 7 days.
+        await this.#ledger.delete(entryKey(jobId));
+      }
       if (ids.length > 0) this.#log.warn({ from: id, jobs: ids.length }, 'claimed the jobs of a process whose journal lapsed');
     }
     if (forget.length > 0) await this.#updateList((ids) => ids.filter((id) => !forget.includes(id)));

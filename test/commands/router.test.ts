@@ -5,6 +5,7 @@ import { createInteractionRouter } from '../../src/commands/router.js';
 import { textOf } from '../e2e/support.js';
 import { describeUnexpectedError, describeUserError, UserFacingError } from '../../src/errors.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
+import { JobClaimedError } from '../../src/service/claimed-jobs.js';
 import { phrase } from '../../src/service/phrase.js';
 import { LEVEL, memoryLogger } from '../fakes/memory-logger.js';
 
@@ -160,6 +161,21 @@ describe('createInteractionRouter', () => {
     const [payload] = interaction.payloadsOf('followUp');
     expect(contentOf(payload)).toContain('busy');
     expect(flagsOf(payload)).toEqual([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2]);
+  });
+
+  it('answers nothing for a job another process claimed (it told the member already), and keeps its reply', async () => {
+    const { route, find } = setup([
+      chat('imagine', async (i) => {
+        await i.deferReply();
+        throw new JobClaimedError('j1');
+      }),
+    ]);
+    const interaction = new FakeInteraction({ kind: 'chat', commandName: 'imagine', id: INTERACTION_ID });
+
+    await route(interaction.asInteraction());
+
+    expect(interaction.methods).toEqual(['deferReply']);
+    expect(find('job claimed by another process; not answered here')).toEqual([expect.objectContaining({ jobId: 'j1', level: LEVEL.warn })]);
   });
 
   // discord.js sets `replied` on every editReply: the progress text must not stay up for everyone.

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
+import { ClaimedJobs } from '../../src/service/claimed-jobs.js';
 import { AbandonedJobs } from '../../src/service/abandoned-jobs.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
@@ -192,6 +193,28 @@ describe('a job whose process died', () => {
     reachable = true;
     await timers.advance(LEASE_MS / 6);
     expect(quotas.refunded).toEqual(['j1']);
+    await sweeper.stop();
+  });
+});
+
+describe('the heartbeat of a process whose jobs were claimed', () => {
+  it('stops those jobs here (ClaimedJobs), and logs how many were running', async () => {
+    const { log, notifier, timers } = await twoProcesses();
+    const journal: JobJournal = {
+      open: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+      heartbeat: () => Promise.resolve(['j1', 'j2']),
+      claimAbandoned: () => Promise.resolve([]),
+      retire: () => Promise.resolve(),
+    };
+    const claims = new ClaimedJobs();
+    const running = claims.watch('j1');
+    const quotas = { refund: () => Promise.resolve() };
+    const archive = { recall: () => Promise.resolve(undefined), rememberAbandoned: () => Promise.resolve() };
+    const sweeper = new AbandonedJobs({ journal, quotas, archive, notifier, claims, leaseMs: LEASE_MS, timers, logger: log.logger });
+    await sweeper.start();
+    expect(running.aborted).toBe(true);
+    expect(log.find('stopped jobs another process claimed; they are neither delivered nor charged here')).toEqual([expect.objectContaining({ stopped: 1 })]);
     await sweeper.stop();
   });
 });

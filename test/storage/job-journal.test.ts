@@ -97,8 +97,8 @@ for (const [name, open] of backends) {
       return { journals, clock, log, ledger: await store.ledger() };
     }
 
-    it('hands the open jobs of a lapsed process, with their entries, to one claimer, once', async () => {
-      const { journals, clock } = await processes(3);
+    it('hands the open jobs of a lapsed process, with their entries, to one claimer, once, and keeps no entry it took', async () => {
+      const { journals, clock, ledger } = await processes(3);
       const [dead, claimer, other] = journals as [LedgerJobJournal, LedgerJobJournal, LedgerJobJournal];
       await dead.open('j1', { prompt: 'a fox', token: 'secret' });
       await dead.open('j2', { prompt: 'a hen' });
@@ -109,6 +109,8 @@ for (const [name, open] of backends) {
       clock.advance(LEASE_MS + 1);
       const [first, second] = await Promise.all([claimer.claimAbandoned(), other.claimAbandoned()]);
       expect([...first, ...second]).toEqual([{ jobId: 'j1', entry: { prompt: 'a fox', token: 'secret' } }]);
+      // The entry (an interaction token, the request) is deleted once taken.
+      expect(await ledger.get('journal:job:j1')).toBeUndefined();
       expect(await claimer.claimAbandoned()).toEqual([]);
       expect(await other.claimAbandoned()).toEqual([]);
     });
