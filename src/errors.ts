@@ -45,6 +45,7 @@ export type UserErrorIdentifier =
   | 'settings.tooMany'
   | 'settings.channelOnly'
   | 'settings.channelExcept'
+  | 'settings.threadUnknown'
   | 'settings.moderationOff'
   | 'settings.moderationRoles'
   | 'promptHelp.off'

@@ -18,6 +18,7 @@ import { ServerSettings } from './service/server-settings.js';
 import { SettingsStore } from './service/settings-store.js';
 import { DiscordAuditTrail } from './discord/audit-poster.js';
 import { createInteractionRouter } from './commands/router.js';
+import { InteractionChannels } from './commands/channel-facts.js';
 import { configWarnings, shardPlan, type Config } from './config.js';
 import { runUntilStopped } from './process-lifecycle.js';
 import { loginWithin } from './discord/login.js';
@@ -270,7 +271,10 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
         webhookRest,
       }),
   };
-  const route = createInteractionRouter({ commands: createCommands(deps), components: createComponents(deps), logger });
+  // Each interaction's own channel object (discord.js keeps only its cache's): threads and commands-only servers.
+  const channels = new InteractionChannels();
+  client.on(Events.Raw, channels.onRaw);
+  const route = createInteractionRouter({ commands: createCommands(deps), components: createComponents(deps), logger, channels });
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   client.on(Events.InteractionCreate, (interaction) => {

@@ -21,6 +21,7 @@ import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { findMessageImages } from '../discord/message-images.js';
+import { channelOf } from './channel-facts.js';
 import { subjectOf } from './job-from-interaction.js';
 import { phrase } from '../service/phrase.js';
 
@@ -87,8 +88,9 @@ export function createDescribeButtons(deps: DescribeDeps): ComponentHandler {
 
 async function answer(interaction: RepliableInteraction & BaseInteraction, ctx: InteractionContext, deps: DescribeDeps, image: AttachmentRef): Promise<void> {
   deferInBackground(interaction, ctx);
-  const channelId = interaction.channel?.isThread() ? interaction.channel.parentId : interaction.channelId;
-  const described = await deps.describe.describe({ guildId: subjectOf(interaction).guildId, channelId, userId: interaction.user.id }, image);
+  const { parentChannelId } = channelOf(interaction);
+  const place = { guildId: subjectOf(interaction).guildId, channelId: parentChannelId ?? interaction.channelId, userId: interaction.user.id };
+  const described = await deps.describe.describe({ ...place, parentUnknown: parentChannelId === null }, image);
   await ctx.acknowledgement;
   await interaction.editReply({ ...describeCard(described, interaction.locale), allowedMentions: { parse: [] } });
 }

@@ -1,7 +1,8 @@
 /**
  * Turns an interaction and its parsed request into a service job: who is charged, where it came from.
  */
-import { ChannelType, PermissionFlagsBits, type BaseInteraction, type GuildMember } from 'discord.js';
+import { PermissionFlagsBits, type BaseInteraction, type GuildMember } from 'discord.js';
+import { channelOf } from './channel-facts.js';
 import { newJobId, type ImageJob } from '../service/jobs.js';
 import type { GenerateRequest, QuotaSubject } from '../service/ports.js';
 
@@ -25,6 +26,7 @@ function memberRoleIds(member: BaseInteraction['member']): string[] {
 
 /** Builds a job for the service. */
 export function buildJob(interaction: BaseInteraction, kind: ImageJob['kind'], request: GenerateRequest, edit?: ImageJob['edit']): ImageJob {
+  const place = channelOf(interaction);
   return {
     id: newJobId(),
     kind,
@@ -32,10 +34,10 @@ export function buildJob(interaction: BaseInteraction, kind: ImageJob['kind'], r
     origin: {
       guildId: interaction.guildId,
       channelId: interaction.channelId,
-      parentChannelId: interaction.channel?.isThread() ? interaction.channel.parentId : undefined,
+      parentChannelId: place.parentChannelId,
       requesterId: interaction.user.id,
       manager: memberCan(interaction, PermissionFlagsBits.ManageGuild),
-      ageRestricted: inAgeRestrictedChannel(interaction),
+      ageRestricted: place.ageRestricted,
       locale: interaction.locale,
       guildLocale: interaction.guildLocale,
     },
@@ -48,12 +50,4 @@ export function buildJob(interaction: BaseInteraction, kind: ImageJob['kind'], r
 export function memberCan(interaction: BaseInteraction, permission: bigint): boolean {
   // memberPermissions is null outside servers (DMs and group DMs carry no member).
   return interaction.memberPermissions?.has(permission) ?? false;
-}
-
-/** Whether the interaction's channel (for a thread, its parent) is age-restricted. */
-export function inAgeRestrictedChannel(interaction: BaseInteraction): boolean {
-  const channel = interaction.channel;
-  if (channel === null || channel.type === ChannelType.DM) return false;
-  if (channel.isThread()) return channel.parent?.nsfw ?? false;
-  return 'nsfw' in channel && channel.nsfw;
 }

@@ -8,6 +8,7 @@ import { describeUnexpectedError, describeUserError, UserFacingError } from '../
 import { JobClaimedError } from '../service/claimed-jobs.js';
 import type { Command, ComponentHandler, InteractionContext } from './command.js';
 import { optionNameOf } from './option-names.js';
+import type { InteractionChannels } from './channel-facts.js';
 import { localizedCommandName } from '../i18n/command-localizations.js';
 import { textCard } from '../discord/result-card.js';
 
@@ -16,6 +17,8 @@ export interface RouterOptions {
   commands: readonly Command[];
   components: readonly ComponentHandler[];
   logger: Logger;
+  /** The channel objects of the interactions' payloads (channel-facts.ts), attached to each before it is routed. */
+  channels?: Pick<InteractionChannels, 'attach'> | undefined;
 }
 
 /** Builds the router; throws at boot on duplicate command names or component prefixes. */
@@ -25,6 +28,7 @@ export function createInteractionRouter(options: RouterOptions): (interaction: I
   const log = options.logger.child({ module: 'router' });
 
   return async (interaction) => {
+    options.channels?.attach(interaction);
     const name = commandNameOf(interaction);
     const ctx: InteractionContext = {
       referenceId: interaction.id,

@@ -61,8 +61,11 @@ export function describeHeldBytes(bytes: number): number {
 /** Where describe is asked (the server, null outside servers; the channel, or a thread's parent) and by whom. */
 export interface DescribePlace {
   guildId: string | null;
+  /** The channel, or for a thread its parent. */
   channelId: string | null;
   userId: string;
+  /** A thread whose parent is not known: the channel rules fail closed. */
+  parentUnknown?: boolean | undefined;
 }
 
 /** A description with the id of its stored prompts. */
@@ -85,7 +88,7 @@ export class DescribeService {
   /** Describes `image`. @throws UserFacingError (off here, a bad image, or the model failed) */
   async describe(place: DescribePlace, image: AttachmentRef): Promise<DescribeAnswer> {
     const settings = place.guildId === null ? DEFAULT_SETTINGS : ((await this.options.settings?.get(place.guildId)) ?? DEFAULT_SETTINGS);
-    checkPromptHelp(settings, place.channelId);
+    checkPromptHelp(settings, place.channelId, place.parentUnknown);
     await this.options.moderation?.check({ guildId: place.guildId, userId: place.userId });
     const max = this.options.maxAttachmentBytes;
     if (image.size !== undefined && image.size > max) throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: largerThan(max) });

@@ -279,6 +279,7 @@ export class ImageService {
   private preflight(job: ImageJob, settings: ServerSettings): Prepared {
     const place = {
       channelId: job.origin.parentChannelId ?? job.origin.channelId,
+      parentUnknown: job.origin.parentChannelId === null,
       manager: job.origin.manager === true,
       ageRestricted: job.origin.ageRestricted === true,
       roleIds: job.subject.roleIds,
@@ -300,7 +301,7 @@ export class ImageService {
       model,
       profile,
       previews: settings.previews,
-      spoiler: postsSpoilers(settings, place.channelId),
+      spoiler: postsSpoilers(settings, place.channelId, place.parentUnknown),
       estimate,
       edit,
       promptHelp: settings.promptHelp,

@@ -45,6 +45,7 @@ const REFUSED = new Set<string>([
   'settings.tooMany',
   'settings.channelOnly',
   'settings.channelExcept',
+  'settings.threadUnknown',
   'settings.moderationOff',
   'settings.moderationRoles',
 ]);

@@ -71,6 +71,8 @@ export const DEFAULT_SETTINGS: ServerSettings = ServerSettings.parse({});
 export interface JobPlace {
   /** The channel, or for a thread its parent (threads follow their parent channel). */
   channelId: string | null;
+  /** A thread whose parent is not known (`channelId` is then the thread's): the channel rules fail closed. */
+  parentUnknown?: boolean | undefined;
   /** Manage Server: not bound by allowed models and the most images. */
   manager: boolean;
   /** The channel (or the thread's parent) is age-restricted. */
@@ -85,7 +87,7 @@ export interface JobPlace {
  * @throws UserFacingError naming where generation is allowed, the allowed models, or the most images
  */
 export function applySettings(request: GenerateRequest, settings: ServerSettings, place: JobPlace): GenerateRequest {
-  checkChannel(settings, place.channelId);
+  checkChannel(settings, place.channelId, place.parentUnknown === true);
   if (request.moderation === 'low') checkModeration(settings, place);
   const { defaults } = settings;
   const filled = {
@@ -120,14 +122,16 @@ export function applySettings(request: GenerateRequest, settings: ServerSettings
  * Prompt help (describe) may run here: the server has not turned it off, and the channel rules allow it.
  * @throws UserFacingError
  */
-export function checkPromptHelp(settings: ServerSettings, channelId: string | null): void {
-  checkChannel(settings, channelId);
+export function checkPromptHelp(settings: ServerSettings, channelId: string | null, parentUnknown = false): void {
+  checkChannel(settings, channelId, parentUnknown);
   if (!settings.promptHelp) throw new UserFacingError('promptHelp.off');
 }
 
-function checkChannel(settings: ServerSettings, channelId: string | null): void {
+function checkChannel(settings: ServerSettings, channelId: string | null, parentUnknown: boolean): void {
   const { mode, ids } = settings.channels;
   if (mode === 'everywhere' || channelId === null) return;
+  // A thread of an unknown channel could be one of the excluded (or outside the listed) ones: refused, never let through.
+  if (parentUnknown) throw new UserFacingError('settings.threadUnknown');
   const listed = ids.includes(channelId);
   if (mode === 'only' && !listed) throw new UserFacingError('settings.channelOnly', { channels: ids.map((id) => `<#${id}>`).join(', ') });
   if (mode === 'except' && listed) throw new UserFacingError('settings.channelExcept', { channels: ids.map((id) => `<#${id}>`).join(', ') });
@@ -155,7 +159,11 @@ function checkModeration(settings: ServerSettings, place: JobPlace): void {
   throw new UserFacingError('input.moderationNotAllowed');
 }
 
-/** Whether results of a job asked in `channelId` (a thread's parent) are posted as spoilers. */
-export function postsSpoilers(settings: ServerSettings, channelId: string | null): boolean {
+/**
+ * Whether results of a job asked in `channelId` (a thread's parent) are posted as spoilers; in a thread whose parent
+ * is not known, whenever the server has spoiler channels at all (it could be one of them).
+ */
+export function postsSpoilers(settings: ServerSettings, channelId: string | null, parentUnknown = false): boolean {
+  if (parentUnknown) return settings.spoilerChannelIds.length > 0;
   return channelId !== null && settings.spoilerChannelIds.includes(channelId);
 }

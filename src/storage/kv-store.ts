@@ -87,16 +87,27 @@ export class KvStore {
 
   async #guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new StorageUnavailableError(`Storage at ${this.#where} is closed`);
-    const deadline = Date.now() + this.#busyRetryMs;
-    for (let wait = 1; ; wait = Math.min(wait * 2, MAX_BUSY_WAIT_MS)) {
-      try {
-        return await run();
-      } catch (error) {
-        if (!isBusy(error) || Date.now() + wait > deadline)
-          throw new StorageUnavailableError(`Storage ${operation} failed at ${this.#where}`, { cause: error });
-      }
-      await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      return await whileBusy(run, this.#busyRetryMs);
+    } catch (error) {
+      throw new StorageUnavailableError(`Storage ${operation} failed at ${this.#where}`, { cause: error });
     }
+  }
+}
+
+/**
+ * Runs `run`, trying it again while SQLite answers busy (SQLITE_BUSY) for up to `retryMs`, waiting between tries
+ * on the event loop; any other error, or a busy one past the deadline, is thrown as it is.
+ */
+export async function whileBusy<T>(run: () => Promise<T>, retryMs: number): Promise<T> {
+  const deadline = Date.now() + retryMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, MAX_BUSY_WAIT_MS)) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + wait > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 

@@ -6,7 +6,7 @@ import KeyvRedis from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import type pino from 'pino';
 import { StorageUnavailableError } from './errors.js';
-import { KvStore, deserializeEntry, isBusy, serializeEntry } from './kv-store.js';
+import { KvStore, deserializeEntry, isBusy, serializeEntry, whileBusy } from './kv-store.js';
 import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import type { Ledger } from './ledger.js';
 import { openJobSlots } from './open-job-slots.js';
@@ -137,14 +137,26 @@ async function createSqliteAdapter(file: string): Promise<Adapter> {
   // connection's mutex, and the main thread needs that mutex to finalize statements, so a write waiting for the
   // ledger's transaction (which needs the main thread to commit) froze the process for the whole busy timeout.
   // A busy write fails at once instead, and KvStore tries it again on the event loop.
-  const store = new KeyvSqlite({ uri: `sqlite://${file}` });
-  // @keyv/sqlite skips a busyTimeout of 0, and node-sqlite3 otherwise waits 1 s by default.
-  await store.query('PRAGMA busy_timeout = 0');
-  // WAL with synchronous=NORMAL: commits no longer fsync one by one (thousands of reservations per second),
-  // and a crash can lose at most the last few commits, never corrupt the file.
-  await store.query('PRAGMA journal_mode = WAL');
-  await store.query('PRAGMA synchronous = NORMAL');
+  // Processes starting together on a new file race to create its table and switch it to WAL: a connection that
+  // lost (busy) is closed and opened again, since @keyv/sqlite keeps a failed table creation for good.
+  const store = await whileBusy(() => openSqliteStore(file), SQLITE_BUSY_RETRY_MS);
   return { store, keyvPrefixes: true, busyRetryMs: SQLITE_BUSY_RETRY_MS, close: () => store.disconnect() };
+}
+
+async function openSqliteStore(file: string): Promise<KeyvSqlite> {
+  const store = new KeyvSqlite({ uri: `sqlite://${file}` });
+  try {
+    // @keyv/sqlite skips a busyTimeout of 0, and node-sqlite3 otherwise waits 1 s by default.
+    await store.query('PRAGMA busy_timeout = 0');
+    // WAL with synchronous=NORMAL: commits no longer fsync one by one (thousands of reservations per second),
+    // and a crash can lose at most the last few commits, never corrupt the file.
+    await store.query('PRAGMA journal_mode = WAL');
+    await store.query('PRAGMA synchronous = NORMAL');
+    return store;
+  } catch (error) {
+    await store.disconnect().catch(() => undefined);
+    throw error;
+  }
 }
 
 async function createRedisAdapter(url: string, options: BackendOptions): Promise<Adapter> {

@@ -3,7 +3,7 @@
  * emulator serves.
  */
 import type { APIRole, RoleFlags, UserFlags } from 'discord-api-types/v10';
-import type { ChannelFixture, EmulatorFixtures, GuildFixture, RoleName, UserFixture } from './types.js';
+import type { ChannelFixture, EmulatorFixtures, GuildFixture, RoleName, ThreadFixture, UserFixture } from './types.js';
 
 const DISCORD_EPOCH = 1_420_070_400_000n;
 
@@ -51,12 +51,31 @@ export function createFixtures(ids: SnowflakeGenerator): EmulatorFixtures {
   // A guild's shard is (id >> 22) % num_shards, the id's timestamp modulo the count. FIXTURE_TIME is a multiple of 2, 3,
   // 4, 5 and 6 milliseconds past the Discord epoch, so for num_shards 2 to 6 the guilds above are on shard 0; one
   // millisecond later puts this one on shard 1. Its own generator leaves every other fixture id as it was.
-  const thirdGuild = createGuild(new SnowflakeGenerator(), 'Third Guild', owner.id, FIXTURE_TIME + 1);
+  const third = new SnowflakeGenerator();
+  const thirdGuild = withThreads(third, createGuild(third, 'Third Guild', owner.id, FIXTURE_TIME + 1));
   const [member2, member3] = members as [UserFixture, UserFixture];
-  return { guild, otherGuild, thirdGuild, users: { owner, admin, member, member2, member3, vip }, admin, member, members };
+  return {
+    guild: withThreads(ids, guild),
+    otherGuild: withThreads(ids, otherGuild),
+    thirdGuild,
+    users: { owner, admin, member, member2, member3, vip },
+    admin,
+    member,
+    members,
+  };
 }
 
-function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string, time = FIXTURE_TIME): GuildFixture {
+/** The guild with its threads (ids taken after every guild's, so the others stay as they were). */
+function withThreads(ids: SnowflakeGenerator, guild: Omit<GuildFixture, 'threads'>): GuildFixture {
+  const thread = (name: string, parentId: string, type: 11 | 12): ThreadFixture => ({ id: ids.next(FIXTURE_TIME), name, type, parentId, guildId: guild.id });
+  const { general, nsfw } = guild.channels;
+  return {
+    ...guild,
+    threads: { general: thread('general-chat', general.id, 11), nsfw: thread('nsfw-chat', nsfw.id, 11), private: thread('secret', general.id, 12) },
+  };
+}
+
+function createGuild(ids: SnowflakeGenerator, name: string, ownerId: string, time = FIXTURE_TIME): Omit<GuildFixture, 'threads'> {
   const id = ids.next(time);
   const role = (roleId: string, roleName: string, permissions: bigint, position: number): APIRole => ({
     id: roleId,
@@ -126,6 +145,24 @@ export function channelJson(channel: ChannelFixture, position = 0): Record<strin
   };
 }
 
+/** The channel JSON Discord returns for a thread (and puts in an interaction's `channel`): its parent in `parent_id`. */
+export function threadJson(thread: ThreadFixture): Record<string, unknown> {
+  return {
+    id: thread.id,
+    type: thread.type,
+    guild_id: thread.guildId,
+    name: thread.name,
+    parent_id: thread.parentId,
+    owner_id: null,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    message_count: 0,
+    member_count: 1,
+    thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: '2025-01-01T00:00:00.000000+00:00', locked: false },
+    flags: 0,
+  };
+}
+
 /** The member JSON (with user) for a fixture user in a guild. */
 export function memberJson(guild: GuildFixture, user: UserFixture, roleIds = memberRoleIds(guild, user)): Record<string, unknown> {
   return {
@@ -169,7 +206,8 @@ export function guildCreatePayload(guild: GuildFixture, members: UserFixture[], 
       ...members.map((m) => memberJson(guild, m)),
       { user: botUser, roles: [], joined_at: '2025-01-01T00:00:00.000000+00:00', deaf: false, mute: false, flags: 0, pending: false },
     ],
-    threads: [],
+    // Active threads the bot can see: the public ones (a private thread it was never added to is not sent).
+    threads: [guild.threads.general, guild.threads.nsfw].map(threadJson),
     presences: [],
     voice_states: [],
     emojis: [],

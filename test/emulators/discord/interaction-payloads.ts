@@ -3,7 +3,7 @@
  * authorizing_integration_owners, a `channel` object, member with permissions (or user in DMs), app_permissions,
  * attachment_size_limit, locale, guild, version and application_id.
  */
-import { channelJson, memberJson, memberPermissions, memberRoleIds, Permissions, userJson } from './fixtures.js';
+import { channelJson, memberJson, memberPermissions, memberRoleIds, Permissions, threadJson, userJson } from './fixtures.js';
 import type { EmulatorState } from './state.js';
 import type { GuildFixture, InteractionContext, SlashOption } from './types.js';
 
@@ -16,7 +16,7 @@ export interface Envelope {
 /** The fields every interaction carries, for a user acting in a guild channel or in their DM with the bot. */
 export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { id: string; token: string; type: number }, channelOverride?: string): Envelope {
   // A component's message decides where the interaction happens (its guild, or the DM it was sent in).
-  const overrideGuild = channelOverride === undefined ? undefined : state.isDmChannel(channelOverride) ? null : state.findGuildChannel(channelOverride)?.guild;
+  const overrideGuild = channelOverride === undefined ? undefined : state.isDmChannel(channelOverride) ? null : state.guildOf(channelOverride);
   const guild = overrideGuild !== undefined ? overrideGuild : ctx.guild === undefined ? state.fixtures.guild : ctx.guild;
   const attachmentSizeLimit = ctx.attachmentSizeLimit ?? state.options.attachmentSizeLimit;
   const appPermissions = Permissions.everyone.toString();
@@ -36,8 +36,7 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
     return { payload, channelId, attachmentSizeLimit };
   }
   const channelId = channelOverride ?? ctx.channelId ?? guild.channels.general.id;
-  const found = state.findAnyGuildChannel(channelId);
-  if (found?.guild.id !== guild.id) throw new Error(`Discord emulator: channel ${channelId} is not a channel of guild ${guild.id}`);
+  const channel = guildChannelJson(state, guild, channelId);
   const roles = ctx.roles ?? memberRoleIds(guild, ctx.user);
   const payload = {
     ...common,
@@ -45,12 +44,24 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
     guild: { id: guild.id, locale: ctx.guildLocale ?? 'en-US', features: [] },
     guild_locale: ctx.guildLocale ?? 'en-US',
     channel_id: channelId,
-    channel: { ...channelJson(found.channel), permissions: appPermissions },
+    channel: { ...channel, permissions: appPermissions },
     member: { ...memberJson(guild, ctx.user, roles), permissions: ctx.memberPermissions ?? memberPermissions(guild, ctx.user, roles) },
     context: 0,
     authorizing_integration_owners: ctx.userInstall ? { '1': ctx.user.id } : { '0': guild.id },
   };
   return { payload, channelId, attachmentSizeLimit };
+}
+
+/**
+ * The `channel` object of an interaction in `guild`: a text channel, or a thread (with its `parent_id`, as Discord sends
+ * it, whether or not the bot has the thread or its parent).
+ */
+function guildChannelJson(state: EmulatorState, guild: GuildFixture, channelId: string): Record<string, unknown> {
+  const found = state.findAnyGuildChannel(channelId);
+  if (found?.guild.id === guild.id) return channelJson(found.channel);
+  const thread = state.findThread(channelId);
+  if (thread?.guild.id === guild.id) return threadJson(thread.thread);
+  throw new Error(`Discord emulator: channel ${channelId} is not a channel of guild ${guild.id}`);
 }
 
 /**
@@ -78,7 +89,9 @@ export function resolveOptions(
         else if (option.type === 8) required(undefined, 'role', id);
       }
       if (option.type === 7) {
-        const channel = required(state.channelJson(id), 'channel', id);
+        // Resolved in any server, the bot's or one that installed only the commands.
+        const found = state.findAnyGuildChannel(id);
+        const channel = required(state.channelJson(id) ?? (found && channelJson(found.channel)), 'channel', id);
         put('channels', id, { id, name: channel['name'], type: channel['type'], permissions: Permissions.everyone.toString() });
       }
     }

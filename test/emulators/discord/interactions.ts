@@ -58,7 +58,7 @@ export class InteractionDispatcher {
   }
 
   messageCommand(name: string, target: EmulatedMessage, ctx: InteractionContext): InteractionHandle {
-    const registered = this.state.commands.find(name, 3, this.state.findGuildChannel(target.channel_id)?.guild.id);
+    const registered = this.state.commands.find(name, 3, this.state.guildOf(target.channel_id)?.id);
     const data = {
       id: registered?.['id'] ?? this.state.ids.next(),
       name,

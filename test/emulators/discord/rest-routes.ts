@@ -101,7 +101,7 @@ function postChannelMessage(state: EmulatorState, req: RestRequest, channelId: s
   const rejected = checkMessage(payload, req.files, state.options.attachmentSizeLimit);
   if (rejected) return rejected;
   if (isEmptyMessage(payload, req.files)) return Errors.emptyMessage();
-  const guildId = state.findGuildChannel(channelId)?.guild.id;
+  const guildId = state.guildOf(channelId)?.id;
   const created = state.messages.create({
     channelId,
     payload,

@@ -4,7 +4,7 @@
  */
 import { Cdn } from './cdn.js';
 import { CommandRegistry } from './commands.js';
-import { channelJson, createFixtures, SnowflakeGenerator, userJson } from './fixtures.js';
+import { channelJson, createFixtures, SnowflakeGenerator, threadJson, userJson } from './fixtures.js';
 import type { InteractionRecord } from './handle.js';
 import { MessageStore } from './messages.js';
 import { REAL_DISCORD, servedMessage } from './quirks.js';
@@ -16,6 +16,7 @@ import type {
   EmulatorFixtures,
   GuildFixture,
   RecordedRequest,
+  ThreadFixture,
   UserFixture,
 } from './types.js';
 
@@ -114,6 +115,21 @@ export class EmulatorState {
     return this.findChannelIn([guild, otherGuild, thirdGuild], id);
   }
 
+  /** The bot's guild a channel or thread is in, or undefined (a DM, an unknown id, a guild without the bot). */
+  guildOf(channelId: string): GuildFixture | undefined {
+    const thread = this.findThread(channelId);
+    return this.findGuildChannel(channelId)?.guild ?? (thread && this.guilds.includes(thread.guild) ? thread.guild : undefined);
+  }
+
+  /** A thread of any fixture guild, with its guild. */
+  findThread(id: string): { guild: GuildFixture; thread: ThreadFixture } | undefined {
+    const { guild, otherGuild, thirdGuild } = this.fixtures;
+    for (const g of [guild, otherGuild, thirdGuild]) {
+      for (const thread of Object.values(g.threads)) if (thread.id === id) return { guild: g, thread };
+    }
+    return undefined;
+  }
+
   private findChannelIn(guilds: readonly GuildFixture[], id: string): { guild: GuildFixture; channel: ChannelFixture } | undefined {
     for (const guild of guilds) {
       for (const channel of [guild.channels.general, guild.channels.nsfw]) if (channel.id === id) return { guild, channel };
@@ -135,10 +151,12 @@ export class EmulatorState {
     return [...this.dmChannels.values()].some((c) => c['id'] === id);
   }
 
-  /** Channel JSON for GET /channels/{id}, or undefined. */
+  /** Channel JSON for GET /channels/{id}, or undefined (a private thread the bot is not in is not its to see). */
   channelJson(id: string): Record<string, unknown> | undefined {
     const found = this.findGuildChannel(id);
     if (found) return channelJson(found.channel);
+    const thread = this.findThread(id);
+    if (thread?.thread.type === 11 && this.guilds.includes(thread.guild)) return threadJson(thread.thread);
     return [...this.dmChannels.values()].find((c) => c['id'] === id);
   }
 

@@ -66,11 +66,26 @@ export interface ChannelFixture {
 }
 
 /** A guild fixture with its channels and roles. */
+/** A thread fixture: a public thread (type 11), which the bot receives, or a private one (type 12) it is not in. */
+export interface ThreadFixture {
+  readonly id: string;
+  readonly name: string;
+  readonly type: 11 | 12;
+  readonly parentId: string;
+  readonly guildId: string;
+}
+
 export interface GuildFixture {
   readonly id: string;
   readonly name: string;
   readonly ownerId: string;
   readonly channels: { readonly general: ChannelFixture; readonly nsfw: ChannelFixture };
+  /**
+   * Threads: a public one under each channel (in GUILD_CREATE, so the bot has them and their parents), and a private
+   * one under general that the bot was never added to (Discord sends it nothing about it). Interactions in them carry
+   * the thread as their `channel` object, with `parent_id`, as Discord's do.
+   */
+  readonly threads: { readonly general: ThreadFixture; readonly nsfw: ThreadFixture; readonly private: ThreadFixture };
   readonly roles: { readonly everyone: APIRole; readonly artist: APIRole; readonly vip: APIRole; readonly admin: APIRole };
 }
 

@@ -59,7 +59,7 @@ export function forwardMessage(state: EmulatorState, source: EmulatedMessage, ch
   // The snapshot holds the original as Discord serves it (its media resolved, and #8277's hidden attachments).
   const { type, content, embeds, attachments, components, flags, mentions, mention_roles, timestamp, edited_timestamp } = state.served(source);
   const snapshot = { type, content, embeds, attachments, components, flags, mentions, mention_roles, timestamp, edited_timestamp };
-  const guildId = state.findGuildChannel(source.channel_id)?.guild.id;
+  const guildId = state.guildOf(source.channel_id)?.id;
   const reference = { type: FORWARD, message_id: source.id, channel_id: source.channel_id, ...(guildId === undefined ? {} : { guild_id: guildId }) };
   return create(state, channelId, author, '', [], HAS_SNAPSHOT, { message_reference: reference, message_snapshots: [{ message: snapshot }] });
 }
@@ -74,7 +74,7 @@ function create(
   fields: Record<string, unknown>,
 ): EmulatedMessage {
   if (!state.channelJson(channelId)) throw new Error(`Discord emulator: unknown channel ${channelId}`);
-  const guildId = state.findGuildChannel(channelId)?.guild.id;
+  const guildId = state.guildOf(channelId)?.id;
   const created = state.messages.create({
     channelId,
     payload: { content },
