@@ -41,6 +41,8 @@ export type UserErrorIdentifier =
   | 'delivery.failed'
   | 'history.unknownJob'
   | 'history.resultGone'
+  | 'show.noAttachFiles'
+  | 'show.ageRestrictedOnly'
   | 'settings.modelNotAllowed'
   | 'settings.tooMany'
   | 'settings.channelOnly'

@@ -162,6 +162,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     rest: { api: config.DISCORD_API_URL, agent: discordAgent },
   });
   const audit = new DiscordAuditTrail({ rest: client.rest, logger });
+  const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
   const history = new MemberHistory({
     store: storage.history,
     images: new DiscordPostedImages({
@@ -172,9 +173,9 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     }),
     clock,
     keepMs: config.HISTORY_DAYS * 86_400_000,
+    settings,
   });
   const jobUsage = storage.records('job-usage', JobUsage);
-  const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
   // Moderation strikes (issue 27): one member's refused prompts must not earn the gateway a resource-wide block.
   const moderation = new ModerationGate({
     store: storage.strikes,

@@ -4,17 +4,28 @@
  * images are fetched again from the original message (see discord/posted-images.ts for why). Like a result, the card
  * is a new message under the reply, which then points at it (discord/deferred-reply.ts says why).
  */
-import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  AttachmentBuilder,
+  type ChatInputCommandInteraction,
+  PermissionFlagsBits,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
 import { DeferredReply } from '../discord/deferred-reply.js';
 import { shownCard } from '../discord/result-card.js';
 import { inertText, shortenForDiscord } from '../discord/text.js';
 import { formatDay, t } from '../i18n/translate.js';
+import { spoilerName } from '../discord/file-names.js';
 import type { HistoryEntry } from '../service/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
+import type { ShowPlace } from '../service/show-rules.js';
+import { channelOf } from './channel-facts.js';
 import type { ChatCommand } from './command.js';
 import { ownerOf } from './history.js';
 import { messageLink, timestampOf } from './history-page.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
+import { memberCan } from './job-from-interaction.js';
 
 export const SHOW_DATA = {
   type: ApplicationCommandType.ChatInput,
@@ -41,12 +52,14 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
     async execute(interaction, ctx) {
       const jobId = interaction.options.getString('job', true).trim();
       await interaction.deferReply();
-      const { entry, images } = await deps.history.show(ownerOf(interaction), jobId);
+      const { entry, images, spoiler } = await deps.history.show(ownerOf(interaction), jobId, showPlace(interaction));
       ctx.logger.info({ jobId, images: images.length }, 'result shown again');
+      // The target channel's spoiler setting; the card's gallery names the files as they are uploaded.
+      const names = images.map((image) => spoilerName(image.filename, spoiler));
       const card = shownCard(
         entry.jobId,
         renderShown(entry, interaction.user.id, interaction.locale),
-        images.map((image) => image.filename),
+        names,
         { edits: true, masks: true, enlarge: false },
         interaction.locale,
       );
@@ -54,7 +67,7 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
       const reply = new DeferredReply(interaction.client.rest, interaction);
       const posted = await reply.post({
         ...card,
-        files: images.map((image) => new AttachmentBuilder(image.bytes, { name: image.filename, description: shortenForDiscord(entry.prompt, 1024) })),
+        files: images.map((image, i) => new AttachmentBuilder(image.bytes, { name: names[i], description: shortenForDiscord(entry.prompt, 1024) })),
         allowedMentions: { parse: [] },
       });
       await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
@@ -63,6 +76,18 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
       const entries = await deps.history.search(ownerOf(interaction), interaction.options.getFocused());
       await interaction.respond(entries.map((entry) => ({ name: choiceName(entry, interaction.locale), value: entry.jobId })));
     },
+  };
+}
+
+/** Where /show is asked, from the interaction itself (channel-facts.ts) and the member's permissions there. */
+function showPlace(interaction: ChatInputCommandInteraction): ShowPlace {
+  const { parentChannelId, ageRestricted } = channelOf(interaction);
+  if (!interaction.inGuild()) return { channelId: null, parentUnknown: false, ageRestricted: false, canAttachFiles: true };
+  return {
+    channelId: parentChannelId ?? interaction.channelId,
+    parentUnknown: parentChannelId === null,
+    ageRestricted,
+    canAttachFiles: memberCan(interaction, PermissionFlagsBits.AttachFiles),
   };
 }
 

@@ -18,7 +18,7 @@ import {
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { t } from '../i18n/translate.js';
-import { imageFileName } from './file-names.js';
+import { imageFileName, spoilerName } from './file-names.js';
 import { shortenForDiscord } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Posted, ReplyAddress, Responder } from '../service/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
@@ -261,7 +261,7 @@ function toAttachment(delivery: Delivery, file: DeliveryFile, index: number): At
   const number = delivery.files.slice(0, index + 1).filter((f) => f.original !== true).length - 1;
   const plain = imageFileName(delivery.job.request.prompt, Math.max(number, 0), images, file.format);
   // Discord blurs an attachment whose name starts with SPOILER_ until it is clicked.
-  const name = delivery.spoiler === true ? `SPOILER_${plain}` : plain;
+  const name = spoilerName(plain, delivery.spoiler === true);
   return new AttachmentBuilder(file.bytes, { name, description: shortenForDiscord(delivery.job.request.prompt, 1024) });
 }
 

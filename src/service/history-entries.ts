@@ -26,6 +26,13 @@ export const HistoryEntry = z.object({
   messageId: z.string(),
   /** The first image as Discord served it at delivery: signed, so it stops working after about a day. */
   imageUrl: z.string().optional(),
+  /**
+   * The job's moderation level: a `low` result may be shown again only where the server would let it be made (issue
+   * 29). Missing in entries recorded before it was kept: /show then treats the result as `low` (fails closed).
+   */
+  moderation: z.enum(['auto', 'low']).optional(),
+  /** The channel the job was asked in (a thread's parent), null in a direct message; missing in older entries. */
+  originChannelId: z.string().nullable().optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

@@ -8,6 +8,9 @@ import { UserFacingError } from '../errors.js';
 import type { HistoryEntry, HistoryOwner, HistoryStore } from './history-entries.js';
 import type { ImageJob, Posted } from './jobs.js';
 import type { Clock } from './ports.js';
+import { DEFAULT_SETTINGS } from './server-settings.js';
+import type { SettingsStore } from './settings-store.js';
+import { checkShow, type ShowPlace } from './show-rules.js';
 
 /** Entries on one page of /history (one embed each; a message holds 10). */
 export const HISTORY_PAGE_SIZE = 5;
@@ -44,6 +47,8 @@ export interface MemberHistoryOptions {
   clock: Clock;
   /** HISTORY_DAYS in milliseconds: entries older than that are neither shown nor kept. */
   keepMs: number;
+  /** The servers' settings, whose rules /show obeys; without it, every server has the defaults. */
+  settings?: Pick<SettingsStore, 'get'> | undefined;
 }
 
 /** See the module comment. */
@@ -73,6 +78,8 @@ export class MemberHistory {
       channelId,
       messageId,
       ...(posted.imageUrl === undefined ? {} : { imageUrl: posted.imageUrl }),
+      moderation: job.request.moderation === 'low' ? 'low' : 'auto',
+      originChannelId: job.origin.parentChannelId ?? job.origin.channelId,
     };
     await this.#options.store.add(ownerOf(job), entry, { keepFrom: now - this.#options.keepMs, keepMs: this.#options.keepMs });
   }
@@ -93,16 +100,19 @@ export class MemberHistory {
   }
 
   /**
-   * One of the owner's jobs with the images its message carries now.
-   * @throws UserFacingError `history.unknownJob` when it is not in the owner's history, `history.resultGone` when its
-   * message is gone or has no images left
+   * One of the owner's jobs with the images its message carries now, once the server's rules allow showing it at
+   * `place` (show-rules.ts); nothing is downloaded for a job refused there. `spoiler`: post its images as spoilers.
+   * @throws UserFacingError `history.unknownJob` when it is not in the owner's history, a rule's refusal, or
+   * `history.resultGone` when its message is gone or has no images left
    */
-  async show(owner: HistoryOwner, jobId: string): Promise<{ entry: HistoryEntry; images: PostedImage[] }> {
+  async show(owner: HistoryOwner, jobId: string, place: ShowPlace): Promise<{ entry: HistoryEntry; images: PostedImage[]; spoiler: boolean }> {
     const entry = (await this.#kept(owner)).find((e) => e.jobId === jobId);
     if (!entry) throw new UserFacingError('history.unknownJob');
+    const settings = owner.guildId === null ? DEFAULT_SETTINGS : ((await this.#options.settings?.get(owner.guildId)) ?? DEFAULT_SETTINGS);
+    const { spoiler } = checkShow(entry, settings, place);
     const images = await this.#options.images.fetch(entry);
     if (!images || images.length === 0) throw new UserFacingError('history.resultGone');
-    return { entry, images };
+    return { entry, images, spoiler };
   }
 
   /** Deletes the owner's history from the store. */

@@ -127,7 +127,11 @@ export function checkPromptHelp(settings: ServerSettings, channelId: string | nu
   if (!settings.promptHelp) throw new UserFacingError('promptHelp.off');
 }
 
-function checkChannel(settings: ServerSettings, channelId: string | null, parentUnknown: boolean): void {
+/**
+ * The channel rules (`only`/`except`) for `channelId` (a thread's parent); a thread whose parent is not known is refused.
+ * @throws UserFacingError naming where the bot may be used
+ */
+export function checkChannel(settings: ServerSettings, channelId: string | null, parentUnknown: boolean): void {
   const { mode, ids } = settings.channels;
   if (mode === 'everywhere' || channelId === null) return;
   // A thread of an unknown channel could be one of the excluded (or outside the listed) ones: refused, never let through.

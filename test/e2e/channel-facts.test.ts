@@ -5,6 +5,7 @@
  * age-restricted channel allows `moderation:low` there too. A thread's parent whose age restriction cannot be known
  * reads as not age-restricted (refused, never let through).
  */
+import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuildFixture, SlashOption, UserFixture } from '../emulators/discord/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
@@ -70,5 +71,57 @@ describe('channel facts from the interaction', () => {
     expect(ephemeralError(unseen)).toContain('`moderation:low` is only available in age-restricted channels');
     // An ordinary channel stays ordinary.
     expect(ephemeralError(await imagine(thirdGuild, thirdGuild.channels.general.id, [low]))).toContain('only available in age-restricted channels');
+  });
+
+  describe('/show obeys the server where it is asked', () => {
+    const show = async (jobId: string, channelId: string, extra: { memberPermissions?: string } = {}) => {
+      const handle = h.discord.slash('show', [{ name: 'job', type: 3, value: jobId }], { user: h.discord.fixtures.member, channelId, ...extra });
+      await handle.waitFor((x) => settled(x) || x.followUps.some((e) => e.status === 200 && e.files.length > 0));
+      return handle;
+    };
+    const made = async (channelId: string, extra: SlashOption[] = []) => {
+      const handle = h.discord.slash('imagine', imagineOptions('a lantern festival', extra as never), { user: h.discord.fixtures.member, channelId });
+      const accepted = await h.waitForLog((e) => e.msg === 'image job accepted' && e['interactionId'] === handle.id);
+      await handle.waitFor(settled);
+      expect(resultPost(handle)).toBeDefined();
+      return String(accepted['jobId']);
+    };
+    const shownFiles = (handle: Awaited<ReturnType<typeof show>>) =>
+      handle.followUps.find((e) => e.status === 200 && e.files.length > 0)?.files.map((f) => f.filename);
+
+    it('shows a moderation:low result from an age-restricted channel only in one, while an ordinary result is shown anywhere', async () => {
+      const { guild } = h.discord.fixtures;
+      const low = await made(guild.channels.nsfw.id, [{ name: 'moderation', type: 3, value: 'low' }]);
+      const ordinary = await made(guild.channels.nsfw.id);
+
+      const refused = await show(low, guild.channels.general.id);
+      expect(ephemeralError(refused)).toContain('I can only show it again in an age-restricted channel');
+      expect(shownFiles(refused)).toBeUndefined();
+      expect(shownFiles(await show(low, guild.channels.nsfw.id))).toEqual(['a-lantern-festival-1.png']);
+      expect(shownFiles(await show(ordinary, guild.channels.general.id))).toEqual(['a-lantern-festival-1.png']);
+    });
+
+    it("runs the target channel's rules and spoilers, and the member's Attach Files permission there", async () => {
+      const { guild } = h.discord.fixtures;
+      const jobId = await made(guild.channels.general.id);
+      await settings(guild, 'spoilers', [{ name: 'channel1', type: 7, value: guild.channels.nsfw.id }]);
+      expect(shownFiles(await show(jobId, guild.channels.nsfw.id))).toEqual(['SPOILER_a-lantern-festival-1.png']);
+      await settings(guild, 'spoilers');
+
+      await settings(guild, 'channels', [
+        { name: 'mode', type: 3, value: 'except' },
+        { name: 'channel1', type: 7, value: guild.channels.nsfw.id },
+      ]);
+      expect(ephemeralError(await show(jobId, guild.channels.nsfw.id))).toContain(`You can use it anywhere except <#${guild.channels.nsfw.id}>.`);
+      // A thread of the excluded channel, too.
+      expect(ephemeralError(await show(jobId, guild.threads.nsfw.id))).toContain(`You can use it anywhere except <#${guild.channels.nsfw.id}>.`);
+      await settings(guild, 'channels', [{ name: 'mode', type: 3, value: 'everywhere' }]);
+
+      // Send Messages and Use Application Commands, but not Attach Files.
+      const noFiles = String(PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands | PermissionFlagsBits.ViewChannel);
+      const withoutFiles = await show(jobId, guild.channels.general.id, { memberPermissions: noFiles });
+      expect(ephemeralError(withoutFiles)).toContain("You can't attach files in this channel");
+      expect(shownFiles(withoutFiles)).toBeUndefined();
+    });
   });
 });

@@ -13,6 +13,8 @@ import { GUILD_ID, imagineJob, MEMBER_ID } from '../fakes/jobs.js';
 import { ManualClock } from '../fakes/manual-clock.js';
 
 const OTHER_ID = '200000000000000002';
+/** An ordinary channel where the member may attach files. */
+const HERE = { channelId: '300000000000000001', parentUnknown: false, ageRestricted: false, canAttachFiles: true };
 const DAY_MS = 86_400_000;
 const opened: Storage[] = [];
 afterEach(async () => {
@@ -25,9 +27,16 @@ async function setup() {
   opened.push(storage);
   /** Messages that still exist, by id, with their images. */
   const messages = new Map<string, PostedImage[]>();
+  /** The messages whose images were downloaded, in order. */
+  const fetches: string[] = [];
   const history = new MemberHistory({
     store: storage.history,
-    images: { fetch: async ({ messageId }) => messages.get(messageId) },
+    images: {
+      fetch: async ({ messageId }) => {
+        fetches.push(messageId);
+        return messages.get(messageId);
+      },
+    },
     clock,
     keepMs: 30 * DAY_MS,
   });
@@ -41,7 +50,7 @@ async function setup() {
     await history.record(job, { model: 'gpt-image-2', images: 1, posted: { messageIds: [id], imageUrl: `https://cdn.example/${id}.png` } });
     return id;
   };
-  return { clock, storage, history, messages, deliver };
+  return { clock, storage, history, messages, deliver, fetches };
 }
 
 const member = { guildId: GUILD_ID, userId: MEMBER_ID };
@@ -72,8 +81,23 @@ describe('MemberHistory', () => {
       channelId: '400000000000000001',
       messageId,
       imageUrl: `https://cdn.example/${messageId}.png`,
+      moderation: 'auto',
+      originChannelId: '400000000000000001',
     });
     expect((await history.page(other, 0)).entries.map((e) => e.prompt)).toEqual(['not mine']);
+  });
+
+  it("keeps a job's moderation level and origin channel, and shows a moderation:low one only where its rules allow, downloading nothing elsewhere", async () => {
+    const { history, messages, deliver, fetches } = await setup();
+    const job = imagineJob({ prompt: 'after dark', moderation: 'low' });
+    const messageId = await deliver({ ...job, origin: { ...job.origin, channelId: '400000000000000002', parentChannelId: '400000000000000003' } });
+    expect((await history.page(member, 0)).entries[0]).toMatchObject({ moderation: 'low', originChannelId: '400000000000000003' });
+
+    await expect(history.show(member, job.id, HERE)).rejects.toEqual(new UserFacingError('show.ageRestrictedOnly'));
+    expect(fetches).toEqual([]);
+    const shown = await history.show(member, job.id, { ...HERE, ageRestricted: true });
+    expect(shown.images).toEqual(messages.get(messageId));
+    expect(fetches).toEqual([messageId]);
   });
 
   it('pages newest first, clamps the page, and keeps the pages still while new jobs arrive', async () => {
@@ -101,10 +125,10 @@ describe('MemberHistory', () => {
 
     expect((await history.search(member, 'blue')).map((e) => e.jobId)).toEqual([mine.id]);
     expect((await history.search(member, mine.id.slice(0, 4))).map((e) => e.jobId)).toEqual([mine.id]);
-    expect((await history.show(member, mine.id)).images).toEqual(messages.get(messageId));
-    await expect(history.show(member, theirs.id)).rejects.toEqual(new UserFacingError('history.unknownJob'));
+    expect((await history.show(member, mine.id, HERE)).images).toEqual(messages.get(messageId));
+    await expect(history.show(member, theirs.id, HERE)).rejects.toEqual(new UserFacingError('history.unknownJob'));
     messages.delete(messageId);
-    await expect(history.show(member, mine.id)).rejects.toEqual(new UserFacingError('history.resultGone'));
+    await expect(history.show(member, mine.id, HERE)).rejects.toEqual(new UserFacingError('history.resultGone'));
   });
 
   it('forgets jobs older than its retention, and clears the store', async () => {
