@@ -67,7 +67,9 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
       const reply = new DeferredReply(interaction.client.rest, interaction);
       const posted = await reply.post({
         ...card,
-        files: images.map((image, i) => new AttachmentBuilder(image.bytes, { name: names[i], description: shortenForDiscord(entry.prompt, 1024) })),
+        files: images.map(
+          (image) => new AttachmentBuilder(image.bytes, { name: spoilerName(image.filename, spoiler), description: shortenForDiscord(entry.prompt, 1024) }),
+        ),
         allowedMentions: { parse: [] },
       });
       await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
