@@ -29,6 +29,17 @@ const BASE_IMAGE_TOKENS = 85;
 const TILE_TOKENS = 170;
 const HIGH_FIDELITY_TOKENS = 4160;
 
+/** Output tokens each streamed partial image (a preview) adds per image (OpenAI's image generation guide). */
+export const PARTIAL_IMAGE_TOKENS = 100;
+
+/** What else a request's cost depends on. */
+export interface EstimateExtras {
+  /** Partial images (previews) the call asks for. */
+  partialImages?: number | undefined;
+  /** The longest prompt it may go out with (enhance rewrites it first, up to its longest answer). */
+  promptChars?: number | undefined;
+}
+
 /** What an estimate needs to know of an edit's references (as Discord declares them). */
 export interface EstimatedReferences {
   images: readonly { width?: number | null | undefined; height?: number | null | undefined }[];
@@ -39,12 +50,19 @@ export interface EstimatedReferences {
  * The estimated cost of `request` in USD (to a millionth), or undefined when the model's prices are not known (no
  * price per output token nor per image).
  */
-export function estimateCost(request: GenerateRequest, prices: ModelPrices | undefined, references?: EstimatedReferences): number | undefined {
+export function estimateCost(
+  request: GenerateRequest,
+  prices: ModelPrices | undefined,
+  references?: EstimatedReferences,
+  extras: EstimateExtras = {},
+): number | undefined {
   if (!prices || (prices.outputPerMillion === undefined && prices.perImage === undefined)) return undefined;
   const images = request.n ?? 1;
   const perMillion = (tokens: number, price: number | undefined) => (tokens * (price ?? 0)) / 1e6;
-  const output = images * (perMillion(outputTokens(request), prices.outputPerMillion) + (prices.perImage ?? 0));
-  const text = perMillion(Math.ceil(request.prompt.length / 4), prices.inputTextPerMillion);
+  const partials = (extras.partialImages ?? 0) * PARTIAL_IMAGE_TOKENS;
+  const output = images * (perMillion(outputTokens(request) + partials, prices.outputPerMillion) + (prices.perImage ?? 0));
+  const promptChars = Math.max(request.prompt.length, extras.promptChars ?? 0);
+  const text = perMillion(Math.ceil(promptChars / 4), prices.inputTextPerMillion);
   const referenceTokens = (references?.images ?? []).reduce((sum, image) => sum + imageTokens(image, references?.inputFidelity), 0);
   const input = perMillion(referenceTokens, prices.inputImagePerMillion ?? prices.inputTextPerMillion);
   return roundUsd(output + text + input);

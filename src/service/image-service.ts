@@ -20,7 +20,8 @@ import { actionRequest, actionsOf, isCanvasTransform } from './result-actions.js
 import { outpaint } from './outpaint.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { ModerationGate } from './moderation-gate.js';
-import { costOf, type JobCost } from './cost.js';
+import { chatCostOf, estimateChatCost } from './chat-cost.js';
+import { costOf, roundUsd, type JobCost, type ModelPrices } from './cost.js';
 import { estimateCost } from './cost-estimate.js';
 import { isoDate } from './periods.js';
 import type { UsageTotals } from './usage-totals.js';
@@ -117,7 +118,7 @@ export interface ImageServiceOptions {
   /** Where a request waits for its member to confirm its cost; without it, requests run unasked. */
   confirmations?: Pick<JobArchive, 'stashConfirmation'> | undefined;
   /** Prompt help's enhance (PROMPT_MODEL); without it, `enhance` is ignored with a notice. */
-  promptHelp?: Pick<PromptHelp, 'enhance'> | undefined;
+  promptHelp?: Pick<PromptHelp, 'enhance' | 'enhanceCall'> | undefined;
   /** Moderation strikes (moderation-gate.ts): paused members are refused first, moderation refusals count; without it, neither. */
   moderation?: Pick<ModerationGate, 'check' | 'counted'> | undefined;
 }
@@ -150,8 +151,17 @@ interface Prepared {
   previews: boolean;
   /** The server posts results in this channel as spoilers. */
   spoiler: boolean;
-  /** The estimated cost in USD (cost-estimate.ts); undefined when the model's prices are not known. */
+  /**
+   * The estimated cost in USD: the images (cost-estimate.ts) and the enhance call asked for (chat-cost.ts); undefined
+   * when the prices of either model are not known (`unpricedModel`).
+   */
   estimate: number | undefined;
+  /** The images' part of `estimate` (what a delivery without a reported cost is charged). */
+  imageEstimate: number | undefined;
+  /** The enhance call's estimate (0 when none is asked for), charged when its answer tells no cost. */
+  enhanceEstimate: number;
+  /** The model whose prices are missing when `estimate` is undefined. */
+  unpricedModel: string;
   /** An edit's references and fields, with what an action on a result asks for (its fidelity) filled in. */
   edit: ImageJob['edit'];
   /** The server allows prompt help (enhance). */
@@ -295,17 +305,38 @@ export class ImageService {
     // The ✨ Enhance button asks for nothing but the rewrite: where prompt help is off, it is refused, not run as written.
     if (job.enhance === 'required' && !(settings.promptHelp && this.options.promptHelp)) throw new UserFacingError('promptHelp.off');
     if (edit) checkDeclaredImages(edit.images, edit.mask, this.maxAttachmentBytes, this.memory.referenceBytes);
-    const estimate = estimateCost(request, profile.prices, edit);
+    const spoiler = postsSpoilers(settings, place.channelId, place.parentUnknown);
+    const partialImages = this.partialImagesFor({ profile, request, previews: settings.previews, spoiler });
+    // Enhance is metered like the images: its call's estimate is held with theirs, and the images' estimate counts
+    // the rewritten prompt at its longest.
+    const enhanceCall = job.enhance && settings.promptHelp ? this.options.promptHelp?.enhanceCall(request.prompt) : undefined;
+    const promptChars = enhanceCall ? enhanceCall.maxOutputTokens * 4 : undefined;
+    const imageEstimate = estimateCost(request, profile.prices, edit, { partialImages, promptChars });
+    const enhanceEstimate = enhanceCall ? estimateChatCost(enhanceCall, this.pricesOf(enhanceCall.model)) : 0;
     return {
       request,
       model,
       profile,
       previews: settings.previews,
-      spoiler: postsSpoilers(settings, place.channelId, place.parentUnknown),
-      estimate,
+      spoiler,
+      estimate: imageEstimate === undefined || enhanceEstimate === undefined ? undefined : roundUsd(imageEstimate + enhanceEstimate),
+      imageEstimate,
+      enhanceEstimate: enhanceEstimate ?? 0,
+      unpricedModel: imageEstimate === undefined || !enhanceCall ? model : enhanceCall.model,
       edit,
       promptHelp: settings.promptHelp,
     };
+  }
+
+  /** A model's prices (MODEL_PROFILES_FILE over the built-in ones). */
+  private pricesOf(model: string): ModelPrices | undefined {
+    return (this.options.profiles ?? DEFAULT_PROFILES).of(model).profile.prices;
+  }
+
+  /** What the enhance call of a job cost, when it answered (0 when it did not run or did not answer). */
+  private enhanceCostOf(enhancement: EnhancementOutcome, prepared: Prepared): JobCost | undefined {
+    const used = enhancement.used;
+    return used && chatCostOf(used, this.pricesOf(used.model), prepared.enhanceEstimate);
   }
 
   /**
@@ -412,7 +443,7 @@ export class ImageService {
    * Reserves the job's images, then its estimated cost where a money limit applies (refused when a limit applies and
    * the model's prices are not known); a refusal of the cost gives the images back.
    */
-  private async reserve(job: ImageJob, count: number, { estimate, model }: Prepared): Promise<Holds> {
+  private async reserve(job: ImageJob, count: number, { estimate, unpricedModel: model }: Prepared): Promise<Holds> {
     const outcome = await this.options.quotas.reserve(job.subject, job.id, count);
     if (!outcome.ok) throw quotaError(outcome.status, count);
     const spend = this.options.spend;
@@ -458,7 +489,8 @@ export class ImageService {
       const { answer, images, posted } = sent;
       await lease.stop();
       const cost = costOf(answer.usage, prepared.profile.prices, answer.images);
-      await this.commit(job, images, holds.spend ? (cost?.usd ?? prepared.estimate ?? 0) : undefined, log);
+      const enhanceUsd = this.enhanceCostOf(enhancement, prepared)?.usd ?? 0;
+      await this.commit(job, images, holds.spend ? roundUsd((cost?.usd ?? prepared.imageEstimate ?? 0) + enhanceUsd) : undefined, log);
       await this.recordUsage({ ...job, request }, answer, images, cost, log, enhancement.used);
       await this.options.archive?.remember(job, posted.messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       await this.options.history
@@ -470,7 +502,8 @@ export class ImageService {
       await lease.stop();
       const { answer } = answered;
       if (!sent) {
-        await this.refund(job, holds, log);
+        // No images charged; an enhance call that answered was made for the member, and is (issue 29).
+        await this.refund(job, holds, log, this.enhanceCostOf(enhancement, prepared)?.usd);
         // Images were made but not posted: the member is not charged, the operator was.
         if (answer) {
           made.images = true;
@@ -614,7 +647,7 @@ export class ImageService {
   }
 
   /** Partial images a call asks for (0: not streamed): none from a model that does not stream, nor for GIF or SVG. */
-  private partialImagesFor({ profile, request, previews, spoiler }: Prepared): number {
+  private partialImagesFor({ profile, request, previews, spoiler }: Pick<Prepared, 'profile' | 'request' | 'previews' | 'spoiler'>): number {
     const raster = request.outputFormat !== 'gif' && request.outputFormat !== 'svg';
     // A preview would show in the clear what a spoiler channel hides.
     return previews && !spoiler && profile.streaming && raster ? (this.options.partialImages ?? 1) : 0;
@@ -643,15 +676,18 @@ export class ImageService {
     });
   }
 
-  private async refund(job: ImageJob, holds: Holds, log: Logger): Promise<void> {
+  /** Gives the images back, and the money held but `chargeUsd` (prompt help that ran), which is committed. */
+  private async refund(job: ImageJob, holds: Holds, log: Logger, chargeUsd = 0): Promise<void> {
     try {
       await this.options.quotas.refund(job.id);
     } catch (err) {
       log.error({ err }, 'quota refund failed; the reservation lapses with its lease');
     }
     if (!holds.spend) return;
-    await this.options.spend?.refund(job.id).catch((err: unknown) => {
-      log.error({ err }, 'spend refund failed; the estimate lapses with its lease');
+    const spend = this.options.spend;
+    const settle = chargeUsd > 0 ? spend?.commit(job.id, chargeUsd) : spend?.refund(job.id);
+    await settle?.catch((err: unknown) => {
+      log.error({ err }, `spend ${chargeUsd > 0 ? 'commit' : 'refund'} failed; the estimate lapses with its lease`);
     });
   }
 }

@@ -174,12 +174,19 @@ export type BuiltInProfileName = keyof typeof BUILT_IN_PROFILES;
 const BUILT_IN_NAMES = Object.keys(BUILT_IN_PROFILES) as [BuiltInProfileName, ...BuiltInProfileName[]];
 
 /**
- * OpenAI's published prices (USD per million tokens) of the models whose prices are known; any other model's cost
+ * OpenAI's published prices (USD per million tokens) of the models whose prices are known (image models, and the chat
+ * models prompt help uses); any other model's cost
  * is estimated only from prices an operator sets in MODEL_PROFILES_FILE (or reported by the gateway).
  */
 const BUILT_IN_PRICES: Readonly<Record<string, ModelPrices>> = {
   'gpt-image-1': { inputTextPerMillion: 5, inputImagePerMillion: 10, outputPerMillion: 40 },
   'gpt-image-1-mini': { inputTextPerMillion: 2, inputImagePerMillion: 2.5, outputPerMillion: 8 },
+  // Chat models prompt help uses (chat-cost.ts): text in and out.
+  'gpt-4o-mini': { inputTextPerMillion: 0.15, outputPerMillion: 0.6 },
+  'gpt-4o': { inputTextPerMillion: 2.5, outputPerMillion: 10 },
+  'gpt-4.1-nano': { inputTextPerMillion: 0.1, outputPerMillion: 0.4 },
+  'gpt-4.1-mini': { inputTextPerMillion: 0.4, outputPerMillion: 1.6 },
+  'gpt-4.1': { inputTextPerMillion: 2, outputPerMillion: 8 },
 };
 
 /** A model's profile, and where it came from (a built-in name, or the file's entry). */

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { Prompt } from './image-request.js';
+import type { ChatCall } from './chat-cost.js';
 import type { ChatCompletion, ChatMessage, ImageUsage, PromptModel } from './ports.js';
 
 /** The system instruction of enhance. */
@@ -70,6 +71,22 @@ export class PromptHelp {
     return this.options.visionModel !== undefined;
   }
 
+  /** The chat call enhancing `prompt` would make (for its estimate), or undefined when enhance is off. */
+  enhanceCall(prompt: string): ChatCall | undefined {
+    const model = this.options.promptModel;
+    return model === undefined
+      ? undefined
+      : { model, inputChars: ENHANCE_INSTRUCTION.length + prompt.length, imageTokens: 0, maxOutputTokens: this.options.maxTokens };
+  }
+
+  /** The chat call describing an image of at most `maxSide` pixels a side would make, or undefined when describe is off. */
+  describeCall(maxSide: number): ChatCall | undefined {
+    const model = this.options.visionModel;
+    return model === undefined
+      ? undefined
+      : { model, inputChars: DESCRIBE_INSTRUCTION.length, imageTokens: visionTokens(maxSide), maxOutputTokens: this.options.maxTokens };
+  }
+
   /** The rewritten prompt, or `ok: false` (never throws). `check` refuses a rewrite the image model cannot take. */
   async enhance(prompt: string, check: (rewritten: string) => void, signal?: AbortSignal): Promise<Enhancement> {
     const model = this.options.promptModel;
@@ -123,6 +140,16 @@ export class PromptHelp {
       ],
     });
   }
+}
+
+/**
+ * Input tokens of an image of up to `maxSide` pixels a side in a vision call, erring high: OpenAI's high-detail count
+ * (scaled into 2048×2048, then its short side to 768; 85 + 170 per 512-pixel tile) of a square, the worst case.
+ */
+export function visionTokens(maxSide: number): number {
+  const side = Math.min(maxSide, 768);
+  const tiles = Math.ceil(side / 512) ** 2;
+  return 85 + 170 * tiles;
 }
 
 /** What a chat answer used, for the job's usage record. */

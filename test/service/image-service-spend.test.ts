@@ -10,7 +10,8 @@ import { FairQueue } from '../../src/service/fair-queue.js';
 import { GatewayError } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
 import type { CostConfirmation, ImageJob } from '../../src/service/jobs.js';
-import type { SpendLedger } from '../../src/service/ports.js';
+import type { PromptModel, SpendLedger } from '../../src/service/ports.js';
+import { ENHANCE_INSTRUCTION, PromptHelp } from '../../src/service/prompt-help.js';
 import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/service/server-settings.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { FakeGateway } from '../fakes/fake-gateway.js';
@@ -28,7 +29,16 @@ afterEach(async () => {
 /** gpt-image-1 at 1024x1024, high: about $0.17 an image. */
 const PRICED = { model: 'gpt-image-1', size: '1024x1024', quality: 'high' } as const;
 
-async function setup(options: { settings?: Partial<ServerSettings>; failCommit?: boolean; failRefund?: boolean; confirmations?: boolean } = {}) {
+async function setup(
+  options: {
+    settings?: Partial<ServerSettings>;
+    failCommit?: boolean;
+    failRefund?: boolean;
+    confirmations?: boolean;
+    chat?: PromptModel;
+    promptModel?: string;
+  } = {},
+) {
   const clock = new ManualClock('2025-06-01T12:00:00Z');
   const { logger, find } = memoryLogger();
   const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 600_000, logger, clock });
@@ -59,6 +69,8 @@ async function setup(options: { settings?: Partial<ServerSettings>; failCommit?:
               return job.id;
             },
           },
+    promptHelp:
+      options.chat && new PromptHelp({ chat: options.chat, promptModel: options.promptModel ?? 'gpt-4o-mini', visionModel: undefined, maxTokens: 400, logger }),
     logger,
     clock,
   });
@@ -130,7 +142,8 @@ describe('ImageService cost confirmation', () => {
     const responder = new AskingResponder();
     await service.run(imagineJob(PRICED), responder);
     expect(responder.asked).toHaveLength(1);
-    expect(responder.asked[0]).toMatchObject({ thresholdUsd: 0.1, estimateUsd: 0.166425 });
+    // 4,160 output tokens and one preview's 100 at $40 per million, and the prompt's tokens.
+    expect(responder.asked[0]).toMatchObject({ thresholdUsd: 0.1, estimateUsd: 0.170425 });
     expect(stashed).toHaveLength(1);
     expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
     gateway.returns(imageResult([await flatPng(1024, 1024)]));
@@ -226,5 +239,62 @@ describe('ImageService.present', () => {
     release();
     await Promise.all([first, second]);
     expect(downloads).toEqual(['a-1.png', 'a-2.png']);
+  });
+});
+
+describe('ImageService metering enhance (issue 29)', () => {
+  /** A chat model whose every answer reports `costUsd`, counting its calls. */
+  const chat = (costUsd: number) => {
+    const calls: string[] = [];
+    const model: PromptModel = {
+      complete: async (request) => {
+        calls.push(request.model);
+        return { text: 'a vivid lighthouse at dusk, oil painting', model: request.model, usage: { inputTokens: 90, outputTokens: 12, costUsd } };
+      },
+    };
+    return { model, calls };
+  };
+
+  it("estimates the enhance call and the rewritten prompt's longest form with the images", async () => {
+    const { service } = await setup({ settings: { confirmAboveUsd: 0.1 }, chat: chat(0.01).model });
+    const responder = new AskingResponder();
+    await service.run(imagineJob(PRICED), responder);
+    await service.run({ ...imagineJob(PRICED), enhance: true }, responder);
+    const [plain, enhanced] = responder.asked.map((a) => a.estimateUsd);
+    const promptChars = imagineJob(PRICED).request.prompt.length;
+    // gpt-4o-mini reads the instruction and the prompt (a token per four characters, 16 for the framing) at $0.15 per
+    // million and may answer 400 tokens at $0.60; gpt-image-1 then reads the rewritten prompt at its longest (400
+    // tokens) instead of the member's, at $5 per million.
+    const chatUsd = ((Math.ceil((ENHANCE_INSTRUCTION.length + promptChars) / 4) + 16) * 0.15 + 400 * 0.6) / 1e6;
+    const longerPromptUsd = ((400 - Math.ceil(promptChars / 4)) * 5) / 1e6;
+    expect(enhanced! - plain!).toBeCloseTo(chatUsd + longerPromptUsd, 6);
+  });
+
+  it('charges the enhance call when the image call then fails, and gives the images back', async () => {
+    const { service, storage, gateway } = await setup({ chat: chat(0.03).model });
+    await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 5, period: 'day' });
+    gateway.fails(new GatewayError('boom', { category: 'gateway_failure', status: 500 }));
+    await failure(service.run({ ...imagineJob(PRICED), enhance: true }, new FakeResponder()));
+    expect(await storage.spend.status(memberSubject())).toMatchObject({ spent: 0.03, reserved: 0 });
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
+  });
+
+  it('charges the images and the enhance call together when delivered', async () => {
+    const { service, storage, gateway } = await setup({ chat: chat(0.03).model });
+    await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 5, period: 'day' });
+    gateway.returns({ ...imageResult([await flatPng(1024, 1024)]), usage: { costUsd: 0.2 } });
+    await service.run({ ...imagineJob(PRICED), enhance: true }, new FakeResponder());
+    expect(await storage.spend.status(memberSubject())).toMatchObject({ spent: 0.23, reserved: 0 });
+  });
+
+  it('refuses enhance with a chat model whose prices are not known while a limit applies, before anything is called', async () => {
+    const { model, calls } = chat(0.01);
+    const { service, storage, gateway } = await setup({ chat: model, promptModel: 'house-chat' });
+    await storage.spend.setLimit({ kind: 'server', guildId: GUILD_ID }, { usd: 5, period: 'day' });
+    const error = await failure(service.run({ ...imagineJob(PRICED), enhance: true }, new FakeResponder()));
+    expect(error).toEqual(new UserFacingError('spend.unpriced', { model: 'house-chat' }));
+    expect(calls).toEqual([]);
+    expect(gateway.calls).toHaveLength(0);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 0, reserved: 0 });
   });
 });
