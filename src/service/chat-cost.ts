@@ -5,7 +5,7 @@
  * model's prices (set for any model in MODEL_PROFILES_FILE, built in for OpenAI's). Pure.
  */
 import { costOf, roundUsd, type JobCost, type ModelPrices } from './cost.js';
-import type { PromptHelpUsage } from './prompt-help.js';
+import type { ImageUsage } from './ports.js';
 
 /** The shape of one chat call, as far as its price goes. */
 export interface ChatCall {
@@ -38,6 +38,6 @@ export function estimateChatCost(call: ChatCall, prices: ModelPrices | undefined
  * What a call that answered cost: reported, or from its usage and the model's prices; `fallbackUsd` (its estimate)
  * when neither tells, so an answered call is never free in a money limit.
  */
-export function chatCostOf(used: PromptHelpUsage, prices: ModelPrices | undefined, fallbackUsd: number): JobCost {
+export function chatCostOf(used: { usage?: ImageUsage | undefined }, prices: ModelPrices | undefined, fallbackUsd: number): JobCost {
   return costOf(used.usage, prices, 0) ?? { usd: roundUsd(fallbackUsd), source: 'estimated' };
 }
