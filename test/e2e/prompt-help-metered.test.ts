@@ -1,0 +1,67 @@
+/**
+ * Prompt help is metered (issue 29), end to end: an enhance call is held with the images in the member's money limit
+ * and charged as the chat model's answer reports, even when the image model then refuses the prompt (the images are
+ * given back, the chat call is not); the member sees it in /quota. Real discord.js client, both emulators, the chat
+ * model priced in MODEL_PROFILES_FILE so a cent shows.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InteractionHandle, SlashOption } from '../emulators/discord/index.js';
+import { startHarness, type Harness } from './harness.js';
+import { ephemeralError, lastText, quotaText, settled } from './support.js';
+
+// $1,000 per million tokens in and $2,000 out: each token of the chat model's costs a tenth of a cent or more.
+const PRICES = { 'gpt-4o-mini': { prices: { inputTextPerMillion: 1000, outputPerMillion: 2000 } } };
+const CHEAP_IMAGE = [
+  { name: 'model', type: 3, value: 'gpt-image-1' },
+  { name: 'size', type: 3, value: '1024x1024' },
+  { name: 'quality', type: 3, value: 'low' },
+];
+
+describe('prompt help metered, end to end', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'imagine-prices-')), 'profiles.json');
+    writeFileSync(file, JSON.stringify(PRICES));
+    h = await startHarness({ env: { QUOTA_DEFAULT_LIMIT: '50', PROMPT_MODEL: 'gpt-4o-mini', MODEL_PROFILES_FILE: file } });
+  });
+  afterAll(async () => {
+    await (h as Harness | undefined)?.close();
+  });
+
+  const admin = async (command: string, sub: string, options: SlashOption[] = []): Promise<string> => {
+    const handle = h.discord.slash(command, [{ name: sub, type: 1, options }], { user: h.discord.fixtures.admin });
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200) || x.acks.some((a) => a.type === 4));
+    return lastText(handle);
+  };
+  const handled = (handle: InteractionHandle) =>
+    h.waitForLog((e) => e['interactionId'] === handle.id && (e.msg === 'interaction handled' || e.msg === 'user-facing error'));
+
+  it('charges an enhance call whose prompt the image model then refuses, and gives the images back', async () => {
+    const { member } = h.discord.fixtures;
+    await admin('quota', 'money', [
+      { name: 'usd', type: 10, value: 5 },
+      { name: 'period', type: 3, value: 'day' },
+    ]);
+    h.gateway.enqueueChat({ type: 'success', content: 'a forbidden scene, rendered in detail' });
+    h.gateway.enqueue({ type: 'error', preset: 'content_policy' });
+    const chatBefore = h.gateway.chatRequests().length;
+    const refused = h.discord.slash(
+      'imagine',
+      [{ name: 'prompt', type: 3, value: 'something the image model refuses' }, { name: 'enhance', type: 5, value: true }, ...CHEAP_IMAGE],
+      { user: member },
+    );
+    await refused.waitFor(settled);
+    expect(ephemeralError(refused)).toBeDefined();
+    await handled(refused);
+    expect(h.gateway.chatRequests()).toHaveLength(chatBefore + 1);
+    const quota = await quotaText(h.discord, member);
+    // The chat model's usage as the emulator reports it, at the prices above: a few dimes, not nothing.
+    const spent = Number(/\*\*Spending: \$(\d+\.\d\d) of \$5\.00\*\*/.exec(quota)?.[1]);
+    expect(spent).toBeGreaterThan(0.05);
+    expect(spent).toBeLessThan(1);
+    expect(quota).toContain('**You have 50 of 50 images left**');
+  });
+});
