@@ -12,6 +12,7 @@ import { ChatClient, type ChatClientOptions } from '../../src/gateway/chat-clien
 import type { ChatCompletionRequest } from '../../src/service/ports.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { failure, makeImage, recordingSleep, silentLogger } from './fixtures.js';
+import { specTest } from '../support/openapi.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -89,7 +90,9 @@ describe('ChatClient against the emulator', () => {
     expect(gw.specViolations).toEqual([]);
   });
 
-  it('is refused by the emulator for a body the spec does not accept', async () => {
+  // The emulator refuses such a body only when it validates against the official spec (absent in a bare clone).
+  const spec = specTest('openai', 'is refused by the emulator for a body the spec does not accept');
+  it.skipIf(spec.skip)(spec.title, async () => {
     const bad = { ...request(), messages: [] };
     const err = await failure(chat().client.complete(bad));
     expect(err.category).toBe('bad_parameter');
