@@ -25,10 +25,12 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends tini ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 # HTTP_HOST: inside a container loopback is unreachable from Prometheus or the orchestrator; what is published is
-# decided by the container's network. HTTP_PORT stays unset unless the operator sets it (README, Operations).
+# decided by the container's network. HTTP_PORT: the image always listens for /healthz, /readyz and /metrics (README,
+# Operations), so the HEALTHCHECK below means something with a plain `docker run`.
 ENV NODE_ENV=production \
     NODE_OPTIONS=--enable-source-maps \
-    HTTP_HOST=0.0.0.0
+    HTTP_HOST=0.0.0.0 \
+    HTTP_PORT=9464
 WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
@@ -41,11 +43,11 @@ USER node
 # to finish in-flight jobs, longer than docker stop's default 10 s: run with `--stop-timeout 40` (`docker stop -t 40`,
 # compose `stop_grace_period: 40s`); a Dockerfile cannot set that itself.
 STOPSIGNAL SIGTERM
-# /healthz of the operator's listener, when HTTP_PORT is set (the image has no curl: Node's fetch does it). Without
-# HTTP_PORT there is nothing to ask, and the check passes.
+# /healthz of the operator's listener (the image has no curl: Node's fetch does it); an operator who empties
+# HTTP_PORT gets the default port asked, and an unhealthy container, never a check that passes by default.
 EXPOSE 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "const p=process.env.HTTP_PORT;if(!p)process.exit(0);fetch('http://127.0.0.1:'+p+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||'9464')+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # --heap-growing-percent=200 lets V8's old generation grow to 3x its live size before a full collection, which
 # avoids one 15-30 ms collection per image job (docs/benchmarks.md). It must be on the command line: Node refuses
