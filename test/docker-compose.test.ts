@@ -33,7 +33,7 @@ describe('docker-compose.yml', () => {
     const [single, ...more] = byProfile('sqlite');
     expect(more).toEqual([]);
     expect(single?.environment?.['STORAGE_URL']).toMatch(/^sqlite:\/\/data\//);
-    expect(single?.volumes?.some((v) => v.endsWith(':/app/data') && v.split(':')[0]! in compose.volumes)).toBe(true);
+    expect(single?.volumes?.some((v) => v.endsWith(':/app/data') && (v.split(':')[0] ?? '') in compose.volumes)).toBe(true);
     for (const [profile, scheme, store] of [
       ['redis', 'redis://', 'redis'],
       ['postgres', 'postgres://', 'postgres'],
