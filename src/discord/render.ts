@@ -63,16 +63,44 @@ export function renderProgress(progress: JobProgress, locale?: string | null): s
 }
 
 /**
- * The footer under a result: who it was made for and how (model, size, quality), and which part of a long delivery
- * this message is; in the requester's language.
+ * The footer under a result, in words: what was done (Imagined, Edited, Varied (strong), Zoomed out 2×, …) for whom,
+ * and how (model, the size made, the quality), and which part of a long delivery this message is; in the requester's
+ * language.
  */
 export function renderFooter(delivery: Delivery, part?: { index: number; total: number }): string {
   const { job } = delivery;
   const locale = job.origin.locale;
-  const quality = job.request.quality ? t(locale, 'result.quality', { quality: job.request.quality }) : undefined;
-  const details = [delivery.model, job.request.size ?? 'auto', quality].filter((d): d is string => d !== undefined).join(' · ');
+  const quality =
+    job.request.quality && job.request.quality !== 'auto' ? t(locale, 'result.quality', { quality: job.request.quality }) : t(locale, 'result.qualityAuto');
+  const details = [delivery.model, sizeMade(delivery), quality].filter((d): d is string => d !== undefined).join(' · ');
   const partText = part && part.total > 1 ? ` (${part.index}/${part.total})` : '';
-  return `-# ${t(locale, 'result.footer', { kind: job.kind, requester: `<@${job.origin.requesterId}>`, details })}${partText}`;
+  const action = t(locale, 'result.action', { action: actionOf(job) });
+  return `-# ${t(locale, 'result.footer', { action, requester: `<@${job.origin.requesterId}>`, details })}${partText}`;
+}
+
+/** The size of the first image made (`1536×1024`), else the size asked for; undefined when neither is known. */
+function sizeMade(delivery: Delivery): string | undefined {
+  const image = delivery.files.find((f) => f.original !== true);
+  if (image) return `${image.width}×${image.height}`;
+  const asked = delivery.job.request.size;
+  return asked === undefined || asked === 'auto' ? undefined : asked.replace('x', '×');
+}
+
+/** What a job did, as `result.action` words it. */
+function actionOf(job: Delivery['job']): string {
+  const transform = job.edit?.transform;
+  if (!transform) return job.kind;
+  switch (transform.kind) {
+    case 'vary':
+      return transform.strength === 'subtle' ? 'varySubtle' : 'varyStrong';
+    case 'zoom':
+      return transform.factor === 2 ? 'zoom2' : 'zoom15';
+    case 'pan':
+      return `pan${transform.direction.charAt(0).toUpperCase()}${transform.direction.slice(1)}`;
+    case 'region':
+    case 'enlarge':
+      return transform.kind;
+  }
 }
 
 /** The lines under a result's prompt: the footer, then the enhanced prompt's original and the notices, as subtext. */

@@ -1,3 +1,4 @@
+import type { EditTransform } from '../../src/service/result-actions.js';
 import { ComponentType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { renderProgress, resultButtons } from '../../src/discord/render.js';
@@ -37,8 +38,29 @@ describe('renderProgress', () => {
 describe('the text of a result card', () => {
   it('shows the prompt in bold, then who asked, the model, size and quality', () => {
     expect(cardText(delivery('a lighthouse at dusk'))).toBe(
-      `**a lighthouse at dusk**\n-# Imagined for <@${MEMBER_ID}> · gpt-image-1 · 1536x1024 · high quality`,
+      `**a lighthouse at dusk**\n-# Imagined for <@${MEMBER_ID}> · gpt-image-1 · 1536×1024 · high quality`,
     );
+  });
+
+  it('names the size made and the quality in words, auto ones too', () => {
+    const made = { ...delivery('x'), files: [{ bytes: Buffer.alloc(1), format: 'png' as const, width: 1024, height: 1536 }] };
+    expect(cardText(made)).toContain('· gpt-image-1 · 1024×1536 · high quality');
+    const auto = { ...made, job: { ...made.job, request: { prompt: 'x' } } };
+    expect(cardText(auto)).toContain('· gpt-image-1 · 1024×1536 · auto quality');
+    expect(cardText({ ...auto, files: [] })).toMatch(/· gpt-image-1 · auto quality$/);
+  });
+
+  it.each([
+    [{ kind: 'vary', strength: 'strong' }, 'Varied (strong) for'],
+    [{ kind: 'vary', strength: 'subtle' }, 'Varied (subtle) for'],
+    [{ kind: 'zoom', factor: 2 }, 'Zoomed out 2× for'],
+    [{ kind: 'zoom', factor: 1.5 }, 'Zoomed out 1.5× for'],
+    [{ kind: 'pan', direction: 'left' }, 'Panned left for'],
+    [{ kind: 'region', cells: [4] }, 'Region redrawn for'],
+    [{ kind: 'enlarge' }, 'Enlarged for'],
+  ] satisfies [EditTransform, string][])('says what an action did: %o', (transform, words) => {
+    const edited = delivery('x', [], 'edit');
+    expect(cardText({ ...edited, job: { ...edited.job, edit: { images: [], transform } } })).toContain(`-# ${words} <@`);
   });
 
   it('says Edited for edits and numbers the parts of a split delivery', () => {

@@ -45,7 +45,7 @@ describe('/imagine, /edit and Edit image end to end', () => {
       { id: '1', description: 'a red fox' },
     ]);
     expect(textOf(final.payload)).toContain('a red fox');
-    expect(textOf(final.payload)).toContain('gpt-image-2 · 1536x1024 · low quality');
+    expect(textOf(final.payload)).toContain('gpt-image-2 · 1536×1024 · low quality');
     // Two images: U1 and U2 pick one, then Re-roll, Edit and Delete.
     expect(customIds(final.payload).map((id) => id.split(':')[0])).toEqual(['act', 'act', 'reroll', 'editres', 'delres']);
     expect(acceptedAcks(handle)).toBe(1);

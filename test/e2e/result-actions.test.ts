@@ -62,7 +62,7 @@ describe('result cards and their actions, end to end', () => {
     expect(container.components[0]!.items![0]!.media.url).toBe(`attachment://${card.attachments[0]!.filename}`);
     expect(container.components[0]!.items![0]!.description).toBe('a lighthouse at dusk');
     expect(textOf(card)).toContain('**a lighthouse at dusk**');
-    expect(textOf(card)).toMatch(/Imagined for <@\d+> · gpt-image-2\.6-flare · 1024x1024/);
+    expect(textOf(card)).toMatch(/Imagined for <@\d+> · gpt-image-2\.6-flare · 1024×1024 · auto quality/);
     const codes = customIds(card).map((id) => id.split(':').at(-1));
     expect(codes).toEqual(['vs', 'vx', 'rg', 'rm', 'en', 'z15', 'z2', 'pl', 'pr', 'pu', 'pd', expect.any(String), expect.any(String), expect.any(String)]);
     expect(h.discord.specViolations).toEqual([]);
@@ -79,13 +79,17 @@ describe('result cards and their actions, end to end', () => {
     expect(sent.image.equals(original)).toBe(true);
     expect(sent.fields).toMatchObject({ prompt: 'a lighthouse at dusk', input_fidelity: 'high', size: '1024x1024', model: 'gpt-image-2.6-flare' });
     expect(await quotaText(h.discord, member2)).not.toBe(before);
-    await click(card, 'vx');
+    // Each card says what was done, for whom.
+    expect(textOf(resultPost(subtle)!.payload)).toContain(`Varied (subtle) for <@${member2.id}>`);
+    const strong = await click(card, 'vx');
     expect(lastEdit().fields).toMatchObject({ input_fidelity: 'low' });
+    expect(textOf(resultPost(strong)!.payload)).toContain('Varied (strong) for <@');
   });
 
   it('Zoom out 2x sends the image at half scale centred on a transparent canvas, with a mask open around it', async () => {
     const card = await imagine([{ name: 'size', type: 3, value: '1024x1024' }]);
-    expect(resultPost(await click(card, 'z2'))).toBeDefined();
+    const zoomed = await click(card, 'z2');
+    expect(textOf(resultPost(zoomed)!.payload)).toContain('Zoomed out 2× for <@');
     const { fields, image, mask } = lastEdit();
     expect(fields['size']).toBe('1024x1024');
     expect(await sharp(image).metadata()).toMatchObject({ width: 1024, height: 1024, format: 'png' });

@@ -32,12 +32,20 @@ export function customIds(message: { components?: unknown } | null | undefined):
 }
 
 /**
- * The request that posted the result card (status 200 with files and a caption): a follow-up under the reply, as the bot
+ * The request that posted the result card (status 200 with files in a media gallery): a follow-up under the reply, as the bot
  * delivers on real Discord (discord-api-docs#7529), or an edit of the reply; the last one, if any.
  */
 export function resultPost(handle: InteractionHandle) {
   const posts = [...handle.edits, ...handle.followUps].sort((a, b) => a.receivedAt - b.receivedAt);
-  return posts.filter((e) => e.status === 200 && e.files.length > 0 && /Imagined|Edited/.test(textOf(e.payload))).at(-1);
+  return posts.filter((e) => e.status === 200 && e.files.length > 0 && hasGallery(e.payload)).at(-1);
+}
+
+/** A result card (Components V2) shows its images in a media gallery; a progress preview is an embed's image. */
+function hasGallery(payload: unknown): boolean {
+  if (typeof payload !== 'object' || payload === null) return false;
+  const walk = (components: unknown): boolean =>
+    Array.isArray(components) && components.some((c: { type?: unknown; components?: unknown }) => c.type === 12 || walk(c.components));
+  return walk((payload as { components?: unknown }).components);
 }
 
 /** Every text the member was shown for this interaction, in order. */
