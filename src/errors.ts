@@ -181,10 +181,19 @@ const messageKeyOf = (identifier: UserErrorIdentifier): `error.${UserErrorIdenti
  */
 export function describeUserError(error: UserFacingError, referenceId: string, nameOf: ParamNamer = (param) => param, locale?: string | null): string {
   const text = t(locale, messageKeyOf(error.identifier), errorValues(error, nameOf, locale));
-  return `${text}\n${t(locale, 'error.reference', { referenceId })}`;
+  return `${text}\n${t(locale, 'error.reference', { code: error.identifier, ref: errorRef(referenceId) })}`;
 }
 
 /** The generic apology for anything unexpected, in the member's language. */
 export function describeUnexpectedError(referenceId: string, locale?: string | null): string {
-  return `${t(locale, 'error.unexpected')}\n${t(locale, 'error.reference', { referenceId })}`;
+  return `${t(locale, 'error.unexpected')}\n${t(locale, 'error.reference', { code: 'unexpected', ref: errorRef(referenceId) })}`;
+}
+
+/**
+ * The short reference an error card shows admins instead of a snowflake: the interaction id's last six base-36
+ * digits (`K3F9QX`). The router logs it with the error (`ref`), so an admin can find the line a member quotes.
+ */
+export function errorRef(interactionId: string): string {
+  const digits = /^\d+$/.test(interactionId) ? BigInt(interactionId).toString(36) : interactionId;
+  return digits.slice(-6).toUpperCase().padStart(6, '0');
 }

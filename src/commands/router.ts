@@ -4,13 +4,14 @@
  */
 import { MessageFlags, type Interaction, type RepliableInteraction } from 'discord.js';
 import type { Logger } from 'pino';
-import { describeUnexpectedError, describeUserError, UserFacingError } from '../errors.js';
+import { describeUnexpectedError, describeUserError, errorRef, UserFacingError } from '../errors.js';
 import { JobClaimedError } from '../service/claimed-jobs.js';
 import type { Command, ComponentHandler, InteractionContext } from './command.js';
 import { optionNameOf } from './option-names.js';
 import type { InteractionChannels } from './channel-facts.js';
 import { localizedCommandName } from '../i18n/command-localizations.js';
 import { textCard } from '../discord/result-card.js';
+import { ERROR_ACCENT } from '../discord/render.js';
 
 /** Options for {@link createInteractionRouter}. */
 export interface RouterOptions {
@@ -81,8 +82,10 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
     return;
   }
   const userFacing = err instanceof UserFacingError;
-  if (userFacing) ctx.logger.warn({ identifier: err.identifier, context: err.context }, 'user-facing error');
-  else ctx.logger.error({ err }, 'interaction failed');
+  // `ref`: what the error card shows admins (errors.ts), so the line a member quotes can be found.
+  const ref = errorRef(ctx.referenceId);
+  if (userFacing) ctx.logger.warn({ identifier: err.identifier, context: err.context, ref }, 'user-facing error');
+  else ctx.logger.error({ err, ref }, 'interaction failed');
   if (!interaction.isRepliable()) return;
   // An acknowledgement still in flight decides how to answer (reply, or edit/follow up); its failure means the
   // interaction is gone, which the answer below then reports in the log.
@@ -104,7 +107,8 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
  * already acknowledged.
  */
 async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
-  const card = { ...textCard([content]), allowedMentions: { parse: [] } };
+  // Errors have a colour of their own (Discord's red), never the results' blurple.
+  const card = { ...textCard([content], { accent: ERROR_ACCENT }), allowedMentions: { parse: [] } };
   if (!interaction.deferred && !interaction.replied) {
     await interaction.reply({ ...card, flags: [MessageFlags.Ephemeral, MessageFlags.IsComponentsV2] });
   } else if (interaction.deferred && interaction.ephemeral === true) {

@@ -35,6 +35,8 @@ export type ActionCode = (typeof ACTIONS)[keyof typeof ACTIONS];
 
 /** Blurple, the accent of the bot's cards and of its progress. */
 export const CARD_ACCENT = 0x5865f2;
+/** Discord's red: the accent of error cards, so they never look like results. */
+export const ERROR_ACCENT = 0xed4245;
 /** Discord's limit on an embed's description. */
 const MAX_EMBED_DESCRIPTION = 4096;
 

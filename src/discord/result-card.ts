@@ -92,12 +92,16 @@ export function shownCard(jobId: string, text: string, names: readonly string[],
 /** A card of text only (progress, notices): one container, optionally an image (a preview) and action rows. */
 export function textCard(
   lines: readonly string[],
-  options: { image?: string | undefined; rows?: APIActionRowComponent<APIButtonComponent>[] } = {},
+  options: { image?: string | undefined; rows?: APIActionRowComponent<APIButtonComponent>[]; accent?: number | undefined } = {},
 ): CardPayload {
   const inside: APIComponentInContainer[] = [];
   if (options.image !== undefined) inside.push({ type: ComponentType.MediaGallery, items: [{ media: { url: `attachment://${options.image}` } }] });
   inside.push({ type: ComponentType.TextDisplay, content: shortenForDiscord(lines.join('\n'), MAX_CARD_TEXT) });
-  return { flags: CARD_FLAGS, content: '', components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...(options.rows ?? [])] };
+  return {
+    flags: CARD_FLAGS,
+    content: '',
+    components: [{ type: ComponentType.Container, accent_color: options.accent ?? ACCENT, components: inside }, ...(options.rows ?? [])],
+  };
 }
 
 const button = (

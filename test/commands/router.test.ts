@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChatCommand, Command, ComponentHandler } from '../../src/commands/command.js';
 import { createInteractionRouter } from '../../src/commands/router.js';
 import { textOf } from '../e2e/support.js';
-import { describeUnexpectedError, describeUserError, UserFacingError } from '../../src/errors.js';
+import { describeUnexpectedError, describeUserError, errorRef, UserFacingError } from '../../src/errors.js';
+import { ERROR_ACCENT } from '../../src/discord/render.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
 import { JobClaimedError } from '../../src/service/claimed-jobs.js';
 import { phrase } from '../../src/service/phrase.js';
@@ -26,6 +27,11 @@ function setup(commands: Command[], components: ComponentHandler[] = []) {
 /** The text of an answer: errors come as cards (a container with one text display). */
 function contentOf(payload: unknown): string {
   return textOf(payload as Parameters<typeof textOf>[0]);
+}
+
+/** The accent colour of an answer's card. */
+function accentOf(payload: unknown): unknown {
+  return (payload as { components?: { accent_color?: unknown }[] } | undefined)?.components?.[0]?.accent_color;
 }
 
 function flagsOf(payload: unknown): unknown {
@@ -88,9 +94,10 @@ describe('createInteractionRouter', () => {
 
     const [payload] = interaction.payloadsOf('reply');
     expect(contentOf(payload)).toBe(describeUserError(error, INTERACTION_ID));
-    expect(contentOf(payload)).toContain(`Reference: \`${INTERACTION_ID}\``);
+    expect(contentOf(payload)).toContain(`For admins: \`quota.exceeded\` · ref \`${errorRef(INTERACTION_ID)}\``);
     expect(flagsOf(payload)).toEqual([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2]);
-    expect(find('user-facing error')).toEqual([expect.objectContaining({ level: LEVEL.warn, identifier: 'quota.exceeded' })]);
+    expect(find('user-facing error')).toEqual([expect.objectContaining({ level: LEVEL.warn, identifier: 'quota.exceeded', ref: errorRef(INTERACTION_ID) })]);
+    expect(accentOf(payload)).toBe(ERROR_ACCENT);
   });
 
   it.each<[string, UserFacingError, string]>([
@@ -119,7 +126,7 @@ describe('createInteractionRouter', () => {
 
     await route(interaction.asInteraction());
 
-    expect(contentOf(interaction.payloadsOf('reply')[0])).toBe(`${text}\n-# Reference: \`${INTERACTION_ID}\``);
+    expect(contentOf(interaction.payloadsOf('reply')[0])).toBe(`${text}\n-# For admins: \`${error.identifier}\` · ref \`${errorRef(INTERACTION_ID)}\``);
   });
 
   it('answers an unexpected error with the generic apology and reference id, never its message, and logs it at error with err', async () => {

@@ -39,7 +39,7 @@ describe('errors members can act on, end to end', () => {
     const handle = await imagine([]);
     const message = ephemeralError(handle);
     expect(message).toContain(text);
-    expect(message).toMatch(/Reference: `\d+`/);
+    expect(message).toMatch(/For admins: `[a-z]+\.[a-zA-Z]+` · ref `[0-9A-Z]{6}`/);
     expect(message).not.toMatch(/request id|sk-|HTTP|status/i);
     expect(resultPost(handle)).toBeUndefined();
   });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { REALISTIC_MODELS, REALISTIC_SHUTDOWN_DATES } from '../emulators/gateway/index.js';
+import { errorRef } from '../../src/errors.js';
 import { t } from '../../src/i18n/translate.js';
 import { startHarness, type Harness } from './harness.js';
 import { ephemeralError, settled } from './support.js';
@@ -37,7 +38,7 @@ describe('a refusal in Japanese, end to end', () => {
     const handle = await imagine(option('model', 'dall-e-3'), option('count', 2));
     const message = ephemeralError(handle) ?? '';
     expect(message).toBe(
-      `枚数 の値は使えません：dall-e-3 が 1 回のリクエストで作れる画像は 1 枚までです。使える値：1。\n${t('ja', 'error.reference', { referenceId: handle.id })}`,
+      `枚数 の値は使えません：dall-e-3 が 1 回のリクエストで作れる画像は 1 枚までです。使える値：1。\n${t('ja', 'error.reference', { code: 'input.invalid', ref: errorRef(handle.id) })}`,
     );
     expect(withoutTokens(message)).not.toMatch(/[A-Za-z]{2,}/);
     expect(h.gateway.imageRequests().length).toBe(before);

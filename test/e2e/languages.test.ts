@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { localizedCommandName } from '../../src/i18n/command-localizations.js';
+import { errorRef } from '../../src/errors.js';
 import { t } from '../../src/i18n/translate.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
 import { ephemeralError, texts } from './support.js';
@@ -82,7 +83,7 @@ describe.each([
     await handle.waitFor((x) => ephemeralError(x) !== undefined);
     const message = ephemeralError(handle) ?? '';
     expect(message).toContain(expected.quota);
-    expect(message).toContain(t(locale, 'error.reference', { referenceId: handle.id }));
+    expect(message).toContain(t(locale, 'error.reference', { code: 'quota.exceeded', ref: errorRef(handle.id) }));
     expect(message).not.toContain("You've used");
   });
 
