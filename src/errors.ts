@@ -22,6 +22,7 @@ export type UserErrorIdentifier =
   | 'queue.full'
   | 'permission.manageServer'
   | 'permission.deleteResult'
+  | 'delete.expired'
   | 'permission.confirmCost'
   | 'gateway.contentRejected'
   | 'gateway.unknownModel'

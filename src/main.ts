@@ -6,6 +6,7 @@
 import { Client, Events, GatewayIntentBits, MessageFlags, Status, type Interaction, type RepliableInteraction, type REST } from 'discord.js';
 import type { DestinationStream, Logger } from 'pino';
 import { createComponents, createCommands, commandDefinitions } from './commands/index.js';
+import { PendingDeletes } from './discord/pending-deletes.js';
 import { promptFeaturesOf, promptModelsOf } from './commands/prompt-help-options.js';
 import { ChatClient } from './gateway/chat-client.js';
 import { PromptHelp } from './service/prompt-help.js';
@@ -248,6 +249,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
+    pendingDeletes: new PendingDeletes(),
     usage: new UsageReport({ totals: storage.usageTotals, jobs: jobUsage }),
     clock,
     settings,

@@ -45,6 +45,7 @@ const COMMANDS_MAY_IMPORT_FROM_DISCORD: Record<string, string> = {
   'src/discord/message-images.ts': 'the images a message shows, wherever Discord puts them (galleries too: discord-api-docs#8277)',
   'src/discord/deferred-reply.ts': 'DeferredReply: /show posts its card under the reply as the results are (discord-api-docs#7529)',
   'src/discord/file-names.ts': "spoilerName: /show names the files it posts again by the target channel's spoiler setting",
+  'src/discord/pending-deletes.ts': 'the type of the Delete clicks kept for their confirmation (the composition root makes them)',
 };
 
 /**
@@ -380,7 +381,7 @@ describe('the checker itself, on a made-up graph', () => {
     );
     expect(describeViolations(checkBoundaries(planted))).toContain('src/service/image-service.ts → undici  (the service imports no I/O library (undici))');
     expect(describeViolations(checkBoundaries(planted))).toContain(
-      'src/commands/imagine.ts → src/discord/live-reply-upload.ts  (commands import from src/discord only src/discord/responder.ts, src/discord/text.ts, src/discord/render.ts, src/discord/result-card.ts, src/discord/message-images.ts, src/discord/deferred-reply.ts, src/discord/file-names.ts)',
+      'src/commands/imagine.ts → src/discord/live-reply-upload.ts  (commands import from src/discord only src/discord/responder.ts, src/discord/text.ts, src/discord/render.ts, src/discord/result-card.ts, src/discord/message-images.ts, src/discord/deferred-reply.ts, src/discord/file-names.ts, src/discord/pending-deletes.ts)',
     );
     expect(describeViolations(checkBoundaries(planted))).toContain(
       'src/service/image-rules.ts → sharp  (what the adapters may import from src/service imports only zod and each other)',

@@ -27,6 +27,7 @@ import { createShowCommand, SHOW_DATA } from './show.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
 import { localizeCommand } from '../i18n/command-localizations.js';
+import type { PendingDeletes } from '../discord/pending-deletes.js';
 
 /** Every command definition without prompt help (PROMPT_MODEL and VISION_MODEL unset), in the order {@link createCommands} builds them, with its localizations (src/i18n). */
 export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [
@@ -63,6 +64,8 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS): Edit image ignores images anywhere else. */
   isAllowedImageUrl(url: string): boolean;
   history: Pick<MemberHistory, 'page' | 'clear' | 'show' | 'search'>;
+  /** Delete clicks waiting for their confirmation (in memory; they hold interaction tokens). */
+  pendingDeletes: Pick<PendingDeletes, 'hold' | 'take'>;
 }
 
 /** Builds the commands. */

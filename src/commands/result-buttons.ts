@@ -1,10 +1,11 @@
 /**
  * The buttons under a result: Re-roll (the same request again, charged to whoever clicks), ✨ Enhance (the same
  * request with its prompt rewritten by prompt help first; where prompt help is off it is refused), Edit (a modal for a
- * new prompt, using the images of that message as references) and Delete (the requester, or Manage Messages).
+ * new prompt, using the images of that message as references) and Delete (the requester, or Manage Messages; it asks
+ * first, only the clicker, with Delete and Keep).
  * Their state is the job id in the custom id plus a stored record, so they keep working after a restart.
  */
-import { PermissionFlagsBits, type APIModalInteractionResponseCallbackData, type ButtonInteraction } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits, type APIModalInteractionResponseCallbackData, type ButtonInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
@@ -15,8 +16,10 @@ import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs
 import { memberCan } from './job-from-interaction.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
 import { BUTTON_PREFIX } from '../discord/render.js';
+import type { PendingDeletes } from '../discord/pending-deletes.js';
+import { deleteConfirmCard, textCard } from '../discord/result-card.js';
 
-type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
+type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'>; pendingDeletes: Pick<PendingDeletes, 'hold' | 'take'> };
 
 /** Creates the result buttons' handlers. */
 export function createResultButtons(deps: Deps): ComponentHandler[] {
@@ -52,14 +55,33 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
       },
     },
     {
+      // Delete asks first, only the clicker: the click is kept (pending-deletes.ts) until they confirm or keep it.
       prefix: BUTTON_PREFIX.delete,
       async button(interaction, jobId, ctx) {
         const record = await deps.archive.recall(jobId);
         const isRequester = record?.requesterId === interaction.user.id;
         if (!isRequester && !memberCan(interaction, PermissionFlagsBits.ManageMessages)) throw new UserFacingError('permission.deleteResult');
         await interaction.deferUpdate();
-        await interaction.deleteReply();
-        ctx.logger.info({ jobId, messageId: interaction.message.id }, 'result deleted');
+        const id = deps.pendingDeletes.hold(interaction);
+        await interaction.followUp({ ...deleteConfirmCard(id, interaction.locale), flags: [MessageFlags.Ephemeral, MessageFlags.IsComponentsV2] });
+        ctx.logger.info({ jobId, messageId: interaction.message.id }, 'result delete asked');
+      },
+    },
+    {
+      prefix: BUTTON_PREFIX.deleteConfirmed,
+      async button(interaction, id, ctx) {
+        const click = deps.pendingDeletes.take(id, interaction.user.id);
+        if (!click) throw new UserFacingError('delete.expired');
+        await interaction.update(textCard([translator(interaction.locale)('delete.done')]));
+        await click.deleteReply();
+        ctx.logger.info('result deleted');
+      },
+    },
+    {
+      prefix: BUTTON_PREFIX.deleteKept,
+      async button(interaction, id) {
+        deps.pendingDeletes.take(id, interaction.user.id);
+        await interaction.update(textCard([translator(interaction.locale)('delete.kept')]));
       },
     },
   ];

@@ -12,6 +12,9 @@ export const BUTTON_PREFIX = {
   enhance: 'enh',
   edit: 'editres',
   delete: 'delres',
+  /** The Delete confirmation's buttons (result-card.ts's deleteConfirmCard). */
+  deleteConfirmed: 'delok',
+  deleteKept: 'delno',
   confirm: 'costok',
   cancel: 'costno',
   action: 'act',

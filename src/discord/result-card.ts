@@ -179,3 +179,24 @@ export function describeCard(answer: { id: string; description: string; prompts:
   const rows: APIActionRowComponent<APIButtonComponent>[] = [{ type: ComponentType.ActionRow, components: buttons }];
   return textCard(lines, { rows });
 }
+
+/**
+ * The confirmation a Delete click answers with, only to the clicker: what will happen, and Delete (red) or Keep.
+ * `id`: the kept click (pending-deletes.ts).
+ */
+export function deleteConfirmCard(id: string, locale?: string | null): CardPayload {
+  const say = translator(locale);
+  const rows = [
+    row([
+      {
+        type: ComponentType.Button,
+        style: ButtonStyle.Danger,
+        custom_id: `${BUTTON_PREFIX.deleteConfirmed}:${id}`,
+        label: say('button.deleteConfirmed'),
+        emoji: { name: '🗑️' },
+      },
+      { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.deleteKept}:${id}`, label: say('button.keep') },
+    ]),
+  ];
+  return textCard([say('delete.confirm')], { rows });
+}

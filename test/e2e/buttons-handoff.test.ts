@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, resultPost, settled, textOf, customIds } from './support.js';
+import { acceptedAcks, ephemeralError, pressDelete, resultPost, settled, textOf, customIds } from './support.js';
 
 describe('result buttons and long jobs end to end', () => {
   let h: Harness;
@@ -84,8 +84,7 @@ describe('result buttons and long jobs end to end', () => {
     expect(ephemeralError(stranger)).toContain('Only the member who asked');
     expect(h.discord.messages.has(message.id)).toBe(true);
 
-    const own = h.discord.button(message, ids[2]!, { user: member });
-    await own.waitFor((x) => x.edits.some((e) => e.method === 'DELETE'));
+    await pressDelete(h.discord, message, member, 'delok');
     expect(h.discord.messages.has(message.id)).toBe(false);
   });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALISTIC_MODELS } from '../emulators/gateway/index.js';
 import type { EmulatedMessage, InteractionHandle, SlashOption } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, ephemeralError, resultPost, quotaText, settled, textOf } from './support.js';
+import { customIds, ephemeralError, pressDelete, resultPost, quotaText, settled, textOf } from './support.js';
 
 /** The alpha of the pixel at (x, y) of a PNG. */
 async function alphaAt(png: Buffer, x: number, y: number): Promise<number> {
@@ -182,8 +182,7 @@ describe('result cards and their actions, end to end', () => {
     await refused.waitFor(settled);
     expect(ephemeralError(refused)).toBeDefined();
     expect(h.discord.messages.has(copy.id)).toBe(true);
-    const deleted = h.discord.button(copy, deleteId, { user: member });
-    await deleted.waitFor((x) => x.edits.some((e) => e.method === 'DELETE'));
+    await pressDelete(h.discord, copy, member, 'delok');
     expect(h.discord.messages.has(copy.id)).toBe(false);
   });
 

@@ -1,7 +1,7 @@
 /**
  * Small readers over the emulators' recordings, shared by the end-to-end tests.
  */
-import type { DiscordEmulator, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
+import type { DiscordEmulator, EmulatedMessage, GuildFixture, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 
 /**
  * The text a message shows: its content (or, with none, its embeds' descriptions: progress), and the text displays of
@@ -88,4 +88,26 @@ export async function quotaText(discord: DiscordEmulator, user: UserFixture): Pr
   const handle = discord.slash('quota', [{ name: 'show', type: 1, options: [] }], { user });
   await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
   return lastText(handle);
+}
+
+/**
+ * Presses Delete on `message` as `user` and answers its confirmation (issue 31: Delete asks first, only the clicker)
+ * with `choice`; resolves with the Delete click's handle once the answer is handled (the card deleted, or kept).
+ */
+export async function pressDelete(discord: DiscordEmulator, message: EmulatedMessage, user: UserFixture, choice: 'delok' | 'delno', guild?: GuildFixture) {
+  const deleteId = customIds(message).find((id) => id.startsWith('delres:'));
+  if (deleteId === undefined) throw new Error('no Delete button on that message');
+  const ctx = guild ? { user, guild, channelId: message.channel_id } : { user };
+  const click = discord.button(message, deleteId, ctx);
+  await click.waitFor((x) => x.followUps.some((f) => f.status === 200 && customIds(f.payload).some((id) => id.startsWith(`${choice}:`))));
+  const asked = click.followUps.find((f) => customIds(f.payload).some((id) => id.startsWith(`${choice}:`)))!;
+  const confirmation = click.lastMessage()!;
+  const answer = discord.button(
+    confirmation,
+    customIds(asked.payload).find((id) => id.startsWith(`${choice}:`))!,
+    ctx,
+  );
+  await answer.waitFor((x) => x.acks.length > 0);
+  if (choice === 'delok') await click.waitFor((x) => x.edits.some((e) => e.method === 'DELETE'));
+  return { click, answer, confirmation };
 }
