@@ -154,8 +154,8 @@ export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
     else if (kind === 'j') jobs.push([id, n]);
     else if (kind === 'gr') role(id).refused = n;
     else if (kind === 'gm') {
-      const [roleId = '', userId = ''] = [id.slice(0, id.indexOf(':')), id.slice(id.indexOf(':') + 1)];
-      role(roleId).members.push(userId);
+      const at = id.indexOf(':');
+      role(id.slice(0, at)).members.push(id.slice(at + 1));
     } else if (/^[mog][iju]$/.test(kind)) {
       const [of, what] = [kind[0], kind.slice(1)];
       addSum(of === 'm' ? sumOf(day.members, id) : of === 'o' ? sumOf(day.models, id) : role(id), what, n);

@@ -18,7 +18,8 @@ const UPSERT_SET = 'ON CONFLICT(key) DO UPDATE SET value = excluded.value, expir
 /** Counters (atomic-store.ts's CounterStore): a small row per field, added to by one upsert statement. */
 const COUNTERS = 'quota_counters';
 const CounterRow = z.object({ field: z.string(), n: z.number() });
-const ADD_COUNTER_SET = 'ON CONFLICT(key, field) DO UPDATE SET n = CASE WHEN expires_at > ? THEN n + excluded.n ELSE excluded.n END, expires_at = excluded.expires_at';
+const ADD_COUNTER_SET =
+  'ON CONFLICT(key, field) DO UPDATE SET n = CASE WHEN expires_at > ? THEN n + excluded.n ELSE excluded.n END, expires_at = excluded.expires_at';
 
 /** Options of {@link openSqliteAtomicStore}. */
 export interface SqliteAtomicStoreOptions {
