@@ -1,8 +1,9 @@
 /**
  * A server's usage per day (issue 17's reports): images, jobs and cost, per member and per model, refusals by
- * reason, failures, and the ids of the jobs whose usage records hold the details. Each settled job adds itself
- * to its day atomically in the store (storage/usage-totals-store.ts, over the quota ledger's atomic update), so
- * the figures are exact however many processes share it; /usage sums the days of a period. Pure (zod only).
+ * reason, failures, and the ids of the jobs whose usage records hold the details. Each settled job adds to a few
+ * small counters of its day (issue 28: a write costs the same after 5,000 members as after 5), which the store
+ * adds atomically (storage/usage-totals-store.ts), so the figures are exact however many processes share it; /usage
+ * reads a day as the {@link DayTotals} its counters add up to and sums the days of a period. Pure (zod only).
  */
 import { z } from 'zod';
 import { roundUsd } from './cost.js';
@@ -17,7 +18,7 @@ export type RoleDay = z.infer<typeof RoleDay>;
 /** Job ids kept per day (for the CSV); beyond it the figures still count, the CSV says it is cut. */
 export const MAX_JOB_IDS_PER_DAY = 5_000;
 
-/** One server's day. */
+/** One server's day, as /usage reads it (and as one record held it before issue 28). */
 export const DayTotals = z.object({
   v: z.literal(1),
   /** Delivered jobs: images posted, and what they cost (reported and estimated apart). */
@@ -71,59 +72,142 @@ export interface SettledJob {
   reachedGateway: boolean;
 }
 
-const add = (sum: Sum | undefined, images: number, usd: number): Sum => ({
-  images: (sum?.images ?? 0) + images,
-  jobs: (sum?.jobs ?? 0) + 1,
-  costUsd: roundUsd((sum?.costUsd ?? 0) + usd),
-});
+/** A counter of a day and what a job adds to it (the store adds them atomically: storage/usage-totals-store.ts). */
+export type DayCount = [field: string, by: number];
 
-/** The day with `job` added. */
-export function addJob(day: DayTotals, job: SettledJob): DayTotals {
-  const next: DayTotals = {
-    ...day,
-    members: { ...day.members },
-    models: { ...day.models },
-    refusals: { ...day.refusals },
-    refusedMembers: { ...day.refusedMembers },
-    roles: { ...day.roles },
-  };
-  /** The role's day with this job: delivered (`images`, `usd`) or refused. */
-  const role = (roleId: string, delivered: { images: number; usd: number } | 'refused'): RoleDay => {
-    const was = day.roles[roleId];
-    const members = was?.members ?? [];
-    const sum =
-      delivered === 'refused' ? { images: was?.images ?? 0, jobs: was?.jobs ?? 0, costUsd: was?.costUsd ?? 0 } : add(was, delivered.images, delivered.usd);
-    return {
-      ...sum,
-      refused: (was?.refused ?? 0) + (delivered === 'refused' ? 1 : 0),
-      members: members.includes(job.userId) ? members : [...members, job.userId],
-    };
-  };
-  if (job.reachedGateway) {
-    if (day.jobIds.length < MAX_JOB_IDS_PER_DAY) next.jobIds = [...day.jobIds, job.jobId];
-    else next.jobIdsCut = true;
-  }
+/** Longest model name or refusal reason a counter's name holds (longer ones are cut), so every counter stays small. */
+const MAX_NAME = 100;
+const name = (text: string): string => text.slice(0, MAX_NAME);
+const micros = (usd: number): number => Math.round(usd * 1e6);
+
+/**
+ * The day's counters `job` adds to: a few per job (the member's, the model's, each of the member's roles'), however
+ * many members the day already counts. Counters are named `kind:id` (`mi:` a member's images, `mj:` jobs, `mu:`
+ * cost in millionths of a dollar; `oi:`/`oj:`/`ou:` a model's; `gi:`/`gj:`/`gu:`/`gr:` a role's, `gr:` refused;
+ * `gm:role:member` a role's member; `r:` refusals by reason, `rm:` by member) or plain for the day's own figures.
+ * The job's id goes to the CSV's list separately (`seq` counts the jobs that reached the gateway, see {@link jobIdCount}).
+ */
+export function countsOf(job: SettledJob): DayCount[] {
+  const counts = new Map<string, number>();
+  const add = (field: string, by: number) => counts.set(field, (counts.get(field) ?? 0) + by);
+  if (job.reachedGateway) add('seq', 1);
+  const roles = new Set(job.roleIds ?? []);
   if (job.outcome === 'refused') {
-    const reason = job.reason ?? 'other';
-    next.refusals[reason] = (day.refusals[reason] ?? 0) + 1;
-    next.refusedMembers[job.userId] = (day.refusedMembers[job.userId] ?? 0) + 1;
-    for (const roleId of job.roleIds ?? []) next.roles[roleId] = role(roleId, 'refused');
-    return next;
+    add(`r:${name(job.reason ?? 'other')}`, 1);
+    add(`rm:${job.userId}`, 1);
+    for (const roleId of roles) {
+      add(`gr:${roleId}`, 1);
+      add(`gm:${roleId}:${job.userId}`, 1);
+    }
+    return [...counts];
   }
   if (job.outcome !== 'delivered') {
-    next.failures = day.failures + 1;
-    return next;
+    add('failures', 1);
+    return [...counts];
   }
-  const usd = job.cost?.usd ?? 0;
-  next.images = day.images + job.delivered;
-  next.jobs = day.jobs + 1;
-  if (job.cost?.source === 'reported') next.reportedUsd = roundUsd(day.reportedUsd + usd);
-  if (job.cost?.source === 'estimated') next.estimatedUsd = roundUsd(day.estimatedUsd + usd);
-  next.members[job.userId] = add(day.members[job.userId], job.delivered, usd);
-  const model = job.model ?? 'unknown';
-  next.models[model] = add(day.models[model], job.delivered, usd);
-  for (const roleId of job.roleIds ?? []) next.roles[roleId] = role(roleId, { images: job.delivered, usd });
-  return next;
+  const usd = micros(job.cost?.usd ?? 0);
+  add('images', job.delivered);
+  add('jobs', 1);
+  if (job.cost?.source === 'reported') add('reportedUsd', usd);
+  if (job.cost?.source === 'estimated') add('estimatedUsd', usd);
+  const sum = (prefix: string, id: string) => {
+    add(`${prefix}i:${id}`, job.delivered);
+    add(`${prefix}j:${id}`, 1);
+    add(`${prefix}u:${id}`, usd);
+  };
+  sum('m', job.userId);
+  sum('o', name(job.model ?? 'unknown'));
+  for (const roleId of roles) {
+    sum('g', roleId);
+    add(`gm:${roleId}:${job.userId}`, 1);
+  }
+  return [...counts];
+}
+
+/** The counter that places a job's id in the day's list: its value is the job's place (see {@link countsOf}'s `seq`). */
+export const jobIdCount = (jobId: string): string => `j:${name(jobId)}`;
+
+/** Whether the job that made `seq` its day's count of jobs that reached the gateway still has its id listed. */
+export const jobIdListed = (seq: number): boolean => seq <= MAX_JOB_IDS_PER_DAY;
+
+const sumOf = (record: Record<string, Sum>, id: string): Sum => (record[id] ??= { images: 0, jobs: 0, costUsd: 0 });
+
+/** The day its counters (as {@link countsOf} names them) add up to. */
+export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
+  const day: DayTotals = { ...EMPTY_DAY, members: {}, models: {}, refusals: {}, refusedMembers: {}, roles: {}, jobIds: [] };
+  const jobs: [string, number][] = [];
+  const role = (roleId: string): RoleDay => (day.roles[roleId] ??= { images: 0, jobs: 0, costUsd: 0, refused: 0, members: [] });
+  const addSum = (sum: Sum, kind: string, n: number) => {
+    if (kind === 'i') sum.images += n;
+    else if (kind === 'j') sum.jobs += n;
+    else sum.costUsd = roundUsd(n / 1e6);
+  };
+  for (const [field, n] of counts) {
+    const colon = field.indexOf(':');
+    const kind = colon < 0 ? field : field.slice(0, colon);
+    const id = field.slice(colon + 1);
+    if (kind === 'images' || kind === 'jobs' || kind === 'failures') day[kind] = n;
+    else if (kind === 'reportedUsd' || kind === 'estimatedUsd') day[kind] = roundUsd(n / 1e6);
+    else if (kind === 'seq') day.jobIdsCut = !jobIdListed(n);
+    else if (kind === 'r') day.refusals[id] = n;
+    else if (kind === 'rm') day.refusedMembers[id] = n;
+    else if (kind === 'j') jobs.push([id, n]);
+    else if (kind === 'gr') role(id).refused = n;
+    else if (kind === 'gm') {
+      const at = id.indexOf(':');
+      role(id.slice(0, at)).members.push(id.slice(at + 1));
+    } else if (/^[mog][iju]$/.test(kind)) {
+      const [of, what] = [kind[0], kind.slice(1)];
+      addSum(of === 'm' ? sumOf(day.members, id) : of === 'o' ? sumOf(day.models, id) : role(id), what, n);
+    }
+  }
+  day.jobIds = jobs.sort((a, b) => a[1] - b[1]).map(([id]) => id);
+  return day;
+}
+
+/** Two records of one day together (a day stored before issue 28 as one record, and its counters since). */
+export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
+  const sums = (x: Record<string, Sum>, y: Record<string, Sum>) => {
+    const out: Record<string, Sum> = { ...x };
+    for (const [id, sum] of Object.entries(y)) {
+      const was = out[id];
+      out[id] = was ? { images: was.images + sum.images, jobs: was.jobs + sum.jobs, costUsd: roundUsd(was.costUsd + sum.costUsd) } : sum;
+    }
+    return out;
+  };
+  const counts = (x: Record<string, number>, y: Record<string, number>) => {
+    const out = { ...x };
+    for (const [id, n] of Object.entries(y)) out[id] = (out[id] ?? 0) + n;
+    return out;
+  };
+  const roles: Record<string, RoleDay> = { ...a.roles };
+  for (const [id, r] of Object.entries(b.roles)) {
+    const was = roles[id];
+    roles[id] = was
+      ? {
+          images: was.images + r.images,
+          jobs: was.jobs + r.jobs,
+          costUsd: roundUsd(was.costUsd + r.costUsd),
+          refused: was.refused + r.refused,
+          members: [...new Set([...was.members, ...r.members])],
+        }
+      : r;
+  }
+  return {
+    v: 1,
+    images: a.images + b.images,
+    jobs: a.jobs + b.jobs,
+    reportedUsd: roundUsd(a.reportedUsd + b.reportedUsd),
+    estimatedUsd: roundUsd(a.estimatedUsd + b.estimatedUsd),
+    members: sums(a.members, b.members),
+    models: sums(a.models, b.models),
+    refusals: counts(a.refusals, b.refusals),
+    refusedMembers: counts(a.refusedMembers, b.refusedMembers),
+    roles,
+    failures: a.failures + b.failures,
+    jobIds: [...a.jobIds, ...b.jobIds],
+    jobIdsCut: a.jobIdsCut || b.jobIdsCut,
+  };
 }
 
 /** Where days of servers' usage are kept. */

@@ -1,4 +1,4 @@
-import type { AtomicStore, AtomicWrite, Decide } from './atomic-store.js';
+import { type AtomicStore, type AtomicWrite, checkIncrements, type Decide, type Increment } from './atomic-store.js';
 
 interface Entry {
   text: string;
@@ -12,6 +12,7 @@ interface Entry {
  */
 export class MemoryAtomicStore implements AtomicStore {
   readonly #entries = new Map<string, Entry>();
+  readonly #counters = new Map<string, { fields: Map<string, number>; expiresAt: number }>();
 
   get(key: string): Promise<string | undefined> {
     return Promise.resolve(this.#read(key));
@@ -40,8 +41,29 @@ export class MemoryAtomicStore implements AtomicStore {
     return Promise.resolve();
   }
 
+  addCounters(key: string, increments: readonly Increment[], ttlMs: number): Promise<number[]> {
+    checkIncrements(increments);
+    const now = Date.now();
+    const was = this.#counters.get(key);
+    const fields = was !== undefined && was.expiresAt > now ? was.fields : new Map<string, number>();
+    this.#counters.set(key, { fields, expiresAt: now + ttlMs });
+    return Promise.resolve(
+      increments.map(([field, by]) => {
+        const value = (fields.get(field) ?? 0) + by;
+        fields.set(field, value);
+        return value;
+      }),
+    );
+  }
+
+  readCounters(key: string): Promise<Map<string, number>> {
+    const counters = this.#counters.get(key);
+    return Promise.resolve(new Map(counters !== undefined && counters.expiresAt > Date.now() ? counters.fields : []));
+  }
+
   clear(): Promise<void> {
     this.#entries.clear();
+    this.#counters.clear();
     return Promise.resolve();
   }
 

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type pino from 'pino';
-import { type AtomicStore, type AtomicWrite, type Decide, SWEEP_EVERY_WRITES } from './atomic-store.js';
+import { type AtomicStore, type AtomicWrite, checkIncrements, type Decide, type Increment, SWEEP_EVERY_WRITES } from './atomic-store.js';
+import { addCounters, clearCounters, createCounterTable, readCounters, sweepExpiredCounters } from './postgres-counters.js';
 import { OptimisticUpdater, type SwapOutcome } from './optimistic-update.js';
 import { createPostgresPool, createTableIfMissing } from './postgres-pool.js';
 import { LEDGER_TABLE, swapBatch, sweepExpired, type SwapRequest } from './postgres-swap-batch.js';
@@ -62,7 +63,9 @@ export async function openPostgresAtomicStore(url: string, options: PostgresAtom
 
 async function createTable(pool: pg.Pool): Promise<void> {
   await createTableIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at BIGINT NOT NULL)`);
+  await createCounterTable(pool);
   await sweepExpired(pool, Date.now());
+  await sweepExpiredCounters(pool, Date.now());
 }
 
 class PostgresAtomicStore implements AtomicStore {
@@ -124,9 +127,21 @@ class PostgresAtomicStore implements AtomicStore {
     await this.#pool.query({ name: 'quota-ledger-delete', text: DELETE, values: [this.#prefix + key] });
   }
 
+  async addCounters(key: string, increments: readonly Increment[], ttlMs: number): Promise<number[]> {
+    checkIncrements(increments);
+    const values = await addCounters(this.#pool, this.#prefix + key, increments, ttlMs);
+    this.#wrote(1);
+    return values;
+  }
+
+  readCounters(key: string): Promise<Map<string, number>> {
+    return readCounters(this.#pool, this.#prefix + key);
+  }
+
   async clear(): Promise<void> {
     const pattern = `${this.#prefix.replace(/[\\%_]/g, '\\$&')}%`;
     await this.#pool.query(`DELETE FROM ${TABLE} WHERE key LIKE $1`, [pattern]);
+    await clearCounters(this.#pool, pattern);
   }
 
   close(): Promise<void> {
@@ -148,7 +163,8 @@ class PostgresAtomicStore implements AtomicStore {
     const before = this.#writes;
     this.#writes += count;
     if (Math.floor(before / SWEEP_EVERY_WRITES) === Math.floor(this.#writes / SWEEP_EVERY_WRITES) || this.#sweeping || this.#closing) return;
-    this.#sweeping = sweepExpired(this.#pool, Date.now())
+    const now = Date.now();
+    this.#sweeping = Promise.all([sweepExpired(this.#pool, now), sweepExpiredCounters(this.#pool, now)])
       .then(
         () => undefined,
         (err: unknown) => this.#log.warn({ err }, 'ledger sweep failed'),

@@ -1,11 +1,25 @@
 import sqlite3 from 'sqlite3';
 import { z } from 'zod';
-import { type AtomicStore, type AtomicWrite, type Decide, type KeyedWrite, SWEEP_EVERY_WRITES, type Update } from './atomic-store.js';
+import {
+  type AtomicStore,
+  type AtomicWrite,
+  checkIncrements,
+  type Decide,
+  type Increment,
+  type KeyedWrite,
+  SWEEP_EVERY_WRITES,
+  type Update,
+} from './atomic-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 
 const TABLE = 'quota_ledger';
 const Row = z.object({ value: z.string() });
 const UPSERT_SET = 'ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at';
+/** Counters (atomic-store.ts's CounterStore): a small row per field, added to by one upsert statement. */
+const COUNTERS = 'quota_counters';
+const CounterRow = z.object({ field: z.string(), n: z.number() });
+const ADD_COUNTER_SET =
+  'ON CONFLICT(key, field) DO UPDATE SET n = CASE WHEN expires_at > ? THEN n + excluded.n ELSE excluded.n END, expires_at = excluded.expires_at';
 
 /** Options of {@link openSqliteAtomicStore}. */
 export interface SqliteAtomicStoreOptions {
@@ -33,6 +47,11 @@ export async function openSqliteAtomicStore(file: string, options: SqliteAtomicS
     await run(db, 'PRAGMA synchronous = NORMAL');
     await run(db, `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
     await run(db, `DELETE FROM ${TABLE} WHERE expires_at <= ?`, [Date.now()]);
+    await run(
+      db,
+      `CREATE TABLE IF NOT EXISTS ${COUNTERS} (key TEXT NOT NULL, field TEXT NOT NULL, n INTEGER NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (key, field))`,
+    );
+    await run(db, `DELETE FROM ${COUNTERS} WHERE expires_at <= ?`, [Date.now()]);
   } catch (error) {
     await close(db).catch(() => undefined);
     throw error;
@@ -108,13 +127,38 @@ class SqliteAtomicStore implements AtomicStore {
     }
   }
 
+  /** One upsert statement (atomic on its own), its new values read back with RETURNING. */
+  async addCounters(key: string, increments: readonly Increment[], ttlMs: number): Promise<number[]> {
+    checkIncrements(increments);
+    if (increments.length === 0) return [];
+    const now = Date.now();
+    const rows = increments.map(() => '(?, ?, ?, ?)').join(', ');
+    const params = [...increments.flatMap(([field, by]) => [this.#prefix + key, field, by, now + ttlMs]), now];
+    const returned = await this.#serial(async () => {
+      const read = await all(this.#db, `INSERT INTO ${COUNTERS} (key, field, n, expires_at) VALUES ${rows} ${ADD_COUNTER_SET} RETURNING field, n`, params);
+      this.#writes += 1;
+      if (this.#writes % SWEEP_EVERY_WRITES === 0) await run(this.#db, `DELETE FROM ${COUNTERS} WHERE expires_at <= ?`, [now]);
+      return read;
+    });
+    const byField = new Map(returned.map((row) => CounterRow.parse(row)).map((row) => [row.field, row.n]));
+    return increments.map(([field]) => byField.get(field) ?? 0);
+  }
+
+  async readCounters(key: string): Promise<Map<string, number>> {
+    const rows = await this.#serial(() => all(this.#db, `SELECT field, n FROM ${COUNTERS} WHERE key = ? AND expires_at > ?`, [this.#prefix + key, Date.now()]));
+    return new Map(rows.map((row) => CounterRow.parse(row)).map((row) => [row.field, row.n]));
+  }
+
   async delete(key: string): Promise<void> {
     await this.#serial(() => run(this.#db, `DELETE FROM ${TABLE} WHERE key = ?`, [this.#prefix + key]));
   }
 
   async clear(): Promise<void> {
     const pattern = `${this.#prefix.replace(/[\\%_]/g, '\\$&')}%`;
-    await this.#serial(() => run(this.#db, `DELETE FROM ${TABLE} WHERE key LIKE ? ESCAPE '\\'`, [pattern]));
+    await this.#serial(async () => {
+      await run(this.#db, `DELETE FROM ${TABLE} WHERE key LIKE ? ESCAPE '\\'`, [pattern]);
+      await run(this.#db, `DELETE FROM ${COUNTERS} WHERE key LIKE ? ESCAPE '\\'`, [pattern]);
+    });
   }
 
   close(): Promise<void> {
@@ -152,6 +196,12 @@ function run(db: sqlite3.Database, sql: string, params: readonly unknown[] = [])
 function get(db: sqlite3.Database, sql: string, params: readonly unknown[]): Promise<unknown> {
   return new Promise((resolve, reject) => {
     db.get(sql, params, (error: Error | null, row: unknown) => (error ? reject(error) : resolve(row)));
+  });
+}
+
+function all(db: sqlite3.Database, sql: string, params: readonly unknown[]): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    db.all(sql, params, (error: Error | null, rows: unknown[]) => (error ? reject(error) : resolve(rows)));
   });
 }
 

@@ -26,8 +26,29 @@ export interface Update extends AtomicWrite {
 /** Decides the new record from the current one (undefined when missing); undefined leaves everything as it is. */
 export type Decide = (text: string | undefined) => Update | undefined;
 
+/** One counter's increment: a field of a counter key and the whole number to add to it. */
+export type Increment = readonly [field: string, by: number];
+
+/** Longest field name of a counter (callers cut what a member could make longer), so every row stays small. */
+export const MAX_COUNTER_FIELD = 200;
+
+/**
+ * Whole-number counters under a key, each field its own small record (a hash field on Redis, a row on PostgreSQL and
+ * SQLite), added to with the backend's own atomic increment: no record is read, decided on and rewritten, so a
+ * write costs the same however many fields the key holds (issue 28).
+ */
+export interface CounterStore {
+  /**
+   * Adds each increment to its field of `key` (a missing or expired field counts from 0), all as one atomic step,
+   * keeps the key `ttlMs` more and returns the fields' new values, in order. Fields must be distinct.
+   */
+  addCounters(key: string, increments: readonly Increment[], ttlMs: number): Promise<number[]>;
+  /** Every live field of `key` and its value (empty when there is none). */
+  readCounters(key: string): Promise<Map<string, number>>;
+}
+
 /** One backend's atomic records; keys are given without the namespace, which the store adds. */
-export interface AtomicStore {
+export interface AtomicStore extends CounterStore {
   /** The text at `key`, or undefined when it is missing or past its time to live. */
   get(key: string): Promise<string | undefined>;
   set(key: string, write: AtomicWrite): Promise<void>;
@@ -44,6 +65,17 @@ export interface AtomicStore {
   clear(): Promise<void>;
   /** Releases the connection(s); idempotent. */
   close(): Promise<void>;
+}
+
+/** Throws when `increments` hold a field twice or a field longer than {@link MAX_COUNTER_FIELD}. */
+export function checkIncrements(increments: readonly Increment[]): void {
+  const fields = new Set<string>();
+  for (const [field, by] of increments) {
+    if (field.length > MAX_COUNTER_FIELD) throw new Error(`counter field longer than ${MAX_COUNTER_FIELD} characters`);
+    if (fields.has(field)) throw new Error('counter field given twice');
+    if (!Number.isSafeInteger(by)) throw new Error('counter increment is not a whole number');
+    fields.add(field);
+  }
 }
 
 /** How many records a backend writes between two sweeps of expired rows (SQLite and PostgreSQL keep them otherwise). */

@@ -1,4 +1,4 @@
-import type { AtomicStore, AtomicWrite } from './atomic-store.js';
+import type { AtomicStore, AtomicWrite, Increment } from './atomic-store.js';
 import { StorageUnavailableError } from './errors.js';
 
 /** What text that is not JSON reads as: `{ unreadable: true }`, which fails every record schema. */
@@ -64,6 +64,16 @@ export class Ledger {
     );
     if (!decided) throw new StorageUnavailableError(`Storage update at ${this.#where} ended without a decision`);
     return decided.result;
+  }
+
+  /** Adds to `key`'s counters atomically and returns their new values (see {@link AtomicStore.addCounters}). */
+  async addCounters(key: string, increments: readonly Increment[], ttlMs: number): Promise<number[]> {
+    return this.#guard('counter update', () => this.#store.addCounters(key, increments, toTtl(ttlMs)));
+  }
+
+  /** `key`'s counters (see {@link AtomicStore.readCounters}). */
+  async readCounters(key: string): Promise<Map<string, number>> {
+    return this.#guard('counter read', () => this.#store.readCounters(key));
   }
 
   /** Removes the record at `key`; an update of it after this finds it missing. */

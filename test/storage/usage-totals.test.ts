@@ -1,6 +1,7 @@
 /**
  * Servers' daily usage totals on every store: two stores opened on one place (as two processes would) add jobs at
- * once, and the day holds every one of them.
+ * once, and the day holds every one of them. A day stored as one record before issue 28 still reads, with what its
+ * counters added since.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -8,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SettledJob } from '../../src/service/usage-totals.js';
-import { openStorage, type Storage } from '../../src/storage/open-storage.js';
+import { MAX_JOB_IDS_PER_DAY, type SettledJob } from '../../src/service/usage-totals.js';
+import { openBackend } from '../../src/storage/open-backend.js';
+import { createStorage, openStorage, type Storage } from '../../src/storage/open-storage.js';
+import { parseStorageUrl } from '../../src/storage/storage-url.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 const POSTGRES_URL = process.env['POSTGRES_URL'];
@@ -55,5 +58,64 @@ describe.each(places)('usage totals on %s', (name, url) => {
     expect(day?.members).toEqual({ alice: { images: 60, jobs: 30, costUsd: 0.3 }, bob: { images: 48, jobs: 24, costUsd: 0.24 } });
     expect(new Set(day?.jobIds).size).toBe(54);
     expect(empty).toMatchObject({ images: 0, jobs: 0, jobIds: [] });
+  });
+});
+
+describe('a usage day stored before issue 28', () => {
+  it('reads as its one old record and the counters since, added together; the old record is never written again', async () => {
+    const backend = await openBackend(parseStorageUrl('memory://'), { namespace: 'legacy', connectTimeoutMs: 1_000, logger });
+    const storage = createStorage(backend, { defaults: { limit: 5, period: 'day' }, jobLeaseMs: 60_000, logger });
+    opened.push(storage);
+    const legacy = {
+      v: 1,
+      images: 4,
+      jobs: 2,
+      reportedUsd: 0,
+      estimatedUsd: 0.02,
+      members: { alice: { images: 4, jobs: 2, costUsd: 0.02 } },
+      models: { 'gpt-image-2': { images: 4, jobs: 2, costUsd: 0.02 } },
+      refusals: { 'quota.exceeded': 1 },
+      refusedMembers: { bob: 1 },
+      roles: { r1: { images: 4, jobs: 2, costUsd: 0.02, refused: 0, members: ['alice'] } },
+      failures: 1,
+      jobIds: ['old-1', 'old-2'],
+      jobIdsCut: false,
+    };
+    const text = JSON.stringify(legacy);
+    await backend.ledger.writeRaw('usage-day:g:2026-11-25', text, 60_000);
+    await storage.usageTotals.add('g', '2026-11-25', { ...job(0), roleIds: ['r1', 'r2'] });
+    await storage.usageTotals.add('g', '2026-11-25', { ...job(1, 'refused'), roleIds: ['r1'] });
+    await storage.usageTotals.add('g', '2026-11-25', { ...job(2, 'failed'), reachedGateway: true });
+    const [day] = await storage.usageTotals.days('g', ['2026-11-25']);
+    expect(day).toEqual({
+      v: 1,
+      images: 6,
+      jobs: 3,
+      reportedUsd: 0,
+      estimatedUsd: 0.03,
+      members: { alice: { images: 6, jobs: 3, costUsd: 0.03 } },
+      models: { 'gpt-image-2': { images: 6, jobs: 3, costUsd: 0.03 } },
+      refusals: { 'quota.exceeded': 2 },
+      refusedMembers: { bob: 2 },
+      roles: {
+        r1: { images: 6, jobs: 3, costUsd: 0.03, refused: 1, members: ['alice', 'bob'] },
+        r2: { images: 2, jobs: 1, costUsd: 0.01, refused: 0, members: ['alice'] },
+      },
+      failures: 2,
+      jobIds: ['old-1', 'old-2', 'job-0', 'job-2'],
+      jobIdsCut: false,
+    });
+    expect(await backend.ledger.get('usage-day:g:2026-11-25')).toEqual(legacy);
+  });
+
+  it('lists the first 5,000 jobs that reached the gateway in order, and says the list is cut after them', async () => {
+    const backend = await openBackend(parseStorageUrl('memory://'), { namespace: 'cut', connectTimeoutMs: 1_000, logger });
+    const storage = createStorage(backend, { defaults: { limit: 5, period: 'day' }, jobLeaseMs: 60_000, logger });
+    opened.push(storage);
+    for (let i = 0; i < MAX_JOB_IDS_PER_DAY + 2; i++) await storage.usageTotals.add('g', '2026-11-25', job(i));
+    const [day] = await storage.usageTotals.days('g', ['2026-11-25']);
+    expect(day?.jobs).toBe(MAX_JOB_IDS_PER_DAY + 2);
+    expect(day?.jobIds).toEqual(Array.from({ length: MAX_JOB_IDS_PER_DAY }, (_, i) => `job-${i}`));
+    expect(day?.jobIdsCut).toBe(true);
   });
 });
