@@ -134,6 +134,7 @@ export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: 
     return [
       t(locale, 'admin.usage.memberTitle', { who: `<@${userId}>`, period, since: since(summary) }),
       imagesLine(summary, formatUsdPrecise(locale, summary.members[0]?.costUsd ?? 0), locale),
+      ...(summary.promptHelpUsd > 0 ? [t(locale, 'admin.usage.promptHelpMember', { usd: formatUsdPrecise(locale, summary.promptHelpUsd) })] : []),
       t(locale, 'admin.usage.refusedTotal', { count: summary.refusals['all'] ?? 0 }),
     ].join('\n');
   }
@@ -151,6 +152,9 @@ export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: 
     imagesLine(summary, costs.length > 0 ? costs.join(' + ') : t(locale, 'admin.usage.costNone'), locale),
     topMembers(summary, locale),
     t(locale, 'admin.usage.byModel', { hasModels: models.length > 0 ? 'yes' : 'no', models: formatList(locale, models) }),
+    ...(summary.promptHelpCalls > 0
+      ? [t(locale, 'admin.usage.promptHelp', { calls: summary.promptHelpCalls, usd: formatUsdPrecise(locale, summary.promptHelpUsd) })]
+      : []),
     t(locale, 'admin.usage.refused', { hasRefusals: refusals.length > 0 ? 'yes' : 'no', refusals: formatList(locale, refusals), failures: summary.failures }),
     ...(summary.jobIdsCut ? [t(locale, 'admin.usage.csvCut', { max: MAX_JOB_IDS_PER_DAY })] : []),
   ].join('\n');

@@ -168,6 +168,12 @@ interface Prepared {
   promptHelp: boolean;
 }
 
+/** What a job made on the way, which a failure still counts: images not posted, an enhance call that answered. */
+interface Made {
+  images: boolean;
+  promptHelp?: { calls: number; usd: number } | undefined;
+}
+
 /** What a job holds in the ledger: its images always, and its estimated cost where a money limit applies. */
 interface Holds {
   spend: boolean;
@@ -199,8 +205,8 @@ export class ImageService {
     const log = this.log.child({ jobId: job.id, kind: job.kind });
     let settings: ServerSettings | undefined;
     let prepared: Prepared | undefined;
-    // Set when images were made but not posted: the job then has a usage record though it failed.
-    const made = { images: false };
+    // What the job made before it failed, if it failed: images not posted, or an enhance call (each leaves a usage record).
+    const made: Made = { images: false };
     try {
       settings = await this.settingsOf(job);
       // A member paused by their moderation strikes is refused before anything is checked, reserved or sent.
@@ -222,13 +228,14 @@ export class ImageService {
       }
       this.options.claims?.forget(job.id);
       this.metrics.jobSettled('delivered');
-      await this.audit(job, settings, prepared, { outcome: 'delivered', reachedGateway: true, ...settled });
+      await this.audit(job, settings, prepared, { outcome: 'delivered', reachedGateway: true, promptHelp: made.promptHelp, ...settled });
     } catch (err) {
       const mapped = toUserFacingError(err, () => this.options.gateway.cachedModels().map((m) => m.id));
       const outcome = jobOutcomeOf(mapped);
       this.metrics.jobSettled(outcome);
       const reason = mapped instanceof UserFacingError ? mapped.identifier : undefined;
-      await this.audit(job, settings, prepared, { outcome, reason, delivered: 0, reachedGateway: made.images });
+      const reachedGateway = made.images || made.promptHelp !== undefined;
+      await this.audit(job, settings, prepared, { outcome, reason, delivered: 0, reachedGateway, promptHelp: made.promptHelp });
       // The member only hears "not available right now"; the operator must fix the key or the balance.
       if (mapped instanceof UserFacingError && mapped.identifier === 'gateway.unavailable')
         log.error({ err }, 'gateway account problem: check the API key and balance');
@@ -381,6 +388,7 @@ export class ImageService {
       cost?: JobCost | undefined;
       messageId?: string | undefined;
       reachedGateway: boolean;
+      promptHelp?: { calls: number; usd: number } | undefined;
     },
   ): Promise<void> {
     const auditChannelId = settings?.auditChannelId;
@@ -475,12 +483,16 @@ export class ImageService {
     });
   }
 
-  private async runReserved(asked: ImageJob, checked: Prepared, holds: Holds, responder: Responder, log: Logger, made: { images: boolean }): Promise<Settled> {
+  private async runReserved(asked: ImageJob, checked: Prepared, holds: Holds, responder: Responder, log: Logger, made: Made): Promise<Settled> {
     // Renewed from here until the job settles; the finally below stops it before any refund.
     const lease = this.keepLease(asked, holds, log);
     // Enhance runs once the request passed every check and its images are reserved: a request that would be refused
     // never reaches the chat model. It never fails the job (enhance-step.ts).
     const { job, prepared, enhancement } = await enhancedRequest(asked, checked, this.options.promptHelp);
+    // The enhance call that answered is counted (usage totals, its record) and charged, whatever becomes of the job.
+    const enhanceCost = this.enhanceCostOf(enhancement, prepared);
+    const promptHelpUsed = enhancement.used && { ...enhancement.used, cost: enhanceCost };
+    if (enhancement.used) made.promptHelp = { calls: 1, usd: enhanceCost?.usd ?? 0 };
     const { request } = prepared;
     const answered: { answer?: Answer } = {};
     let sent: Sent | undefined;
@@ -489,9 +501,9 @@ export class ImageService {
       const { answer, images, posted } = sent;
       await lease.stop();
       const cost = costOf(answer.usage, prepared.profile.prices, answer.images);
-      const enhanceUsd = this.enhanceCostOf(enhancement, prepared)?.usd ?? 0;
+      const enhanceUsd = enhanceCost?.usd ?? 0;
       await this.commit(job, images, holds.spend ? roundUsd((cost?.usd ?? prepared.imageEstimate ?? 0) + enhanceUsd) : undefined, log);
-      await this.recordUsage({ ...job, request }, answer, images, cost, log, enhancement.used);
+      await this.recordUsage({ ...job, request }, answer, images, cost, log, promptHelpUsed);
       await this.options.archive?.remember(job, posted.messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
       await this.options.history
         ?.record({ ...job, request }, { model: answer.model, images, posted })
@@ -503,11 +515,14 @@ export class ImageService {
       const { answer } = answered;
       if (!sent) {
         // No images charged; an enhance call that answered was made for the member, and is (issue 29).
-        await this.refund(job, holds, log, this.enhanceCostOf(enhancement, prepared)?.usd);
+        await this.refund(job, holds, log, enhanceCost?.usd);
         // Images were made but not posted: the member is not charged, the operator was.
         if (answer) {
           made.images = true;
-          await this.recordUsage({ ...job, request }, answer, 0, costOf(answer.usage, prepared.profile.prices, answer.images), log, enhancement.used);
+          await this.recordUsage({ ...job, request }, answer, 0, costOf(answer.usage, prepared.profile.prices, answer.images), log, promptHelpUsed);
+        } else if (promptHelpUsed) {
+          // No image answer: the record holds the enhance call alone (the CSV lists it).
+          await this.recordUsage({ ...job, request }, { model: prepared.model }, 0, undefined, log, promptHelpUsed);
         }
       }
     }
@@ -576,11 +591,11 @@ export class ImageService {
   /** Records what the job cost (`job` with the request as it was sent: the server's defaults filled in). */
   private async recordUsage(
     job: ImageJob,
-    result: Answer,
+    result: Pick<Answer, 'model' | 'sizeFallback' | 'usage' | 'requestId'>,
     delivered: number,
     cost: JobCost | undefined,
     log: Logger,
-    promptHelp: PromptHelpUsage | undefined,
+    promptHelp: (PromptHelpUsage & { cost?: JobCost | undefined }) | undefined,
   ): Promise<void> {
     await this.options.usage
       ?.record(job, result, delivered, this.clock.now(), cost, promptHelp)

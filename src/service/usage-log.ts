@@ -18,6 +18,8 @@ const ChatUsage = z.object({
   model: z.string(),
   requestId: z.string().optional(),
   usage: z.object({ inputTokens: Count, outputTokens: Count, totalTokens: Count, costUsd: Count }).optional(),
+  /** What it cost: reported, or estimated from its usage and the chat model's prices (chat-cost.ts); issue 29. */
+  cost: z.object({ usd: z.number().nonnegative(), source: z.enum(['reported', 'estimated']) }).optional(),
 });
 
 /** A settled job's usage, as stored. A change to a field needs a new `v`. */
@@ -84,7 +86,7 @@ export class UsageLog {
     delivered: number,
     settledAt: number,
     cost?: JobCost,
-    promptHelp?: PromptHelpUsage,
+    promptHelp?: PromptHelpUsage & { cost?: JobCost | undefined },
   ): Promise<void> {
     const entry: JobUsage = {
       v: 1,
@@ -109,6 +111,7 @@ export class UsageLog {
           totalTokens: promptHelp.usage.totalTokens,
           costUsd: promptHelp.usage.costUsd,
         },
+        cost: promptHelp.cost,
       },
       settledAt,
     };

@@ -30,6 +30,9 @@ export interface UsageSummary {
   /** Jobs that reached the gateway (for the CSV). */
   jobIds: string[];
   jobIdsCut: boolean;
+  /** Prompt help's chat calls and their cost (the member's own, with `userId`). */
+  promptHelpCalls: number;
+  promptHelpUsd: number;
 }
 
 /** Whose figures: one member's, or those of the members holding a role; neither: the server's. */
@@ -72,13 +75,42 @@ export class UsageReport {
     const members = filter.roleId === undefined ? undefined : new Set(summary.members.map((m) => m.userId));
     const wanted = (r: JobUsage) => (filter.userId === undefined || r.userId === filter.userId) && (members === undefined || members.has(r.userId));
     const rows = records.filter((r): r is JobUsage => r !== undefined && wanted(r));
-    const header = ['job', 'settled_at', 'user', 'command', 'model', 'size', 'quality', 'asked', 'delivered', 'cost_usd', 'cost_source', 'request_id'];
+    const header = [
+      'job',
+      'settled_at',
+      'user',
+      'command',
+      'model',
+      'size',
+      'quality',
+      'asked',
+      'delivered',
+      'cost_usd',
+      'cost_source',
+      'request_id',
+      'prompt_help_model',
+      'prompt_help_cost_usd',
+      'prompt_help_cost_source',
+    ];
     const lines = rows.map((r) =>
       [
         csvId(r.jobId),
         csvField(new Date(r.settledAt).toISOString()),
         csvId(r.userId),
-        ...[r.kind, r.model, r.size, r.quality, r.requested, r.delivered, r.cost?.usd, r.cost?.source, r.requestId].map(csvField),
+        ...[
+          r.kind,
+          r.model,
+          r.size,
+          r.quality,
+          r.requested,
+          r.delivered,
+          r.cost?.usd,
+          r.cost?.source,
+          r.requestId,
+          r.promptHelp?.model,
+          r.promptHelp?.cost?.usd,
+          r.promptHelp?.cost?.source,
+        ].map(csvField),
       ].join(','),
     );
     return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
@@ -101,6 +133,8 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
     failures: 0,
     jobIds: [],
     jobIdsCut: false,
+    promptHelpCalls: 0,
+    promptHelpUsd: 0,
   };
   const merge = (map: Map<string, Sum>, key: string, sum: Sum) => {
     const was = map.get(key);
@@ -110,6 +144,7 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
     out.jobIds.push(...day.jobIds);
     out.jobIdsCut ||= day.jobIdsCut;
     if (userId !== undefined) {
+      out.promptHelpUsd = roundUsd(out.promptHelpUsd + (day.promptHelpMembers[userId] ?? 0));
       const own = day.members[userId];
       if (own) merge(members, userId, own);
       if (day.refusedMembers[userId]) refusals['all'] = (refusals['all'] ?? 0) + day.refusedMembers[userId];
@@ -120,6 +155,8 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
     out.reportedUsd = roundUsd(out.reportedUsd + day.reportedUsd);
     out.estimatedUsd = roundUsd(out.estimatedUsd + day.estimatedUsd);
     out.failures += day.failures;
+    out.promptHelpCalls += day.promptHelpCalls;
+    out.promptHelpUsd = roundUsd(out.promptHelpUsd + day.promptHelpUsd);
     for (const [id, sum] of Object.entries(day.members)) merge(members, id, sum);
     for (const [model, sum] of Object.entries(day.models)) merge(models, model, sum);
     for (const [reason, count] of Object.entries(day.refusals)) refusals[reason] = (refusals[reason] ?? 0) + count;
@@ -154,6 +191,8 @@ function summariseRole(from: number, days: readonly DayTotals[], roleId: string)
     models: [],
     refusals: { all: sums.reduce((n, r) => n + r.refused, 0) },
     failures: 0,
+    promptHelpCalls: 0,
+    promptHelpUsd: 0,
   };
 }
 

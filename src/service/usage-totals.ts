@@ -38,6 +38,11 @@ export const DayTotals = z.object({
   jobIds: z.array(z.string()),
   /** More jobs reached the gateway than jobIds holds. */
   jobIdsCut: z.boolean().default(false),
+  /** Prompt help's chat calls (enhance, describe), whatever became of their jobs, and what they cost (issue 29). */
+  promptHelpCalls: z.number().int().nonnegative().default(0),
+  promptHelpUsd: z.number().nonnegative().default(0),
+  /** Prompt help's cost by member. */
+  promptHelpMembers: z.record(z.string(), z.number().nonnegative()).default({}),
 });
 export type DayTotals = z.infer<typeof DayTotals>;
 
@@ -55,6 +60,9 @@ export const EMPTY_DAY: DayTotals = {
   failures: 0,
   jobIds: [],
   jobIdsCut: false,
+  promptHelpCalls: 0,
+  promptHelpUsd: 0,
+  promptHelpMembers: {},
 };
 
 /** What one settled job adds. */
@@ -63,13 +71,16 @@ export interface SettledJob {
   userId: string;
   /** The member's roles on the server when the job settled. */
   roleIds?: readonly string[] | undefined;
-  outcome: 'delivered' | 'refused' | 'failed' | 'cancelled';
+  /** `described`: a description (prompt help's describe), which counts only its chat call. */
+  outcome: 'delivered' | 'refused' | 'failed' | 'cancelled' | 'described';
   reason?: string | undefined;
   model?: string | undefined;
   delivered: number;
   cost?: { usd: number; source: 'reported' | 'estimated' } | undefined;
   /** It reached the gateway (it has a usage record). */
   reachedGateway: boolean;
+  /** The prompt help chat calls it made (that answered), and what they cost. */
+  promptHelp?: { calls: number; usd: number } | undefined;
 }
 
 /** A counter of a day and what a job adds to it (the store adds them atomically: storage/usage-totals-store.ts). */
@@ -84,13 +95,20 @@ const micros = (usd: number): number => Math.round(usd * 1e6);
  * The day's counters `job` adds to: a few per job (the member's, the model's, each of the member's roles'), however
  * many members the day already counts. Counters are named `kind:id` (`mi:` a member's images, `mj:` jobs, `mu:`
  * cost in millionths of a dollar; `oi:`/`oj:`/`ou:` a model's; `gi:`/`gj:`/`gu:`/`gr:` a role's, `gr:` refused;
- * `gm:role:member` a role's member; `r:` refusals by reason, `rm:` by member) or plain for the day's own figures.
+ * `gm:role:member` a role's member; `r:` refusals by reason, `rm:` by member; `ph`/`phu` prompt help's calls and cost,
+ * `mh:` a member's prompt help cost) or plain for the day's own figures.
  * The job's id goes to the CSV's list separately (`seq` counts the jobs that reached the gateway, see {@link jobIdCount}).
  */
 export function countsOf(job: SettledJob): DayCount[] {
   const counts = new Map<string, number>();
   const add = (field: string, by: number) => counts.set(field, (counts.get(field) ?? 0) + by);
   if (job.reachedGateway) add('seq', 1);
+  if (job.promptHelp && job.promptHelp.calls > 0) {
+    add('ph', job.promptHelp.calls);
+    add('phu', micros(job.promptHelp.usd));
+    add(`mh:${job.userId}`, micros(job.promptHelp.usd));
+  }
+  if (job.outcome === 'described') return [...counts];
   const roles = new Set(job.roleIds ?? []);
   if (job.outcome === 'refused') {
     add(`r:${name(job.reason ?? 'other')}`, 1);
@@ -134,7 +152,7 @@ const sumOf = (record: Record<string, Sum>, id: string): Sum => (record[id] ??= 
 
 /** The day its counters (as {@link countsOf} names them) add up to. */
 export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
-  const day: DayTotals = { ...EMPTY_DAY, members: {}, models: {}, refusals: {}, refusedMembers: {}, roles: {}, jobIds: [] };
+  const day: DayTotals = { ...EMPTY_DAY, members: {}, models: {}, refusals: {}, refusedMembers: {}, roles: {}, jobIds: [], promptHelpMembers: {} };
   const jobs: [string, number][] = [];
   const role = (roleId: string): RoleDay => (day.roles[roleId] ??= { images: 0, jobs: 0, costUsd: 0, refused: 0, members: [] });
   const addSum = (sum: Sum, kind: string, n: number) => {
@@ -149,6 +167,9 @@ export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
     if (kind === 'images' || kind === 'jobs' || kind === 'failures') day[kind] = n;
     else if (kind === 'reportedUsd' || kind === 'estimatedUsd') day[kind] = roundUsd(n / 1e6);
     else if (kind === 'seq') day.jobIdsCut = !jobIdListed(n);
+    else if (kind === 'ph') day.promptHelpCalls = n;
+    else if (kind === 'phu') day.promptHelpUsd = roundUsd(n / 1e6);
+    else if (kind === 'mh') day.promptHelpMembers[id] = roundUsd(n / 1e6);
     else if (kind === 'r') day.refusals[id] = n;
     else if (kind === 'rm') day.refusedMembers[id] = n;
     else if (kind === 'j') jobs.push([id, n]);
@@ -207,6 +228,14 @@ export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
     failures: a.failures + b.failures,
     jobIds: [...a.jobIds, ...b.jobIds],
     jobIdsCut: a.jobIdsCut || b.jobIdsCut,
+    promptHelpCalls: a.promptHelpCalls + b.promptHelpCalls,
+    promptHelpUsd: roundUsd(a.promptHelpUsd + b.promptHelpUsd),
+    promptHelpMembers: Object.fromEntries(
+      [...new Set([...Object.keys(a.promptHelpMembers), ...Object.keys(b.promptHelpMembers)])].map((id) => [
+        id,
+        roundUsd((a.promptHelpMembers[id] ?? 0) + (b.promptHelpMembers[id] ?? 0)),
+      ]),
+    ),
   };
 }
 

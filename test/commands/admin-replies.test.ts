@@ -26,6 +26,8 @@ function summary(overrides: Partial<UsageSummary> = {}): UsageSummary {
     costUsd: 0.0639,
     jobIds: [],
     jobIdsCut: false,
+    promptHelpCalls: 0,
+    promptHelpUsd: 0,
     ...overrides,
   };
 }
@@ -45,6 +47,14 @@ describe('/usage in the admin’s language', () => {
       'Images: 4 from 1 request · cost: none reported or estimated',
     );
     expect(renderUsage(summary({ jobIdsCut: true }), 'day', undefined)).toContain('-# The CSV holds the first 5,000 jobs of each day.');
+  });
+
+  it("reports prompt help's chat calls and cost, the server's and a member's, only when there were any", () => {
+    expect(renderUsage(summary({ promptHelpCalls: 3, promptHelpUsd: 0.0021 }), 'day', undefined)).toContain(
+      'By model: `gpt-image-2` 3, `gpt-image-1` 1\nPrompt help: 3 chat calls · cost: $0.0021\n',
+    );
+    expect(renderUsage(summary(), 'day', undefined)).not.toContain('Prompt help');
+    expect(renderUsage(summary({ promptHelpUsd: 0.0007 }), 'day', '200000000000000001')).toContain('\nPrompt help cost: $0.0007\n');
   });
 
   it('reports the server, a member and a role in German', () => {

@@ -63,5 +63,22 @@ describe('prompt help metered, end to end', () => {
     expect(spent).toBeGreaterThan(0.05);
     expect(spent).toBeLessThan(1);
     expect(quota).toContain('**You have 50 of 50 images left**');
+
+    // /usage and its CSV show it, though no image was made.
+    const usage = h.discord.slash('usage', [], { user: h.discord.fixtures.admin });
+    await usage.waitFor((x) => x.edits.some((e) => e.status === 200));
+    expect(lastText(usage)).toMatch(/Prompt help: 1 chat call · cost: \$0\.\d{2,}/);
+    const csvHandle = h.discord.slash('usage', [{ name: 'format', type: 3, value: 'csv' }], { user: h.discord.fixtures.admin });
+    await csvHandle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
+    const [header, ...rows] = csvHandle.edits
+      .find((e) => e.files.length > 0)!
+      .files[0]!.bytes.toString('utf8')
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    const row = rows.find((r) => r[header!.indexOf('user')] === member.id)!;
+    expect(row[header!.indexOf('delivered')]).toBe('0');
+    expect(row[header!.indexOf('prompt_help_model')]).toBe('gpt-4o-mini');
+    expect(Number(row[header!.indexOf('prompt_help_cost_usd')])).toBeCloseTo(spent, 2);
   });
 });

@@ -63,7 +63,23 @@ describe('/usage, end to end', () => {
       .trimEnd()
       .split('\r\n')
       .map((line) => line.split(','));
-    expect(header).toEqual(['job', 'settled_at', 'user', 'command', 'model', 'size', 'quality', 'asked', 'delivered', 'cost_usd', 'cost_source', 'request_id']);
+    expect(header).toEqual([
+      'job',
+      'settled_at',
+      'user',
+      'command',
+      'model',
+      'size',
+      'quality',
+      'asked',
+      'delivered',
+      'cost_usd',
+      'cost_source',
+      'request_id',
+      'prompt_help_model',
+      'prompt_help_cost_usd',
+      'prompt_help_cost_source',
+    ]);
     const column = (name: string) => header!.indexOf(name);
     // The delivered jobs: the refused one never reached the gateway, the failed one made nothing.
     expect(rows).toHaveLength(3);

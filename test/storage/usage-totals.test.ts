@@ -104,8 +104,28 @@ describe('a usage day stored before issue 28', () => {
       failures: 2,
       jobIds: ['old-1', 'old-2', 'job-0', 'job-2'],
       jobIdsCut: false,
+      promptHelpCalls: 0,
+      promptHelpUsd: 0,
+      promptHelpMembers: {},
     });
     expect(await backend.ledger.get('usage-day:g:2026-11-25')).toEqual(legacy);
+  });
+
+  it("counts prompt help's chat calls and cost by day and member, whatever became of the job, and a description alone", async () => {
+    const backend = await openBackend(parseStorageUrl('memory://'), { namespace: 'prompt-help', connectTimeoutMs: 1_000, logger });
+    const storage = createStorage(backend, { defaults: { limit: 5, period: 'day' }, jobLeaseMs: 60_000, logger });
+    await storage.usageTotals.add('g', '2026-11-25', { ...job(0, 'failed'), reachedGateway: true, promptHelp: { calls: 1, usd: 0.0012 } });
+    await storage.usageTotals.add('g', '2026-11-25', {
+      jobId: 'describe-1',
+      userId: 'bob',
+      outcome: 'described',
+      delivered: 0,
+      reachedGateway: false,
+      promptHelp: { calls: 1, usd: 0.0005 },
+    });
+    const [day] = await storage.usageTotals.days('g', ['2026-11-25']);
+    expect(day).toMatchObject({ promptHelpCalls: 2, promptHelpUsd: 0.0017, promptHelpMembers: { alice: 0.0012, bob: 0.0005 }, failures: 1, jobs: 0 });
+    await storage.close();
   });
 
   it('lists the first 5,000 jobs that reached the gateway in order, and says the list is cut after them', async () => {
