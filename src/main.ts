@@ -189,7 +189,11 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     logger,
   });
   // One budget for every image the process holds: edits' references and answers, and the images being described.
-  const memory = new MemoryBudget({ totalBytes: config.MEMORY_BUDGET_BYTES, answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES });
+  const memory = new MemoryBudget({
+    totalBytes: config.MEMORY_BUDGET_BYTES,
+    answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
+    describeBytes: config.DESCRIBE_MEMORY_BYTES,
+  });
   // This process's running jobs: those another process claims while this one looks dead are stopped.
   const claims = new ClaimedJobs();
   const images = new ImageService({
@@ -238,8 +242,11 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     memory,
     usage: storage.records('describe-usage', DescribeUsage),
     clock,
-    download: (ref, maxBytes) => downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent }),
+    download: (ref, maxBytes, signal, admit) =>
+      downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent, signal, admit }),
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
+    cooldownMs: config.DESCRIBE_COOLDOWN_SECONDS * 1000,
+    timeLimitMs: config.PROMPT_TIMEOUT_MS + 60_000,
     ttlMs: config.BUTTON_TTL_HOURS * 3_600_000,
     settings,
     moderation,
