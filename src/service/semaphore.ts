@@ -57,7 +57,7 @@ export class Semaphore {
         this.waiters.splice(at, 1);
         // Those behind it may fit now.
         this.grantWaiters();
-        reject(signal?.reason);
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('the wait was abandoned', { cause: signal?.reason }));
       };
       this.waiters.push(waiter);
       signal?.addEventListener('abort', abandon, { once: true });

@@ -39,8 +39,8 @@ export async function visionImage(bytes: Buffer, format: VisionImage['format'], 
     .catch((err: unknown) => {
       throw notDescribable(err);
     });
-  const { width = 0, height = 0 } = meta;
-  if (width === 0 || height === 0) throw notDescribable();
+  const { width, height } = meta;
+  if (!(width > 0 && height > 0)) throw notDescribable();
   if (width * height > VISION_MAX_INPUT_PIXELS)
     throw new UserFacingError('input.attachmentInvalid', {
       param: filename,

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
-import { UserFacingError } from '../../src/errors.js';
+import type { UserFacingError } from '../../src/errors.js';
 import { DescribedPrompts, DescribeService, DESCRIBE_WORK_BYTES, describeHeldBytes } from '../../src/service/describe-service.js';
 import type { AttachmentRef } from '../../src/service/jobs.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
@@ -100,7 +100,7 @@ async function setup(budget: MemoryBudget, options: SetupOptions = {}) {
 const MIB = 1024 * 1024;
 /** A budget whose describes' region fits one describe of a DECLARED image, and nothing beside it. */
 const oneDescribe = () => new MemoryBudget({ totalBytes: 256 * MIB, answerBytes: 64 * MIB, describeBytes: DESCRIBE_WORK_BYTES + DECLARED + 1 });
-const refusal = (identifier: string) => expect.objectContaining({ name: 'UserFacingError', identifier });
+const refusal = (identifier: string): unknown => expect.objectContaining({ name: 'UserFacingError', identifier }) as unknown;
 
 describe('DescribeService', () => {
   it("holds a describe in the describes' own region: a second waits there (before downloading), while edits' references stay free", async () => {
