@@ -18,6 +18,7 @@ import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
 import { actionRequest, actionsOf, isCanvasTransform } from './result-actions.js';
 import { outpaint } from './outpaint.js';
+import { fitPreview } from './fit-preview.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { ModerationGate } from './moderation-gate.js';
 import { costOf, type JobCost } from './cost.js';
@@ -581,13 +582,21 @@ export class ImageService {
     progress: JobProgressReporter,
     { sink, memory }: { sink: AnswerSink | undefined; memory: JobMemory },
   ): Promise<ImageResult> {
+    let shownPreview = -1;
     const run = async (signal: AbortSignal) => {
       try {
         // Checked again at the job's turn: a pause that began while it waited stops it before it is sent.
         await this.options.moderation?.check(job.subject);
         return await this.callGateway(await this.complete(prepared, memory, signal), this.partialImagesFor(prepared), {
           signal,
-          onPartial: progress.preview,
+          onPartial: (image) => {
+            // Shown only as it fits the upload limit (made smaller if need be, never after a later one); the job goes on meanwhile.
+            void fitPreview(image, responder.maxFileBytes, (bytes) => this.memory.tryTake(bytes)).then((fitted) => {
+              if (!fitted || fitted.index < shownPreview) return;
+              shownPreview = fitted.index;
+              progress.preview(fitted);
+            });
+          },
           onTaskStatus: progress.taskStatus,
           sink,
           memory,

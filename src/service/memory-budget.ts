@@ -102,6 +102,11 @@ export class MemoryBudget {
     return this.all.acquire(Math.min(bytes, this.answerBytes));
   }
 
+  /** Takes room for a short-lived work (a preview's re-encode) only if it is free now; undefined when it is not. */
+  tryTake(bytes: number): Release | undefined {
+    return this.all.tryAcquire(bytes);
+  }
+
   /** One job's account; `unknownAnswerBytes` is what an answer of unknown length may take (answer-bound.ts). */
   forJob(unknownAnswerBytes: number): JobMemory {
     return new JobMemory(this, unknownAnswerBytes);
