@@ -162,12 +162,21 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     rest: { api: config.DISCORD_API_URL, agent: discordAgent },
   });
   const audit = new DiscordAuditTrail({ rest: client.rest, logger });
+  // One budget for every image the process holds: edits' references and answers, the images being described and those /show posts again.
+  const memory = new MemoryBudget({
+    totalBytes: config.MEMORY_BUDGET_BYTES,
+    answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
+    describeBytes: config.DESCRIBE_MEMORY_BYTES,
+  });
   const history = new MemberHistory({
     store: storage.history,
     images: new DiscordPostedImages({
       rest: client.rest,
-      download: (url) =>
-        downloadAttachment(url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes: config.ATTACHMENT_MAX_BYTES, timeoutMs: 60_000, dispatcher: agent }),
+      download: (url, maxBytes, signal) =>
+        downloadAttachment(url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent, signal }),
+      // /show's images wait in the references' region, as an edit's do.
+      memory: { take: (bytes, signal) => memory.takeReferences(bytes, signal), maxBytes: memory.referenceBytes },
+      maxFileBytes: config.ATTACHMENT_MAX_BYTES,
       logger,
     }),
     clock,
@@ -187,12 +196,6 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     audit,
     clock,
     logger,
-  });
-  // One budget for every image the process holds: edits' references and answers, and the images being described.
-  const memory = new MemoryBudget({
-    totalBytes: config.MEMORY_BUDGET_BYTES,
-    answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
-    describeBytes: config.DESCRIBE_MEMORY_BYTES,
   });
   // This process's running jobs: those another process claims while this one looks dead are stopped.
   const claims = new ClaimedJobs();

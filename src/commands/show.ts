@@ -4,14 +4,21 @@
  * images are fetched again from the original message (see discord/posted-images.ts for why). Like a result, the card
  * is a new message under the reply, which then points at it (discord/deferred-reply.ts says why).
  */
-import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  AttachmentBuilder,
+  type ChatInputCommandInteraction,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import { UserFacingError } from '../errors.js';
 import { DeferredReply } from '../discord/deferred-reply.js';
 import { shownCard } from '../discord/result-card.js';
 import { inertText, shortenForDiscord } from '../discord/text.js';
 import { formatDay, t } from '../i18n/translate.js';
 import type { HistoryEntry } from '../service/history-entries.js';
-import type { MemberHistory } from '../service/member-history.js';
-import type { ChatCommand } from './command.js';
+import type { MemberHistory, PostedImage } from '../service/member-history.js';
+import type { ChatCommand, InteractionContext } from './command.js';
 import { ownerOf } from './history.js';
 import { messageLink, timestampOf } from './history-page.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
@@ -41,29 +48,43 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
     async execute(interaction, ctx) {
       const jobId = interaction.options.getString('job', true).trim();
       await interaction.deferReply();
-      const { entry, images } = await deps.history.show(ownerOf(interaction), jobId);
-      ctx.logger.info({ jobId, images: images.length }, 'result shown again');
-      const card = shownCard(
-        entry.jobId,
-        renderShown(entry, interaction.user.id, interaction.locale),
-        images.map((image) => image.filename),
-        { edits: true, masks: true, enlarge: false },
-        interaction.locale,
-      );
-      // A card with new files is a new message under the reply, which then points at it (deferred-reply.ts).
-      const reply = new DeferredReply(interaction.client.rest, interaction);
-      const posted = await reply.post({
-        ...card,
-        files: images.map((image) => new AttachmentBuilder(image.bytes, { name: image.filename, description: shortenForDiscord(entry.prompt, 1024) })),
-        allowedMentions: { parse: [] },
-      });
-      await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
+      const { entry, images: fetched, release } = await deps.history.show(ownerOf(interaction), jobId);
+      try {
+        await post(interaction, entry, fetched, ctx);
+      } finally {
+        // The images' room in the memory budget, held since before they were downloaded.
+        release();
+      }
     },
     async autocomplete(interaction) {
       const entries = await deps.history.search(ownerOf(interaction), interaction.options.getFocused());
       await interaction.respond(entries.map((entry) => ({ name: choiceName(entry, interaction.locale), value: entry.jobId })));
     },
   };
+}
+
+/** Posts the card of a result shown again, with those of its images that fit the interaction's upload limit. */
+async function post(interaction: ChatInputCommandInteraction, entry: HistoryEntry, fetched: PostedImage[], ctx: InteractionContext): Promise<void> {
+  // discord.js types attachmentSizeLimit as always set, but copies it from the payload as is.
+  const { attachmentSizeLimit } = interaction as { readonly attachmentSizeLimit?: number };
+  const images = attachmentSizeLimit === undefined ? fetched : fetched.filter((image) => image.bytes.length <= attachmentSizeLimit);
+  if (images.length === 0) throw new UserFacingError('history.resultGone');
+  ctx.logger.info({ jobId: entry.jobId, images: images.length, left: fetched.length - images.length }, 'result shown again');
+  const card = shownCard(
+    entry.jobId,
+    renderShown(entry, interaction.user.id, interaction.locale),
+    images.map((image) => image.filename),
+    { edits: true, masks: true, enlarge: false },
+    interaction.locale,
+  );
+  // A card with new files is a new message under the reply, which then points at it (deferred-reply.ts).
+  const reply = new DeferredReply(interaction.client.rest, interaction);
+  const posted = await reply.post({
+    ...card,
+    files: images.map((image) => new AttachmentBuilder(image.bytes, { name: image.filename, description: shortenForDiscord(entry.prompt, 1024) })),
+    allowedMentions: { parse: [] },
+  });
+  await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
 }
 
 /**

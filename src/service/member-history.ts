@@ -20,10 +20,17 @@ export interface PostedImage {
   filename: string;
 }
 
+/** A posted result's images, fetched again, and their room in the memory budget (given back once they are posted). */
+export interface FetchedImages {
+  images: PostedImage[];
+  /** Gives their room back; safe to call more than once. */
+  release: () => void;
+}
+
 /** The images a message the bot posted carries now (over Discord: the message fetched again, its attachments downloaded). */
 export interface PostedImages {
   /** Undefined when the message is gone or out of the bot's reach. */
-  fetch(place: { channelId: string; messageId: string }): Promise<PostedImage[] | undefined>;
+  fetch(place: { channelId: string; messageId: string }): Promise<FetchedImages | undefined>;
 }
 
 /** One page of a member's history. */
@@ -93,16 +100,19 @@ export class MemberHistory {
   }
 
   /**
-   * One of the owner's jobs with the images its message carries now.
+   * One of the owner's jobs with the images its message carries now, held in the memory budget until `release`.
    * @throws UserFacingError `history.unknownJob` when it is not in the owner's history, `history.resultGone` when its
    * message is gone or has no images left
    */
-  async show(owner: HistoryOwner, jobId: string): Promise<{ entry: HistoryEntry; images: PostedImage[] }> {
+  async show(owner: HistoryOwner, jobId: string): Promise<{ entry: HistoryEntry; images: PostedImage[]; release: () => void }> {
     const entry = (await this.#kept(owner)).find((e) => e.jobId === jobId);
     if (!entry) throw new UserFacingError('history.unknownJob');
-    const images = await this.#options.images.fetch(entry);
-    if (!images || images.length === 0) throw new UserFacingError('history.resultGone');
-    return { entry, images };
+    const fetched = await this.#options.images.fetch(entry);
+    if (!fetched || fetched.images.length === 0) {
+      fetched?.release();
+      throw new UserFacingError('history.resultGone');
+    }
+    return { entry, images: fetched.images, release: () => fetched.release() };
   }
 
   /** Deletes the owner's history from the store. */

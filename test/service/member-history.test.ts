@@ -27,7 +27,12 @@ async function setup() {
   const messages = new Map<string, PostedImage[]>();
   const history = new MemberHistory({
     store: storage.history,
-    images: { fetch: async ({ messageId }) => messages.get(messageId) },
+    images: {
+      fetch: async ({ messageId }) => {
+        const images = messages.get(messageId);
+        return images && { images, release: () => undefined };
+      },
+    },
     clock,
     keepMs: 30 * DAY_MS,
   });
