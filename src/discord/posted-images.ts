@@ -10,6 +10,7 @@
 import { DiscordAPIError, Routes, type APIMessage, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { FetchedImages, PostedImages } from '../service/member-history.js';
+import { UserFacingError } from '../errors.js';
 import { AttachmentDownloadError } from '../service/ports.js';
 import { messageFiles } from './message-images.js';
 
@@ -56,11 +57,10 @@ export class DiscordPostedImages implements PostedImages {
     const files = messageFiles(message);
     const caps = this.#caps(files.map((f) => f.size));
     const signal = AbortSignal.timeout(this.#options.timeoutMs ?? 60_000);
-    const release =
-      (await this.#options.memory?.take(
-        caps.reduce((sum, cap) => sum + cap, 0),
-        signal,
-      )) ?? (() => undefined);
+    const release = await this.#room(
+      caps.reduce((sum, cap) => sum + cap, 0),
+      signal,
+    );
     try {
       const images = await Promise.all(files.map(async (f, i) => ({ bytes: await this.#options.download(f.url, caps[i] ?? 0, signal), filename: f.filename })));
       return { images, release };
@@ -69,6 +69,18 @@ export class DiscordPostedImages implements PostedImages {
       if (!(err instanceof AttachmentDownloadError)) throw err;
       this.#log.warn({ err, messageId: place.messageId }, 'could not download the images of a posted result');
       return undefined;
+    }
+  }
+
+  /** Room for `bytes`, waited for until `signal` ends the wait (then the member is told the bot is too busy). */
+  async #room(bytes: number, signal: AbortSignal): Promise<() => void> {
+    const memory = this.#options.memory;
+    if (!memory) return () => undefined;
+    try {
+      return await memory.take(bytes, signal);
+    } catch (err) {
+      if (signal.aborted) throw new UserFacingError('memory.busy', {}, { cause: err });
+      throw err;
     }
   }
 
