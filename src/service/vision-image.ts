@@ -34,7 +34,8 @@ export interface VisionImage {
 export async function visionImage(bytes: Buffer, format: VisionImage['format'], filename: string, timeoutSeconds: number): Promise<VisionImage> {
   const notDescribable = (cause?: unknown) =>
     new UserFacingError('input.attachmentInvalid', { param: filename, detail: phrase('detail.image.notDescribable') }, { cause });
-  const meta = await sharp(bytes, { limitInputPixels: VISION_MAX_INPUT_PIXELS })
+  // The header only (no pixels are decoded): the declared size is checked here, with a message that says so.
+  const meta = await sharp(bytes, { limitInputPixels: false })
     .metadata()
     .catch((err: unknown) => {
       throw notDescribable(err);

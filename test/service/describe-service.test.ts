@@ -174,7 +174,10 @@ describe('DescribeService', () => {
   it('refuses an image declaring more than 100 megapixels without decoding it', async () => {
     const bomb = await pngDeclaring(20_000, 20_000);
     const { service, sent } = await setup(new MemoryBudget(), { bytes: bomb });
-    await expect(service.describe({ guildId: null, channelId: null, userId: 'u1' }, image('bomb.png'))).rejects.toEqual(refusal('input.attachmentInvalid'));
+    const refused = await service.describe({ guildId: null, channelId: null, userId: 'u1' }, image('bomb.png')).catch((err: unknown) => err);
+    expect(refused).toEqual(refusal('input.attachmentInvalid'));
+    // Refused for its declared pixels (read from its header), not for failing to decode.
+    expect((refused as UserFacingError).context.detail).toMatchObject({ id: 'detail.size.pixels', values: { pixels: 100_000_000 } });
     expect(sent).toEqual([]);
   });
 
