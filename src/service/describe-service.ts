@@ -95,6 +95,9 @@ const SENT_BYTES = describeHeldBytes(VISION_MAX_BYTES);
 /** Beyond the downloaded image, what a describe holds at most (its downscale, or what it sends). */
 export const DESCRIBE_WORK_BYTES = Math.max(DOWNSCALE_WORK_BYTES, SENT_BYTES);
 
+/** The room first taken for an image Discord declares no size for (then grown as its bytes arrive). */
+const UNSIZED_GUESS_BYTES = 8 * 1024 * 1024;
+
 /** See the module comment. */
 export class DescribeService {
   private readonly options: DescribeServiceOptions;
@@ -140,7 +143,8 @@ export class DescribeService {
   private async bounded(image: AttachmentRef, max: number): Promise<Description> {
     const limitMs = this.options.timeLimitMs ?? 120_000;
     const signal = AbortSignal.timeout(limitMs);
-    const hold = await this.takeMemory(Math.min(image.size ?? max, max), signal);
+    // An image of no declared size (an embed's, a gallery's) starts from a guess; its download takes more if need be.
+    const hold = await this.takeMemory(Math.min(image.size ?? UNSIZED_GUESS_BYTES, max), signal);
     try {
       return await this.read(image, max, hold, signal, Math.max(1, Math.ceil(limitMs / 1000)));
     } catch (err) {
