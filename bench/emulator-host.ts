@@ -8,6 +8,7 @@ import type { DiscordEmulatorOptions } from '../test/emulators/discord/types.js'
 import { startDiscordEmulator, type DiscordEmulator, type InteractionHandle, type UserFixture } from '../test/emulators/discord/index.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../test/emulators/gateway/index.js';
 import type { Behaviour } from '../test/emulators/gateway/types.js';
+import { describeFloodLoad, type DescribeFloodSpec } from './describe-flood-load.js';
 import { hostileLoad, type HostileSpec } from './hostile-load.js';
 import { serve } from './ipc.js';
 
@@ -143,6 +144,19 @@ serve(
     hostile: (spec: HostileSpec) => {
       if (!discord) throw new Error('emulators not started');
       return hostileLoad(discord, syntheticMembers(spec.members), spec);
+    },
+    /** The describe-flood scenario's members (bench/describe-flood-load.ts): the last synthetic member edits. */
+    describeFlood: (spec: DescribeFloodSpec) => {
+      if (!discord) throw new Error('emulators not started');
+      const members = syntheticMembers(spec.floodMembers + 1);
+      const editor = members.pop();
+      if (!editor) throw new Error('unreachable: one member at least');
+      return describeFloodLoad(discord, members, editor, spec);
+    },
+    /** Answers the next chat (prompt help) requests with these behaviours, in order. */
+    enqueueChat: (args: { behaviours: Behaviour[] }) => {
+      if (!gateway) throw new Error('emulators not started');
+      gateway.enqueueChat(...args.behaviours);
     },
     /** Answers the next gateway requests with these behaviours, in order. */
     enqueue: (args: { behaviours: Behaviour[] }) => {

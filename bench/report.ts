@@ -10,6 +10,7 @@ import type { BurstResult } from './scenarios/burst.js';
 import type { MemoryResult } from './scenarios/memory.js';
 import type { OverheadResult } from './scenarios/overhead.js';
 import type { HostileResult } from './scenarios/hostile.js';
+import type { DescribeFloodResult } from './scenarios/describe-flood.js';
 import type { QuotaResult } from './scenarios/quota.js';
 
 export interface Machine {
@@ -40,6 +41,7 @@ export interface BenchResult {
   memory?: MemoryResult | undefined;
   quota?: QuotaResult | undefined;
   hostile?: HostileResult | undefined;
+  describeFlood?: DescribeFloodResult | undefined;
   /** The baseline's figures per section (also inside each section, next to ours and the ratio). */
   baseline: Record<string, Figures>;
   targets: Target[];
@@ -120,6 +122,14 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
     add('hostile: peak RSS over idle within the budget + one answer awaiting collection (MB)', h['peakOverIdleMB'], `≤ ${ceiling}`, (v) => v <= ceiling);
     add('hostile: peak RSS within a 512 MB container (MB)', h['peakRssMB'], '≤ 512', (v) => v <= 512);
     add('hostile: every request settled', h['unsettled'], '= 0', (v) => v === 0);
+  }
+  if (r.describeFlood) {
+    const f = r.describeFlood.ours;
+    add('describe-flood: edit end-to-end p50 with the flood / without it', f['editFloodedRatio'], '≤ 1.5', (v) => v <= 1.5);
+    add('describe-flood: peak RSS over idle within the default budget + one answer (MB)', f['peakOverIdleMB'], '≤ 256', (v) => v <= 256);
+    add('describe-flood: peak RSS within a 512 MB container (MB)', f['peakRssMB'], '≤ 512', (v) => v <= 512);
+    add('describe-flood: every edit delivered', f['editsUndelivered'], '= 0', (v) => v === 0);
+    add('describe-flood: every describe answered or refused', f['describesUnsettled'], '= 0', (v) => v === 0);
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
   for (const [section, c] of [
@@ -227,6 +237,14 @@ export function tables(r: BenchResult): string {
       Object.entries(r.hostile.ours).map(([k, v]) => [k, fmt(v)]),
     );
   }
+  if (r.describeFlood) {
+    const p = r.describeFlood.params;
+    table(
+      `Describe flood: ${p.floodMembers} members describing a ${p.imageWidth}x${p.imageHeight} PNG (bursts of ${p.burst}, vision model ${p.visionDelayMs / 1000} s) while another member runs ${p.edits} edits (gateway delay ${p.editDelayMs / 1000} s), ours only`,
+      ['figure', 'ours'],
+      Object.entries(r.describeFlood.ours).map(([k, v]) => [k, fmt(v)]),
+    );
+  }
   table(
     'Targets',
     ['target', 'value', 'limit', 'met'],
@@ -257,7 +275,7 @@ export function writeDocs(r: BenchResult, path: string, method: string): void {
     '',
     '`npm run bench` measures what the bot adds on top of the image gateway, against the emulators, and the same load',
     'through a baseline bot (the first thing a developer would write). `npm run bench -- --quick` is a smoke run;',
-    '`--only=burst,overhead,memory,quota,hostile` runs some scenarios. Figures are written to `bench/results/*.json`;',
+    '`--only=burst,overhead,memory,quota,hostile,describe-flood` runs some scenarios. Figures are written to `bench/results/*.json`;',
     'this file is rewritten by every full run (the notes at the end are kept).',
     '',
     `## Latest figures (${r.startedAt}, ${r.mode} run, ${r.durationSeconds} s)`,

@@ -1,18 +1,19 @@
 /**
- * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile] [--results-dir=DIR] [--no-docs]`
+ * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood] [--results-dir=DIR] [--no-docs]`
  * Runs the scenarios one after another (each in fresh processes), prints a table, writes bench/results/*.json and,
  * after a full run of every scenario, docs/benchmarks.md.
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { burst, type BurstParams } from './scenarios/burst.js';
+import { describeFlood, type DescribeFloodParams } from './scenarios/describe-flood.js';
 import { hostile, type HostileParams } from './scenarios/hostile.js';
 import { memory, type MemoryParams } from './scenarios/memory.js';
 import { overhead, type OverheadParams } from './scenarios/overhead.js';
 import { quota, type QuotaParams } from './scenarios/quota.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
 
-const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile'] as const;
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Params {
@@ -21,6 +22,7 @@ interface Params {
   memory: MemoryParams;
   quota: QuotaParams;
   hostile: HostileParams;
+  'describe-flood': DescribeFloodParams;
 }
 
 const MB = 1_000_000;
@@ -42,6 +44,7 @@ const FULL: Params = {
   memory: { jobs: 100, delayMs: 3000, spreadMs: 500 },
   quota: { durationMs: 3000, concurrency: 32, members: 500, processes: { processes: 2, reservations: 10_000, concurrency: 32, members: 1_000, limit: 16 } },
   hostile: HOSTILE,
+  'describe-flood': { floodMembers: 5, burst: 5, imageWidth: 3600, imageHeight: 2700, edits: 20, timeoutMs: 300_000, visionDelayMs: 2_000, editDelayMs: 1_000 },
 };
 
 const QUICK: Params = {
@@ -50,6 +53,7 @@ const QUICK: Params = {
   memory: { jobs: 6, delayMs: 500, spreadMs: 100 },
   quota: { durationMs: 300, concurrency: 8, members: 50, processes: { processes: 2, reservations: 300, concurrency: 8, members: 20, limit: 25 } },
   hostile: { ...HOSTILE, members: 4 },
+  'describe-flood': { floodMembers: 3, burst: 5, imageWidth: 2400, imageHeight: 1800, edits: 5, timeoutMs: 120_000, visionDelayMs: 1_000, editDelayMs: 500 },
 };
 
 export const METHOD = `
@@ -89,6 +93,11 @@ export const METHOD = `
   make R reservations each with C in flight, spread over M members whose limit L is smaller than what they ask for in
   all: the figure is P × R / the wall time from the moment both start to the moment both are done. Exactness: the
   processes must have accepted exactly M × L, and the ledger, read afterwards, must hold exactly M × L reserved.
+- **Describe flood.** F members keep describing one large noisy PNG (stored uncompressed; each first fires a burst of
+  describes at once, of which the bot runs one per member and refuses the rest, then describes again as soon as the
+  last settled; no cooldown; the vision model answers after V) while another member runs E edits (a 1024x1024
+  reference, gateway delay L) one after another. The same E edits first run alone on the same bot: the figure is the
+  edits' end-to-end p50 with the flood over that without it. Peak RSS is taken over the flooded phase (ours only).
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).
@@ -129,6 +138,10 @@ async function main(): Promise<void> {
         // BENCH_HOSTILE (JSON) overrides the scenario's parameters for tuning runs.
         result.hostile = await hostile({ ...params.hostile, ...(JSON.parse(process.env['BENCH_HOSTILE'] ?? '{}') as Partial<HostileParams>) });
         log(`hostile: peak RSS ${result.hostile.ours['peakRssMB']} MB against a budget of ${result.hostile.ours['budgetMB']} MB`);
+      }
+      if (name === 'describe-flood') {
+        result.describeFlood = await describeFlood(params['describe-flood']);
+        log(`describe-flood: edit p50 ${result.describeFlood.ours['editP50FloodedMs']} ms flooded, ${result.describeFlood.ours['editP50AloneMs']} ms alone`);
       }
       if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
     } catch (err) {

@@ -102,6 +102,10 @@ export const ConfigSchema = z.object({
   MAX_RUNNING_PER_MEMBER: positiveInt('a positive whole number').default(2),
   MAX_QUEUED_PER_MEMBER: positiveInt('a positive whole number').default(10),
   MEMORY_BUDGET_BYTES: positiveInt('a number of bytes').default(192 * MIB),
+  /** The describes' own region of MEMORY_BUDGET_BYTES: what all describes hold at once. */
+  DESCRIBE_MEMORY_BYTES: positiveInt('a number of bytes').default(64 * MIB),
+  /** How long after one of a member's describes starts their next may (0: no cooldown; one at a time still holds). */
+  DESCRIBE_COOLDOWN_SECONDS: nonNegativeInt('a whole number of seconds').default(20),
   ATTACHMENT_MAX_BYTES: positiveInt('a number of bytes').default(50 * MIB - 1),
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
   STREAM_DELIVERIES: flag.default(true),
@@ -184,12 +188,21 @@ export function shardPlan(config: Pick<Config, 'SHARD_COUNT' | 'SHARD_IDS'>): Sh
   return { shards: config.SHARD_IDS ?? Array.from({ length: config.SHARD_COUNT }, (_, i) => i), shardCount: config.SHARD_COUNT };
 }
 
-/** The memory budget keeps one answer's room free for answers (service/memory-budget.ts), so it must be larger. */
-function memoryProblems(config: Pick<Config, 'MEMORY_BUDGET_BYTES' | 'GATEWAY_MAX_RESPONSE_BYTES'>): string[] {
-  if (config.MEMORY_BUDGET_BYTES > config.GATEWAY_MAX_RESPONSE_BYTES) return [];
-  return [
-    `MEMORY_BUDGET_BYTES (${config.MEMORY_BUDGET_BYTES}) must be larger than GATEWAY_MAX_RESPONSE_BYTES (${config.GATEWAY_MAX_RESPONSE_BYTES}): one answer's room is kept free for answers`,
-  ];
+/**
+ * The memory budget keeps one answer's room free for answers (service/memory-budget.ts), so it must be larger; the
+ * describes' region is part of it.
+ */
+function memoryProblems(config: Pick<Config, 'MEMORY_BUDGET_BYTES' | 'GATEWAY_MAX_RESPONSE_BYTES' | 'DESCRIBE_MEMORY_BYTES'>): string[] {
+  const problems: string[] = [];
+  if (config.MEMORY_BUDGET_BYTES <= config.GATEWAY_MAX_RESPONSE_BYTES)
+    problems.push(
+      `MEMORY_BUDGET_BYTES (${config.MEMORY_BUDGET_BYTES}) must be larger than GATEWAY_MAX_RESPONSE_BYTES (${config.GATEWAY_MAX_RESPONSE_BYTES}): one answer's room is kept free for answers`,
+    );
+  if (config.DESCRIBE_MEMORY_BYTES > config.MEMORY_BUDGET_BYTES)
+    problems.push(
+      `DESCRIBE_MEMORY_BYTES (${config.DESCRIBE_MEMORY_BYTES}) must be at most MEMORY_BUDGET_BYTES (${config.MEMORY_BUDGET_BYTES}): it is a part of it`,
+    );
+  return problems;
 }
 
 function shardProblems(config: Pick<Config, 'SHARD_COUNT' | 'SHARD_IDS'>): string[] {

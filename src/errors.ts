@@ -52,7 +52,11 @@ export type UserErrorIdentifier =
   | 'settings.moderationOff'
   | 'settings.moderationRoles'
   | 'promptHelp.off'
-  | 'promptHelp.failed';
+  | 'promptHelp.failed'
+  | 'describe.running'
+  | 'describe.cooldown'
+  | 'describe.busy'
+  | 'memory.busy';
 
 /** Values the copy may use. */
 export interface UserErrorContext {

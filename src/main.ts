@@ -164,12 +164,21 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   });
   const audit = new DiscordAuditTrail({ rest: client.rest, logger });
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
+  // One budget for every image the process holds: edits' references and answers, the images being described and those /show posts again.
+  const memory = new MemoryBudget({
+    totalBytes: config.MEMORY_BUDGET_BYTES,
+    answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
+    describeBytes: config.DESCRIBE_MEMORY_BYTES,
+  });
   const history = new MemberHistory({
     store: storage.history,
     images: new DiscordPostedImages({
       rest: client.rest,
-      download: (url) =>
-        downloadAttachment(url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes: config.ATTACHMENT_MAX_BYTES, timeoutMs: 60_000, dispatcher: agent }),
+      download: (url, maxBytes, signal) =>
+        downloadAttachment(url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent, signal }),
+      // /show's images wait in the references' region, as an edit's do.
+      memory: { take: (bytes, signal) => memory.takeReferences(bytes, signal), maxBytes: memory.referenceBytes },
+      maxFileBytes: config.ATTACHMENT_MAX_BYTES,
       logger,
     }),
     clock,
@@ -190,8 +199,6 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     clock,
     logger,
   });
-  // One budget for every image the process holds: edits' references and answers, and the images being described.
-  const memory = new MemoryBudget({ totalBytes: config.MEMORY_BUDGET_BYTES, answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES });
   // This process's running jobs: those another process claims while this one looks dead are stopped.
   const claims = new ClaimedJobs();
   const images = new ImageService({
@@ -240,8 +247,11 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     memory,
     usage: storage.records('describe-usage', DescribeUsage),
     clock,
-    download: (ref, maxBytes) => downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent }),
+    download: (ref, maxBytes, signal, admit) =>
+      downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent, signal, admit }),
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
+    cooldownMs: config.DESCRIBE_COOLDOWN_SECONDS * 1000,
+    timeLimitMs: config.PROMPT_TIMEOUT_MS + 60_000,
     ttlMs: config.BUTTON_TTL_HOURS * 3_600_000,
     settings,
     moderation,

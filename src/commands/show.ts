@@ -12,16 +12,17 @@ import {
   PermissionFlagsBits,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import { UserFacingError } from '../errors.js';
 import { DeferredReply } from '../discord/deferred-reply.js';
 import { shownCard } from '../discord/result-card.js';
 import { inertText, shortenForDiscord } from '../discord/text.js';
 import { formatDay, t } from '../i18n/translate.js';
 import { spoilerName } from '../discord/file-names.js';
 import type { HistoryEntry } from '../service/history-entries.js';
-import type { MemberHistory } from '../service/member-history.js';
+import type { MemberHistory, PostedImage } from '../service/member-history.js';
 import type { ShowPlace } from '../service/show-rules.js';
 import { channelOf } from './channel-facts.js';
-import type { ChatCommand } from './command.js';
+import type { ChatCommand, InteractionContext } from './command.js';
 import { ownerOf } from './history.js';
 import { messageLink, timestampOf } from './history-page.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
@@ -52,27 +53,13 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
     async execute(interaction, ctx) {
       const jobId = interaction.options.getString('job', true).trim();
       await interaction.deferReply();
-      const { entry, images, spoiler } = await deps.history.show(ownerOf(interaction), jobId, showPlace(interaction));
-      ctx.logger.info({ jobId, images: images.length }, 'result shown again');
-      // The target channel's spoiler setting; the card's gallery names the files as they are uploaded.
-      const names = images.map((image) => spoilerName(image.filename, spoiler));
-      const card = shownCard(
-        entry.jobId,
-        renderShown(entry, interaction.user.id, interaction.locale),
-        names,
-        { edits: true, masks: true, enlarge: false },
-        interaction.locale,
-      );
-      // A card with new files is a new message under the reply, which then points at it (deferred-reply.ts).
-      const reply = new DeferredReply(interaction.client.rest, interaction);
-      const posted = await reply.post({
-        ...card,
-        files: images.map(
-          (image) => new AttachmentBuilder(image.bytes, { name: spoilerName(image.filename, spoiler), description: shortenForDiscord(entry.prompt, 1024) }),
-        ),
-        allowedMentions: { parse: [] },
-      });
-      await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
+      const { entry, images: fetched, spoiler, release } = await deps.history.show(ownerOf(interaction), jobId, showPlace(interaction));
+      try {
+        await post(interaction, entry, fetched, spoiler, ctx);
+      } finally {
+        // The images' room in the memory budget, held since before they were downloaded.
+        release();
+      }
     },
     async autocomplete(interaction) {
       const entries = await deps.history.search(ownerOf(interaction), interaction.options.getFocused());
@@ -91,6 +78,42 @@ function showPlace(interaction: ChatInputCommandInteraction): ShowPlace {
     ageRestricted,
     canAttachFiles: memberCan(interaction, PermissionFlagsBits.AttachFiles),
   };
+}
+
+/**
+ * Posts the card of a result shown again, with those of its images that fit the interaction's upload limit, named by
+ * the target channel's spoiler setting (the card's gallery names the files as they are uploaded).
+ */
+async function post(
+  interaction: ChatInputCommandInteraction,
+  entry: HistoryEntry,
+  fetched: PostedImage[],
+  spoiler: boolean,
+  ctx: InteractionContext,
+): Promise<void> {
+  // discord.js types attachmentSizeLimit as always set, but copies it from the payload as is.
+  const { attachmentSizeLimit } = interaction as { readonly attachmentSizeLimit?: number };
+  const images = attachmentSizeLimit === undefined ? fetched : fetched.filter((image) => image.bytes.length <= attachmentSizeLimit);
+  if (images.length === 0) throw new UserFacingError('history.resultGone');
+  ctx.logger.info({ jobId: entry.jobId, images: images.length, left: fetched.length - images.length }, 'result shown again');
+  const names = images.map((image) => spoilerName(image.filename, spoiler));
+  const card = shownCard(
+    entry.jobId,
+    renderShown(entry, interaction.user.id, interaction.locale),
+    names,
+    { edits: true, masks: true, enlarge: false },
+    interaction.locale,
+  );
+  // A card with new files is a new message under the reply, which then points at it (deferred-reply.ts).
+  const reply = new DeferredReply(interaction.client.rest, interaction);
+  const posted = await reply.post({
+    ...card,
+    files: images.map(
+      (image) => new AttachmentBuilder(image.bytes, { name: spoilerName(image.filename, spoiler), description: shortenForDiscord(entry.prompt, 1024) }),
+    ),
+    allowedMentions: { parse: [] },
+  });
+  await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
 }
 
 /**

@@ -22,6 +22,11 @@ export interface DownloadOptions {
   dispatcher: Dispatcher;
   /** Cancels the download. */
   signal?: AbortSignal | undefined;
+  /**
+   * Told the body's length so far before each allocation of it (the whole Content-Length at once, else each chunk's
+   * running total), so a memory budget admits the bytes before they are held; throwing stops the download.
+   */
+  admit?: ((bytes: number) => void) | undefined;
 }
 
 /**
@@ -60,9 +65,11 @@ export async function downloadAttachment(url: string, options: DownloadOptions):
   const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
   try {
     const response = await request(url, { method: 'GET', dispatcher: options.dispatcher, signal });
-    return await readBody(response, options.maxBytes);
+    return await readBody(response, options.maxBytes, options.admit);
   } catch (error) {
     if (error instanceof AttachmentDownloadError) throw error;
+    // The budget's own refusal reaches the caller as it is.
+    if (error instanceof AdmissionRefused) throw error.cause;
     if (options.signal?.aborted === true) {
       throw new AttachmentDownloadError('cancelled', 'Attachment download was cancelled', { cause: error });
     }
@@ -73,7 +80,7 @@ export async function downloadAttachment(url: string, options: DownloadOptions):
   }
 }
 
-async function readBody(response: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
+async function readBody(response: Dispatcher.ResponseData, maxBytes: number, admit: DownloadOptions['admit']): Promise<Buffer> {
   const { statusCode, headers, body } = response;
   if (statusCode < 200 || statusCode >= 300) {
     // Discarding rather than draining: an error page is of no use, and the connection is cheap to replace.
@@ -89,7 +96,9 @@ async function readBody(response: Dispatcher.ResponseData, maxBytes: number): Pr
   }
   // With a Content-Length the body goes straight into one Buffer of that size (no second copy, so an image
   // weighs once what the memory budget counts); without one, chunks are joined at the end.
-  const whole = Number.isFinite(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
+  const sized = Number.isFinite(declared) && declared >= 0;
+  if (sized) admitOrDiscard(admit, declared, body);
+  const whole = sized ? Buffer.allocUnsafe(declared) : undefined;
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of body) {
@@ -100,10 +109,30 @@ async function readBody(response: Dispatcher.ResponseData, maxBytes: number): Pr
       throw tooLarge(maxBytes);
     }
     if (whole) bytes.copy(whole, total);
-    else chunks.push(bytes);
+    else {
+      admitOrDiscard(admit, total + bytes.length, body);
+      chunks.push(bytes);
+    }
     total += bytes.length;
   }
   return whole ? whole.subarray(0, total) : Buffer.concat(chunks, total);
+}
+
+/** Asks `admit` for `bytes`; a refusal closes the connection before it propagates. */
+function admitOrDiscard(admit: DownloadOptions['admit'], bytes: number, body: Dispatcher.ResponseData['body']): void {
+  try {
+    admit?.(bytes);
+  } catch (err) {
+    discard(body);
+    throw new AdmissionRefused(err);
+  }
+}
+
+/** What `admit` threw, carried through the download's own error handling. */
+class AdmissionRefused extends Error {
+  constructor(cause: unknown) {
+    super('the memory budget refused the download', { cause });
+  }
 }
 
 /** Closes the connection under a body we will not read. */

@@ -148,11 +148,16 @@ export function carrierOf(message: APIMessage): ImageCarrier {
  * Every file a REST answer's message shows, images or not (an SVG original is a file component), in order and each
  * once: its attachments, then its galleries' and file components' media (#8277 leaves those out of `attachments`).
  */
-export function messageFiles(message: APIMessage): { url: string; filename: string }[] {
-  const files = message.attachments.map((a) => ({ key: a.id, url: a.url, filename: a.filename }));
-  const media = shownMedia(message.components ?? []).map((m) => ({ key: m.attachment_id ?? withoutQuery(m.url), url: m.url, filename: fileNameOf(m.url) }));
+export function messageFiles(message: APIMessage): { url: string; filename: string; size?: number | undefined }[] {
+  const files = message.attachments.map((a) => ({ key: a.id, url: a.url, filename: a.filename, size: a.size }));
+  const media = shownMedia(message.components ?? []).map((m) => ({
+    key: m.attachment_id ?? withoutQuery(m.url),
+    url: m.url,
+    filename: fileNameOf(m.url),
+    size: undefined,
+  }));
   const seen = new Set<string>();
-  return [...files, ...media].filter((f) => !seen.has(f.key) && seen.add(f.key)).map(({ url, filename }) => ({ url, filename }));
+  return [...files, ...media].filter((f) => !seen.has(f.key) && seen.add(f.key)).map(({ url, filename, size }) => ({ url, filename, size }));
 }
 
 /** The first image's URL of a message the bot posted (from its attachments, else its galleries). */

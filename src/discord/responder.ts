@@ -102,7 +102,8 @@ export class DiscordResponder implements Responder {
       return;
     if (!this.tokenUsable() || this.reply.pointing) return;
     const text = renderProgress(update, this.interaction.locale);
-    const preview = update.stage === 'generating' ? update.preview : undefined;
+    // A preview over the upload limit is never posted (Discord would refuse the whole edit); the service makes them fit.
+    const preview = update.stage === 'generating' && update.preview && update.preview.bytes.length <= this.maxFileBytes ? update.preview : undefined;
     const shown = preview ?? this.shownPreview;
     const embed = progressEmbed(text, shown && `preview.${shown.format}`);
     const message = { content: '', embeds: [embed], components: [], allowedMentions: { parse: [] } };

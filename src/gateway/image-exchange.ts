@@ -87,7 +87,8 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
     checks.set(bytes, check);
   };
   const answer = await readItems(ctx, res, req, room, scope, requestId, startCheck);
-  const { items, usage } = answer.task ? await awaitTask(ctx, answer.task, req.call, scope, requestId, startCheck) : answer;
+  // A poll's images that turn out not to be the task's last are let go when the next poll is read (its room was given back).
+  const { items, usage } = answer.task ? await awaitTask(ctx, answer.task, req.call, scope, requestId, startCheck, () => checks.clear()) : answer;
   if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const images = items.every((item): item is ReadItem & { bytes: Buffer } => item.bytes !== undefined)
     ? await Promise.all(items.map((item) => checks.get(item.bytes) ?? checkImage(item.bytes, expected, requestId)))
@@ -196,11 +197,14 @@ async function awaitTask(
   scope: CallScope,
   requestId: string | undefined,
   onDecoded: (bytes: Buffer) => void,
+  forgetDecoded: () => void,
 ): Promise<ReadOutcome> {
   const fetch = async (path: string) => {
     const res = await ctx.http.send({ method: 'GET', path, headers: { accept: 'application/json' } }, scope);
     const pollId = findRequestId(res.headers) ?? requestId;
     if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, pollId);
+    // The earlier poll's images are not the task's (it was still pending): dropped before this one is admitted.
+    forgetDecoded();
     const room = await admitAnswer(ctx.http, res, { maxBytes: ctx.maxResponseBytes, memory: call.memory }, scope, pollId);
     return readJsonAnswer(ctx.http, res, room, scope, pollId, call.sink, onDecoded);
   };

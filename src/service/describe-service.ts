@@ -4,8 +4,14 @@
  * and four prompts. The prompts are stored (RecordStore, like the job archive) under a short id that the
  * **Imagine this** buttons carry, so they work after a restart; a click starts a normal /imagine job, every gate
  * applied. Nothing is charged: no image is made here, but the chat call's tokens are recorded (`describe-usage`
- * records, kept as long as jobs' usage). The image and its data URL are held within the process's memory budget,
- * like an edit's references: however many members describe at once, memory has its ceiling.
+ * records, kept as long as jobs' usage).
+ *
+ * Bounded (issue 28): one describe per member at a time and a cooldown between them (describe-gate.ts); the whole
+ * describe (room, download, downscale, vision call) within a time limit. Its bytes are held in the describes' own
+ * region of the memory budget (memory-budget.ts), never the references' an edit waits for: room for the image as
+ * Discord declares it plus the downscale's work is taken before the download, more is taken (without waiting) as
+ * the bytes actually arrive beyond it, and once the image is downscaled (vision-image.ts: about 2048 px, at most
+ * 4 MB) only what its data URL and request hold is kept until the vision model has answered.
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -14,7 +20,9 @@ import { Prompt } from './image-request.js';
 import { sniffImageFormat } from './image-rules.js';
 import { largerThan, phrase } from './phrase.js';
 import { newJobId, type AttachmentRef } from './jobs.js';
-import type { MemoryBudget, Release } from './memory-budget.js';
+import type { DescribeHold, MemoryBudget } from './memory-budget.js';
+import { DescribeGate } from './describe-gate.js';
+import { DOWNSCALE_WORK_BYTES, VISION_MAX_BYTES, visionImage } from './vision-image.js';
 import type { ModerationGate } from './moderation-gate.js';
 import type { Clock, RecordStore } from './ports.js';
 import type { Description, PromptHelp } from './prompt-help.js';
@@ -33,8 +41,11 @@ const READABLE = new Set(['png', 'jpeg', 'webp', 'gif']);
 export interface DescribeServiceOptions {
   help: Pick<PromptHelp, 'describe'>;
   records: RecordStore<DescribedPrompts>;
-  /** Downloads a member attachment (host allow-list applied), reading no more than `maxBytes`. */
-  download: (ref: AttachmentRef, maxBytes: number, signal?: AbortSignal) => Promise<Buffer>;
+  /**
+   * Downloads a member attachment (host allow-list applied), reading no more than `maxBytes`, telling `admit` the
+   * bytes it is about to hold (which may refuse by throwing), stopping when `signal` aborts.
+   */
+  download: (ref: AttachmentRef, maxBytes: number, signal?: AbortSignal, admit?: (bytes: number) => void) => Promise<Buffer>;
   /** ATTACHMENT_MAX_BYTES. */
   maxAttachmentBytes: number;
   /** How long the Imagine this buttons work (BUTTON_TTL_HOURS). */
@@ -42,8 +53,12 @@ export interface DescribeServiceOptions {
   settings?: Pick<SettingsStore, 'get'> | undefined;
   /** Moderation strikes: a member paused by them is refused before anything is downloaded or sent. */
   moderation?: Pick<ModerationGate, 'check'> | undefined;
-  /** The process's image memory budget (the edits' one); without it, nothing bounds describes held at once. */
-  memory?: Pick<MemoryBudget, 'takeReferences' | 'referenceBytes'> | undefined;
+  /** The process's memory budget, whose describes' region holds them; without it, nothing bounds describes held at once. */
+  memory?: Pick<MemoryBudget, 'takeDescribe' | 'describeBytes'> | undefined;
+  /** DESCRIBE_COOLDOWN_SECONDS in milliseconds: how long after one describe starts the member's next may. @default 0 */
+  cooldownMs?: number | undefined;
+  /** The longest one describe takes, room, download, downscale and vision call together. @default 120000 */
+  timeLimitMs?: number | undefined;
   /** Where each description's chat usage is recorded; without it, it is only logged. */
   usage?: RecordStore<DescribeUsage> | undefined;
   clock?: Clock | undefined;
@@ -75,14 +90,30 @@ export interface DescribeAnswer {
   prompts: string[];
 }
 
+/** What a describe holds once its image is downscaled: the image sent, its data URL and the request carrying it. */
+const SENT_BYTES = describeHeldBytes(VISION_MAX_BYTES);
+/** Beyond the downloaded image, what a describe holds at most (its downscale, or what it sends). */
+export const DESCRIBE_WORK_BYTES = Math.max(DOWNSCALE_WORK_BYTES, SENT_BYTES);
+
+/** The room first taken for an image Discord declares no size for (then grown as its bytes arrive). */
+const UNSIZED_GUESS_BYTES = 8 * 1024 * 1024;
+
 /** See the module comment. */
 export class DescribeService {
   private readonly options: DescribeServiceOptions;
   private readonly log: Logger;
+  private readonly gate: DescribeGate;
 
   constructor(options: DescribeServiceOptions) {
     this.options = options;
     this.log = options.logger.child({ module: 'describe' });
+    this.gate = new DescribeGate({ cooldownMs: options.cooldownMs ?? 0, clock: { now: () => this.now() } });
+  }
+
+  /** The largest image a describe downloads: ATTACHMENT_MAX_BYTES, or what its region leaves beside the work. */
+  get maxImageBytes(): number {
+    const region = this.options.memory?.describeBytes;
+    return region === undefined ? this.options.maxAttachmentBytes : Math.max(0, Math.min(this.options.maxAttachmentBytes, region - DESCRIBE_WORK_BYTES));
   }
 
   /** Describes `image`. @throws UserFacingError (off here, a bad image, or the model failed) */
@@ -90,14 +121,14 @@ export class DescribeService {
     const settings = place.guildId === null ? DEFAULT_SETTINGS : ((await this.options.settings?.get(place.guildId)) ?? DEFAULT_SETTINGS);
     checkPromptHelp(settings, place.channelId, place.parentUnknown);
     await this.options.moderation?.check({ guildId: place.guildId, userId: place.userId });
-    const max = this.options.maxAttachmentBytes;
+    const max = this.maxImageBytes;
     if (image.size !== undefined && image.size > max) throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: largerThan(max) });
-    const release = await this.takeMemory(image.size ?? max);
+    const leave = this.gate.enter(place.userId);
     let described: Description;
     try {
-      described = await this.read(image, max);
+      described = await this.bounded(image, max);
     } finally {
-      release?.();
+      leave();
     }
     const id = newJobId();
     await this.options.records.set(id, { v: 1, prompts: described.prompts }, this.options.ttlMs);
@@ -108,19 +139,57 @@ export class DescribeService {
     return { id, description: described.description, prompts: described.prompts };
   }
 
-  /** Downloads `image` (reading at most what Discord declared, or `max`) and asks the vision model about it. */
-  private async read(image: AttachmentRef, max: number): Promise<Description> {
-    const bytes = await this.options.download(image, image.size ?? max);
+  /** One describe within its time limit and its room in the budget, given back however it ends. */
+  private async bounded(image: AttachmentRef, max: number): Promise<Description> {
+    const limitMs = this.options.timeLimitMs ?? 120_000;
+    const signal = AbortSignal.timeout(limitMs);
+    // An image of no declared size (an embed's, a gallery's) starts from a guess; its download takes more if need be.
+    const hold = await this.takeMemory(Math.min(image.size ?? UNSIZED_GUESS_BYTES, max), signal);
+    try {
+      return await this.read(image, max, hold, signal, Math.max(1, Math.ceil(limitMs / 1000)));
+    } catch (err) {
+      if (signal.aborted && !(err instanceof UserFacingError)) throw new UserFacingError('promptHelp.failed', {}, { cause: err });
+      throw err;
+    } finally {
+      hold?.release();
+    }
+  }
+
+  /**
+   * Downloads `image` (at most `max` bytes, each admitted to the hold before it is held), downscales it and asks the
+   * vision model about it; the download itself is let go once downscaled, and the hold shrinks to match.
+   */
+  private async read(image: AttachmentRef, max: number, hold: DescribeHold | undefined, signal: AbortSignal, timeoutSeconds: number): Promise<Description> {
+    const admit = (bytes: number) => {
+      if (hold && !hold.growTo(DESCRIBE_WORK_BYTES + bytes)) throw new UserFacingError('describe.busy');
+    };
+    const sent = await this.downscaled(image, await this.options.download(image, max, signal, admit), timeoutSeconds);
+    hold?.shrinkTo(describeHeldBytes(sent.bytes.length));
+    signal.throwIfAborted();
+    return this.options.help.describe(`data:image/${sent.format};base64,${sent.bytes.toString('base64')}`, signal);
+  }
+
+  /** The downloaded image, checked and made small (vision-image.ts); the download is not referenced past this. */
+  private async downscaled(image: AttachmentRef, bytes: Buffer, timeoutSeconds: number) {
     const format = sniffImageFormat(bytes);
     if (format === undefined || !READABLE.has(format))
       throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: phrase('detail.image.notDescribable') });
-    return this.options.help.describe(`data:image/${format};base64,${bytes.toString('base64')}`);
+    return visionImage(bytes, format as 'png' | 'jpeg' | 'webp' | 'gif', image.filename, timeoutSeconds);
   }
 
-  /** Room in the memory budget for an image of at most `bytes` (waiting while it does not fit), capped at the budget's. */
-  private takeMemory(bytes: number): Promise<Release> | undefined {
+  /**
+   * Room in the describes' region for an image of `bytes` (as declared: a hint, the download takes more if it brings
+   * more) and its work, waited for within the time limit (past it: describe.busy).
+   */
+  private async takeMemory(bytes: number, signal: AbortSignal): Promise<DescribeHold | undefined> {
     const memory = this.options.memory;
-    return memory?.takeReferences(Math.min(describeHeldBytes(bytes), memory.referenceBytes));
+    if (!memory) return undefined;
+    try {
+      return await memory.takeDescribe(Math.min(DESCRIBE_WORK_BYTES + bytes, memory.describeBytes), signal);
+    } catch (err) {
+      if (signal.aborted) throw new UserFacingError('describe.busy', {}, { cause: err });
+      throw err;
+    }
   }
 
   private now(): number {

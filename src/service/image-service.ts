@@ -18,6 +18,7 @@ import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
 import { actionRequest, actionsOf, isCanvasTransform } from './result-actions.js';
 import { outpaint } from './outpaint.js';
+import { fitPreview } from './fit-preview.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { ModerationGate } from './moderation-gate.js';
 import { chatCostOf, estimateChatCost } from './chat-cost.js';
@@ -86,6 +87,11 @@ export interface ImageServiceOptions {
    * wait. @default a budget of 192 MiB with 64 MiB answers
    */
   memory?: MemoryBudget | undefined;
+  /**
+   * The longest an edit waits, in its queue slot, for room for its references; past it the job ends with a message
+   * (nothing charged) instead of holding its slot. @default 60000
+   */
+  referenceWaitMs?: number | undefined;
   /** Records what each job that reached the gateway cost (usage-log.ts); without it, nothing is recorded. */
   usage?: Pick<UsageLog, 'record'> | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
@@ -427,7 +433,7 @@ export class ImageService {
     if (!edit) return request;
     const { images, mask, inputFidelity, transform } = edit;
     const unsized = unsizedImageBytes(this.maxAttachmentBytes, this.memory.referenceBytes);
-    await memory.takeReferences(declaredBytes(images, mask, unsized));
+    await this.takeReferences(memory, declaredBytes(images, mask, unsized), signal);
     // An embed's or a gallery's image has no declared size: it is read no further than its share (image-rules.ts).
     const [imageBytes, maskBytes] = await Promise.all([
       Promise.all(images.map((ref) => this.options.download(ref, ref.size ?? unsized, signal))),
@@ -445,6 +451,20 @@ export class ImageService {
     await checkMask(sent);
     if (profile.edits?.squarePng) await checkSquare(sent, model);
     return sent;
+  }
+
+  /**
+   * Room for an edit's references, waited for in its queue slot (and cluster slot) at most referenceWaitMs, and no
+   * longer than the job lives (cancelled, claimed or closed): a job that cannot get room in time gives its slots back.
+   */
+  private async takeReferences(memory: JobMemory, bytes: number, signal: AbortSignal): Promise<void> {
+    const limit = AbortSignal.timeout(this.options.referenceWaitMs ?? 60_000);
+    try {
+      await memory.takeReferences(bytes, AbortSignal.any([signal, limit]));
+    } catch (err) {
+      if (limit.aborted && !signal.aborted) throw new UserFacingError('memory.busy', {}, { cause: err });
+      throw err;
+    }
   }
 
   /**
@@ -610,13 +630,21 @@ export class ImageService {
     progress: JobProgressReporter,
     { sink, memory }: { sink: AnswerSink | undefined; memory: JobMemory },
   ): Promise<ImageResult> {
+    let shownPreview = -1;
     const run = async (signal: AbortSignal) => {
       try {
         // Checked again at the job's turn: a pause that began while it waited stops it before it is sent.
         await this.options.moderation?.check(job.subject);
         return await this.callGateway(await this.complete(prepared, memory, signal), this.partialImagesFor(prepared), {
           signal,
-          onPartial: progress.preview,
+          onPartial: (image) => {
+            // Shown only as it fits the upload limit (made smaller if need be, never after a later one); the job goes on meanwhile.
+            void fitPreview(image, responder.maxFileBytes, (bytes) => this.memory.tryTake(bytes)).then((fitted) => {
+              if (!fitted || fitted.index < shownPreview) return;
+              shownPreview = fitted.index;
+              progress.preview(fitted);
+            });
+          },
           onTaskStatus: progress.taskStatus,
           sink,
           memory,

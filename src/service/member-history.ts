@@ -23,10 +23,17 @@ export interface PostedImage {
   filename: string;
 }
 
+/** A posted result's images, fetched again, and their room in the memory budget (given back once they are posted). */
+export interface FetchedImages {
+  images: PostedImage[];
+  /** Gives their room back; safe to call more than once. */
+  release: () => void;
+}
+
 /** The images a message the bot posted carries now (over Discord: the message fetched again, its attachments downloaded). */
 export interface PostedImages {
   /** Undefined when the message is gone or out of the bot's reach. */
-  fetch(place: { channelId: string; messageId: string }): Promise<PostedImage[] | undefined>;
+  fetch(place: { channelId: string; messageId: string }): Promise<FetchedImages | undefined>;
 }
 
 /** One page of a member's history. */
@@ -100,19 +107,27 @@ export class MemberHistory {
   }
 
   /**
-   * One of the owner's jobs with the images its message carries now, once the server's rules allow showing it at
-   * `place` (show-rules.ts); nothing is downloaded for a job refused there. `spoiler`: post its images as spoilers.
+   * One of the owner's jobs with the images its message carries now, held in the memory budget until `release`, once
+   * the server's rules allow showing it at `place` (show-rules.ts); nothing is downloaded for a job refused there.
+   * `spoiler`: post its images as spoilers.
    * @throws UserFacingError `history.unknownJob` when it is not in the owner's history, a rule's refusal, or
    * `history.resultGone` when its message is gone or has no images left
    */
-  async show(owner: HistoryOwner, jobId: string, place: ShowPlace): Promise<{ entry: HistoryEntry; images: PostedImage[]; spoiler: boolean }> {
+  async show(
+    owner: HistoryOwner,
+    jobId: string,
+    place: ShowPlace,
+  ): Promise<{ entry: HistoryEntry; images: PostedImage[]; spoiler: boolean; release: () => void }> {
     const entry = (await this.#kept(owner)).find((e) => e.jobId === jobId);
     if (!entry) throw new UserFacingError('history.unknownJob');
     const settings = owner.guildId === null ? DEFAULT_SETTINGS : ((await this.#options.settings?.get(owner.guildId)) ?? DEFAULT_SETTINGS);
     const { spoiler } = checkShow(entry, settings, place);
-    const images = await this.#options.images.fetch(entry);
-    if (!images || images.length === 0) throw new UserFacingError('history.resultGone');
-    return { entry, images, spoiler };
+    const fetched = await this.#options.images.fetch(entry);
+    if (!fetched || fetched.images.length === 0) {
+      fetched?.release();
+      throw new UserFacingError('history.resultGone');
+    }
+    return { entry, images: fetched.images, spoiler, release: () => fetched.release() };
   }
 
   /** Deletes the owner's history from the store. */

@@ -10,15 +10,22 @@
  * (answerBytes, the gateway's response cap): while no answer holds room, any answer fits; an admitted answer needs
  * nothing more to finish (a job's later admission, for linked images, first gives back its earlier one); and a job
  * whose references alone pass the region is refused before anything is reserved or fetched.
+ *
+ * Describes (describe-service.ts) take from a small region of their own (describeBytes), never the references':
+ * members describing large images cannot keep an edit from its references. Their room counts in the total too, so the
+ * budget still tells the truth; an answer may wait for a describe's room, which nothing else holds up (a describe
+ * ends within its time limit, whatever the answers and references do). Every wait here can be abandoned (a signal).
  */
 import type { AnswerMemory } from './ports.js';
-import { Semaphore } from './semaphore.js';
+import { Semaphore, type PartialRelease } from './semaphore.js';
 
 const MIB = 1024 * 1024;
 /** Sized for a 512 MB container: about 150 MB for Node, discord.js and sharp, and room for the idle answer Buffers. */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 192 * MIB;
 /** GATEWAY_MAX_RESPONSE_BYTES' default. */
 export const DEFAULT_ANSWER_BYTES = 64 * MIB;
+/** DESCRIBE_MEMORY_BYTES' default. */
+export const DEFAULT_DESCRIBE_BYTES = 64 * MIB;
 
 /** Options of {@link MemoryBudget}. */
 export interface MemoryBudgetOptions {
@@ -26,6 +33,8 @@ export interface MemoryBudgetOptions {
   totalBytes?: number | undefined;
   /** The most one answer may take (the gateway's response cap); less than totalBytes. @default 64 MiB */
   answerBytes?: number | undefined;
+  /** The most all describes hold together (their own region, within totalBytes). @default 64 MiB, or totalBytes if less */
+  describeBytes?: number | undefined;
 }
 
 /** Gives taken bytes back; safe to call more than once. */
@@ -37,8 +46,11 @@ export class MemoryBudget {
   readonly answerBytes: number;
   /** The most all jobs' references take together, and so the most one job's may: totalBytes − answerBytes. */
   readonly referenceBytes: number;
+  /** The most all describes hold together. */
+  readonly describeBytes: number;
   private readonly all: Semaphore;
   private readonly references: Semaphore;
+  private readonly describes: Semaphore;
 
   constructor(options: MemoryBudgetOptions = {}) {
     this.totalBytes = options.totalBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
@@ -47,6 +59,8 @@ export class MemoryBudget {
     this.referenceBytes = this.totalBytes - this.answerBytes;
     this.all = new Semaphore(this.totalBytes);
     this.references = new Semaphore(this.referenceBytes);
+    this.describeBytes = Math.min(options.describeBytes ?? DEFAULT_DESCRIBE_BYTES, this.totalBytes);
+    this.describes = new Semaphore(this.describeBytes);
   }
 
   /** Bytes taken now (what the budget counts as held). */
@@ -54,20 +68,43 @@ export class MemoryBudget {
     return this.all.inUse;
   }
 
-  /** Takes (waiting while they do not fit) room for one job's reference images; more than referenceBytes is a RangeError. */
-  async takeReferences(bytes: number): Promise<Release> {
+  /**
+   * Takes (waiting while they do not fit) room for one job's reference images; more than referenceBytes is a
+   * RangeError. A wait abandoned through `signal` rejects with its reason and holds nothing.
+   */
+  async takeReferences(bytes: number, signal?: AbortSignal): Promise<Release> {
     if (bytes > this.referenceBytes) throw new RangeError(`references of ${bytes} bytes pass the budget's ${this.referenceBytes}`);
-    const region = await this.references.acquire(bytes);
-    const taken = await this.all.acquire(bytes);
-    return () => {
-      taken();
+    return inRegion(this.references, this.all, bytes, signal);
+  }
+
+  /**
+   * Takes (waiting while it does not fit) room in the describes' region for one describe; more than describeBytes is
+   * a RangeError. The hold can grow without waiting and shrink (DescribeHold).
+   */
+  async takeDescribe(bytes: number, signal?: AbortSignal): Promise<DescribeHold> {
+    if (bytes > this.describeBytes) throw new RangeError(`a describe of ${bytes} bytes passes the region's ${this.describeBytes}`);
+    const region = await this.describes.acquire(bytes, signal);
+    try {
+      return new DescribeHold(this.describes, this.all, { region, all: await this.all.acquire(bytes, signal), bytes });
+    } catch (err) {
       region();
-    };
+      throw err;
+    }
+  }
+
+  /** Bytes the describes hold now. */
+  get describeInUse(): number {
+    return this.describes.inUse;
   }
 
   /** Takes (waiting while it does not fit) room for an answer; at most answerBytes. */
   takeAnswer(bytes: number): Promise<Release> {
     return this.all.acquire(Math.min(bytes, this.answerBytes));
+  }
+
+  /** Takes room for a short-lived work (a preview's re-encode) only if it is free now; undefined when it is not. */
+  tryTake(bytes: number): Release | undefined {
+    return this.all.tryAcquire(bytes);
   }
 
   /** One job's account; `unknownAnswerBytes` is what an answer of unknown length may take (answer-bound.ts). */
@@ -89,10 +126,13 @@ export class JobMemory implements AnswerMemory {
     this.unknownAnswerBytes = Math.min(unknownAnswerBytes, budget.answerBytes);
   }
 
-  /** Takes room for the job's references before they are downloaded (once per job; a second call adds nothing). */
-  async takeReferences(bytes: number): Promise<void> {
+  /**
+   * Takes room for the job's references before they are downloaded (once per job; a second call adds nothing). A
+   * wait abandoned through `signal` (the job cancelled, or its wait over its limit) rejects and holds nothing.
+   */
+  async takeReferences(bytes: number, signal?: AbortSignal): Promise<void> {
     if (this.referencesTaken) return;
-    const taken = await this.budget.takeReferences(bytes);
+    const taken = await this.budget.takeReferences(bytes, signal);
     if (this.over) taken();
     else this.referencesTaken = taken;
   }
@@ -121,5 +161,82 @@ export class JobMemory implements AnswerMemory {
     this.releaseReferences();
     this.answerTaken?.();
     this.answerTaken = undefined;
+  }
+}
+
+/** Room in a region and in the whole budget at once; a wait abandoned halfway gives back the region's part. */
+async function inRegion(region: Semaphore, all: Semaphore, bytes: number, signal: AbortSignal | undefined): Promise<Release> {
+  const inRegion = await region.acquire(bytes, signal);
+  let taken: Release;
+  try {
+    taken = await all.acquire(bytes, signal);
+  } catch (err) {
+    inRegion();
+    throw err;
+  }
+  return () => {
+    taken();
+    inRegion();
+  };
+}
+
+/** One part of a describe's hold: units in its region and in the whole budget. */
+interface HeldPart {
+  region: PartialRelease;
+  all: PartialRelease;
+  bytes: number;
+}
+
+/**
+ * What one describe holds in its region: it grows, without waiting, as its download brings more bytes than it took
+ * room for, and shrinks once the image is smaller (downscaled), so it holds no more than it needs at each step.
+ */
+export class DescribeHold {
+  private readonly region: Semaphore;
+  private readonly all: Semaphore;
+  private readonly parts: HeldPart[];
+
+  constructor(region: Semaphore, all: Semaphore, first: HeldPart) {
+    this.region = region;
+    this.all = all;
+    this.parts = [first];
+  }
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.parts.reduce((sum, part) => sum + part.bytes, 0);
+  }
+
+  /** Holds at least `bytes`, taking the difference only if it is free now; false (nothing more held) when it is not. */
+  growTo(bytes: number): boolean {
+    const more = bytes - this.bytes;
+    if (more <= 0) return true;
+    const region = this.region.tryAcquire(more);
+    if (!region) return false;
+    const all = this.all.tryAcquire(more);
+    if (!all) {
+      region();
+      return false;
+    }
+    this.parts.push({ region, all, bytes: more });
+    return true;
+  }
+
+  /** Gives back all but `bytes`. */
+  shrinkTo(bytes: number): void {
+    let excess = this.bytes - Math.max(0, bytes);
+    for (let part = this.parts.at(-1); part && excess > 0; part = this.parts.at(-1)) {
+      const given = Math.min(excess, part.bytes);
+      part.region(given);
+      part.all(given);
+      part.bytes -= given;
+      excess -= given;
+      if (part.bytes === 0) this.parts.pop();
+    }
+  }
+
+  /** Gives everything back; safe to call more than once. */
+  release(): void {
+    this.shrinkTo(0);
   }
 }

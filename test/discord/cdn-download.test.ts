@@ -139,6 +139,49 @@ describe('downloadAttachment', () => {
     expect(finishedWhenClosed).toBe(false);
   });
 
+  it('asks admit for the whole Content-Length before holding any of it, and for the running total without one', async () => {
+    const body = Buffer.alloc(40_000, 3);
+    handler = (_req, res) => {
+      // Not kept alive: afterEach closes the server's connections under the agent.
+      res.writeHead(200, { 'content-length': String(body.length), connection: 'close' });
+      res.end(body);
+    };
+    const sized: number[] = [];
+    expect((await downloadAttachment(`${base}/sized.png`, options({ admit: (bytes) => sized.push(bytes) }))).equals(body)).toBe(true);
+    expect(sized).toEqual([body.length]);
+
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', connection: 'close' });
+      res.write(body.subarray(0, 20_000));
+      setImmediate(() => res.end(body.subarray(20_000)));
+    };
+    const chunked: number[] = [];
+    expect((await downloadAttachment(`${base}/chunked.png`, options({ admit: (bytes) => chunked.push(bytes) }))).equals(body)).toBe(true);
+    expect(chunked.at(-1)).toBe(body.length);
+    expect(chunked).toEqual([...chunked].sort((a, b) => a - b));
+  });
+
+  it('stops, closing the connection, when admit refuses, and passes the refusal on as it is', async () => {
+    let connectionClosed: Promise<void> | undefined;
+    handler = (_req, res) => {
+      connectionClosed = closed(res);
+      res.writeHead(200, { 'content-length': String(10 * 1024 * 1024) });
+      res.write(Buffer.alloc(1024));
+    };
+    const refusal = new Error('no room');
+    const thrown = await downloadAttachment(
+      `${base}/big.png`,
+      options({
+        maxBytes: 20 * 1024 * 1024,
+        admit: () => {
+          throw refusal;
+        },
+      }),
+    ).catch((err: unknown) => err);
+    expect(thrown).toBe(refusal);
+    await connectionClosed;
+  });
+
   it.each([404, 403, 500])('reports HTTP %i as http_status', async (status) => {
     handler = (_req, res) => {
       res.statusCode = status;

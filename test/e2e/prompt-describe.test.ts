@@ -25,7 +25,7 @@ describe('describe, end to end', () => {
     png = await sharp({ create: { width: 24, height: 16, channels: 3, background: '#336699' } })
       .png()
       .toBuffer();
-    h = await startHarness({ sqlite: true, env: { QUOTA_DEFAULT_LIMIT: '10', VISION_MODEL: 'gpt-4o-mini' } });
+    h = await startHarness({ sqlite: true, env: { QUOTA_DEFAULT_LIMIT: '10', VISION_MODEL: 'gpt-4o-mini', DESCRIBE_COOLDOWN_SECONDS: '0' } });
   });
   afterAll(async () => {
     await (h as Harness | undefined)?.close();

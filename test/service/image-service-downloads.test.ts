@@ -24,7 +24,9 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((storage) => storage.close()));
 });
 
-async function setup(options: { concurrency?: number; limit?: number; download?: (ref: AttachmentRef) => Promise<Buffer>; memory?: MemoryBudget } = {}) {
+async function setup(
+  options: { concurrency?: number; limit?: number; download?: (ref: AttachmentRef) => Promise<Buffer>; memory?: MemoryBudget; referenceWaitMs?: number } = {},
+) {
   const storage = await openStorage({ url: 'memory://', defaults: { limit: options.limit ?? 5, period: 'day' }, jobLeaseMs: 60_000, logger: silentLogger });
   opened.push(storage);
   const png = (await flatPng()).bytes;
@@ -44,6 +46,7 @@ async function setup(options: { concurrency?: number; limit?: number; download?:
     logger: silentLogger,
     partialImages: 0,
     memory: options.memory,
+    referenceWaitMs: options.referenceWaitMs,
   });
   return { storage, service, gateway, downloads, readUpTo };
 }
@@ -169,6 +172,24 @@ describe('ImageService downloads', () => {
     // One declared image beside them passes the room: refused before anything is fetched.
     const over = editJob({ images: [ref('big.png', 60_000), ...unsized.slice(1)] });
     expect(await failure(service.run(over, new FakeResponder()))).toMatchObject({ identifier: 'input.invalid', context: { param: 'images' } });
+  });
+
+  it('ends an edit that cannot get room for its references within its wait, refunded, giving its queue slot to the next job', async () => {
+    const memory = new MemoryBudget({ totalBytes: 1_000_000, answerBytes: 400_000 });
+    // Something else (another edit, /show) holds the whole references' region and does not let go.
+    const holder = await memory.takeReferences(memory.referenceBytes);
+    const { service, storage, gateway, downloads } = await setup({ memory, concurrency: 1, referenceWaitMs: 20 });
+    gateway.returns(imageResult([await flatPng()]));
+    const edit = service.run(editJob({ images: [ref('a.png', 100_000)] }), new FakeResponder());
+    // The only queue slot: a job behind the waiting edit runs once the edit has given it up.
+    const imagine = service.run(imagineJob({ prompt: 'next in line' }), new FakeResponder());
+    expect((await failure(edit)).identifier).toBe('memory.busy');
+    await imagine;
+    expect(gateway.calls).toHaveLength(1);
+    expect(downloads).toEqual([]);
+    expect(await storage.quotas.status(memberSubject())).toMatchObject({ used: 1, reserved: 0 });
+    holder();
+    expect(memory.inUse).toBe(0);
   });
 
   it('refunds a job whose download fails at its turn', async () => {

@@ -34,7 +34,8 @@ async function setup() {
     images: {
       fetch: async ({ messageId }) => {
         fetches.push(messageId);
-        return messages.get(messageId);
+        const images = messages.get(messageId);
+        return images && { images, release: () => undefined };
       },
     },
     clock,

@@ -82,6 +82,36 @@ describe('MemoryBudget', () => {
     expect(budget.inUse).toBe(0);
   });
 
+  it('lets a job stop waiting for its references (cancelled, or waited too long), holding nothing', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400 });
+    const holder = budget.forJob(400);
+    await holder.takeReferences(600);
+    const waiting = budget.forJob(400);
+    const controller = new AbortController();
+    const taking = waiting.takeReferences(100, controller.signal);
+    controller.abort(new Error('cancelled'));
+    await expect(taking).rejects.toThrow('cancelled');
+    holder.release();
+    expect(budget.inUse).toBe(0);
+  });
+
+  it("keeps describes in a region of their own, counted in the total: they never take the references' room", async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400, describeBytes: 300 });
+    const describe = await budget.takeDescribe(300);
+    // The references' region is whole (an edit waits for no describe) …
+    const references = await budget.takeReferences(600);
+    expect(budget.inUse).toBe(900);
+    // … and the describes' is full: growing fails without waiting, shrinking gives room back.
+    expect(describe.growTo(301)).toBe(false);
+    describe.shrinkTo(100);
+    expect(budget.describeInUse).toBe(100);
+    expect(describe.growTo(250)).toBe(true);
+    expect(budget.describeInUse).toBe(250);
+    describe.release();
+    references();
+    expect(budget.inUse).toBe(0);
+  });
+
   it('must be larger than one answer', () => {
     expect(() => new MemoryBudget({ totalBytes: 400, answerBytes: 400 })).toThrow(RangeError);
   });

@@ -41,6 +41,37 @@ describe('Semaphore', () => {
     huge();
   });
 
+  it('lets an abandoned wait leave the line, holding nothing, so those behind it go on', async () => {
+    const sem = new Semaphore(10);
+    const holder = await sem.acquire(6);
+    const controller = new AbortController();
+    const large = sem.acquire(8, controller.signal);
+    const small = sem.acquire(4);
+    controller.abort(new Error('gave up'));
+    await expect(large).rejects.toThrow('gave up');
+    // The small one was behind the large one and fits beside the holder.
+    (await small)();
+    holder();
+    expect(sem.inUse).toBe(0);
+    expect(sem.waiting).toBe(0);
+  });
+
+  it('takes without waiting only what is free, and gives back part of a hold', async () => {
+    const sem = new Semaphore(10);
+    const hold = await sem.acquire(8);
+    expect(sem.tryAcquire(3)).toBeUndefined();
+    const waiter = sem.acquire(5);
+    hold(3);
+    expect(sem.inUse).toBe(10);
+    (await waiter)();
+    hold();
+    hold();
+    expect(sem.inUse).toBe(0);
+    const now = sem.tryAcquire(10);
+    expect(sem.inUse).toBe(10);
+    now?.();
+  });
+
   it('refuses a capacity that is not positive', () => {
     expect(() => new Semaphore(0)).toThrow(RangeError);
   });

@@ -183,11 +183,16 @@ async function sendStreamError(res: ServerResponse, behaviour: StreamErrorBehavi
 
 async function sendRaw(res: ServerResponse, raw: RawBehaviour): Promise<void> {
   res.writeHead(raw.status, raw.headers ?? {});
-  const parts = [...(raw.body === undefined ? [] : [raw.body]), ...(raw.chunks ?? [])];
-  for (const part of parts) {
-    if (res.destroyed) return;
-    await new Promise<void>((resolve) => res.write(part, () => resolve()));
-  }
+  const write = async (parts: readonly (string | Buffer)[]) => {
+    for (const part of parts) {
+      if (res.destroyed) return;
+      await new Promise<void>((resolve) => res.write(part, () => resolve()));
+    }
+  };
+  await write(raw.body === undefined ? [] : [raw.body]);
+  await raw.gate;
+  await write(raw.chunks ?? []);
+  if (res.destroyed) return;
   if (raw.destroyAfter) res.destroy();
   else res.end();
 }

@@ -67,6 +67,7 @@ export async function handleChatPost(
   const badImage = imageUrlsOf(json).find((url) => !isImageDataUrl(url));
   if (badImage !== undefined)
     return sendInvalid(res, ctx.requestId, 'messages', 'Invalid image_url: expected a base64 data URL of a PNG, JPEG, WebP or GIF image.');
+  await state.passChatHold(record);
   const asked = json['stream'] === true;
   const behaviour = state.chatQueue.shift() ?? { type: 'success' };
   await runBehaviour(behaviour, res, {

@@ -58,6 +58,7 @@ export async function startGatewayEmulator(options: GatewayEmulatorOptions = {})
     chatRequests: () => state.requests.filter(isChatPost),
     hold: () => state.hold(),
     holdBody: (fraction) => state.holdBody(fraction),
+    holdChat: () => state.holdChat(),
     waitForRequests: (count) => state.waitForRequests(count),
     close() {
       closing ??= new Promise<void>((resolve) => {

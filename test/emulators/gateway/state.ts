@@ -107,6 +107,7 @@ export class EmulatorState implements FileStore {
   /** OpenRouter: the cost charged per completed generation. */
   readonly openRouterCharges: number[] = [];
   private readonly holds: Hold[] = [];
+  private readonly chatHolds: Hold[] = [];
   private readonly bodyHolds: BodyHold[] = [];
   private readonly waiters: { count: number; resolve: () => void }[] = [];
   private fileCounter = 0;
@@ -164,12 +165,29 @@ export class EmulatorState implements FileStore {
 
   /** Registers a hold for the next image POST that arrives. */
   hold(): HeldRequest {
+    return this.register(this.holds);
+  }
+
+  /** Registers a hold for the next chat completion POST that passes its checks. */
+  holdChat(): HeldRequest {
+    return this.register(this.chatHolds);
+  }
+
+  /** Applies the oldest pending chat hold to a chat POST; resolves when it is released (at once when none is). */
+  async passChatHold(request: RecordedRequest): Promise<void> {
+    const hold = this.chatHolds.shift();
+    if (!hold) return;
+    hold.resolveArrived(request);
+    await Promise.race([hold.released, this.closed()]);
+  }
+
+  private register(holds: Hold[]): HeldRequest {
     let resolveArrived: (request: RecordedRequest) => void = () => undefined;
     let release: () => void = () => undefined;
     const arrived = new Promise<RecordedRequest>((resolve) => (resolveArrived = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
     const releaseHold = () => release();
-    this.holds.push({ arrived, released, resolveArrived, release: releaseHold });
+    holds.push({ arrived, released, resolveArrived, release: releaseHold });
     return { arrived, release: releaseHold };
   }
 

@@ -225,6 +225,8 @@ export interface RawBehaviour {
   chunks?: (string | Buffer)[] | undefined;
   /** Destroy the socket after writing instead of ending the response. */
   destroyAfter?: boolean | undefined;
+  /** Waited for after `body` is written and before `chunks` are (a test's own event, e.g. a preview seen). */
+  gate?: Promise<unknown> | undefined;
 }
 
 /**
@@ -303,6 +305,11 @@ export interface GatewayEmulator {
    * cut(): lets a test act while the answer is still arriving.
    */
   holdBody(fraction: number): HeldBody;
+  /**
+   * Holds the next chat completion POST (prompt help) once it has arrived and passed its checks, before its behaviour
+   * answers, until released (or the emulator closes).
+   */
+  holdChat(): HeldRequest;
   /** Resolves when that many image POSTs have arrived. */
   waitForRequests(count: number): Promise<void>;
   /** Spec-validation problems of all requests, in arrival order. */
