@@ -36,6 +36,7 @@ import { ClaimedJobs } from './service/claimed-jobs.js';
 import { AbandonedJobs } from './service/abandoned-jobs.js';
 import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
 import { MemoryBudget } from './service/memory-budget.js';
+import { SvgRenderer } from './service/svg-render.js';
 import { DescribeUsage, JobUsage, UsageLog } from './service/usage-log.js';
 import { UsageReport } from './service/usage-report.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
@@ -117,6 +118,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     deadlineMs: config.GATEWAY_TIMEOUT_MS,
     maxRetries: config.GATEWAY_MAX_RETRIES,
     maxResponseBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
+    maxDecodePixels: config.MAX_DECODE_PIXELS,
     taskPollMs: config.GATEWAY_TASK_POLL_MS,
     logger,
     clock,
@@ -228,6 +230,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     jobLeaseMs: config.JOB_LEASE_MS,
     journal: storage.journal,
     memory,
+    svg: new SvgRenderer({ concurrency: config.SVG_RENDER_CONCURRENCY, timeoutSeconds: config.SVG_RENDER_TIMEOUT_SECONDS }),
+    maxDecodePixels: config.MAX_DECODE_PIXELS,
     streaming: config.STREAM_DELIVERIES ? new StreamedDelivery() : undefined,
     clock,
     leaseTimers: overrides.leaseTimers,
@@ -240,6 +244,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     clock,
     download: (ref, maxBytes) => downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent }),
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
+    maxDecodePixels: config.MAX_DECODE_PIXELS,
     ttlMs: config.BUTTON_TTL_HOURS * 3_600_000,
     settings,
     moderation,
