@@ -8,7 +8,8 @@
  * The child is plain Node with sharp (`node -e`, sharp resolved from here), an empty environment (no secret reaches
  * it), libvips on one thread (the render takes one core at most), a small JavaScript heap, and sharp's pixel limit.
  * It reads the document on stdin and writes the PNG's width, height and bytes on stdout; its output is read no
- * further than `maxOutputBytes`. A spawn costs about a tenth of a second: SVG answers are few, and a process kept
+ * further than `maxOutputBytes`. It exits on its own a second after its time limit, or as soon as the bot is gone
+ * (its parent changes), so a bot killed mid-render leaves no render running. A spawn costs about a tenth of a second: SVG answers are few, and a process kept
  * alive between them would add its memory to the bot's at rest.
  */
 import { spawn } from 'node:child_process';
@@ -48,6 +49,10 @@ const CHILD = `
 const sharp = require(${JSON.stringify(SHARP)});
 sharp.concurrency(1);
 sharp.cache(false);
+// Never outlives the bot (a bot killed with SIGKILL cannot kill it) nor its own deadline.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && process.exit(3), 250).unref();
+setTimeout(() => process.exit(2), Number(process.argv[2])).unref();
 const chunks = [];
 process.stdin.on('data', (chunk) => chunks.push(chunk));
 process.stdin.on('end', async () => {
@@ -69,7 +74,7 @@ process.stdin.on('end', async () => {
  */
 export function rasteriseSvg(svg: Buffer, limits: RasteriseLimits): Promise<Rasterised> {
   return new Promise<Rasterised>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=64', '-e', CHILD, String(limits.maxPixels)], {
+    const child = spawn(process.execPath, ['--max-old-space-size=64', '-e', CHILD, String(limits.maxPixels), String(limits.timeoutMs + 1_000)], {
       env: {},
       stdio: ['pipe', 'pipe', 'pipe'],
     });
