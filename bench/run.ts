@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile] [--results-dir=DIR] [--no-docs]`
+ * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,svg] [--results-dir=DIR] [--no-docs]`
  * Runs the scenarios one after another (each in fresh processes), prints a table, writes bench/results/*.json and,
  * after a full run of every scenario, docs/benchmarks.md.
  */
@@ -10,9 +10,10 @@ import { hostile, type HostileParams } from './scenarios/hostile.js';
 import { memory, type MemoryParams } from './scenarios/memory.js';
 import { overhead, type OverheadParams } from './scenarios/overhead.js';
 import { quota, type QuotaParams } from './scenarios/quota.js';
+import { svg, type SvgParams } from './scenarios/svg.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
 
-const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile'] as const;
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'svg'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Params {
@@ -21,6 +22,7 @@ interface Params {
   memory: MemoryParams;
   quota: QuotaParams;
   hostile: HostileParams;
+  svg: SvgParams;
 }
 
 const MB = 1_000_000;
@@ -42,6 +44,7 @@ const FULL: Params = {
   memory: { jobs: 100, delayMs: 3000, spreadMs: 500 },
   quota: { durationMs: 3000, concurrency: 32, members: 500, processes: { processes: 2, reservations: 10_000, concurrency: 32, members: 1_000, limit: 16 } },
   hostile: HOSTILE,
+  svg: { hostile: 8, others: 8, timeoutSeconds: 10 },
 };
 
 const QUICK: Params = {
@@ -50,6 +53,7 @@ const QUICK: Params = {
   memory: { jobs: 6, delayMs: 500, spreadMs: 100 },
   quota: { durationMs: 300, concurrency: 8, members: 50, processes: { processes: 2, reservations: 300, concurrency: 8, members: 20, limit: 25 } },
   hostile: { ...HOSTILE, members: 4 },
+  svg: { hostile: 4, others: 4, timeoutSeconds: 2 },
 };
 
 export const METHOD = `
@@ -89,6 +93,12 @@ export const METHOD = `
   make R reservations each with C in flight, spread over M members whose limit L is smaller than what they ask for in
   all: the figure is P × R / the wall time from the moment both start to the moment both are done. Exactness: the
   processes must have accepted exactly M × L, and the ledger, read afterwards, must hold exactly M × L reserved.
+- **SVG.** H members at once ask for an SVG; the gateway answers each with a hostile document (the 4096x4096
+  turbulence of issue 28, the 65 KB SVG embedding a data: PNG that declares 20000x20000, and documents within every
+  cap that run into \`SVG_RENDER_TIMEOUT_SECONDS\`); once the bot holds them all, O other members ask for PNGs. A
+  probe in the bot's process runs \`dns.lookup('localhost')\` one after another (5 ms apart) from the first request
+  to the last answer; the slowest lookup is the figure. Peak RSS as for memory; the render children's resident
+  memory is sampled apart (every 20 ms, summed over them).
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).
@@ -129,6 +139,10 @@ async function main(): Promise<void> {
         // BENCH_HOSTILE (JSON) overrides the scenario's parameters for tuning runs.
         result.hostile = await hostile({ ...params.hostile, ...(JSON.parse(process.env['BENCH_HOSTILE'] ?? '{}') as Partial<HostileParams>) });
         log(`hostile: peak RSS ${result.hostile.ours['peakRssMB']} MB against a budget of ${result.hostile.ours['budgetMB']} MB`);
+      }
+      if (name === 'svg') {
+        result.svg = await svg(params.svg);
+        log(`svg: slowest dns.lookup ${result.svg.ours['dnsMaxMs']} ms during hostile renders, peak RSS ${result.svg.ours['peakRssMB']} MB`);
       }
       if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
     } catch (err) {
