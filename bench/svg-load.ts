@@ -29,7 +29,7 @@ function slow(): string {
 /** The hostile documents, one per hostile member, in order. */
 export function hostileSvgs(count: number): Buffer[] {
   const kinds = [TURBULENT, embeddedBomb(), slow(), slow()];
-  return Array.from({ length: count }, (_, i) => Buffer.from(kinds[i % kinds.length]!));
+  return Array.from({ length: count }, (_, i) => Buffer.from(kinds[i % kinds.length] ?? TURBULENT));
 }
 
 export interface SvgLoadOutcome {

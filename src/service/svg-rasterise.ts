@@ -100,10 +100,11 @@ export function rasteriseSvg(svg: Buffer, limits: RasteriseLimits): Promise<Rast
     child.on('error', (e) => stop('failed', `the SVG renderer could not start: ${e.message}`));
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (failure) return reject(failure);
       const data = Buffer.concat(out);
-      if (code !== 0 || data.length < 8) return reject(new RasteriseError('failed', `the SVG renderer failed: ${err.trim().slice(0, 300) || `exit ${code}`}`));
-      resolve({ width: data.readUInt32BE(0), height: data.readUInt32BE(4), bytes: data.subarray(8) });
+      if (failure) reject(failure);
+      else if (code !== 0 || data.length < 8)
+        reject(new RasteriseError('failed', `the SVG renderer failed: ${err.trim().slice(0, 300) || `exit ${String(code)}`}`));
+      else resolve({ width: data.readUInt32BE(0), height: data.readUInt32BE(4), bytes: data.subarray(8) });
     });
     child.stdin.end(svg);
   });

@@ -202,6 +202,8 @@ function cleanAttribute(element: string, name: string, value: string, changes: S
   if (name === 'href' || name === 'xlink:href') return LOCAL_REF.test(value.trim()) ? value.trim() : undefined;
   if (name.includes(':') && name !== 'xml:space' && name !== 'xml:lang') return undefined;
   if (/^on/i.test(name)) return undefined;
+  // Browsers skip whitespace and control characters inside a URL's scheme (`da\tta:`): so does this check.
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
   const squeezed = value.replace(/[\s\u0000-\u001f]+/g, '').toLowerCase();
   if (squeezed.includes('data:') || squeezed.includes('javascript:')) return undefined;
   if (name === 'style') return safeCss(value);
@@ -309,15 +311,17 @@ function length(value: string | undefined): number | undefined {
 /** Width and height in pixels: as declared, else from the viewBox (keeping its aspect), else 1024 square. */
 function declaredSize(root: SvgElement): { width: number; height: number } {
   const attr = (name: string) => root.attributes.find(([n]) => n === name)?.[1];
-  const box = attr('viewBox')
-    ?.trim()
+  const [, , boxWidth = NaN, boxHeight = NaN, ...extra] = (attr('viewBox') ?? '')
+    .trim()
     .split(/[\s,]+/)
     .map(Number);
-  const viewBox = box?.length === 4 && box.every(Number.isFinite) && box[2]! > 0 && box[3]! > 0 ? { width: box[2]!, height: box[3]! } : undefined;
-  let width = length(attr('width'));
-  let height = length(attr('height'));
-  if (width === undefined && height === undefined) ({ width, height } = viewBox ?? { width: DEFAULT_SIDE, height: DEFAULT_SIDE });
-  else if (width === undefined) width = viewBox ? (height! * viewBox.width) / viewBox.height : height!;
-  else if (height === undefined) height = viewBox ? (width * viewBox.height) / viewBox.width : width;
-  return { width: Math.max(1, Math.round(width)), height: Math.max(1, Math.round(height!)) };
+  const viewBox =
+    extra.length === 0 && boxWidth > 0 && boxHeight > 0 && Number.isFinite(boxWidth * boxHeight) ? { width: boxWidth, height: boxHeight } : undefined;
+  const width = length(attr('width'));
+  const height = length(attr('height'));
+  const size = (w: number, h: number) => ({ width: Math.max(1, Math.round(w)), height: Math.max(1, Math.round(h)) });
+  if (width !== undefined && height !== undefined) return size(width, height);
+  if (width !== undefined) return size(width, viewBox ? (width * viewBox.height) / viewBox.width : width);
+  if (height !== undefined) return size(viewBox ? (height * viewBox.width) / viewBox.height : height, height);
+  return viewBox ? size(viewBox.width, viewBox.height) : size(DEFAULT_SIDE, DEFAULT_SIDE);
 }
