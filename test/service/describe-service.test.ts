@@ -10,6 +10,7 @@ import { MemoryBudget } from '../../src/service/memory-budget.js';
 import type { Description } from '../../src/service/prompt-help.js';
 import { DescribeUsage } from '../../src/service/usage-log.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
+import { declaredPng } from '../emulators/gateway/png-bomb.js';
 import { flatPng } from '../fakes/images.js';
 import { ManualClock } from '../fakes/manual-clock.js';
 import { silentLogger } from '../fakes/memory-logger.js';
@@ -41,11 +42,11 @@ function pendingCall() {
   return { promise, settle };
 }
 
-async function setup(budget: MemoryBudget) {
+async function setup(budget: MemoryBudget, served?: Buffer) {
   const clock = new ManualClock('2026-11-25T12:00:00Z');
   const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 600_000, logger: silentLogger, clock });
   opened.push(storage);
-  const bytes = (await flatPng(8, 8)).bytes;
+  const bytes = served ?? (await flatPng(8, 8)).bytes;
   const downloads: string[] = [];
   const calls: ReturnType<typeof pendingCall>[] = [];
   const asked: number[] = [];
@@ -79,6 +80,17 @@ async function setup(budget: MemoryBudget) {
 }
 
 describe('DescribeService', () => {
+  it('refuses an image declaring more than MAX_DECODE_PIXELS from its header, before the vision model sees it, and gives its room back', async () => {
+    const budget = new MemoryBudget({ totalBytes: 3_000_000, answerBytes: 1_000_000 });
+    const { service, calls } = await setup(budget, declaredPng(20_000, 20_000));
+    await expect(service.describe({ guildId: null, channelId: null, userId: 'u1' }, image('bomb.png'))).rejects.toMatchObject({
+      identifier: 'input.attachmentInvalid',
+      context: { param: 'bomb.png' },
+    });
+    expect(calls).toHaveLength(0);
+    expect(budget.inUse).toBe(0);
+  });
+
   it('holds an image and its data URL within the memory budget: a second describe downloads only once the first is done', async () => {
     const budget = new MemoryBudget({ totalBytes: describeHeldBytes(DECLARED) + 500, answerBytes: 500 });
     const { service, downloads, calls, asked } = await setup(budget);
