@@ -1,7 +1,6 @@
 /**
  * The SVG render child (issue 28): draws a document at the size it declares, within sharp's pixel limit; is killed
  * at its time limit whatever librsvg is doing; reads no more output than allowed; and reports librsvg's refusal.
-
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
