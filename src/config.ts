@@ -105,12 +105,10 @@ export const ConfigSchema = z.object({
   ATTACHMENT_MAX_BYTES: positiveInt('a number of bytes').default(50 * MIB - 1),
   /** The most pixels an image's header may declare for the bot to decode it or pass it on (answers, references, canvases, describe). */
   MAX_DECODE_PIXELS: positiveInt('a whole number of pixels').default(50_000_000),
-  /** SVG renders at once (each holds one of libuv's threads while it runs); see svgProblems. */
-  SVG_RENDER_CONCURRENCY: positiveInt('a positive whole number').default(1),
+  /** SVG renders at once: each is a child process taking up to a core and about 60–120 MB while it draws (service/svg-rasterise.ts). */
+  SVG_RENDER_CONCURRENCY: positiveInt('a whole number from 1 to 4').max(4, { error: 'expects a whole number from 1 to 4' }).default(1),
   /** The longest one SVG render may run. */
   SVG_RENDER_TIMEOUT_SECONDS: positiveInt('a whole number of seconds').max(60, { error: 'expects a whole number of seconds from 1 to 60' }).default(10),
-  /** libuv's thread pool, which Node reads itself; read here only to check SVG_RENDER_CONCURRENCY against it. */
-  UV_THREADPOOL_SIZE: positiveInt('a positive whole number').max(1024, { error: 'expects a whole number from 1 to 1024' }).default(4),
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
   STREAM_DELIVERIES: flag.default(true),
   BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),
@@ -178,7 +176,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, do
   // Azure's portal shows the endpoint with and without `/openai`; the deployment paths start there themselves.
   const baseUrl = dialect === 'azure' ? parsed.GATEWAY_BASE_URL.replace(/\/openai$/i, '') : parsed.GATEWAY_BASE_URL;
   const config = { ...parsed, GATEWAY_DIALECT: dialect, GATEWAY_BASE_URL: baseUrl };
-  const problems = [...shardProblems(config), ...memoryProblems(config), ...svgProblems(config), ...dialectProblems(config)];
+  const problems = [...shardProblems(config), ...memoryProblems(config), ...dialectProblems(config)];
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -197,17 +195,6 @@ function memoryProblems(config: Pick<Config, 'MEMORY_BUDGET_BYTES' | 'GATEWAY_MA
   if (config.MEMORY_BUDGET_BYTES > config.GATEWAY_MAX_RESPONSE_BYTES) return [];
   return [
     `MEMORY_BUDGET_BYTES (${config.MEMORY_BUDGET_BYTES}) must be larger than GATEWAY_MAX_RESPONSE_BYTES (${config.GATEWAY_MAX_RESPONSE_BYTES}): one answer's room is kept free for answers`,
-  ];
-}
-
-/**
- * Each SVG render holds one of libuv's threads while it runs (sharp runs a pipeline on one): renders must leave at
- * least two free, for dns.lookup, file reads and zlib (service/svg-render.ts).
- */
-function svgProblems(config: Pick<Config, 'SVG_RENDER_CONCURRENCY' | 'UV_THREADPOOL_SIZE'>): string[] {
-  if (config.SVG_RENDER_CONCURRENCY <= config.UV_THREADPOOL_SIZE - 2) return [];
-  return [
-    `SVG_RENDER_CONCURRENCY (${config.SVG_RENDER_CONCURRENCY}) must leave at least two of libuv's UV_THREADPOOL_SIZE (${config.UV_THREADPOOL_SIZE}) threads free for DNS and file reads`,
   ];
 }
 

@@ -147,11 +147,9 @@ describe('sharding', () => {
     expect(loadConfig({ ...REQUIRED, MEMORY_BUDGET_BYTES: '100000000', GATEWAY_MAX_RESPONSE_BYTES: '20000000' }).MEMORY_BUDGET_BYTES).toBe(100_000_000);
   });
 
-  it("refuses SVG renders that would leave fewer than two of libuv's threads free", () => {
-    expect(problemsOf({ ...REQUIRED, SVG_RENDER_CONCURRENCY: '3' })).toEqual([
-      "SVG_RENDER_CONCURRENCY (3) must leave at least two of libuv's UV_THREADPOOL_SIZE (4) threads free for DNS and file reads",
-    ]);
-    expect(loadConfig({ ...REQUIRED, SVG_RENDER_CONCURRENCY: '3', UV_THREADPOOL_SIZE: '8' }).SVG_RENDER_CONCURRENCY).toBe(3);
+  it('takes from 1 to 4 SVG renders at once, one by default, with a 10 s limit and a 50-megapixel decode cap', () => {
+    expect(problemsOf({ ...REQUIRED, SVG_RENDER_CONCURRENCY: '5' })).toEqual(['SVG_RENDER_CONCURRENCY expects a whole number from 1 to 4']);
+    expect(loadConfig({ ...REQUIRED, SVG_RENDER_CONCURRENCY: '2' }).SVG_RENDER_CONCURRENCY).toBe(2);
     const defaults = loadConfig(REQUIRED);
     expect([defaults.SVG_RENDER_CONCURRENCY, defaults.SVG_RENDER_TIMEOUT_SECONDS, defaults.MAX_DECODE_PIXELS]).toEqual([1, 10, 50_000_000]);
   });
