@@ -15,10 +15,12 @@ export interface Displayable {
   changes?: SvgChanges | undefined;
 }
 
-/** How SVGs are rendered: the process's renderer, and the job's memory to admit each render's bytes to. */
+/** How SVGs are rendered: the process's renderer, the job's memory to admit each render's bytes to, and whose job it is. */
 export interface SvgRendering {
   renderer: SvgRenderer;
   admit: AdmitBytes;
+  /** The member, whose renders take their turn with other members' (svg-render.ts). */
+  member?: string | undefined;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function displayable(images: readonly GeneratedImage[], svg: SvgRen
       continue;
     }
     try {
-      const rendering = await svg.renderer.render(image, svg.admit, held);
+      const rendering = await svg.renderer.render(image, svg.admit, held, svg.member);
       held += rendering.image.bytes.length + rendering.original.bytes.length;
       shown.push(rendering);
     } catch (err) {

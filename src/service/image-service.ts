@@ -536,7 +536,7 @@ export class ImageService {
       const answer = { ...rest, images: generated.length };
       answered.answer = answer;
       // An SVG's render is admitted to the job's memory (it takes the answer's room again, larger) before it starts.
-      const svg = { renderer: this.svg, admit: (bytes: number) => memory.admit(bytes) };
+      const svg = { renderer: this.svg, admit: (bytes: number) => memory.admit(bytes), member: job.subject.userId };
       const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request, { svg, maxPixels: this.maxDecodePixels });
       // A job another process claimed meanwhile is not delivered (nor charged: not sent, it is refunded).
       this.options.claims?.check(job.id);

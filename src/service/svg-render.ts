@@ -12,12 +12,13 @@
  *   child takes none of this process's libuv threads, so renders cannot starve dns.lookup or file reads (a worker
  *   thread would: workers share the process's libuv pool, and sharp holds one of its threads per pipeline);
  * - runs under a small process-wide limit (SVG_RENDER_CONCURRENCY, default 1): one child, one core, at a time.
+ *   Renders wait their turn member by member (RenderSlots), so one member's many SVG jobs delay another member's
+ *   render by at most one of theirs.
  *
  * A document refused by the sanitiser, or a render that fails or runs out of time, throws SvgRenderError: the job
  * ends with a message and nothing is delivered or charged.
  */
 import type { GeneratedImage } from './ports.js';
-import { Semaphore } from './semaphore.js';
 import { rasteriseSvg } from './svg-rasterise.js';
 import { resizedSvg, sanitiseSvg, SvgRefusedError, type SvgChanges } from './svg-sanitise.js';
 
@@ -51,13 +52,68 @@ export interface SvgRendering {
 /** Takes room for `bytes` in the job's memory and resolves with the room given (at most one answer's). */
 export type AdmitBytes = (bytes: number) => Promise<number>;
 
+/**
+ * At most `capacity` holders at once; the rest wait per member, served in turn: the member who waited first gets the
+ * next slot, then goes to the back of the line if they have more waiting.
+ */
+export class RenderSlots {
+  private readonly capacity: number;
+  private running = 0;
+  /** Members with waiting renders, in their turn order (a Map keeps insertion order). */
+  private readonly lines = new Map<string, (() => void)[]>();
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
+
+  /** Renders waiting for a slot. */
+  get waiting(): number {
+    let count = 0;
+    for (const line of this.lines.values()) count += line.length;
+    return count;
+  }
+
+  /** Resolves with a release function once `member` has a slot. */
+  async acquire(member: string): Promise<() => void> {
+    if (this.running < this.capacity && this.lines.size === 0) this.running += 1;
+    else
+      await new Promise<void>((grant) => {
+        const line = this.lines.get(member);
+        if (line) line.push(grant);
+        else this.lines.set(member, [grant]);
+      });
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.running -= 1;
+      this.next();
+    };
+  }
+
+  private next(): void {
+    while (this.running < this.capacity) {
+      const first = this.lines.entries().next();
+      if (first.done) return;
+      const [member, line] = first.value;
+      const grant = line.shift();
+      // Served: to the back of the line with what they still have waiting.
+      this.lines.delete(member);
+      if (line.length > 0) this.lines.set(member, line);
+      if (!grant) continue;
+      this.running += 1;
+      grant();
+    }
+  }
+}
+
 /** The process's SVG renders; see the module comment. */
 export class SvgRenderer {
-  private readonly slots: Semaphore;
+  private readonly slots: RenderSlots;
   private readonly timeoutSeconds: number;
 
   constructor(options: SvgRendererOptions = {}) {
-    this.slots = new Semaphore(options.concurrency ?? 1);
+    this.slots = new RenderSlots(options.concurrency ?? 1);
     this.timeoutSeconds = options.timeoutSeconds ?? 10;
   }
 
@@ -67,11 +123,11 @@ export class SvgRenderer {
   }
 
   /**
-   * Sanitises and renders `svg`; `admit` is given the bytes the render will hold (`held`: what the job holds
-   * already, added) before it starts.
+   * Sanitises and renders `svg` for `member`; `admit` is given the bytes the render will hold (`held`: what the job
+   * holds already, added) before it starts.
    * @throws SvgRenderError
    */
-  async render(svg: GeneratedImage, admit: AdmitBytes, held = 0): Promise<SvgRendering> {
+  async render(svg: GeneratedImage, admit: AdmitBytes, held = 0, member = ''): Promise<SvgRendering> {
     let sanitised;
     try {
       sanitised = sanitiseSvg(svg.bytes);
@@ -85,7 +141,7 @@ export class SvgRenderer {
     const needed = held + renderBytes(size, sanitised.filtered) + text.length + original.length;
     const room = await admit(needed);
     if (room < needed) throw new SvgRenderError(`an SVG render needs ${needed} bytes, more than one answer's ${room}`);
-    const release = await this.slots.acquire();
+    const release = await this.slots.acquire(member);
     try {
       const drawn = await rasteriseSvg(text, {
         maxPixels: MAX_LONG_SIDE * MAX_LONG_SIDE,
