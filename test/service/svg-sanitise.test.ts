@@ -63,6 +63,15 @@ describe('sanitiseSvg removes', () => {
     }
   });
 
+  it('a style sheet linked by a processing instruction, and content in another default namespace', () => {
+    const out = sanitiseSvg(
+      Buffer.from(
+        '<?xml-stylesheet href="https://t.example/x.css"?><svg xmlns="http://www.w3.org/2000/svg"><g xmlns="http://www.w3.org/1999/xhtml"><img src="https://t.example/p.png"/></g></svg>',
+      ),
+    );
+    expect(out.text).toBe('<svg xmlns="http://www.w3.org/2000/svg"><g/></svg>');
+  });
+
   it('namespaces it does not know, and elements in them', () => {
     const out = clean(
       '<sodipodi:namedview/><x:thing/><rect width="1" height="1" inkscape:label="a"/>',
