@@ -142,6 +142,27 @@ describe('sanitiseSvg refuses', () => {
   });
 });
 
+describe('sanitiseSvg keeps a document readable', () => {
+  it('declares the SVG namespace, and the xlink one when a local xlink:href stays, replacing a wrong one', () => {
+    const out = sanitiseSvg(Buffer.from('<svg xmlns:xlink="https://t.example/not-xlink"><rect id="r"/><use xlink:href="#r"/></svg>'));
+    expect(out.text).toBe('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><rect id="r"/><use xlink:href="#r"/></svg>');
+  });
+
+  it('leaves filter values it cannot read, and a small convolution kernel, as they are', () => {
+    const out = clean('<filter id="f"><feTurbulence numOctaves="many"/><feConvolveMatrix order="3" kernelMatrix="0 0 0 0 1 0 0 0 0"/></filter>');
+    expect(out.text).toContain('numOctaves="many"');
+    expect(out.text).toContain('order="3"');
+    expect(out.changes.simplified).toBe(false);
+  });
+
+  it('removes style values that could run or load anything', () => {
+    for (const css of ['fill: red; background: da\\ta:x', 'width: expression(alert(1))', 'fill: javascript:x']) {
+      const out = clean(`<rect width="1" height="1" style="${css}"/>`);
+      expect(out.text).toBe('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="1" height="1"/></svg>');
+    }
+  });
+});
+
 describe('sizes', () => {
   it('reads the declared size in pixels: width and height with units, else the viewBox, else 1024 square', () => {
     expect(svgDeclaredSize(doc('', 'width="300" height="200px"'))).toEqual({ width: 300, height: 200 });
@@ -149,12 +170,18 @@ describe('sizes', () => {
     expect(svgDeclaredSize(doc('', 'viewBox="0 0 800 400"'))).toEqual({ width: 800, height: 400 });
     expect(svgDeclaredSize(doc('', 'width="400" viewBox="0 0 800 400"'))).toEqual({ width: 400, height: 200 });
     expect(svgDeclaredSize(doc('', 'width="100%"'))).toEqual({ width: 1024, height: 1024 });
+    expect(svgDeclaredSize(doc('', 'width="300"'))).toEqual({ width: 300, height: 300 });
+    expect(svgDeclaredSize(doc('', 'height="300"'))).toEqual({ width: 300, height: 300 });
+    expect(svgDeclaredSize(doc('', 'height="200" viewBox="0 0 800 400"'))).toEqual({ width: 400, height: 200 });
+    expect(svgDeclaredSize(doc('', 'width="0" height="-5" viewBox="0 0 0 400"'))).toEqual({ width: 1024, height: 1024 });
     expect(svgDeclaredSize(doc('', 'width="294913" height="294913"'))).toEqual({ width: 294_913, height: 294_913 });
     expect(svgDeclaredSize(Buffer.from('not svg'))).toBeUndefined();
   });
 
   it('draws a document at the size asked, its content scaled by a viewBox of its declared size', () => {
     const out = sanitiseSvg(doc('<rect width="294912" height="294912"/>', 'xmlns="http://www.w3.org/2000/svg" width="294912" height="294912"'));
+    const boxed = sanitiseSvg(doc('', 'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 5"'));
+    expect(resizedSvg(boxed, 2048, 1024)).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 5" width="2048" height="1024"/>');
     expect(resizedSvg(out, 2048, 2048)).toBe(
       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 294912 294912" width="2048" height="2048"><rect width="294912" height="294912"/></svg>',
     );
