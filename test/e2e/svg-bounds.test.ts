@@ -86,6 +86,20 @@ describe('hostile images end to end', () => {
     expect(text).toContain('fill="#38a"');
   });
 
+  it("draws an SVG declaring 300000x150000 (past sharp's limit) at 2048 pixels on its long side, charged as one image", async () => {
+    const user = h.discord.fixtures.users.member3;
+    const quota = await quotaText(h.discord, user);
+    const left = Number(/(\d+) of 50 images left/.exec(quota)?.[1]);
+    const huge = '<svg xmlns="http://www.w3.org/2000/svg" width="300000" height="150000"><circle cx="150000" cy="75000" r="70000" fill="#c44"/></svg>';
+    h.gateway.enqueue(answerWith(Buffer.from(huge)));
+    const job = svgJob(user);
+    await job.waitFor(settled);
+    const [rendering, original] = resultPost(job)!.files;
+    expect(await sharp(rendering!.bytes).metadata()).toMatchObject({ format: 'png', width: 2048, height: 1024 });
+    expect(original!.bytes.toString()).toContain('width="300000"');
+    expect(await quotaText(h.discord, user)).toContain(`${left - 1} of 50 images left`);
+  });
+
   it('ends a job whose SVG cannot be drawn within bounds with a message, and charges nothing', async () => {
     const user = h.discord.fixtures.members[4]!;
     const quota = await quotaText(h.discord, user);
