@@ -11,6 +11,9 @@ import { svgDeclaredSize } from '../service/svg-sanitise.js';
 import { GatewayResponseError } from './errors.js';
 import { tooLarge } from './http-errors.js';
 
+/** MAX_DECODE_PIXELS' default, for the gateway client's options. */
+export { DEFAULT_MAX_DECODE_PIXELS } from '../service/image-rules.js';
+
 /** Decodes base64 into a Buffer, refusing anything that would exceed `maxBytes` before allocating it. */
 export function decodeBase64(b64: string, maxBytes: number, requestId?: string): Buffer {
   // 4 base64 characters carry 3 bytes; checking the text length first avoids allocating an oversized buffer.

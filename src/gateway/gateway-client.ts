@@ -28,7 +28,7 @@ import { openAiDialect } from './openai-dialect.js';
 import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
 import { ModelProfiles } from '../service/model-profiles.js';
-import { DEFAULT_MAX_DECODE_PIXELS } from '../service/image-rules.js';
+import { DEFAULT_MAX_DECODE_PIXELS } from './decode.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
 import { retryDelay, retryLimit } from './retry.js';
 import { GatewayHttp, type GatewayHttpOptions } from './http.js';
