@@ -2,7 +2,9 @@
  * Child process running one bot (ours through src/main.ts's startBot, or the baseline) with nothing else in it, so
  * its peak RSS (the kernel's VmHWM), heap and event-loop delay are the bot's own. Driven by bench/ipc.ts commands.
  */
+import { lookup } from 'node:dns/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
 import { startBot } from '../src/main.js';
@@ -31,12 +33,22 @@ export interface BotStats {
   eventLoopMaxMs: number;
   eventLoopMeanMs: number;
   logLines: number;
+  /** Sampled peak of the resident memory of the bot's child processes together (its SVG renders), bytes. */
+  peakChildrenRss: number;
+}
+
+/** dns.lookup latencies measured by dnsProbeStart/dnsProbeStop. */
+export interface DnsProbe {
+  lookups: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
 }
 
 let stop: (() => Promise<void>) | undefined;
 let histogram: IntervalHistogram | undefined;
 let sampler: NodeJS.Timeout | undefined;
-let peaks = { rss: 0, heap: 0, arrayBuffers: 0, rssAtReset: 0, hwmResettable: false };
+let peaks = { rss: 0, heap: 0, arrayBuffers: 0, rssAtReset: 0, hwmResettable: false, children: 0 };
 let logLines = 0;
 
 function sample(): void {
@@ -44,6 +56,52 @@ function sample(): void {
   peaks.rss = Math.max(peaks.rss, m.rss);
   peaks.heap = Math.max(peaks.heap, m.heapUsed);
   peaks.arrayBuffers = Math.max(peaks.arrayBuffers, m.arrayBuffers);
+  peaks.children = Math.max(peaks.children, childrenRss());
+}
+
+/** Resident memory of this process's children now (Linux; 0 elsewhere). */
+function childrenRss(): number {
+  try {
+    const pids = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    let total = 0;
+    for (const pid of pids) {
+      try {
+        const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+        total += match ? Number(match[1]) * 1024 : 0;
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return total;
+  } catch {
+    return 0;
+  }
+}
+
+let probe: { stopped: boolean; latencies: number[]; done: Promise<void> } | undefined;
+
+/** Looks up localhost one lookup after another (each on libuv's thread pool, as every dns.lookup) until stopped. */
+function dnsProbeStart(): void {
+  const state = { stopped: false, latencies: [] as number[], done: Promise.resolve() };
+  state.done = (async () => {
+    while (!state.stopped) {
+      const t0 = performance.now();
+      await lookup('localhost');
+      state.latencies.push(performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  probe = state;
+}
+
+async function dnsProbeStop(): Promise<DnsProbe> {
+  const state = probe;
+  if (!state) throw new Error('no probe running');
+  state.stopped = true;
+  await state.done;
+  const sorted = [...state.latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return { lookups: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted.at(-1) ?? Number.NaN };
 }
 
 function vmHwm(): number | undefined {
@@ -63,7 +121,7 @@ function resetStats(): void {
   } catch {
     // Not Linux or not permitted: the sampled peak is used instead.
   }
-  peaks = { rss: 0, heap: 0, arrayBuffers: 0, rssAtReset: process.memoryUsage.rss(), hwmResettable };
+  peaks = { rss: 0, heap: 0, arrayBuffers: 0, rssAtReset: process.memoryUsage.rss(), hwmResettable, children: 0 };
   sample();
   histogram?.disable();
   histogram = monitorEventLoopDelay({ resolution: 10 });
@@ -85,6 +143,7 @@ function stats(): BotStats {
     eventLoopMaxMs: h ? h.max / 1e6 : Number.NaN,
     eventLoopMeanMs: h ? h.mean / 1e6 : Number.NaN,
     logLines,
+    peakChildrenRss: peaks.children,
   };
 }
 
@@ -125,7 +184,7 @@ async function start(args: BotStartArgs): Promise<void> {
   stop = () => bot.stop();
 }
 
-serve({ start, resetStats, stats }, async () => {
+serve({ start, resetStats, stats, dnsProbeStart, dnsProbeStop }, async () => {
   clearInterval(sampler);
   histogram?.disable();
   await stop?.();

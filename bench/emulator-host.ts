@@ -11,6 +11,7 @@ import type { Behaviour } from '../test/emulators/gateway/types.js';
 import { describeFloodLoad, type DescribeFloodSpec } from './describe-flood-load.js';
 import { hostileLoad, type HostileSpec } from './hostile-load.js';
 import { serve } from './ipc.js';
+import { finishWithOthers, startHostile, type SvgLoadOutcome } from './svg-load.js';
 
 /** What the orchestrator needs to configure a bot against these emulators. */
 export interface EmulatorAddresses {
@@ -158,6 +159,17 @@ serve(
       if (!gateway) throw new Error('emulators not started');
       gateway.enqueueChat(...args.behaviours);
     },
+    /** The svg scenario (bench/svg-load.ts): members whose SVG answers are hostile, then others' PNG jobs. */
+    svgHostile: (args: { members: number; timeoutMs: number }) => {
+      if (!discord) throw new Error('emulators not started');
+      startHostile(discord, syntheticMembers(args.members), args.timeoutMs);
+    },
+    svgOthers: (args: { members: number; others: number; timeoutMs: number }): Promise<SvgLoadOutcome> => {
+      if (!discord) throw new Error('emulators not started');
+      return finishWithOthers(discord, syntheticMembers(args.members + args.others).slice(args.members), args.timeoutMs);
+    },
+    /** Image requests the gateway has received. */
+    imageRequests: () => gateway?.imageRequests().length ?? 0,
     /** Answers the next gateway requests with these behaviours, in order. */
     enqueue: (args: { behaviours: Behaviour[] }) => {
       if (!gateway) throw new Error('emulators not started');

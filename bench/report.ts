@@ -12,6 +12,7 @@ import type { OverheadResult } from './scenarios/overhead.js';
 import type { HostileResult } from './scenarios/hostile.js';
 import type { DescribeFloodResult } from './scenarios/describe-flood.js';
 import type { QuotaResult } from './scenarios/quota.js';
+import type { SvgResult } from './scenarios/svg.js';
 
 export interface Machine {
   nproc: number;
@@ -42,6 +43,7 @@ export interface BenchResult {
   quota?: QuotaResult | undefined;
   hostile?: HostileResult | undefined;
   describeFlood?: DescribeFloodResult | undefined;
+  svg?: SvgResult | undefined;
   /** The baseline's figures per section (also inside each section, next to ours and the ratio). */
   baseline: Record<string, Figures>;
   targets: Target[];
@@ -130,6 +132,16 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
     add('describe-flood: peak RSS within a 512 MB container (MB)', f['peakRssMB'], '≤ 512', (v) => v <= 512);
     add('describe-flood: every edit delivered', f['editsUndelivered'], '= 0', (v) => v === 0);
     add('describe-flood: every describe answered or refused', f['describesUnsettled'], '= 0', (v) => v === 0);
+  }
+  if (r.svg) {
+    const s = r.svg.ours;
+    add('svg: slowest dns.lookup while hostile SVGs render (ms)', s['dnsMaxMs'], '≤ 100', (v) => v <= 100);
+    // A render holds at most its pixels twice (six times with filters) at 2048 pixels on the long side: 32 MiB, and
+    // the answer and rendering beside it; the render itself runs in a child process, counted apart.
+    add('svg: peak RSS over idle of the bot (MB)', s['peakOverIdleMB'], '≤ 64', (v) => v <= 64);
+    add('svg: peak RSS of the render children (MB)', s['peakRenderChildrenRssMB'], '≤ 256', (v) => v <= 256);
+    add("svg: other members' jobs delivered", s['othersDelivered'], `= ${r.svg.params.others}`, (v) => v === r.svg?.params.others);
+    add('svg: every request settled', s['unsettled'], '= 0', (v) => v === 0);
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
   for (const [section, c] of [
@@ -245,6 +257,14 @@ export function tables(r: BenchResult): string {
       Object.entries(r.describeFlood.ours).map(([k, v]) => [k, fmt(v)]),
     );
   }
+  if (r.svg) {
+    const p = r.svg.params;
+    table(
+      `SVG: ${p.hostile} members at once get hostile SVG answers, then ${p.others} members ask for PNGs; SVG_RENDER_TIMEOUT_SECONDS=${p.timeoutSeconds} (ours only)`,
+      ['figure', 'ours'],
+      Object.entries(r.svg.ours).map(([k, v]) => [k, fmt(v)]),
+    );
+  }
   table(
     'Targets',
     ['target', 'value', 'limit', 'met'],
@@ -275,7 +295,7 @@ export function writeDocs(r: BenchResult, path: string, method: string): void {
     '',
     '`npm run bench` measures what the bot adds on top of the image gateway, against the emulators, and the same load',
     'through a baseline bot (the first thing a developer would write). `npm run bench -- --quick` is a smoke run;',
-    '`--only=burst,overhead,memory,quota,hostile,describe-flood` runs some scenarios. Figures are written to `bench/results/*.json`;',
+    '`--only=burst,overhead,memory,quota,hostile,describe-flood,svg` runs some scenarios. Figures are written to `bench/results/*.json`;',
     'this file is rewritten by every full run (the notes at the end are kept).',
     '',
     `## Latest figures (${r.startedAt}, ${r.mode} run, ${r.durationSeconds} s)`,

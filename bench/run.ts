@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood] [--results-dir=DIR] [--no-docs]`
+ * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood,svg] [--results-dir=DIR] [--no-docs]`
  * Runs the scenarios one after another (each in fresh processes), prints a table, writes bench/results/*.json and,
  * after a full run of every scenario, docs/benchmarks.md.
  */
@@ -11,9 +11,10 @@ import { hostile, type HostileParams } from './scenarios/hostile.js';
 import { memory, type MemoryParams } from './scenarios/memory.js';
 import { overhead, type OverheadParams } from './scenarios/overhead.js';
 import { quota, type QuotaParams } from './scenarios/quota.js';
+import { svg, type SvgParams } from './scenarios/svg.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
 
-const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood'] as const;
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Params {
@@ -23,6 +24,7 @@ interface Params {
   quota: QuotaParams;
   hostile: HostileParams;
   'describe-flood': DescribeFloodParams;
+  svg: SvgParams;
 }
 
 const MB = 1_000_000;
@@ -45,6 +47,7 @@ const FULL: Params = {
   quota: { durationMs: 3000, concurrency: 32, members: 500, processes: { processes: 2, reservations: 10_000, concurrency: 32, members: 1_000, limit: 16 } },
   hostile: HOSTILE,
   'describe-flood': { floodMembers: 5, burst: 5, imageWidth: 3600, imageHeight: 2700, edits: 20, timeoutMs: 300_000, visionDelayMs: 2_000, editDelayMs: 1_000 },
+  svg: { hostile: 8, others: 8, timeoutSeconds: 10 },
 };
 
 const QUICK: Params = {
@@ -54,6 +57,7 @@ const QUICK: Params = {
   quota: { durationMs: 300, concurrency: 8, members: 50, processes: { processes: 2, reservations: 300, concurrency: 8, members: 20, limit: 25 } },
   hostile: { ...HOSTILE, members: 4 },
   'describe-flood': { floodMembers: 3, burst: 5, imageWidth: 2400, imageHeight: 1800, edits: 5, timeoutMs: 120_000, visionDelayMs: 1_000, editDelayMs: 500 },
+  svg: { hostile: 4, others: 4, timeoutSeconds: 2 },
 };
 
 export const METHOD = `
@@ -98,6 +102,12 @@ export const METHOD = `
   last settled; no cooldown; the vision model answers after V) while another member runs E edits (a 1024x1024
   reference, gateway delay L) one after another. The same E edits first run alone on the same bot: the figure is the
   edits' end-to-end p50 with the flood over that without it. Peak RSS is taken over the flooded phase (ours only).
+- **SVG.** H members at once ask for an SVG; the gateway answers each with a hostile document (the 4096x4096
+  turbulence of issue 28, the 65 KB SVG embedding a data: PNG that declares 20000x20000, and documents within every
+  cap that run into \`SVG_RENDER_TIMEOUT_SECONDS\`); once the bot holds them all, O other members ask for PNGs. A
+  probe in the bot's process runs \`dns.lookup('localhost')\` one after another (5 ms apart) from the first request
+  to the last answer; the slowest lookup is the figure. Peak RSS as for memory; the render children's resident
+  memory is sampled apart (every 20 ms, summed over them).
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).
@@ -142,6 +152,10 @@ async function main(): Promise<void> {
       if (name === 'describe-flood') {
         result.describeFlood = await describeFlood(params['describe-flood']);
         log(`describe-flood: edit p50 ${result.describeFlood.ours['editP50FloodedMs']} ms flooded, ${result.describeFlood.ours['editP50AloneMs']} ms alone`);
+      }
+      if (name === 'svg') {
+        result.svg = await svg(params.svg);
+        log(`svg: slowest dns.lookup ${result.svg.ours['dnsMaxMs']} ms during hostile renders, peak RSS ${result.svg.ours['peakRssMB']} MB`);
       }
       if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
     } catch (err) {

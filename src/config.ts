@@ -107,6 +107,12 @@ export const ConfigSchema = z.object({
   /** How long after one of a member's describes starts their next may (0: no cooldown; one at a time still holds). */
   DESCRIBE_COOLDOWN_SECONDS: nonNegativeInt('a whole number of seconds').default(20),
   ATTACHMENT_MAX_BYTES: positiveInt('a number of bytes').default(50 * MIB - 1),
+  /** The most pixels an image's header may declare for the bot to decode it or pass it on (answers, references, canvases, describe). */
+  MAX_DECODE_PIXELS: positiveInt('a whole number of pixels').default(50_000_000),
+  /** SVG renders at once: each is a child process taking up to a core and about 60–120 MB while it draws (service/svg-rasterise.ts). */
+  SVG_RENDER_CONCURRENCY: positiveInt('a whole number from 1 to 4').max(4, { error: 'expects a whole number from 1 to 4' }).default(1),
+  /** The longest one SVG render may run. */
+  SVG_RENDER_TIMEOUT_SECONDS: positiveInt('a whole number of seconds').max(60, { error: 'expects a whole number of seconds from 1 to 60' }).default(10),
   PROGRESS_INTERVAL_MS: positiveInt('a whole number of milliseconds').default(3_000),
   STREAM_DELIVERIES: flag.default(true),
   BUTTON_TTL_HOURS: positiveInt('a whole number of hours').default(24 * 7),

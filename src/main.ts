@@ -37,6 +37,7 @@ import { ClaimedJobs } from './service/claimed-jobs.js';
 import { AbandonedJobs } from './service/abandoned-jobs.js';
 import { DiscordAbandonedNotifier } from './discord/abandoned-notice.js';
 import { MemoryBudget } from './service/memory-budget.js';
+import { SvgRenderer } from './service/svg-render.js';
 import { DescribeUsage, JobUsage, UsageLog } from './service/usage-log.js';
 import { UsageReport } from './service/usage-report.js';
 import { StreamedDelivery } from './service/streaming/streamed-delivery.js';
@@ -118,6 +119,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     deadlineMs: config.GATEWAY_TIMEOUT_MS,
     maxRetries: config.GATEWAY_MAX_RETRIES,
     maxResponseBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
+    maxDecodePixels: config.MAX_DECODE_PIXELS,
     taskPollMs: config.GATEWAY_TASK_POLL_MS,
     logger,
     clock,
@@ -237,6 +239,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     jobLeaseMs: config.JOB_LEASE_MS,
     journal: storage.journal,
     memory,
+    svg: new SvgRenderer({ concurrency: config.SVG_RENDER_CONCURRENCY, timeoutSeconds: config.SVG_RENDER_TIMEOUT_SECONDS }),
+    maxDecodePixels: config.MAX_DECODE_PIXELS,
     streaming: config.STREAM_DELIVERIES ? new StreamedDelivery() : undefined,
     clock,
     leaseTimers: overrides.leaseTimers,
@@ -252,6 +256,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
     cooldownMs: config.DESCRIBE_COOLDOWN_SECONDS * 1000,
     timeLimitMs: config.PROMPT_TIMEOUT_MS + 60_000,
+    maxDecodePixels: config.MAX_DECODE_PIXELS,
     ttlMs: config.BUTTON_TTL_HOURS * 3_600_000,
     settings,
     moderation,

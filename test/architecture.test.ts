@@ -63,6 +63,8 @@ const ADAPTERS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/history-entries.ts': "a member's history record and how an entry joins it (the store applies it atomically)",
   'src/service/moderation-strikes.ts': "a member's moderation strikes and how a strike pauses them (the store applies it atomically)",
   'src/service/phrase.ts': 'the phrases refusals are worded in (the size rules and the gateway refuse call options with them)',
+  'src/service/svg-sanitise.ts': "an SVG's declared size (the gateway reads it instead of sharp: the bot chooses the size it is drawn at)",
+  'src/service/svg-document.ts': 'the strict SVG reader svg-sanitise.ts reads documents with',
 };
 
 /** The one way into src/service/streaming from outside it: the seam the service opens per job (and main.ts builds). */

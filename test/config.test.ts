@@ -146,6 +146,13 @@ describe('sharding', () => {
     ]);
     expect(loadConfig({ ...REQUIRED, MEMORY_BUDGET_BYTES: '100000000', GATEWAY_MAX_RESPONSE_BYTES: '20000000' }).MEMORY_BUDGET_BYTES).toBe(100_000_000);
   });
+
+  it('takes from 1 to 4 SVG renders at once, one by default, with a 10 s limit and a 50-megapixel decode cap', () => {
+    expect(problemsOf({ ...REQUIRED, SVG_RENDER_CONCURRENCY: '5' })).toEqual(['SVG_RENDER_CONCURRENCY expects a whole number from 1 to 4']);
+    expect(loadConfig({ ...REQUIRED, SVG_RENDER_CONCURRENCY: '2' }).SVG_RENDER_CONCURRENCY).toBe(2);
+    const defaults = loadConfig(REQUIRED);
+    expect([defaults.SVG_RENDER_CONCURRENCY, defaults.SVG_RENDER_TIMEOUT_SECONDS, defaults.MAX_DECODE_PIXELS]).toEqual([1, 10, 50_000_000]);
+  });
 });
 
 describe('MODEL_PROFILES_FILE', () => {

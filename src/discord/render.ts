@@ -132,6 +132,12 @@ export function renderNotice(notice: DeliveryNotice, locale?: string | null): st
       return t(locale, 'notice.fewer', { received: notice.received, requested: notice.requested, charged: notice.charged });
     case 'enhanceSkipped':
       return t(locale, notice.reason === 'off' ? 'notice.enhanceSkipped.off' : 'notice.enhanceSkipped.failed');
+    case 'svgCleaned':
+      return t(locale, 'notice.svgCleaned', {
+        removed: notice.removed ? 'yes' : 'no',
+        simplified: notice.simplified ? 'yes' : 'no',
+        both: notice.removed && notice.simplified ? 'yes' : 'no',
+      });
   }
 }
 

@@ -28,6 +28,7 @@ import { openAiDialect } from './openai-dialect.js';
 import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
 import { ModelProfiles } from '../service/model-profiles.js';
+import { DEFAULT_MAX_DECODE_PIXELS } from './decode.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
 import { retryDelay, retryLimit } from './retry.js';
 import { GatewayHttp, type GatewayHttpOptions } from './http.js';
@@ -55,6 +56,8 @@ export interface GatewayClientOptions {
   maxRetries?: number | undefined;
   /** Largest response body (JSON, stream or downloaded image) accepted. @default 67_108_864 (64 MiB) */
   maxResponseBytes?: number | undefined;
+  /** Most pixels (width x height, as an image's header declares them) an answer's image may have. @default 50_000_000 */
+  maxDecodePixels?: number | undefined;
   /** Longest Retry-After honoured. @default 30_000 */
   retryAfterCapMs?: number | undefined;
   /** How long the model catalogue is cached. @default 300_000 (5 min) */
@@ -111,6 +114,7 @@ export class GatewayClient implements ImageGateway {
       http: new GatewayHttp({ baseUrl, apiKey, dispatcher, turnBytes, links, keyHeader: dialect.keyHeader }),
       dialect,
       maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024 * 1024,
+      maxDecodePixels: opts.maxDecodePixels ?? DEFAULT_MAX_DECODE_PIXELS,
       downloadTimeoutMs: opts.downloadTimeoutMs ?? 60_000,
       clock,
       log: this.log,

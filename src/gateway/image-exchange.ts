@@ -30,6 +30,8 @@ export interface ExchangeContext {
   /** Where requests go and how their bodies are written (dialect.ts). */
   dialect: GatewayDialect;
   maxResponseBytes: number;
+  /** Most pixels an image's header may declare (decode.ts). */
+  maxDecodePixels: number;
   downloadTimeoutMs: number;
   clock: Clock;
   log: pino.Logger;
@@ -82,7 +84,7 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   // while the rest of the answer arrives; the checks are awaited once the answer is known to be a success.
   const checks = new Map<Buffer, Promise<GeneratedImage>>();
   const startCheck = (bytes: Buffer) => {
-    const check = checkImage(bytes, expected, requestId);
+    const check = checkImage(bytes, expected, ctx.maxDecodePixels, requestId);
     check.catch(() => undefined);
     checks.set(bytes, check);
   };
@@ -91,7 +93,7 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   const { items, usage } = answer.task ? await awaitTask(ctx, answer.task, req.call, scope, requestId, startCheck, () => checks.clear()) : answer;
   if (items.length === 0) throw new GatewayResponseError('gateway returned no images', { category: 'gateway_failure', code: 'no_images', requestId });
   const images = items.every((item): item is ReadItem & { bytes: Buffer } => item.bytes !== undefined)
-    ? await Promise.all(items.map((item) => checks.get(item.bytes) ?? checkImage(item.bytes, expected, requestId)))
+    ? await Promise.all(items.map((item) => checks.get(item.bytes) ?? checkImage(item.bytes, expected, ctx.maxDecodePixels, requestId)))
     : await decodeOneByOne(ctx, await withLinkedBytes(ctx, items, req.call, scope, requestId), expected, requestId);
   return { images, usage: normaliseUsage(usage, res.headers), requestId };
 }
@@ -230,7 +232,7 @@ async function decodeItem(ctx: ExchangeContext, item: ReadItem, expected: ImageF
       code: 'empty_item',
       requestId,
     });
-  return checkImage(bytes, expected, requestId);
+  return checkImage(bytes, expected, ctx.maxDecodePixels, requestId);
 }
 
 function expectedFormat(params: WireParams): ImageFormat | undefined {

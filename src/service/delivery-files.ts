@@ -4,7 +4,7 @@
  * re-encoded or dropped).
  */
 import { UserFacingError } from '../errors.js';
-import { displayable } from './displayable.js';
+import { displayable, type SvgRendering } from './displayable.js';
 import { fitToLimit } from './fit-attachment.js';
 import { parseSize } from './image-rules.js';
 import type { DeliveryFile, DeliveryNotice } from './jobs.js';
@@ -25,8 +25,9 @@ function sizeDiffers(result: ImageResult, requestedSize: string | undefined): De
 }
 
 /**
- * The files to post: every image made displayable (an SVG as a PNG rendering, the SVG beside it) and fitted to the
- * destination's per-file limit, and the notes the member reads about them. Dropped images are not delivered (and
+ * The files to post: every image made displayable (an SVG sanitised and rendered as a PNG within bounds, the
+ * sanitised SVG beside it: displayable.ts) and fitted to the destination's per-file limit (decoding no more than
+ * `maxPixels`), and the notes the member reads about them. Dropped images are not delivered (and
  * not charged); when the gateway made fewer images than `asked.n`, the first note says how many came back and how
  * many are charged.
  */
@@ -34,9 +35,10 @@ export async function deliveryFiles(
   result: ImageResult,
   maxFileBytes: number,
   asked: { size?: string | undefined; n?: number | undefined },
+  { svg, maxPixels }: { svg: SvgRendering; maxPixels: number },
 ): Promise<{ files: DeliveryFile[]; notices: DeliveryNotice[] }> {
-  const shown = await Promise.all(result.images.map((image) => displayable(image)));
-  const outcomes = await Promise.all(shown.map(({ image }) => fitToLimit(image, maxFileBytes)));
+  const shown = await displayable(result.images, svg);
+  const outcomes = await Promise.all(shown.map(({ image }) => fitToLimit(image, maxFileBytes, maxPixels)));
   const files: DeliveryFile[] = [];
   let reencoded = 0;
   let dropped = 0;
@@ -66,6 +68,9 @@ export async function deliveryFiles(
   if (ignored.length > 0) notices.push({ kind: 'droppedParams', params: ignored });
   if (reencoded > 0) notices.push({ kind: 'reencoded', count: reencoded, format: reencodedFormat });
   if (dropped > 0) notices.push({ kind: 'dropped', count: dropped });
+  const removed = shown.some((s) => s.changes?.removed === true);
+  const simplified = shown.some((s) => s.changes?.simplified === true);
+  if (removed || simplified) notices.push({ kind: 'svgCleaned', removed, simplified });
   if (files.length === 0) throw new UserFacingError('delivery.failed');
   return { files, notices };
 }

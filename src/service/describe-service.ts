@@ -17,7 +17,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { UserFacingError } from '../errors.js';
 import { Prompt } from './image-request.js';
-import { sniffImageFormat } from './image-rules.js';
+import { DEFAULT_MAX_DECODE_PIXELS, sniffImageFormat } from './image-rules.js';
+import { checkedHeader } from './decode-guard.js';
 import { largerThan, phrase } from './phrase.js';
 import { newJobId, type AttachmentRef } from './jobs.js';
 import type { DescribeHold, MemoryBudget } from './memory-budget.js';
@@ -48,6 +49,8 @@ export interface DescribeServiceOptions {
   download: (ref: AttachmentRef, maxBytes: number, signal?: AbortSignal, admit?: (bytes: number) => void) => Promise<Buffer>;
   /** ATTACHMENT_MAX_BYTES. */
   maxAttachmentBytes: number;
+  /** MAX_DECODE_PIXELS (decode-guard.ts). @default 50_000_000 */
+  maxDecodePixels?: number | undefined;
   /** How long the Imagine this buttons work (BUTTON_TTL_HOURS). */
   ttlMs: number;
   settings?: Pick<SettingsStore, 'get'> | undefined;
@@ -174,6 +177,8 @@ export class DescribeService {
     const format = sniffImageFormat(bytes);
     if (format === undefined || !READABLE.has(format))
       throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: phrase('detail.image.notDescribable') });
+    // Its header, before anything decodes it: more than MAX_DECODE_PIXELS is refused.
+    await checkedHeader(bytes, this.options.maxDecodePixels ?? DEFAULT_MAX_DECODE_PIXELS, image.filename);
     return visionImage(bytes, format as 'png' | 'jpeg' | 'webp' | 'gif', image.filename, timeoutSeconds);
   }
 

@@ -1,31 +1,49 @@
 /**
  * Images as Discord can show them. PNG, JPEG, WebP and GIF (animated too) are shown as they are; an SVG is not
- * shown at all, so it is rendered to a PNG (librsvg through sharp, which loads nothing the document links to) and
- * the original is posted beside it.
+ * shown at all, so it is sanitised and rendered to a PNG within bounds (svg-render.ts), and its sanitised original
+ * is posted beside it.
  */
-import sharp from 'sharp';
+import { UserFacingError } from '../errors.js';
 import type { GeneratedImage } from './ports.js';
+import { SvgRenderError, type AdmitBytes, type SvgRenderer } from './svg-render.js';
+import type { SvgChanges } from './svg-sanitise.js';
 
-/** The rendering's long side when the SVG says nothing larger: as large as a standard image. */
-const MIN_LONG_SIDE = 1024;
-/** And at most this, however large the SVG says it is. */
-const MAX_LONG_SIDE = 4096;
-/** librsvg's own resolution: an SVG's sizes are rendered at this many pixels per inch. */
-const SVG_DPI = 72;
-
-/** The image to show, and for an SVG its original. */
+/** The image to show, and for an SVG its sanitised original and what the sanitiser changed. */
 export interface Displayable {
   image: GeneratedImage;
   original?: GeneratedImage | undefined;
+  changes?: SvgChanges | undefined;
 }
 
-/** Renders an SVG to PNG (its long side between 1024 and 4096 pixels); anything else is returned as it is. */
-export async function displayable(image: GeneratedImage): Promise<Displayable> {
-  if (image.format !== 'svg') return { image };
-  const longSide = Math.max(image.width, image.height, 1);
-  const target = Math.min(Math.max(longSide, MIN_LONG_SIDE), MAX_LONG_SIDE);
-  const { data, info } = await sharp(image.bytes, { density: (SVG_DPI * target) / longSide, limitInputPixels: MAX_LONG_SIDE * MAX_LONG_SIDE })
-    .png()
-    .toBuffer({ resolveWithObject: true });
-  return { image: { bytes: data, format: 'png', width: info.width, height: info.height }, original: image };
+/** How SVGs are rendered: the process's renderer, the job's memory to admit each render's bytes to, and whose job it is. */
+export interface SvgRendering {
+  renderer: SvgRenderer;
+  admit: AdmitBytes;
+  /** The member, whose renders take their turn with other members' (svg-render.ts). */
+  member?: string | undefined;
+}
+
+/**
+ * Every image made displayable, in order. SVGs are rendered one after another (a job takes one render slot at a
+ * time), each admitted with what the job already holds: the answer's images and the renderings made so far.
+ * @throws UserFacingError `delivery.svgRefused` when an SVG cannot be rendered within bounds
+ */
+export async function displayable(images: readonly GeneratedImage[], svg: SvgRendering): Promise<Displayable[]> {
+  let held = images.reduce((sum, image) => sum + image.bytes.length, 0);
+  const shown: Displayable[] = [];
+  for (const image of images) {
+    if (image.format !== 'svg') {
+      shown.push({ image });
+      continue;
+    }
+    try {
+      const rendering = await svg.renderer.render(image, svg.admit, held, svg.member);
+      held += rendering.image.bytes.length + rendering.original.bytes.length;
+      shown.push(rendering);
+    } catch (err) {
+      if (err instanceof SvgRenderError) throw new UserFacingError('delivery.svgRefused', {}, { cause: err });
+      throw err;
+    }
+  }
+  return shown;
 }

@@ -8,7 +8,7 @@ import { AttachmentDownloadError, GatewayError } from './ports.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
 import { fieldOfWireName } from './image-request.js';
 import { ImageInputError } from './image-rules.js';
-import { largerThan, phrase, type Phrase } from './phrase.js';
+import { largerThan, phrase, tooManyPixels, type Phrase } from './phrase.js';
 
 /** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */
 export function toUserFacingError(err: unknown, models: () => readonly string[]): unknown {
@@ -56,6 +56,8 @@ function fromGateway(err: GatewayError, models: () => readonly string[]): UserFa
     case 'cancelled':
       return new UserFacingError('job.cancelled', {}, cause);
     case 'gateway_failure':
+      // An image declaring more pixels than the bot decodes (decode.ts): said so, with its size.
+      if (err.code === 'image_too_large' && err.pixels) return new UserFacingError('gateway.imageTooLarge', { detail: tooManyPixels(err.pixels) }, cause);
       return new UserFacingError('gateway.failure', {}, cause);
   }
 }

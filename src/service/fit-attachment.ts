@@ -10,12 +10,6 @@ export type FitOutcome =
   { kind: 'original'; image: GeneratedImage } | { kind: 'reencoded'; image: GeneratedImage; from: ImageFormat } | { kind: 'dropped'; bytes: number };
 
 /**
- * Decoding guard, well above the largest image the gateway produces (3840×2160 ≈ 8.3 MP) and far below sharp's
- * 268 MP default, so a corrupt or hostile header cannot make us allocate gigabytes.
- */
-const MAX_INPUT_PIXELS = 40_000_000;
-
-/**
  * Encodings to try, best looking first. WebP keeps transparency and is smaller than JPEG at the same visual
  * quality, so it goes first. JPEG (plain libjpeg-turbo: mozjpeg is about twenty times slower for a few percent)
  * reaches smaller sizes at its low qualities, but only for opaque images: it has no alpha channel, and flattening
@@ -37,11 +31,12 @@ interface Decoded {
 /**
  * Returns the image unchanged when it fits `limitBytes`, else the best-looking re-encoding that fits (see
  * {@link LADDER}), else `dropped`. An oversized image that cannot be decoded is dropped too: it could not be
- * posted either.
+ * posted either. `maxPixels` (MAX_DECODE_PIXELS) is sharp's decoding guard, so a corrupt or hostile header cannot
+ * make it allocate gigabytes.
  */
-export async function fitToLimit(image: GeneratedImage, limitBytes: number): Promise<FitOutcome> {
+export async function fitToLimit(image: GeneratedImage, limitBytes: number, maxPixels: number): Promise<FitOutcome> {
   if (image.bytes.length <= limitBytes) return { kind: 'original', image };
-  const decoded = await decode(image.bytes);
+  const decoded = await decode(image.bytes, maxPixels);
   if (decoded === undefined) return { kind: 'dropped', bytes: image.bytes.length };
   for (const { format, qualities } of LADDER) {
     if (format === 'jpeg' && decoded.translucent) break;
@@ -76,9 +71,9 @@ async function bestFit(decoded: Decoded, format: 'webp' | 'jpeg', qualities: rea
 }
 
 /** Decodes once to raw pixels, so each step of the ladder only pays for encoding. */
-async function decode(bytes: Buffer): Promise<Decoded | undefined> {
+async function decode(bytes: Buffer, maxPixels: number): Promise<Decoded | undefined> {
   try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels }).raw().toBuffer({ resolveWithObject: true });
     const { width, height, channels } = info;
     const hasAlpha = channels === 2 || channels === 4;
     if (!hasAlpha || !isOpaque(data, channels)) {

@@ -120,6 +120,18 @@ export function isCustomSize(size: string): boolean {
   return size !== 'auto' && !(STANDARD_SIZES as readonly string[]).includes(size);
 }
 
+/**
+ * The most pixels (width x height, as an image's header declares them) the bot decodes or passes on
+ * (MAX_DECODE_PIXELS): above a 48-megapixel phone photo, far below sharp's 268-megapixel default, so a PNG that
+ * declares 20000x20000 is refused from its header, never decoded.
+ */
+export const DEFAULT_MAX_DECODE_PIXELS = 50_000_000;
+
+/** The declared size passes the cap. */
+export function overPixelCap(width: number, height: number, maxPixels: number): boolean {
+  return width * height > maxPixels;
+}
+
 /** How far into a text an SVG's root element may start (an XML declaration, a doctype or comments before it). */
 const SVG_SNIFF_BYTES = 1_024;
 

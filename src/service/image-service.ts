@@ -10,9 +10,18 @@ import { UserFacingError } from '../errors.js';
 import { toUserFacingError } from './error-mapping.js';
 import type { FairQueue } from './fair-queue.js';
 import { deliveryFiles, imagesIn } from './delivery-files.js';
+import { checkedHeader } from './decode-guard.js';
+import { SvgRenderer } from './svg-render.js';
 import { unknownAnswerBytes } from './answer-bound.js';
-import sharp from 'sharp';
-import { sniffImageFormat, checkDeclaredImages, declaredBytes, unsizedImageBytes, validateEditRequest, validateGenerateRequest } from './image-rules.js';
+import {
+  DEFAULT_MAX_DECODE_PIXELS,
+  sniffImageFormat,
+  checkDeclaredImages,
+  declaredBytes,
+  unsizedImageBytes,
+  validateEditRequest,
+  validateGenerateRequest,
+} from './image-rules.js';
 import { checkMask, checkSquare } from './mask-check.js';
 import { ModelProfiles, type ModelProfile } from './model-profiles.js';
 import { checkAgainstProfile } from './profile-rules.js';
@@ -92,6 +101,10 @@ export interface ImageServiceOptions {
    * (nothing charged) instead of holding its slot. @default 60000
    */
   referenceWaitMs?: number | undefined;
+  /** The process's SVG renders (svg-render.ts: SVG_RENDER_CONCURRENCY, SVG_RENDER_TIMEOUT_SECONDS). @default one at a time, 10 s */
+  svg?: SvgRenderer | undefined;
+  /** MAX_DECODE_PIXELS: the most pixels a reference's or a result's header may declare (decode-guard.ts). @default 50_000_000 */
+  maxDecodePixels?: number | undefined;
   /** Records what each job that reached the gateway cost (usage-log.ts); without it, nothing is recorded. */
   usage?: Pick<UsageLog, 'record'> | undefined;
   /** Remembers delivered jobs for their buttons; without it, buttons find nothing. */
@@ -193,6 +206,8 @@ export class ImageService {
   private readonly memory: MemoryBudget;
   private readonly metrics: JobMetrics;
   private readonly maxAttachmentBytes: number;
+  private readonly svg: SvgRenderer;
+  private readonly maxDecodePixels: number;
 
   constructor(options: ImageServiceOptions) {
     this.options = options;
@@ -201,6 +216,8 @@ export class ImageService {
     this.memory = options.memory ?? new MemoryBudget();
     this.metrics = options.metrics ?? NO_JOB_METRICS;
     this.maxAttachmentBytes = options.maxAttachmentBytes ?? 52_428_799;
+    this.svg = options.svg ?? new SvgRenderer();
+    this.maxDecodePixels = options.maxDecodePixels ?? DEFAULT_MAX_DECODE_PIXELS;
   }
 
   /**
@@ -278,7 +295,7 @@ export class ImageService {
       await memory.takeReferences(declaredBytes([ref], undefined, this.maxAttachmentBytes));
       const bytes = await this.options.download(ref, ref.size ?? this.maxAttachmentBytes);
       const format = sniffImageFormat(bytes);
-      const meta = format ? await sharp(bytes).metadata() : undefined;
+      const meta = format ? await checkedHeader(bytes, this.maxDecodePixels, ref.filename) : undefined;
       if (!format || !meta) throw new UserFacingError('input.attachmentInvalid', { param: ref.filename });
       const model = job.request.model ?? this.defaultModel();
       const { profile } = (this.options.profiles ?? DEFAULT_PROFILES).of(model);
@@ -439,8 +456,13 @@ export class ImageService {
       Promise.all(images.map((ref) => this.options.download(ref, ref.size ?? unsized, signal))),
       mask ? this.options.download(mask, mask.size ?? unsized, signal) : Promise.resolve(undefined),
     ]);
+    // Every reference's header is read before it is sent or decoded: one declaring more than MAX_DECODE_PIXELS is refused.
+    await Promise.all([
+      ...imageBytes.map((bytes, i) => checkedHeader(bytes, this.maxDecodePixels, images[i]?.filename)),
+      ...(maskBytes && mask ? [checkedHeader(maskBytes, this.maxDecodePixels, mask.filename)] : []),
+    ]);
     // Zoom out, Pan and Vary region: the canvas and the mask are built from the image as it came.
-    const canvas = isCanvasTransform(transform) && imageBytes[0] ? await outpaint(imageBytes[0], transform, profile) : undefined;
+    const canvas = isCanvasTransform(transform) && imageBytes[0] ? await outpaint(imageBytes[0], transform, profile, this.maxDecodePixels) : undefined;
     const sent = validateEditRequest({
       ...request,
       ...(canvas ? { size: `${canvas.size.width}x${canvas.size.height}` } : {}),
@@ -581,7 +603,9 @@ export class ImageService {
       const { images: generated, ...rest } = result;
       const answer = { ...rest, images: generated.length };
       answered.answer = answer;
-      const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request);
+      // An SVG's render is admitted to the job's memory (it takes the answer's room again, larger) before it starts.
+      const svg = { renderer: this.svg, admit: (bytes: number) => memory.admit(bytes), member: job.subject.userId };
+      const { files, notices } = await deliveryFiles(result, responder.maxFileBytes, request, { svg, maxPixels: this.maxDecodePixels });
       // A job another process claimed meanwhile is not delivered (nor charged: not sent, it is refunded).
       this.options.claims?.check(job.id);
       const upload = await stream?.settle(files);

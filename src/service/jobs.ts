@@ -116,7 +116,9 @@ export type DeliveryNotice =
   /** The gateway made fewer images than asked (some upstreams answer 1 for n=2 without a word): only those are charged. */
   | { kind: 'fewer'; requested: number; received: number; charged: number }
   /** Enhance was asked but the prompt was used as written: the chat call failed, or prompt help is off here. */
-  | { kind: 'enhanceSkipped'; reason: 'failed' | 'off' };
+  | { kind: 'enhanceSkipped'; reason: 'failed' | 'off' }
+  /** Parts of an SVG were removed (images, scripts, external links) or its filters toned down before it was drawn. */
+  | { kind: 'svgCleaned'; removed: boolean; simplified: boolean };
 
 /** One file ready to post. */
 export interface DeliveryFile {

@@ -6,20 +6,28 @@
 import sharp, { type Sharp } from 'sharp';
 import { cellRect, planCanvas, type CanvasTransform, type Dimensions, type Placement } from './result-actions.js';
 import type { ModelProfile } from './model-profiles.js';
+import { UserFacingError } from '../errors.js';
+import { checkedHeader } from './decode-guard.js';
+import { phrase } from './phrase.js';
 
 const CLEAR = { r: 0, g: 0, b: 0, alpha: 0 };
 const SOLID = { r: 0, g: 0, b: 0, alpha: 1 };
 
-/** The edit's image and mask for `transform` of `bytes`, and the size to ask for. */
+/**
+ * The edit's image and mask for `transform` of `bytes`, and the size to ask for. The image's header is read first:
+ * one declaring more than `maxPixels` (MAX_DECODE_PIXELS) is refused before it is decoded (decode-guard.ts).
+ */
 export async function outpaint(
   bytes: Uint8Array,
   transform: CanvasTransform,
   profile: ModelProfile,
+  maxPixels: number,
 ): Promise<{ image: Buffer; mask: Buffer; size: Dimensions }> {
-  const meta = await sharp(bytes).metadata();
+  const meta = await checkedHeader(bytes, maxPixels);
+  if (!meta) throw new UserFacingError('input.attachmentInvalid', { detail: phrase('allowed.readableImage') });
   const plan = planCanvas(transform, { width: meta.width, height: meta.height }, profile);
   const { size, placement } = plan;
-  const placed = await sharp(bytes).resize(placement.width, placement.height, { fit: 'fill' }).ensureAlpha().png().toBuffer();
+  const placed = await sharp(bytes, { limitInputPixels: maxPixels }).resize(placement.width, placement.height, { fit: 'fill' }).ensureAlpha().png().toBuffer();
   const image = await blank(size, CLEAR)
     .composite([{ input: placed, left: placement.left, top: placement.top }])
     .png()

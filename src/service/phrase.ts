@@ -44,6 +44,7 @@ export const PHRASE_IDS = [
   'detail.download.elsewhere',
   'detail.image.notEditable',
   'detail.image.notDescribable',
+  'detail.image.tooManyPixels',
   'detail.param.messageImages',
   'detail.settings.channels',
   'detail.settings.roles',
@@ -121,6 +122,10 @@ export function bytesPhrase(bytes: number): Phrase {
 
 /** "it is larger than 50 MB": why an attachment was refused, downloaded or not. */
 export const largerThan = (bytes: number): Phrase => phrase('detail.download.tooLarge', { size: bytesPhrase(bytes) });
+
+/** "it is 20000×20000 pixels, more than the 50 megapixels I can open": an image refused for its declared size. */
+export const tooManyPixels = ({ width, height, max }: { width: number; height: number; max: number }): Phrase =>
+  phrase('detail.image.tooManyPixels', { width: String(width), height: String(height), max: Math.floor(max / 1_000_000) });
 
 /** A phrase as operators read it in logs (key and values, no catalogue): `detail.model.noMask(model=dall-e-3)`. */
 export function phraseForLog(p: Phrase): string {

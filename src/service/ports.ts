@@ -401,7 +401,16 @@ export interface GatewayErrorDetails {
    * `server: cloudflare` (a 524 then is Cloudflare cutting a call that ran past its 100 s, not the gateway failing).
    */
   proxy?: 'cloudflare' | undefined;
+  /** An image refused for its declared size (code `image_too_large`): its width and height, and the most pixels allowed. */
+  pixels?: DeclaredPixels | undefined;
   cause?: unknown;
+}
+
+/** An image's declared width and height, and the most pixels (width x height) a decode allows. */
+export interface DeclaredPixels {
+  width: number;
+  height: number;
+  max: number;
 }
 
 /** Any failure of a gateway call: the ImageGateway port's error contract (the adapter throws subclasses). */
@@ -416,6 +425,8 @@ export class GatewayError extends Error {
   readonly beforeSend: boolean;
   /** The proxy in front of the gateway whose headers the answer carried (see GatewayErrorDetails.proxy). */
   readonly proxy?: 'cloudflare' | undefined;
+  /** See GatewayErrorDetails.pixels. */
+  readonly pixels?: DeclaredPixels | undefined;
 
   constructor(message: string, details: GatewayErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -426,5 +437,6 @@ export class GatewayError extends Error {
     this.requestId = details.requestId;
     this.beforeSend = details.beforeSend ?? false;
     this.proxy = details.proxy;
+    this.pixels = details.pixels;
   }
 }

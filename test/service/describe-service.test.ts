@@ -171,13 +171,16 @@ describe('DescribeService', () => {
     expect([meta.width, meta.height]).toEqual([2048, 683]);
   });
 
-  it('refuses an image declaring more than 100 megapixels without decoding it', async () => {
+  it('refuses an image declaring more than MAX_DECODE_PIXELS (50 megapixels by default) without decoding it', async () => {
     const bomb = await pngDeclaring(20_000, 20_000);
     const { service, sent } = await setup(new MemoryBudget(), { bytes: bomb });
     const refused = await service.describe({ guildId: null, channelId: null, userId: 'u1' }, image('bomb.png')).catch((err: unknown) => err);
     expect(refused).toEqual(refusal('input.attachmentInvalid'));
     // Refused for its declared pixels (read from its header), not for failing to decode.
-    expect((refused as UserFacingError).context.detail).toMatchObject({ id: 'detail.size.pixels', values: { pixels: 100_000_000 } });
+    expect((refused as UserFacingError).context.detail).toMatchObject({
+      id: 'detail.image.tooManyPixels',
+      values: { width: '20000', height: '20000', max: 50 },
+    });
     expect(sent).toEqual([]);
   });
 

@@ -48,7 +48,7 @@ describe('fitToLimit', () => {
       .png()
       .toBuffer();
     const image: GeneratedImage = { bytes: small, format: 'png', width: 8, height: 8 };
-    const outcome = await fitToLimit(image, small.length);
+    const outcome = await fitToLimit(image, small.length, 50_000_000);
     expect(outcome.kind).toBe('original');
     if (outcome.kind === 'original') expect(outcome.image.bytes).toBe(small);
   });
@@ -56,7 +56,7 @@ describe('fitToLimit', () => {
   it('re-encodes a large PNG as WebP under the limit, keeping its size', async () => {
     const limit = 1_500_000;
     expect(opaque.bytes.length).toBeGreaterThan(3 * limit);
-    const outcome = await fitToLimit(opaque, limit);
+    const outcome = await fitToLimit(opaque, limit, 50_000_000);
     if (outcome.kind !== 'reencoded') throw new Error(`expected reencoded, got ${outcome.kind}`);
     expect(outcome.from).toBe('png');
     expect(outcome.image.format).toBe('webp');
@@ -69,13 +69,13 @@ describe('fitToLimit', () => {
   it('picks the highest WebP quality that fits', async () => {
     const [q90, q80] = await Promise.all([90, 80].map((quality) => sharp(quarter.bytes).webp({ quality }).toBuffer()));
     expect(q80?.length).toBeLessThan(q90?.length ?? 0);
-    const outcome = await fitToLimit(quarter, q80?.length ?? 0);
+    const outcome = await fitToLimit(quarter, q80?.length ?? 0, 50_000_000);
     expect(outcome.kind === 'reencoded' && outcome.image.bytes.equals(q80 ?? Buffer.alloc(0))).toBe(true);
   });
 
   it('falls back to JPEG for an opaque image WebP cannot shrink enough', async () => {
     const limit = 150_000;
-    const outcome = await fitToLimit(quarter, limit);
+    const outcome = await fitToLimit(quarter, limit, 50_000_000);
     if (outcome.kind !== 'reencoded') throw new Error(`expected reencoded, got ${outcome.kind}`);
     expect(outcome.image.format).toBe('jpeg');
     expect(outcome.image.bytes.length).toBeLessThanOrEqual(limit);
@@ -83,30 +83,30 @@ describe('fitToLimit', () => {
   });
 
   it('treats a fully opaque alpha channel as opaque, so JPEG is allowed', async () => {
-    const outcome = await fitToLimit(opaqueWithAlpha, 150_000);
+    const outcome = await fitToLimit(opaqueWithAlpha, 150_000, 50_000_000);
     expect(outcome.kind === 'reencoded' && outcome.image.format).toBe('jpeg');
   });
 
   it('keeps transparency: a translucent image becomes WebP with alpha', async () => {
-    const outcome = await fitToLimit(translucent, 500_000);
+    const outcome = await fitToLimit(translucent, 500_000, 50_000_000);
     if (outcome.kind !== 'reencoded') throw new Error(`expected reencoded, got ${outcome.kind}`);
     expect(outcome.image.format).toBe('webp');
     expect((await sharp(outcome.image.bytes).metadata()).hasAlpha).toBe(true);
   });
 
   it('drops a translucent image rather than flattening it to JPEG', async () => {
-    await expect(fitToLimit(translucent, 150_000)).resolves.toEqual({
+    await expect(fitToLimit(translucent, 150_000, 50_000_000)).resolves.toEqual({
       kind: 'dropped',
       bytes: translucent.bytes.length,
     });
   });
 
   it('drops an image no encoding can fit', async () => {
-    await expect(fitToLimit(quarter, 10_000)).resolves.toEqual({ kind: 'dropped', bytes: quarter.bytes.length });
+    await expect(fitToLimit(quarter, 10_000, 50_000_000)).resolves.toEqual({ kind: 'dropped', bytes: quarter.bytes.length });
   });
 
   it('drops an oversized file that is not a decodable image', async () => {
     const garbage: GeneratedImage = { bytes: Buffer.alloc(5000, 1), format: 'png', width: 10, height: 10 };
-    await expect(fitToLimit(garbage, 1000)).resolves.toEqual({ kind: 'dropped', bytes: 5000 });
+    await expect(fitToLimit(garbage, 1000, 50_000_000)).resolves.toEqual({ kind: 'dropped', bytes: 5000 });
   });
 });
