@@ -30,7 +30,7 @@ describe('progress and results in the member’s language', () => {
   });
 
   it('writes the caption, notices and button labels of a result in the requester’s locale', () => {
-    expect(cardText(delivery('ja'))).toContain('のために生成 · gpt-image-1 · 1536x1024 · 品質 high');
+    expect(cardText(delivery('ja'))).toContain('のために生成 · gpt-image-1 · 1024×1024 · 品質 high');
     expect(cardText(delivery('ru'))).toContain('-# 3 изображения перекодированы в WEBP');
     const card = resultCard(delivery('de'), [{ name: 'a.png' }], { index: 1, total: 1, firstImage: 0 });
     expect(labelsOf(card.components)).toEqual(expect.arrayContaining(['Variieren (leicht)', 'Vergrößern', 'Neu würfeln', 'Löschen']));
