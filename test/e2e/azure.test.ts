@@ -49,7 +49,7 @@ describe('Azure OpenAI as the gateway, end to end', () => {
     const handle = await done(h.discord.slash('imagine', [option('prompt', 'a lighthouse'), option('size', '1024x1024'), option('quality', 'low')], { user }));
     const final = resultPost(handle)!;
     expect(final.files).toHaveLength(1);
-    expect(textOf(final.payload)).toContain('gpt-image-1 · 1024x1024 · low quality');
+    expect(textOf(final.payload)).toContain('gpt-image-1 · 1024×1024 · low quality');
     const sent = h.gateway.imageRequests().at(-1)!;
     expect(sent.path).toBe('/openai/deployments/images-prod/images/generations?api-version=2024-10-21');
     expect(sent.headers['api-key']).toBe(h.gateway.apiKey);

@@ -60,7 +60,7 @@ describe('OpenRouter as the gateway, end to end', () => {
     const final = resultPost(handle)!;
     expect(final.files).toHaveLength(1);
     expect(await sharp(final.files[0]!.bytes).metadata()).toMatchObject({ width: 1360, height: 768 });
-    expect(textOf(final.payload)).toContain(`${GEMINI} · 1360x768`);
+    expect(textOf(final.payload)).toContain(`${GEMINI} · 1360×768 · auto quality`);
     expect(h.gateway.imageRequests().at(-1)?.json).toEqual({ model: GEMINI, prompt: 'a harbour at dawn', resolution: '1K', aspect_ratio: '16:9' });
     expect(h.gateway.charges().slice(before)).toEqual([0.039]);
     const usage = h.discord.slash('usage', [], { user: h.discord.fixtures.admin });
