@@ -58,6 +58,7 @@ export type UserErrorIdentifier =
   | 'describe.running'
   | 'describe.cooldown'
   | 'describe.busy'
+  | 'describe.limit'
   | 'memory.busy';
 
 /** Values the copy may use. */

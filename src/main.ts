@@ -188,6 +188,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     settings,
   });
   const jobUsage = storage.records('job-usage', JobUsage);
+  const describeUsage = storage.records('describe-usage', DescribeUsage);
   // Moderation strikes (issue 27): one member's refused prompts must not earn the gateway a resource-wide block.
   const moderation = new ModerationGate({
     store: storage.strikes,
@@ -249,7 +250,11 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     help: promptHelp,
     records: storage.records('described-prompts', DescribedPrompts),
     memory,
-    usage: storage.records('describe-usage', DescribeUsage),
+    usage: describeUsage,
+    spend: storage.spend,
+    pricesOf: (model) => profiles.of(model).profile.prices,
+    totals: storage.usageTotals,
+    counts: storage.describeCounts,
     clock,
     download: (ref, maxBytes, signal, admit) =>
       downloadAttachment(ref.url, { allowedHosts: config.DISCORD_CDN_HOSTS, maxBytes, timeoutMs: 60_000, dispatcher: agent, signal, admit }),
@@ -265,7 +270,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
   const deps = {
     pendingDeletes: new PendingDeletes(),
-    usage: new UsageReport({ totals: storage.usageTotals, jobs: jobUsage }),
+    usage: new UsageReport({ totals: storage.usageTotals, jobs: jobUsage, describes: describeUsage }),
     clock,
     settings,
     audit,

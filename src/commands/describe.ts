@@ -89,7 +89,8 @@ export function createDescribeButtons(deps: DescribeDeps): ComponentHandler {
 async function answer(interaction: RepliableInteraction & BaseInteraction, ctx: InteractionContext, deps: DescribeDeps, image: AttachmentRef): Promise<void> {
   deferInBackground(interaction, ctx);
   const { parentChannelId } = channelOf(interaction);
-  const place = { guildId: subjectOf(interaction).guildId, channelId: parentChannelId ?? interaction.channelId, userId: interaction.user.id };
+  const subject = subjectOf(interaction);
+  const place = { guildId: subject.guildId, roleIds: subject.roleIds, channelId: parentChannelId ?? interaction.channelId, userId: interaction.user.id };
   const described = await deps.describe.describe({ ...place, parentUnknown: parentChannelId === null }, image);
   await ctx.acknowledgement;
   await interaction.editReply({ ...describeCard(described, interaction.locale), allowedMentions: { parse: [] } });

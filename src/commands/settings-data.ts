@@ -12,7 +12,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../service/image-request.js';
-import { CHANNEL_MODES, NSFW_MODES, QUALITY_ORDER } from '../service/server-settings.js';
+import { CHANNEL_MODES, MAX_DESCRIBES_PER_PERIOD, NSFW_MODES, QUALITY_ORDER } from '../service/server-settings.js';
 import { SERVER_ADMIN_ONLY } from './server-admin.js';
 
 /** The role options of `/settings nsfw`. */
@@ -164,7 +164,22 @@ export const SETTINGS_DATA = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'prompt-help',
       description: 'Prompt help (enhance and /describe) from the chat models, where the bot has them',
-      options: [{ type: ApplicationCommandOptionType.Boolean, name: 'enabled', description: 'On (the default) or off', required: true }],
+      options: [
+        { type: ApplicationCommandOptionType.Boolean, name: 'enabled', description: 'On (the default) or off', required: true },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'describes',
+          description: 'Describes each member may ask per period (0: none); leave out for no cap',
+          min_value: 0,
+          max_value: MAX_DESCRIBES_PER_PERIOD,
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'period',
+          description: 'Day, week or month (UTC) of the describes cap; day by default',
+          choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
+        },
+      ],
     },
     {
       type: ApplicationCommandOptionType.Subcommand,

@@ -42,6 +42,11 @@ export function renderSettings(settings: ServerSettings, locale?: string | null)
     }),
     t(locale, 'admin.settings.previews', { enabled: settings.previews ? 'yes' : 'no' }),
     t(locale, 'admin.settings.promptHelp', { enabled: settings.promptHelp ? 'yes' : 'no' }),
+    t(locale, 'admin.settings.describeLimit', {
+      hasLimit: has(settings.describeLimit),
+      limit: settings.describeLimit?.count ?? 0,
+      period: settings.describeLimit?.period ?? 'day',
+    }),
     t(locale, 'admin.settings.confirmCost', { hasThreshold: has(settings.confirmAboveUsd), usd: formatUsd(locale, settings.confirmAboveUsd) }),
     t(locale, 'admin.settings.audit', { hasChannel: has(settings.auditChannelId), channel: channel(settings.auditChannelId ?? '') }),
   ];

@@ -9,6 +9,7 @@ import { t } from '../i18n/translate.js';
 import { GenerateRequest } from '../service/image-request.js';
 import { parseSize, validateGenerateRequest } from '../service/image-rules.js';
 import type { AuditTrail } from '../service/audit-trail.js';
+import type { QuotaPeriod } from '../service/ports.js';
 import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
@@ -132,7 +133,9 @@ function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change
     }
     case 'prompt-help': {
       const enabled = options.getBoolean('enabled', true);
-      return (s) => ({ ...s, promptHelp: enabled });
+      const count = options.getInteger('describes') ?? undefined;
+      const period = (options.getString('period') ?? 'day') as QuotaPeriod;
+      return (s) => ({ ...s, promptHelp: enabled, describeLimit: count === undefined ? undefined : { count, period } });
     }
     default:
       throw new UserFacingError('input.invalid', { param: 'subcommand' });

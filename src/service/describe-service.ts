@@ -3,8 +3,16 @@
  * declared size, ATTACHMENT_MAX_BYTES), goes as a data URL to the vision model, which answers a short description
  * and four prompts. The prompts are stored (RecordStore, like the job archive) under a short id that the
  * **Imagine this** buttons carry, so they work after a restart; a click starts a normal /imagine job, every gate
- * applied. Nothing is charged: no image is made here, but the chat call's tokens are recorded (`describe-usage`
- * records, kept as long as jobs' usage).
+ * applied.
+ *
+ * Metered (issue 29): no image quota is taken, but the chat call is a cost like an image's. Where a money limit
+ * applies, the call's estimate (chat-cost.ts: a 2048 px image, the instruction, the longest answer) is held in the
+ * spend ledger before anything is downloaded, and once the model has answered its cost (reported, or its usage ×
+ * the vision model's prices) is charged; a describe that fails before an answer gives the hold back. A limit that
+ * applies to a model of unknown prices refuses it. An admin's cap on describes per member and period is taken
+ * atomically first (describe-cap.ts) and given back when the describe fails. Each description is recorded
+ * (`describe-usage` records, kept as long as jobs' usage) and counted in the server's usage totals, so /usage and
+ * its CSV show it.
  *
  * Bounded (issue 28): one describe per member at a time and a cooldown between them (describe-gate.ts); the whole
  * describe (room, download, downscale, vision call) within a time limit. Its bytes are held in the describes' own
@@ -25,7 +33,13 @@ import type { DescribeHold, MemoryBudget } from './memory-budget.js';
 import { DescribeGate } from './describe-gate.js';
 import { DOWNSCALE_WORK_BYTES, VISION_MAX_BYTES, visionImage } from './vision-image.js';
 import type { ModerationGate } from './moderation-gate.js';
-import type { Clock, RecordStore } from './ports.js';
+import type { Clock, DescribeCounts, QuotaSubject, RecordStore, SpendLedger } from './ports.js';
+import { chatCostOf, estimateChatCost } from './chat-cost.js';
+import { costOf, type JobCost, type ModelPrices } from './cost.js';
+import { takeDescribePlace } from './describe-cap.js';
+import { isoDate } from './periods.js';
+import type { UsageTotals } from './usage-totals.js';
+import { VISION_MAX_SIDE } from './vision-image.js';
 import type { Description, PromptHelp } from './prompt-help.js';
 import { checkPromptHelp, DEFAULT_SETTINGS } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
@@ -40,7 +54,8 @@ const READABLE = new Set(['png', 'jpeg', 'webp', 'gif']);
 
 /** Options of {@link DescribeService}. */
 export interface DescribeServiceOptions {
-  help: Pick<PromptHelp, 'describe'>;
+  /** Without `describeCall`, no estimate is known (a money limit then refuses the describe as unpriced). */
+  help: Pick<PromptHelp, 'describe'> & Partial<Pick<PromptHelp, 'describeCall'>>;
   records: RecordStore<DescribedPrompts>;
   /**
    * Downloads a member attachment (host allow-list applied), reading no more than `maxBytes`, telling `admit` the
@@ -64,6 +79,14 @@ export interface DescribeServiceOptions {
   timeLimitMs?: number | undefined;
   /** Where each description's chat usage is recorded; without it, it is only logged. */
   usage?: RecordStore<DescribeUsage> | undefined;
+  /** The money limits: a describe's estimate is held before its call, its cost charged after. */
+  spend?: Pick<SpendLedger, 'reserve' | 'commit' | 'refund' | 'status'> | undefined;
+  /** A chat model's prices (MODEL_PROFILES_FILE over the built-in ones); without it, none are known. */
+  pricesOf?: ((model: string) => ModelPrices | undefined) | undefined;
+  /** The servers' usage totals: each description counts its chat call and cost. */
+  totals?: Pick<UsageTotals, 'add'> | undefined;
+  /** Where the admins' describes cap is counted; without it, the cap is not enforced. */
+  counts?: DescribeCounts | undefined;
   clock?: Clock | undefined;
   logger: Logger;
 }
@@ -82,6 +105,8 @@ export interface DescribePlace {
   /** The channel, or for a thread its parent. */
   channelId: string | null;
   userId: string;
+  /** The member's role ids on the server (money limits set for a role apply). */
+  roleIds?: readonly string[] | undefined;
   /** A thread whose parent is not known: the channel rules fail closed. */
   parentUnknown?: boolean | undefined;
 }
@@ -127,19 +152,90 @@ export class DescribeService {
     const max = this.maxImageBytes;
     if (image.size !== undefined && image.size > max) throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: largerThan(max) });
     const leave = this.gate.enter(place.userId);
+    const id = newJobId();
+    const subject: QuotaSubject = { guildId: place.guildId, userId: place.userId, roleIds: place.roleIds ?? [] };
     let described: Description;
+    let cost: JobCost | undefined;
     try {
-      described = await this.bounded(image, max);
+      const taken = await takeDescribePlace(this.options.counts, settings.describeLimit, place, this.now());
+      const estimate = await this.reserve(subject, id).catch(async (err: unknown) => {
+        await taken.giveBack().catch((e: unknown) => this.log.warn({ err: e }, 'could not give back a describe’s place under the cap'));
+        throw err;
+      });
+      try {
+        described = await this.bounded(image, max);
+      } catch (err) {
+        await Promise.all([
+          taken.giveBack().catch((e: unknown) => this.log.warn({ err: e }, 'could not give back a describe’s place under the cap')),
+          estimate.held
+            ? this.options.spend
+                ?.refund(id)
+                .catch((e: unknown) => this.log.error({ err: e, describeId: id }, 'spend refund failed; the estimate lapses with its lease'))
+            : undefined,
+        ]);
+        throw err;
+      }
+      const prices = this.options.pricesOf?.(described.used.model);
+      // Unknown prices and no cost reported: no cost to record (no money limit applied, or it would have refused).
+      cost = estimate.usd === undefined ? costOf(described.used.usage, prices, 0) : chatCostOf(described.used, prices, estimate.usd);
+      if (estimate.held)
+        await this.options.spend
+          ?.commit(id, cost?.usd ?? 0)
+          .catch((err: unknown) => this.log.error({ err, describeId: id }, 'spend commit failed; the estimate lapses with its lease'));
     } finally {
       leave();
     }
-    const id = newJobId();
     await this.options.records.set(id, { v: 1, prompts: described.prompts }, this.options.ttlMs);
-    this.log.info({ describeId: id, prompts: described.prompts.length, model: described.used.model, usage: described.used.usage }, 'image described');
+    this.log.info(
+      { describeId: id, prompts: described.prompts.length, model: described.used.model, usage: described.used.usage, costUsd: cost?.usd },
+      'image described',
+    );
     await this.options.usage
-      ?.set(id, { v: 1, describeId: id, guildId: place.guildId, userId: place.userId, promptHelp: described.used, settledAt: this.now() }, JOB_USAGE_TTL_MS)
+      ?.set(
+        id,
+        { v: 1, describeId: id, guildId: place.guildId, userId: place.userId, promptHelp: { ...described.used, ...(cost && { cost }) }, settledAt: this.now() },
+        JOB_USAGE_TTL_MS,
+      )
       .catch((err: unknown) => this.log.warn({ err, describeId: id }, 'could not record the description’s usage'));
+    if (place.guildId !== null)
+      await this.options.totals
+        ?.add(place.guildId, isoDate(this.now()), {
+          jobId: id,
+          userId: place.userId,
+          roleIds: subject.roleIds,
+          outcome: 'described',
+          delivered: 0,
+          reachedGateway: true,
+          promptHelp: { calls: 1, usd: cost?.usd ?? 0 },
+        })
+        .catch((err: unknown) => this.log.warn({ err, describeId: id }, 'could not count the description in the usage totals'));
     return { id, description: described.description, prompts: described.prompts };
+  }
+
+  /**
+   * Holds the describe's estimated cost where a money limit applies to the member (refused when it does not fit,
+   * or when the vision model's prices are unknown); answers the estimate and whether it is held.
+   */
+  private async reserve(subject: QuotaSubject, id: string): Promise<{ usd: number | undefined; held: boolean }> {
+    const call = this.options.help.describeCall?.(VISION_MAX_SIDE);
+    const estimate = call && estimateChatCost(call, this.options.pricesOf?.(call.model));
+    const spend = this.options.spend;
+    if (!spend) return { usd: estimate, held: false };
+    if (estimate === undefined) {
+      if (await spend.status(subject)) throw new UserFacingError('spend.unpriced', { model: call?.model });
+      return { usd: undefined, held: false };
+    }
+    const held = await spend.reserve(subject, id, estimate);
+    if (!held.ok) {
+      if (held.status.usd === 0) throw new UserFacingError('quota.blocked');
+      throw new UserFacingError('spend.exceeded', {
+        estimateUsd: estimate,
+        limitUsd: held.status.usd,
+        remainingUsd: held.status.remaining,
+        resetsAt: held.status.resetsAt,
+      });
+    }
+    return { usd: estimate, held: held.held };
   }
 
   /** One describe within its time limit and its room in the budget, given back however it ends. */

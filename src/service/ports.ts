@@ -284,6 +284,12 @@ export interface SpendLedger {
   setLimit(target: QuotaTarget, limit: MoneyLimit | undefined): Promise<{ before: MoneyLimit | undefined; after: MoneyLimit | undefined }>;
 }
 
+/** Members' describes per period (the admins' describes cap, describe-cap.ts), counted atomically across processes. */
+export interface DescribeCounts {
+  /** Adds `by` (1, or −1 to give a place back) to the member's count in `window`; answers the new count. */
+  add(guildId: string, userId: string, window: { label: string; end: number }, by: number): Promise<number>;
+}
+
 /**
  * Job slots shared by every process on one store, so MAX_CONCURRENT_JOBS and MAX_RUNNING_PER_MEMBER hold across all
  * of them: a job holds one global slot and one of its member's while it runs. The Redis and PostgreSQL stores offer

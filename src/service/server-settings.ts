@@ -19,6 +19,9 @@ export type ChannelMode = (typeof CHANNEL_MODES)[number];
 /** Where `moderation:low` is allowed: nowhere, in age-restricted channels (and to admins), or to chosen roles anywhere. */
 export const NSFW_MODES = ['nowhere', 'age-restricted', 'roles'] as const;
 
+/** The highest describes cap an admin can set per member and period. */
+export const MAX_DESCRIBES_PER_PERIOD = 1000;
+
 /** Channels listed at most. */
 export const MAX_LISTED_CHANNELS = 25;
 
@@ -54,6 +57,8 @@ export const ServerSettings = z.object({
   previews: z.boolean().default(true),
   /** Prompt help (enhance and describe, from the gateway's chat models) for this server's members. */
   promptHelp: z.boolean().default(true),
+  /** The most describes a member may ask per period (describe-cap.ts); absent: no cap, 0: none. */
+  describeLimit: z.object({ count: z.int().min(0).max(MAX_DESCRIBES_PER_PERIOD), period: z.enum(['day', 'week', 'month']) }).optional(),
   /** Members confirm a request whose estimated cost (cost-estimate.ts) is above this many USD; absent: never asked. */
   confirmAboveUsd: z.number().nonnegative().max(10_000).optional(),
   /** Where every job and every change of these settings is told (audit-trail.ts); absent: nowhere. */

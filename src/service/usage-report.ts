@@ -8,7 +8,21 @@ import type { QuotaPeriod, RecordStore } from './ports.js';
 import { roundUsd } from './cost.js';
 import { isoDate, periodWindow } from './periods.js';
 import type { DayTotals, Sum, UsageTotals } from './usage-totals.js';
-import type { JobUsage } from './usage-log.js';
+import type { DescribeUsage, JobUsage } from './usage-log.js';
+
+/** One line of the CSV: a job's usage record, or a description's (command `describe`, no image). */
+type UsageRow = Omit<JobUsage, 'kind' | 'model' | 'requested' | 'v'> & { kind: JobUsage['kind'] | 'describe'; model?: string | undefined; requested: number };
+
+const describeRow = (d: DescribeUsage): UsageRow => ({
+  jobId: d.describeId,
+  guildId: d.guildId,
+  userId: d.userId,
+  kind: 'describe',
+  requested: 0,
+  delivered: 0,
+  promptHelp: d.promptHelp,
+  settledAt: d.settledAt,
+});
 
 const DAY_MS = 86_400_000;
 
@@ -53,10 +67,17 @@ export function daysOf(period: QuotaPeriod, now: number): { from: number; days: 
 export class UsageReport {
   readonly #totals: Pick<UsageTotals, 'days'>;
   readonly #jobs: Pick<RecordStore<JobUsage>, 'get'>;
+  readonly #describes: Pick<RecordStore<DescribeUsage>, 'get'> | undefined;
 
-  constructor(options: { totals: Pick<UsageTotals, 'days'>; jobs: Pick<RecordStore<JobUsage>, 'get'> }) {
+  /** `describes`: the descriptions' usage records (prompt help's describe), listed in the CSV beside the jobs. */
+  constructor(options: {
+    totals: Pick<UsageTotals, 'days'>;
+    jobs: Pick<RecordStore<JobUsage>, 'get'>;
+    describes?: Pick<RecordStore<DescribeUsage>, 'get'> | undefined;
+  }) {
     this.#totals = options.totals;
     this.#jobs = options.jobs;
+    this.#describes = options.describes;
   }
 
   /**
@@ -71,10 +92,10 @@ export class UsageReport {
 
   /** The period's jobs that reached the gateway, as CSV (a header line, then one line per job, oldest first). */
   async csv(summary: UsageSummary, filter: UsageFilter = {}): Promise<string> {
-    const records = await Promise.all(summary.jobIds.map((id) => this.#jobs.get(id)));
+    const records = await Promise.all(summary.jobIds.map((id) => this.#row(id)));
     const members = filter.roleId === undefined ? undefined : new Set(summary.members.map((m) => m.userId));
-    const wanted = (r: JobUsage) => (filter.userId === undefined || r.userId === filter.userId) && (members === undefined || members.has(r.userId));
-    const rows = records.filter((r): r is JobUsage => r !== undefined && wanted(r));
+    const wanted = (r: UsageRow) => (filter.userId === undefined || r.userId === filter.userId) && (members === undefined || members.has(r.userId));
+    const rows = records.filter((r): r is UsageRow => r !== undefined && wanted(r));
     const header = [
       'job',
       'settled_at',
@@ -114,6 +135,14 @@ export class UsageReport {
       ].join(','),
     );
     return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
+  }
+
+  /** The CSV line's record of `id`: a job's, else a description's. */
+  async #row(id: string): Promise<UsageRow | undefined> {
+    const job = await this.#jobs.get(id);
+    if (job !== undefined) return job;
+    const described = await this.#describes?.get(id);
+    return described && describeRow(described);
   }
 }
 

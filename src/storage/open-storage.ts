@@ -17,6 +17,8 @@ import { LedgerHistoryStore } from './history-store.js';
 import { LedgerStrikeStore } from './strike-store.js';
 import { LedgerJobJournal } from './job-journal.js';
 import { LedgerUsageTotals } from './usage-totals-store.js';
+import { LedgerDescribeCounts } from './describe-counts-store.js';
+import type { DescribeCounts } from '../service/ports.js';
 import type { JobSlotLimits } from './job-slots.js';
 import { type Backend, openBackend } from './open-backend.js';
 import { QuotaStore } from './quota-store.js';
@@ -44,6 +46,8 @@ export interface Storage {
   slots: JobSlots | undefined;
   /** Servers' daily usage totals (the /usage reports), exact across processes. */
   usageTotals: UsageTotals;
+  /** Members' describes per period (the admins' describes cap), exact across processes. */
+  describeCounts: DescribeCounts;
   /** Members' histories of delivered jobs (/history, /show), exact across processes. */
   history: HistoryStore;
   /** Members' moderation strikes and pauses (issue 27), exact across processes. */
@@ -106,6 +110,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
     spend: new SpendStore(ledger),
     slots: backend.slots,
     usageTotals: new LedgerUsageTotals(backend.ledger),
+    describeCounts: new LedgerDescribeCounts(backend.ledger, clock),
     history: new LedgerHistoryStore(backend.ledger),
     strikes: new LedgerStrikeStore(backend.ledger),
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
