@@ -90,6 +90,11 @@ export interface UserErrorContext {
   channels?: string | undefined;
   /** Models that exist, for the unknown-model message. */
   models?: readonly string[] | undefined;
+  /**
+   * A failed job's prompt help that ran and was charged to the member's money limit (USD): the message says so
+   * beside "you were not charged" for the images (issue 29).
+   */
+  promptHelpUsd?: number | undefined;
 }
 
 /** An error whose message is written for the member; the router answers it ephemerally and logs it at warn. */
@@ -189,7 +194,9 @@ const messageKeyOf = (identifier: UserErrorIdentifier): `error.${UserErrorIdenti
  */
 export function describeUserError(error: UserFacingError, referenceId: string, nameOf: ParamNamer = (param) => param, locale?: string | null): string {
   const text = t(locale, messageKeyOf(error.identifier), errorValues(error, nameOf, locale));
-  return `${text}\n${t(locale, 'error.reference', { code: error.identifier, ref: errorRef(referenceId) })}`;
+  const charged =
+    error.context.promptHelpUsd === undefined ? '' : `\n${t(locale, 'error.promptHelpCharged', { usd: formatUsd(locale, error.context.promptHelpUsd) })}`;
+  return `${text}${charged}\n${t(locale, 'error.reference', { code: error.identifier, ref: errorRef(referenceId) })}`;
 }
 
 /** The generic apology for anything unexpected, in the member's language. */

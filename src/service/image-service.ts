@@ -552,6 +552,10 @@ export class ImageService {
         .catch((err: unknown) => log.warn({ err }, 'could not add the job to its member history'));
       log.info({ images: sent.files, requestId: answer.requestId, usage: answer.usage }, 'image job delivered');
       return { delivered: images, model: answer.model, cost, messageId: posted.messageIds[0] };
+    } catch (err) {
+      // "You were not charged" holds for the images; the enhance call that ran is charged, and the member is told.
+      if (holds.spend && enhanceCost && enhanceCost.usd > 0 && err instanceof UserFacingError) err.context.promptHelpUsd ??= enhanceCost.usd;
+      throw err;
     } finally {
       await lease.stop();
       const { answer } = answered;

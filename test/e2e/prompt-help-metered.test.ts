@@ -73,6 +73,8 @@ describe('prompt help metered, end to end', () => {
     expect(spent).toBeGreaterThan(0.05);
     expect(spent).toBeLessThan(1);
     expect(quota).toContain('**You have 50 of 50 images left**');
+    // The member is told what the failure did cost them.
+    expect(ephemeralError(refused)).toContain(`Only the prompt help (✨ enhance) that ran counts toward your spending limit: $${spent.toFixed(2)}`);
 
     // /usage and its CSV show it, though no image was made.
     const usage = h.discord.slash('usage', [], { user: h.discord.fixtures.admin });
