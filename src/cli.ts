@@ -9,7 +9,7 @@ try {
   config = loadConfigFromProcess();
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`${err.message}\nSee README.md#configuration.\n`);
+  process.stderr.write(`${err.message}\nSee docs/configuration.md.\n`);
   process.exit(1);
 }
 const { runBot } = await import('./main.js');

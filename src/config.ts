@@ -36,7 +36,7 @@ const hostList = z
   });
 const flag = z.stringbool({ error: 'expects true or false' });
 
-/** Every configuration key, its parser and its default; README.md documents each one (a test checks it). */
+/** Every configuration key, its parser and its default; docs/configuration.md documents each one (a test checks it). */
 export const ConfigSchema = z.object({
   DISCORD_TOKEN: z
     .string({ error: 'is required: the bot token from the Discord developer portal' })
@@ -55,9 +55,9 @@ export const ConfigSchema = z.object({
     .string({ error: 'is required: the bearer key for the image gateway' })
     .min(1, { error: 'is required: the bearer key for the image gateway' }),
   DEFAULT_IMAGE_MODEL: z.string().min(1, { error: 'expects a model name' }).optional(),
-  /** GATEWAY_DIALECT, AZURE_DEPLOYMENTS and AZURE_API_VERSION (dialect-settings.ts, README.md#gateways). */
+  /** GATEWAY_DIALECT, AZURE_DEPLOYMENTS and AZURE_API_VERSION (dialect-settings.ts, docs/gateways.md). */
   ...DIALECT_SETTINGS,
-  /** What models accept, over the built-in profiles (README.md#models); read and checked here, so a bad file stops the start. */
+  /** What models accept, over the built-in profiles (docs/gateways.md#models); read and checked here, so a bad file stops the start. */
   MODEL_PROFILES_FILE: z
     .string()
     .optional()

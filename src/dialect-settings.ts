@@ -1,5 +1,5 @@
 /**
- * The gateway dialect settings for config.ts (README.md#gateways): GATEWAY_DIALECT (openai, openrouter or azure;
+ * The gateway dialect settings for config.ts (docs/gateways.md): GATEWAY_DIALECT (openai, openrouter or azure;
  * unset, told from GATEWAY_BASE_URL's host where it can be), AZURE_DEPLOYMENTS (which Azure deployment serves each
  * model) and AZURE_API_VERSION. Parsed and checked here; config.ts reads them from the environment.
  */

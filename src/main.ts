@@ -101,7 +101,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const links = new LinkPolicy(config.GATEWAY_BASE_URL, config.GATEWAY_URL_HOSTS);
   const linkAgent = createGatewayAgent({ ...timeouts, lookup: links.lookup });
   const profiles = new ModelProfiles(config.MODEL_PROFILES_FILE?.profiles);
-  // The API the gateway speaks (README.md#gateways): one seam behind both clients.
+  // The API the gateway speaks (docs/gateways.md): one seam behind both clients.
   const dialect = createDialect({
     name: config.GATEWAY_DIALECT,
     baseUrl: config.GATEWAY_BASE_URL,

@@ -113,9 +113,9 @@ describe('.env.example', () => {
   });
 });
 
-describe('README', () => {
+describe('docs/configuration.md', () => {
   it('documents every configuration key in its table', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
     const documented = new Set([...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]));
     const missing = Object.keys(ConfigSchema.shape).filter((key) => !documented.has(key));
     expect(missing).toEqual([]);

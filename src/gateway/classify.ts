@@ -47,7 +47,7 @@ const CODES: Readonly<Record<string, GatewayErrorCategory>> = {
   content_policy_violation: 'content_rejected',
   sensitive_words_detected: 'content_rejected',
   prompt_blocked: 'content_rejected',
-  // Azure OpenAI's content filter: 400 with `innererror.content_filter_result` (README.md#gateways).
+  // Azure OpenAI's content filter: 400 with `innererror.content_filter_result` (docs/gateways.md).
   content_filter: 'content_rejected',
   // Azure: no deployment of that name on the resource (AZURE_DEPLOYMENTS names one that does not exist).
   DeploymentNotFound: 'unknown_model',

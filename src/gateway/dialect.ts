@@ -1,5 +1,5 @@
 /**
- * A gateway dialect: the one seam behind the gateway client where the APIs it speaks differ (README.md#gateways).
+ * A gateway dialect: the one seam behind the gateway client where the APIs it speaks differ (docs/gateways.md).
  * The client's retries, recoveries, answer reading, usage and error classification are shared; a dialect says only
  * where a request goes and how its key and body are written (openai-dialect.ts, azure-dialect.ts,
  * openrouter-dialect.ts), and how the model catalogue is read.

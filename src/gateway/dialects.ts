@@ -1,5 +1,5 @@
 /**
- * The dialect GATEWAY_DIALECT names (README.md#gateways), built for the composition root.
+ * The dialect GATEWAY_DIALECT names (docs/gateways.md), built for the composition root.
  */
 import { createAzureDialect } from './azure-dialect.js';
 import type { GatewayDialect } from './dialect.js';

@@ -6,7 +6,7 @@
  * zod, read by config.ts). The service validates requests with them (profile-rules.ts), the commands offer only
  * their values, and the gateway sends only what they accept. Pure (zod only).
  *
- * @see README.md#models
+ * @see docs/gateways.md#models
  */
 import { z } from 'zod';
 import {

@@ -39,7 +39,7 @@ describe('MODEL_PROFILES_FILE at start', () => {
     const result = await start(JSON.stringify({ 'gpt-image-2': { backgrounds: ['auto'] }, 'flux-*': { maxN: 20 } }));
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'Invalid configuration:\n  - MODEL_PROFILES_FILE (profiles.json) "flux-*".maxN: Too big: expected number to be <=10\nSee README.md#configuration.\n',
+      'Invalid configuration:\n  - MODEL_PROFILES_FILE (profiles.json) "flux-*".maxN: Too big: expected number to be <=10\nSee docs/configuration.md.\n',
     );
   });
 });

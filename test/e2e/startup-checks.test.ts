@@ -1,6 +1,6 @@
 /**
  * Start-up diagnoses: what the operator reads when the gateway or Discord is wrong, and that the bot keeps
- * running where it can (README "Troubleshooting" quotes these lines).
+ * running where it can (docs/operations.md "Troubleshooting" quotes these lines).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

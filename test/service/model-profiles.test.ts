@@ -105,9 +105,9 @@ describe('profiles the gateway catalogue describes', () => {
   });
 });
 
-describe("the README's example profile file", () => {
-  it('is valid, and does what the README says', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+describe("docs/gateways.md's example profile file", () => {
+  it('is valid, and does what the text says', () => {
+    const readme = readFileSync(new URL('../../docs/gateways.md', import.meta.url), 'utf8');
     const example = /\*\*Your own profiles: `MODEL_PROFILES_FILE`\.\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
     const profiles = new ModelProfiles(ProfilesFile.parse(JSON.parse(example ?? 'null')));
     expect(profiles.of('gpt-image-2').profile.backgrounds).toContain('transparent');
