@@ -2,8 +2,10 @@
  * Discord localizations for the command definitions, generated from the catalogues: one function decorates a
  * definition (its name, description, options, subcommands and choices) with `name_localizations` and
  * `description_localizations` for every language the bot speaks. The English text stays the base Discord falls back
- * to, and the catalogues key each text by its English words (`command.name.imagine`, `command.description.Turn a
- * prompt into images`, `command.choice.day`), so text shared by several options is translated once. A text with no
+ * to. The catalogues key a description by where it is (`command.description.imagine`,
+ * `command.description.settings.prompt-help.describes`: the command, subcommand and option names), never by its
+ * English words, so editing an English description keeps its translations; names and choices by themselves
+ * (`command.name.prompt`, `command.choice.day`), as they are identifiers shared by several options. A text with no
  * entry in the catalogues is left unlocalized; a test holds the definitions to having them all.
  * @see https://discord.com/developers/docs/interactions/application-commands#localization
  */
@@ -21,7 +23,8 @@ interface Localizable {
 /** The catalogue key of a command's, option's or subcommand's name, of a description, and of a choice's name. */
 export const commandTextKey = {
   name: (english: string) => `command.name.${english}`,
-  description: (english: string) => `command.description.${english}`,
+  /** `path`: the command's name, then each subcommand's and option's down to the described one, joined by `.`. */
+  description: (path: string) => `command.description.${path}`,
   choice: (english: string) => `command.choice.${english}`,
 } as const;
 
@@ -41,23 +44,23 @@ function localizationsOf(key: string): LocalizationMap | undefined {
 const isLocalizable = (value: unknown): value is Localizable =>
   typeof value === 'object' && value !== null && 'name' in value && typeof value.name === 'string';
 
-/** `item` with its localizations, and its options' and choices', recursively. */
-function decorate<T extends Localizable>(item: T, isChoice: boolean): T {
-  const names = localizationsOf(isChoice ? commandTextKey.choice(item.name) : commandTextKey.name(item.name));
+/** `item` (at `path`; a choice when undefined) with its localizations, and its options' and choices', recursively. */
+function decorate<T extends Localizable>(item: T, path: string | undefined): T {
+  const names = localizationsOf(path === undefined ? commandTextKey.choice(item.name) : commandTextKey.name(item.name));
   // Context-menu commands have no description, or an empty one.
-  const descriptions = item.description ? localizationsOf(commandTextKey.description(item.description)) : undefined;
+  const descriptions = item.description && path !== undefined ? localizationsOf(commandTextKey.description(path)) : undefined;
   return {
     ...item,
     ...(names ? { name_localizations: names } : {}),
     ...(descriptions ? { description_localizations: descriptions } : {}),
-    ...(item.options ? { options: item.options.map((o) => (isLocalizable(o) ? decorate(o, false) : o)) } : {}),
-    ...(item.choices ? { choices: item.choices.map((c) => (isLocalizable(c) ? decorate(c, true) : c)) } : {}),
+    ...(item.options ? { options: item.options.map((o) => (isLocalizable(o) ? decorate(o, `${path ?? ''}.${o.name}`) : o)) } : {}),
+    ...(item.choices ? { choices: item.choices.map((c) => (isLocalizable(c) ? decorate(c, undefined) : c)) } : {}),
   };
 }
 
 /** A command definition with Discord localizations for every language in the catalogues. */
 export function localizeCommand<T extends Localizable>(definition: T): T {
-  return decorate(definition, false);
+  return decorate(definition, definition.name);
 }
 
 /**

@@ -1,7 +1,11 @@
 import { ApplicationCommandType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_DEFINITIONS } from '../../src/commands/index.js';
-import { DISCORD_LOCALES } from '../../src/i18n/locales.js';
+import { commandDefinitions } from '../../src/commands/index.js';
+import { IMAGINE_DATA } from '../../src/commands/imagine.js';
+import { localizeCommand } from '../../src/i18n/command-localizations.js';
+import { CATALOGUES, DISCORD_LOCALES } from '../../src/i18n/locales.js';
+
+const { en, de, fr, ja } = CATALOGUES;
 
 interface Node {
   name: string;
@@ -25,7 +29,8 @@ function walk(node: Node, path: string, visit: (node: Node, path: string, kind: 
   for (const option of node.options ?? []) walk(option, `${path}.${option.name}`, visit, node.options ?? []);
 }
 
-const definitions = COMMAND_DEFINITIONS as unknown as (Node & { type?: ApplicationCommandType })[];
+/** Every command, prompt help's included. */
+const definitions = commandDefinitions({ enhance: true, describe: true }) as unknown as (Node & { type?: ApplicationCommandType })[];
 
 describe('command localizations', () => {
   it('localize every command, option and subcommand name and description, and every worded choice, for each language', () => {
@@ -65,5 +70,18 @@ describe('command localizations', () => {
       });
     }
     expect(broken).toEqual([]);
+  });
+
+  it('key descriptions by where they are, so an edited English description keeps its translations', () => {
+    const imagine = definitions.find((d) => d.name === 'imagine')!;
+    expect(imagine.options?.find((o) => o.name === 'prompt')?.description_localizations?.['de']).toBe(de['command.description.imagine.prompt']);
+    const describes = definitions
+      .find((d) => d.name === 'settings')
+      ?.options?.find((o) => o.name === 'prompt-help')
+      ?.options?.find((o) => o.name === 'describes');
+    expect(describes?.description_localizations?.['ja']).toBe(ja['command.description.settings.prompt-help.describes']);
+    expect(Object.keys(en).filter((key) => key.startsWith('command.description.') && key.includes(' '))).toEqual([]);
+    const edited: Node = localizeCommand({ ...IMAGINE_DATA, description: 'Make pictures from words' });
+    expect(edited.description_localizations?.['fr']).toBe(fr['command.description.imagine']);
   });
 });
