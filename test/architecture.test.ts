@@ -40,7 +40,7 @@ const ADAPTER_FOLDERS = ['src/commands/', 'src/discord/', 'src/gateway/', 'src/s
 const COMMANDS_MAY_IMPORT_FROM_DISCORD: Record<string, string> = {
   'src/discord/responder.ts': 'the Responder factory',
   'src/discord/text.ts': 'shortenForDiscord and inertText, for the texts a command shows itself (model list, modal title, history)',
-  'src/discord/render.ts': 'BUTTON_PREFIX and ACTIONS: the custom ids the result buttons are rendered with are the ones the router dispatches on',
+  'src/discord/custom-ids.ts': 'the custom-id families: the ids the views render are the ones the router parses for the handlers',
   'src/discord/result-card.ts': 'shownCard: /show posts a result again as the card it was',
   'src/discord/message-images.ts': 'the images a message shows, wherever Discord puts them (galleries too: discord-api-docs#8277)',
   'src/discord/deferred-reply.ts': 'DeferredReply: /show posts its card under the reply as the results are (discord-api-docs#7529)',
@@ -383,7 +383,7 @@ describe('the checker itself, on a made-up graph', () => {
     );
     expect(describeViolations(checkBoundaries(planted))).toContain('src/service/image-service.ts → undici  (the service imports no I/O library (undici))');
     expect(describeViolations(checkBoundaries(planted))).toContain(
-      'src/commands/imagine.ts → src/discord/live-reply-upload.ts  (commands import from src/discord only src/discord/responder.ts, src/discord/text.ts, src/discord/render.ts, src/discord/result-card.ts, src/discord/message-images.ts, src/discord/deferred-reply.ts, src/discord/file-names.ts, src/discord/pending-deletes.ts)',
+      'src/commands/imagine.ts → src/discord/live-reply-upload.ts  (commands import from src/discord only src/discord/responder.ts, src/discord/text.ts, src/discord/custom-ids.ts, src/discord/result-card.ts, src/discord/message-images.ts, src/discord/deferred-reply.ts, src/discord/file-names.ts, src/discord/pending-deletes.ts)',
     );
     expect(describeViolations(checkBoundaries(planted))).toContain(
       'src/service/image-rules.ts → sharp  (what the adapters may import from src/service imports only zod and each other)',

@@ -4,7 +4,7 @@
  * Every text fits Discord's limits in every language (test/commands/modal-limits.test.ts).
  */
 import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData } from 'discord.js';
-import { ACTIONS, BUTTON_PREFIX } from '../discord/render.js';
+import { ACTIONS, CUSTOM_IDS } from '../discord/custom-ids.js';
 import { translator } from '../i18n/translate.js';
 import type { MessageKey } from '../i18n/locales.js';
 import type { GenerateRequest } from '../service/image-request.js';
@@ -45,7 +45,7 @@ export function remixModal(jobId: string, request: GenerateRequest, locale?: str
     },
   });
   return {
-    custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.remix}`,
+    custom_id: CUSTOM_IDS.action.build({ jobId, code: ACTIONS.remix }),
     title: say('button.remix'),
     components: [
       promptField(say, say('modal.remix.prompt'), request.prompt),
@@ -71,7 +71,7 @@ export function remixModal(jobId: string, request: GenerateRequest, locale?: str
 export function regionModal(jobId: string, prompt: string, locale?: string | null): APIModalInteractionResponseCallbackData {
   const say = translator(locale);
   return {
-    custom_id: `${BUTTON_PREFIX.action}:${jobId}:${ACTIONS.region}`,
+    custom_id: CUSTOM_IDS.action.build({ jobId, code: ACTIONS.region }),
     title: say('modal.region.title'),
     components: [
       {

@@ -1,6 +1,7 @@
 /**
  * What a command is: its registration data (plain JSON, as Discord receives it) next to its handler.
- * Components (buttons, modals) are routed by the prefix of their custom id.
+ * Components (buttons, modals) are routed by their custom id's family (src/discord/custom-ids.ts): a handler gets the
+ * id's fields parsed and typed, and an id that does not parse is answered as an expired button.
  */
 import type {
   AutocompleteInteraction,
@@ -12,6 +13,8 @@ import type {
   RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { Logger } from 'pino';
+import { UserFacingError } from '../errors.js';
+import type { CustomIdFamily } from '../discord/custom-ids.js';
 
 /** Per-interaction context the router hands to every handler. */
 export interface InteractionContext {
@@ -43,9 +46,38 @@ export interface MessageCommand {
 
 export type Command = ChatCommand | MessageCommand;
 
-/** Handles buttons and modal submits whose custom id is `<prefix>:<arg>`. */
+/** Handles the buttons and modal submits of one custom-id family, given the id's fields. */
+export interface ComponentHandlers<A> {
+  button?: (interaction: ButtonInteraction, args: A, ctx: InteractionContext) => Promise<void>;
+  modal?: (interaction: ModalSubmitInteraction, args: A, ctx: InteractionContext) => Promise<void>;
+}
+
+/** What the router dispatches on: a family's prefix, and its handlers over the rest of the id (see {@link component}). */
 export interface ComponentHandler {
   prefix: string;
-  button?(interaction: ButtonInteraction, arg: string, ctx: InteractionContext): Promise<void>;
-  modal?(interaction: ModalSubmitInteraction, arg: string, ctx: InteractionContext): Promise<void>;
+  button?: (interaction: ButtonInteraction, rest: string, ctx: InteractionContext) => Promise<void>;
+  modal?: (interaction: ModalSubmitInteraction, rest: string, ctx: InteractionContext) => Promise<void>;
+}
+
+/** The handlers of `family`'s ids: each receives the id's fields parsed; an id that does not parse is an expired button. */
+export function component<A>(family: CustomIdFamily<A>, handlers: ComponentHandlers<A>): ComponentHandler {
+  const parsed = (rest: string): A => {
+    const args = family.parse(rest);
+    if (args === undefined) throw new UserFacingError('button.expired');
+    return args;
+  };
+  const { button, modal } = handlers;
+  return {
+    prefix: family.prefix,
+    ...(button && {
+      button: async (interaction, rest, ctx) => {
+        await button(interaction, parsed(rest), ctx);
+      },
+    }),
+    ...(modal && {
+      modal: async (interaction, rest, ctx) => {
+        await modal(interaction, parsed(rest), ctx);
+      },
+    }),
+  };
 }

@@ -7,9 +7,9 @@
 import type { ButtonInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
-import type { ComponentHandler, InteractionContext } from './command.js';
+import { component, type ComponentHandler, type InteractionContext } from './command.js';
 import { startJob, type ImageCommandDeps } from './image-jobs.js';
-import { BUTTON_PREFIX } from '../discord/render.js';
+import { CUSTOM_IDS } from '../discord/custom-ids.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recallConfirmation' | 'takeConfirmation'> };
 
@@ -25,9 +25,8 @@ export function createCostButtons(deps: Deps): ComponentHandler[] {
     return taken;
   };
   return [
-    {
-      prefix: BUTTON_PREFIX.confirm,
-      async button(interaction, id, ctx) {
+    component(CUSTOM_IDS.confirm, {
+      async button(interaction, { id }, ctx) {
         const pending = await take(interaction, id);
         // The question becomes the job's reply (progress, then the result); its buttons go at once.
         acknowledgeWith(interaction, ctx, '✅ Confirmed. Starting…');
@@ -40,16 +39,15 @@ export function createCostButtons(deps: Deps): ComponentHandler[] {
           throw err;
         }
       },
-    },
-    {
-      prefix: BUTTON_PREFIX.cancel,
-      async button(interaction, id, ctx) {
+    }),
+    component(CUSTOM_IDS.cancel, {
+      async button(interaction, { id }, ctx) {
         await take(interaction, id);
         acknowledgeWith(interaction, ctx, '❌ Cancelled. Nothing was charged.');
         await ctx.acknowledgement;
         ctx.logger.info({ from: id }, 'cost confirmation cancelled');
       },
-    },
+    }),
   ];
 }
 

@@ -15,8 +15,9 @@ import {
 import { UserFacingError } from '../errors.js';
 import type { DescribeService } from '../service/describe-service.js';
 import type { AttachmentRef } from '../service/jobs.js';
-import { DESCRIBE_BUTTON_PREFIX, describeCard } from '../discord/result-card.js';
-import type { ChatCommand, ComponentHandler, InteractionContext, MessageCommand } from './command.js';
+import { describeCard } from '../discord/result-card.js';
+import { CUSTOM_IDS } from '../discord/custom-ids.js';
+import { component, type ChatCommand, type ComponentHandler, type InteractionContext, type MessageCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
@@ -73,17 +74,15 @@ export function createDescribeCommands(deps: DescribeDeps): [ChatCommand, Messag
 
 /** The Imagine this buttons. */
 export function createDescribeButtons(deps: DescribeDeps): ComponentHandler {
-  return {
-    prefix: DESCRIBE_BUTTON_PREFIX,
-    async button(interaction, arg, ctx) {
-      const [id = '', index = ''] = arg.split(':');
+  return component(CUSTOM_IDS.describe, {
+    async button(interaction, { id, index }, ctx) {
       deferInBackground(interaction, ctx);
-      const prompt = await deps.describe.prompt(id, Number(index));
+      const prompt = await deps.describe.prompt(id, index);
       if (prompt === undefined) throw new UserFacingError('button.expired');
-      ctx.logger.info({ describeId: id, index: Number(index) }, 'imagine from a description');
+      ctx.logger.info({ describeId: id, index }, 'imagine from a description');
       await startJob(interaction, ctx, deps, 'imagine', { prompt });
     },
-  };
+  });
 }
 
 async function answer(interaction: RepliableInteraction & BaseInteraction, ctx: InteractionContext, deps: DescribeDeps, image: AttachmentRef): Promise<void> {

@@ -9,7 +9,8 @@ import { UserFacingError } from '../errors.js';
 import { t } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
 import { MAX_EDIT_IMAGES } from '../service/image-request.js';
-import type { ComponentHandler, MessageCommand } from './command.js';
+import { component, type ComponentHandler, type MessageCommand } from './command.js';
+import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { findMessageImages, type MessageImages } from '../discord/message-images.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
@@ -19,9 +20,6 @@ export const EDIT_IMAGE_MENU_DATA = {
   type: ApplicationCommandType.Message,
   name: 'Edit image',
 } satisfies RESTPostAPIContextMenuApplicationCommandsJSONBody;
-
-/** Custom-id prefix of the modal this command opens. */
-const MENU_EDIT_PREFIX = 'menuedit';
 
 type Deps = ImageCommandDeps & {
   archive: Pick<JobArchive, 'stashEdit' | 'takeEdit'>;
@@ -47,7 +45,7 @@ export function createEditImageMenu(deps: Deps): MessageCommand {
       const beyond = found.images.length - images.length;
       // A modal must be the first response, within 3 s; parking the references is one quick store write.
       const id = await deps.archive.stashEdit(images, beyond + found.notImages + found.elsewhere);
-      await interaction.showModal(editImageModal(`${MENU_EDIT_PREFIX}:${id}`, interaction.locale, images.length, beyond, found));
+      await interaction.showModal(editImageModal(CUSTOM_IDS.menuEdit.build({ id }), interaction.locale, images.length, beyond, found));
     },
   };
 }
@@ -79,14 +77,13 @@ export function editImageModal(
 
 /** Handles the modal submit: prompt → job over the parked attachments. */
 export function createEditImageMenuModal(deps: Deps): ComponentHandler {
-  return {
-    prefix: MENU_EDIT_PREFIX,
-    async modal(interaction, id, ctx) {
+  return component(CUSTOM_IDS.menuEdit, {
+    async modal(interaction, { id }, ctx) {
       const prompt = readPrompt(interaction);
       deferInBackground(interaction, ctx);
       const pending = await deps.archive.takeEdit(id);
       if (!pending) throw new UserFacingError('button.expired');
       await startJob(interaction, ctx, deps, 'edit', { prompt }, { images: pending.images });
     },
-  };
+  });
 }

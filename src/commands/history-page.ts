@@ -7,12 +7,10 @@
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
 import { inertText } from '../discord/text.js';
+import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { translator, type Translate } from '../i18n/translate.js';
 import type { HistoryEntry } from '../service/history-entries.js';
 import type { HistoryPage } from '../service/member-history.js';
-
-/** Custom-id prefix of the paging buttons: `histpage:{page}:{asOf}`. */
-export const HISTORY_PAGE_PREFIX = 'histpage';
 
 /** Room for a prompt in an entry's embed: five embeds stay under Discord's 6000 characters for a message's embeds. */
 const EMBED_PROMPT_LENGTH = 700;
@@ -57,18 +55,11 @@ function pagingRow(page: HistoryPage, say: Translate): APIActionRowComponent<API
     type: ComponentType.Button,
     style: ButtonStyle.Secondary,
     label,
-    custom_id: `${HISTORY_PAGE_PREFIX}:${to}:${page.asOf}`,
+    custom_id: CUSTOM_IDS.historyPage.build({ page: to, asOf: page.asOf }),
     disabled,
   });
   return {
     type: ComponentType.ActionRow,
     components: [button(say('history.previous'), page.page - 1, page.page === 0), button(say('history.next'), page.page + 1, page.page >= page.pages - 1)],
   };
-}
-
-/** The page and time a paging button's custom-id argument (`{page}:{asOf}`) names; undefined when it is not one. */
-export function parsePageArg(arg: string): { page: number; asOf: number } | undefined {
-  const match = /^(-?\d{1,4}):(\d{1,15})$/.exec(arg);
-  if (!match) return undefined;
-  return { page: Number(match[1]), asOf: Number(match[2]) };
 }

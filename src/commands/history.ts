@@ -4,12 +4,12 @@
  * there is no option to name anyone else, admins included. Everything is written in the asker's language.
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import { UserFacingError } from '../errors.js';
 import { t } from '../i18n/translate.js';
 import type { HistoryOwner } from '../service/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
-import type { ChatCommand, ComponentHandler } from './command.js';
-import { HISTORY_PAGE_PREFIX, parsePageArg, renderHistoryPage } from './history-page.js';
+import { component, type ChatCommand, type ComponentHandler } from './command.js';
+import { renderHistoryPage } from './history-page.js';
+import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 
 export const HISTORY_DATA = {
@@ -61,16 +61,13 @@ export function createHistoryCommand(deps: Deps): ChatCommand {
  * the clicker's language.
  */
 export function createHistoryPaging(deps: Deps): ComponentHandler {
-  return {
-    prefix: HISTORY_PAGE_PREFIX,
-    async button(interaction, arg) {
-      const at = parsePageArg(arg);
-      if (!at) throw new UserFacingError('button.expired');
+  return component(CUSTOM_IDS.historyPage, {
+    async button(interaction, at) {
       await interaction.deferUpdate();
       await interaction.editReply({
         ...renderHistoryPage(await deps.history.page(ownerOf(interaction), at.page, at.asOf), interaction.locale),
         allowedMentions: { parse: [] },
       });
     },
-  };
+  });
 }

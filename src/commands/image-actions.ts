@@ -11,13 +11,13 @@ import type { JobArchive } from '../service/job-archive.js';
 import { GenerateRequest } from '../service/image-request.js';
 import type { EditTransform } from '../service/result-actions.js';
 import type { AttachmentRef } from '../service/jobs.js';
-import type { ComponentHandler, InteractionContext } from './command.js';
+import { component, type ComponentHandler, type InteractionContext } from './command.js';
 import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { buildJob } from './job-from-interaction.js';
 import { readPrompt } from './prompt-modal.js';
 import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from './action-modals.js';
-import { ACTIONS, BUTTON_PREFIX, type ActionCode } from '../discord/render.js';
+import { ACTIONS, CUSTOM_IDS, pickedImage, type ActionCode } from '../discord/custom-ids.js';
 import { phrase } from '../service/phrase.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
@@ -42,10 +42,8 @@ export function createImageActions(deps: Deps): ComponentHandler {
     if (!record) throw new UserFacingError('button.expired');
     return record;
   };
-  return {
-    prefix: BUTTON_PREFIX.action,
-    async button(interaction, arg, ctx) {
-      const [jobId = '', code = ''] = arg.split(':');
+  return component(CUSTOM_IDS.action, {
+    async button(interaction, { jobId, code }, ctx) {
       if (code === ACTIONS.remix || code === ACTIONS.region) {
         chosenImage(interaction);
         const record = await recalled(jobId);
@@ -54,8 +52,8 @@ export function createImageActions(deps: Deps): ComponentHandler {
         );
         return;
       }
-      const pick = /^u(\d+)$/.exec(code);
-      if (pick) return present(interaction, ctx, deps, jobId, Number(pick[1]));
+      const pick = pickedImage(code);
+      if (pick !== undefined) return present(interaction, ctx, deps, jobId, pick);
       const transform = TRANSFORMS[code as ActionCode];
       if (!transform) throw new UserFacingError('button.expired');
       const image = chosenImage(interaction);
@@ -64,8 +62,7 @@ export function createImageActions(deps: Deps): ComponentHandler {
       ctx.logger.info({ from: jobId, action: transform.kind }, 'action on a result');
       await startJob(interaction, ctx, deps, 'edit', kept(record.request), { images: [image], transform });
     },
-    async modal(interaction, arg, ctx) {
-      const [jobId = '', code = ''] = arg.split(':');
+    async modal(interaction, { jobId, code }, ctx) {
       const image = chosenImage(interaction);
       const prompt = readPrompt(interaction);
       const record = await recalled(jobId);
@@ -89,7 +86,7 @@ export function createImageActions(deps: Deps): ComponentHandler {
       if (fromImage) await startJob(interaction, ctx, deps, 'edit', request, { images: [image] });
       else await startJob(interaction, ctx, deps, 'imagine', { ...request, n: record.request.n === undefined ? undefined : 1 });
     },
-  };
+  });
 }
 
 /**

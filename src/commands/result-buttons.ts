@@ -9,13 +9,13 @@ import { MessageFlags, PermissionFlagsBits, type APIModalInteractionResponseCall
 import { UserFacingError } from '../errors.js';
 import { translator } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
-import type { ComponentHandler, InteractionContext } from './command.js';
+import { component, type ComponentHandler, type InteractionContext } from './command.js';
 import type { ImageJob } from '../service/jobs.js';
 import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { memberCan } from './job-from-interaction.js';
 import { promptModal, readPrompt } from './prompt-modal.js';
-import { BUTTON_PREFIX } from '../discord/render.js';
+import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import type { PendingDeletes } from '../discord/pending-deletes.js';
 import { deleteConfirmCard, textCard } from '../discord/result-card.js';
 
@@ -24,25 +24,22 @@ type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'>; pendingDel
 /** Creates the result buttons' handlers. */
 export function createResultButtons(deps: Deps): ComponentHandler[] {
   return [
-    {
-      prefix: BUTTON_PREFIX.reroll,
-      button: (interaction, jobId, ctx) => runAgain(deps, interaction, jobId, ctx),
-    },
-    {
-      // Without PROMPT_MODEL it is refused at once; where a server turned prompt help off, the service refuses it.
-      prefix: BUTTON_PREFIX.enhance,
-      async button(interaction, jobId, ctx) {
+    component(CUSTOM_IDS.reroll, {
+      button: (interaction, { jobId }, ctx) => runAgain(deps, interaction, jobId, ctx),
+    }),
+    // Without PROMPT_MODEL it is refused at once; where a server turned prompt help off, the service refuses it.
+    component(CUSTOM_IDS.enhance, {
+      async button(interaction, { jobId }, ctx) {
         if (!deps.promptFeatures.enhance) throw new UserFacingError('promptHelp.off');
         await runAgain(deps, interaction, jobId, ctx, 'required');
       },
-    },
-    {
-      prefix: BUTTON_PREFIX.edit,
-      async button(interaction, jobId) {
+    }),
+    component(CUSTOM_IDS.edit, {
+      async button(interaction, { jobId }) {
         if (imagesOf(interaction).length === 0) throw new UserFacingError('input.noImages');
         await interaction.showModal(editResultModal(jobId, interaction.locale));
       },
-      async modal(interaction, jobId, ctx) {
+      async modal(interaction, { jobId }, ctx) {
         const prompt = readPrompt(interaction);
         const images = interaction.message ? cardImages(interaction.message) : [];
         if (images.length === 0) throw new UserFacingError('input.noImages');
@@ -53,11 +50,10 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
         ctx.logger.info({ from: jobId }, 'edit of a result');
         await startJob(interaction, ctx, deps, 'edit', request, { images });
       },
-    },
-    {
-      // Delete asks first, only the clicker: the click is kept (pending-deletes.ts) until they confirm or keep it.
-      prefix: BUTTON_PREFIX.delete,
-      async button(interaction, jobId, ctx) {
+    }),
+    // Delete asks first, only the clicker: the click is kept (pending-deletes.ts) until they confirm or keep it.
+    component(CUSTOM_IDS.delete, {
+      async button(interaction, { jobId }, ctx) {
         const record = await deps.archive.recall(jobId);
         const isRequester = record?.requesterId === interaction.user.id;
         if (!isRequester && !memberCan(interaction, PermissionFlagsBits.ManageMessages)) throw new UserFacingError('permission.deleteResult');
@@ -66,31 +62,29 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
         await interaction.followUp({ ...deleteConfirmCard(id, interaction.locale), flags: [MessageFlags.Ephemeral, MessageFlags.IsComponentsV2] });
         ctx.logger.info({ jobId, messageId: interaction.message.id }, 'result delete asked');
       },
-    },
-    {
-      prefix: BUTTON_PREFIX.deleteConfirmed,
-      async button(interaction, id, ctx) {
+    }),
+    component(CUSTOM_IDS.deleteConfirmed, {
+      async button(interaction, { id }, ctx) {
         const click = deps.pendingDeletes.take(id, interaction.user.id);
         if (!click) throw new UserFacingError('delete.expired');
         await interaction.update(textCard([translator(interaction.locale)('delete.done')]));
         await click.deleteReply();
         ctx.logger.info('result deleted');
       },
-    },
-    {
-      prefix: BUTTON_PREFIX.deleteKept,
-      async button(interaction, id) {
+    }),
+    component(CUSTOM_IDS.deleteKept, {
+      async button(interaction, { id }) {
         deps.pendingDeletes.take(id, interaction.user.id);
         await interaction.update(textCard([translator(interaction.locale)('delete.kept')]));
       },
-    },
+    }),
   ];
 }
 
 /** The Edit button's modal, in the clicker's language: a new prompt, with this result as the reference. */
 export function editResultModal(jobId: string, locale?: string | null): APIModalInteractionResponseCallbackData {
   const say = translator(locale);
-  return promptModal(`${BUTTON_PREFIX.edit}:${jobId}`, say('modal.editResult.title'), say('modal.editResult.note'), locale);
+  return promptModal(CUSTOM_IDS.edit.build({ jobId }), say('modal.editResult.title'), say('modal.editResult.note'), locale);
 }
 
 function imagesOf(interaction: ButtonInteraction) {

@@ -10,8 +10,7 @@ import type { Command, ComponentHandler, InteractionContext } from './command.js
 import { optionNameOf } from './option-names.js';
 import type { InteractionChannels } from './channel-facts.js';
 import { localizedCommandName } from '../i18n/command-localizations.js';
-import { textCard } from '../discord/result-card.js';
-import { ERROR_ACCENT } from '../discord/render.js';
+import { errorCard } from '../discord/result-card.js';
 
 /** Options for {@link createInteractionRouter}. */
 export interface RouterOptions {
@@ -108,7 +107,7 @@ async function answerError(interaction: Interaction, err: unknown, ctx: Interact
  */
 async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
   // Errors have a colour of their own (Discord's red), never the results' blurple.
-  const card = { ...textCard([content], { accent: ERROR_ACCENT }), allowedMentions: { parse: [] } };
+  const card = { ...errorCard(content), allowedMentions: { parse: [] } };
   if (!interaction.deferred && !interaction.replied) {
     await interaction.reply({ ...card, flags: [MessageFlags.Ephemeral, MessageFlags.IsComponentsV2] });
   } else if (interaction.deferred && interaction.ephemeral === true) {

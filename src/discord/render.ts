@@ -5,36 +5,7 @@ import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonC
 import { inertText, shortenForDiscord } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
 import { formatUsd, t, translator } from '../i18n/translate.js';
-
-/** Custom-id prefixes of the result buttons. */
-export const BUTTON_PREFIX = {
-  reroll: 'reroll',
-  enhance: 'enh',
-  edit: 'editres',
-  delete: 'delres',
-  /** The Delete confirmation's buttons (result-card.ts's deleteConfirmCard). */
-  deleteConfirmed: 'delok',
-  deleteKept: 'delno',
-  confirm: 'costok',
-  cancel: 'costno',
-  action: 'act',
-} as const;
-
-/** The actions on one image, and their custom-id codes (`act:{jobId}:{code}`). */
-export const ACTIONS = {
-  varySubtle: 'vs',
-  varyStrong: 'vx',
-  region: 'rg',
-  remix: 'rm',
-  enlarge: 'en',
-  zoom15: 'z15',
-  zoom2: 'z2',
-  panLeft: 'pl',
-  panRight: 'pr',
-  panUp: 'pu',
-  panDown: 'pd',
-} as const;
-export type ActionCode = (typeof ACTIONS)[keyof typeof ACTIONS];
+import { CUSTOM_IDS } from './custom-ids.js';
 
 /** Blurple, the accent of the bot's cards and of its progress. */
 export const CARD_ACCENT = 0x5865f2;
@@ -159,7 +130,7 @@ export function rerollButton(jobId: string, locale?: string | null): APIActionRo
       {
         type: ComponentType.Button,
         style: ButtonStyle.Secondary,
-        custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`,
+        custom_id: CUSTOM_IDS.reroll.build({ jobId }),
         label: t(locale, 'button.reroll'),
         emoji: { name: '🔁' },
       },
@@ -177,7 +148,7 @@ export function resultButtons(
   const enhance: APIButtonComponent = {
     type: ComponentType.Button,
     style: ButtonStyle.Secondary,
-    custom_id: `${BUTTON_PREFIX.enhance}:${jobId}`,
+    custom_id: CUSTOM_IDS.enhance.build({ jobId }),
     label: say('button.enhance'),
     emoji: { name: '✨' },
   };
@@ -188,7 +159,7 @@ export function resultButtons(
         {
           type: ComponentType.Button,
           style: ButtonStyle.Secondary,
-          custom_id: `${BUTTON_PREFIX.reroll}:${jobId}`,
+          custom_id: CUSTOM_IDS.reroll.build({ jobId }),
           label: say('button.reroll'),
           emoji: { name: '🔁' },
         },
@@ -196,14 +167,14 @@ export function resultButtons(
         {
           type: ComponentType.Button,
           style: ButtonStyle.Primary,
-          custom_id: `${BUTTON_PREFIX.edit}:${jobId}`,
+          custom_id: CUSTOM_IDS.edit.build({ jobId }),
           label: say('button.edit'),
           emoji: { name: '✏️' },
         },
         {
           type: ComponentType.Button,
           style: ButtonStyle.Danger,
-          custom_id: `${BUTTON_PREFIX.delete}:${jobId}`,
+          custom_id: CUSTOM_IDS.delete.build({ jobId }),
           label: say('button.delete'),
           emoji: { name: '🗑️' },
         },
@@ -232,8 +203,8 @@ export function renderCostConfirmation(confirmation: CostConfirmation): {
       {
         type: ComponentType.ActionRow,
         components: [
-          { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: `${BUTTON_PREFIX.confirm}:${id}`, label: say('cost.generate', { estimate }) },
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.cancel}:${id}`, label: say('cost.cancel') },
+          { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: CUSTOM_IDS.confirm.build({ id }), label: say('cost.generate', { estimate }) },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: CUSTOM_IDS.cancel.build({ id }), label: say('cost.cancel') },
         ],
       },
     ],

@@ -16,7 +16,8 @@ import {
 } from 'discord.js';
 import type { Delivery, ResultActions } from '../service/jobs.js';
 import { translator } from '../i18n/translate.js';
-import { ACTIONS, CARD_ACCENT as ACCENT, resultButtons, resultFooterLines, BUTTON_PREFIX } from './render.js';
+import { CARD_ACCENT as ACCENT, ERROR_ACCENT, resultButtons, resultFooterLines } from './render.js';
+import { ACTIONS, CUSTOM_IDS } from './custom-ids.js';
 import { inertText, shortenForDiscord } from './text.js';
 
 /** The flag a message needs for these components (no content, no embeds). */
@@ -89,6 +90,11 @@ export function shownCard(jobId: string, text: string, names: readonly string[],
   };
 }
 
+/** An error as members read it: a card of its own colour (Discord's red), never one a result could be taken for. */
+export function errorCard(content: string): CardPayload {
+  return textCard([content], { accent: ERROR_ACCENT });
+}
+
 /** A card of text only (progress, notices): one container, optionally an image (a preview) and action rows. */
 export function textCard(
   lines: readonly string[],
@@ -113,7 +119,7 @@ const button = (
 ): APIButtonComponent => ({
   type: ComponentType.Button,
   style,
-  custom_id: `${BUTTON_PREFIX.action}:${jobId}:${code}`,
+  custom_id: CUSTOM_IDS.action.build({ jobId, code }),
   label,
   ...(emoji ? { emoji: { name: emoji } } : {}),
 });
@@ -154,9 +160,6 @@ function pickRows(jobId: string, firstImage: number, count: number): APIActionRo
   return rows;
 }
 
-/** Custom-id prefix of the Imagine this buttons. */
-export const DESCRIBE_BUTTON_PREFIX = 'descimg';
-
 /**
  * The answer of /describe and *Describe image* (issue 19): the description, the prompts, and an **Imagine this**
  * button per prompt (`descimg:{id}:{index}`; the prompts are stored under the id), written in `locale`'s language
@@ -172,7 +175,7 @@ export function describeCard(answer: { id: string; description: string; prompts:
   const buttons: APIButtonComponent[] = answer.prompts.map((_, i) => ({
     type: ComponentType.Button,
     style: ButtonStyle.Secondary,
-    custom_id: `${DESCRIBE_BUTTON_PREFIX}:${answer.id}:${i}`,
+    custom_id: CUSTOM_IDS.describe.build({ id: answer.id, index: i }),
     label: say('describe.imagine', { number: i + 1 }),
     emoji: { name: '🎨' },
   }));
@@ -191,11 +194,11 @@ export function deleteConfirmCard(id: string, locale?: string | null): CardPaylo
       {
         type: ComponentType.Button,
         style: ButtonStyle.Danger,
-        custom_id: `${BUTTON_PREFIX.deleteConfirmed}:${id}`,
+        custom_id: CUSTOM_IDS.deleteConfirmed.build({ id }),
         label: say('button.deleteConfirmed'),
         emoji: { name: '🗑️' },
       },
-      { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: `${BUTTON_PREFIX.deleteKept}:${id}`, label: say('button.keep') },
+      { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: CUSTOM_IDS.deleteKept.build({ id }), label: say('button.keep') },
     ]),
   ];
   return textCard([say('delete.confirm')], { rows });
