@@ -46,13 +46,14 @@ const free = (slots: ClusterJobSlots, memberId: string): Promise<SlotHold> => sl
 
 /** Counts the statements pg clients with `applicationName` send from now on (the driver's own query method, wrapped). */
 function countStatements(applicationName: string): { count: () => number; stop: () => void } {
-  const original = pg.Client.prototype.query;
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = prototype.query;
   let n = 0;
-  pg.Client.prototype.query = function (this: pg.Client & { connectionParameters: { application_name?: string } }, ...args: unknown[]) {
+  prototype.query = function (this: { connectionParameters: { application_name?: string } }, ...args: unknown[]) {
     if (this.connectionParameters.application_name === applicationName) n += 1;
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  return { count: () => n, stop: () => (pg.Client.prototype.query = original) };
+    return original.apply(this, args);
+  };
+  return { count: () => n, stop: () => (prototype.query = original) };
 }
 
 describe.skipIf(!POSTGRES_URL)(
