@@ -146,23 +146,37 @@ class PostgresJobSlots implements ClusterJobSlots {
     });
     listener.on('notification', () => this.#wakeups.wake());
     listener.on('error', (err) => {
-      if (this.#closing) return;
+      if (this.#listener !== listener || this.#closing) return;
+      this.#listener = undefined;
       this.#log.warn({ err }, 'job slot listener lost; waiting jobs poll until it is back');
-      if (this.#listener === listener) this.#listener = undefined;
       listener.end().catch(() => undefined);
-      this.#relisten = setTimeout(() => this.#listenAgain(), RELISTEN_MS).unref();
+      this.#listenLater();
     });
     this.#listener = listener;
-    await listener.connect();
-    await listener.query(`LISTEN ${this.#channel}`);
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${this.#channel}`);
+    } catch (error) {
+      if (this.#listener === listener) this.#listener = undefined;
+      await listener.end().catch(() => undefined);
+      throw error;
+    }
+    // Closed meanwhile: close() did not see this one.
+    if (this.#closing) await listener.end().catch(() => undefined);
   }
 
-  #listenAgain(): void {
-    if (this.#closing) return;
-    this.listen().catch((err: unknown) => {
-      this.#log.warn({ err }, 'job slot listener not back; trying again');
-      this.#relisten = setTimeout(() => this.#listenAgain(), RELISTEN_MS).unref();
-    });
+  #listenLater(): void {
+    clearTimeout(this.#relisten);
+    this.#relisten = setTimeout(() => {
+      if (this.#closing) return;
+      this.listen().then(
+        () => this.#log.info('job slot listener back'),
+        (err: unknown) => {
+          this.#log.warn({ err }, 'job slot listener not back; trying again');
+          this.#listenLater();
+        },
+      );
+    }, RELISTEN_MS).unref();
   }
 
   /** One member lock and one global lock on one connection, or neither. */

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SlotHold } from '../../src/service/ports.js';
 import type { ClusterJobSlots, JobSlotLimits } from '../../src/storage/job-slots.js';
 import { openPostgresJobSlots } from '../../src/storage/job-slots-postgres.js';
-import { silentLogger } from './helpers.js';
+import { eventually, memoryLogger, silentLogger } from './helpers.js';
 
 const POSTGRES_URL = process.env['POSTGRES_URL'];
 const HOUR = 3_600_000;
@@ -18,7 +18,7 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((slots) => slots.close()));
 });
 
-async function open(limits: JobSlotLimits, applicationName = 'imagine-bot-test-slots', namespace = `imagine-bot-test-${randomUUID()}`) {
+async function open(limits: JobSlotLimits, applicationName = 'imagine-bot-test-slots', namespace = `imagine-bot-test-${randomUUID()}`, logger = silentLogger) {
   const slots = await openPostgresJobSlots(POSTGRES_URL ?? '', {
     namespace,
     limits,
@@ -26,7 +26,7 @@ async function open(limits: JobSlotLimits, applicationName = 'imagine-bot-test-s
     connectTimeoutMs: 3_000,
     maxConnections: 12,
     display: 'postgres://test',
-    logger: silentLogger,
+    logger,
     pauseMs: { first: HOUR, max: HOUR },
   });
   opened.push(slots);
@@ -98,6 +98,29 @@ describe.skipIf(!POSTGRES_URL)(
       await expect(other.hold).resolves.toBeDefined();
       sameMember.controller.abort(new Error('done'));
       await expect(sameMember.hold).rejects.toThrow('done');
+    });
+
+    it('listens again after its listening connection drops, and a release then wakes a waiter', async () => {
+      const applicationName = `imagine-bot-test-${randomUUID().slice(0, 8)}`;
+      const { logger, lines } = memoryLogger();
+      const slots = await open({ global: 1, perMember: 1 }, applicationName, undefined, logger);
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      try {
+        const listen = `${applicationName}-listen`;
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [listen]);
+        await eventually(() => lines.some((line) => line['msg'] === 'job slot listener back'), 'the listener to be back', 500, 20);
+        expect(lines.some((line) => String(line['msg']).startsWith('job slot listener lost'))).toBe(true);
+        const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [listen]);
+        expect(rows[0]?.n).toBe(1);
+        const held = await free(slots, 'a');
+        const waiter = acquiring(slots, 'b');
+        await waiter.waiting;
+        await held.release();
+        await expect(waiter.hold).resolves.toBeDefined();
+      } finally {
+        await admin.end();
+      }
     });
   },
 );
