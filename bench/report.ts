@@ -13,6 +13,7 @@ import type { HostileResult } from './scenarios/hostile.js';
 import type { DescribeFloodResult } from './scenarios/describe-flood.js';
 import type { QuotaResult } from './scenarios/quota.js';
 import type { SvgResult } from './scenarios/svg.js';
+import type { RecordsResult } from './scenarios/records.js';
 
 export interface Machine {
   nproc: number;
@@ -44,6 +45,7 @@ export interface BenchResult {
   hostile?: HostileResult | undefined;
   describeFlood?: DescribeFloodResult | undefined;
   svg?: SvgResult | undefined;
+  records?: RecordsResult | undefined;
   /** The baseline's figures per section (also inside each section, next to ours and the ratio). */
   baseline: Record<string, Figures>;
   targets: Target[];
@@ -142,6 +144,22 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
     add('svg: peak RSS of the render children (MB)', s['peakRenderChildrenRssMB'], '≤ 256', (v) => v <= 256);
     add("svg: other members' jobs delivered", s['othersDelivered'], `= ${r.svg.params.others}`, (v) => v === r.svg?.params.others);
     add('svg: every request settled', s['unsettled'], '= 0', (v) => v === 0);
+  }
+  if (r.records) {
+    const m = r.records.params.members;
+    for (const [name, f] of Object.entries(r.records.usageWrites)) {
+      if ('skipped' in f) continue;
+      add(`records: usage write CPU at ${m} members on ${name} (ms)`, f[`writeCpuAt${m}Ms`], '≤ 1', (v) => v <= 1);
+      const small = f['writeP50At5Ms'];
+      const large = f[`writeP50At${m}Ms`];
+      const growth = small == null || large == null ? null : Math.round((large - small) * 1000) / 1000;
+      add(`records: usage write p50 at ${m} members − at 5 on ${name} (ms)`, growth, '≤ 1 (costs the same)', (v) => v <= 1);
+    }
+    const slots = r.records.postgresSlots;
+    if (!('skipped' in slots)) {
+      add('records: PostgreSQL slot statements/s, 32 held + 32 waiting', slots['statementsPerSecondWaiting'], '≤ 200', (v) => v <= 200);
+      add('records: PostgreSQL slot statements/s, 32 + 32 with a release every 100 ms', slots['statementsPerSecondWithChurn'], '≤ 200', (v) => v <= 200);
+    }
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
   for (const [section, c] of [
@@ -265,6 +283,25 @@ export function tables(r: BenchResult): string {
       Object.entries(r.svg.ours).map(([k, v]) => [k, fmt(v)]),
     );
   }
+  if (r.records) {
+    const p = r.records.params;
+    const m = p.members;
+    table(
+      `Records: usage-total writes one at a time, ${p.writes} at 5 members and ${p.writes} at ${m} (half refusals), ms (ours only)`,
+      ['backend', 'p50 at 5', 'p99 at 5', 'CPU at 5', `p50 at ${m}`, `p99 at ${m}`, `CPU at ${m}`],
+      Object.entries(r.records.usageWrites).map(([name, f]) =>
+        'skipped' in f
+          ? [name, '–', '–', '–', '–', '–', `skipped: ${String(f.skipped)}`]
+          : [name, ...['writeP50At5Ms', 'writeP99At5Ms', 'writeCpuAt5Ms', `writeP50At${m}Ms`, `writeP99At${m}Ms`, `writeCpuAt${m}Ms`].map((k) => fmt(f[k]))],
+      ),
+    );
+    const slots = r.records.postgresSlots;
+    table(
+      `PostgreSQL job slots: ${p.slots.held} held + ${p.slots.waiting} waiting, MAX_CONCURRENT_JOBS=${p.slots.held}, ${p.slots.durationMs / 1000} s each phase`,
+      ['figure', 'value'],
+      'skipped' in slots ? [['skipped', String(slots.skipped)]] : Object.entries(slots).map(([k, v]) => [k, fmt(v)]),
+    );
+  }
   table(
     'Targets',
     ['target', 'value', 'limit', 'met'],
@@ -295,7 +332,7 @@ export function writeDocs(r: BenchResult, path: string, method: string): void {
     '',
     '`npm run bench` measures what the bot adds on top of the image gateway, against the emulators, and the same load',
     'through a baseline bot (the first thing a developer would write). `npm run bench -- --quick` is a smoke run;',
-    '`--only=burst,overhead,memory,quota,hostile,describe-flood,svg` runs some scenarios. Figures are written to `bench/results/*.json`;',
+    '`--only=burst,overhead,memory,quota,hostile,describe-flood,svg,records` runs some scenarios. Figures are written to `bench/results/*.json`;',
     'this file is rewritten by every full run (the notes at the end are kept).',
     '',
     `## Latest figures (${r.startedAt}, ${r.mode} run, ${r.durationSeconds} s)`,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood,svg] [--results-dir=DIR] [--no-docs]`
+ * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood,svg,records] [--results-dir=DIR] [--no-docs]`
  * Runs the scenarios one after another (each in fresh processes), prints a table, writes bench/results/*.json and,
  * after a full run of every scenario, docs/benchmarks.md.
  */
@@ -11,10 +11,11 @@ import { hostile, type HostileParams } from './scenarios/hostile.js';
 import { memory, type MemoryParams } from './scenarios/memory.js';
 import { overhead, type OverheadParams } from './scenarios/overhead.js';
 import { quota, type QuotaParams } from './scenarios/quota.js';
+import { records, type RecordsParams } from './scenarios/records.js';
 import { svg, type SvgParams } from './scenarios/svg.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
 
-const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg'] as const;
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg', 'records'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Params {
@@ -25,6 +26,7 @@ interface Params {
   hostile: HostileParams;
   'describe-flood': DescribeFloodParams;
   svg: SvgParams;
+  records: RecordsParams;
 }
 
 const MB = 1_000_000;
@@ -48,6 +50,7 @@ const FULL: Params = {
   hostile: HOSTILE,
   'describe-flood': { floodMembers: 5, burst: 5, imageWidth: 3600, imageHeight: 2700, edits: 20, timeoutMs: 300_000, visionDelayMs: 2_000, editDelayMs: 1_000 },
   svg: { hostile: 8, others: 8, timeoutSeconds: 10 },
+  records: { members: 5_000, writes: 400, slots: { held: 32, waiting: 32, durationMs: 5_000, churnEveryMs: 100 } },
 };
 
 const QUICK: Params = {
@@ -58,6 +61,7 @@ const QUICK: Params = {
   hostile: { ...HOSTILE, members: 4 },
   'describe-flood': { floodMembers: 3, burst: 5, imageWidth: 2400, imageHeight: 1800, edits: 5, timeoutMs: 120_000, visionDelayMs: 1_000, editDelayMs: 500 },
   svg: { hostile: 4, others: 4, timeoutSeconds: 2 },
+  records: { members: 500, writes: 50, slots: { held: 32, waiting: 32, durationMs: 1_000, churnEveryMs: 100 } },
 };
 
 export const METHOD = `
@@ -108,6 +112,13 @@ export const METHOD = `
   probe in the bot's process runs \`dns.lookup('localhost')\` one after another (5 ms apart) from the first request
   to the last answer; the slowest lookup is the figure. Peak RSS as for memory; the render children's resident
   memory is sampled apart (every 20 ms, summed over them).
+- **Records** (issue 28). Usage totals: one settled job's \`usageTotals.add\` at a time (half delivered, half
+  refused), W writes to a server's day counting 5 members, then W more once the day counts M members (seeded with
+  16 writes in flight), on SQLite, and on Redis / PostgreSQL when their URLs are set; wall p50/p99 and CPU per write
+  (the process's user + system time over the W writes). PostgreSQL job slots: with MAX_CONCURRENT_JOBS=32, 32 jobs
+  hold every slot through one opening while 32 jobs of other members wait through a second (two "processes"); the
+  statements both send are counted on the client (pg's query method wrapped) for D seconds with nothing released,
+  then for D seconds with a slot released every 100 ms (a waiter takes it, a new waiter queues).
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).
@@ -156,6 +167,11 @@ async function main(): Promise<void> {
       if (name === 'svg') {
         result.svg = await svg(params.svg);
         log(`svg: slowest dns.lookup ${result.svg.ours['dnsMaxMs']} ms during hostile renders, peak RSS ${result.svg.ours['peakRssMB']} MB`);
+      }
+      if (name === 'records') {
+        result.records = await records({ ...params.records, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
+        const slots = result.records.postgresSlots;
+        log(`records: PostgreSQL slots ${'skipped' in slots ? `skipped (${slots.skipped})` : `${slots['statementsPerSecondWaiting']} statements/s`}`);
       }
       if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
     } catch (err) {

@@ -95,6 +95,8 @@ export const ConfigSchema = z.object({
       error: 'expects sqlite://PATH, redis://…, postgres://… or memory://',
     })
     .default('sqlite://data/bot.sqlite'),
+  /** PostgreSQL: connections of keyv's pool and of the ledger's, each; a process opens 2× this + MAX_CONCURRENT_JOBS + 1, checked at start. */
+  POSTGRES_POOL_SIZE: positiveInt('a positive whole number of connections').default(10),
   QUOTA_DEFAULT_LIMIT: nonNegativeInt('a whole number of images (0 or more)').default(20),
   QUOTA_DEFAULT_PERIOD: z.enum(['day', 'week', 'month'], { error: 'expects day, week or month' }).default('day'),
   JOB_LEASE_MS: positiveInt('a whole number of milliseconds').min(1_000, { error: 'expects at least 1000 milliseconds' }).default(60_000),

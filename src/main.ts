@@ -87,6 +87,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     defaults: { limit: config.QUOTA_DEFAULT_LIMIT, period: config.QUOTA_DEFAULT_PERIOD },
     jobLeaseMs: config.JOB_LEASE_MS,
     jobSlots: { global: config.MAX_CONCURRENT_JOBS, perMember: config.MAX_RUNNING_PER_MEMBER },
+    postgresPoolSize: config.POSTGRES_POOL_SIZE,
     clock,
     logger,
     ...overrides.storageNames,

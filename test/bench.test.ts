@@ -22,6 +22,7 @@ interface BenchResults {
   overhead: BenchComparison & { reference: Record<string, unknown> };
   memory: BenchComparison;
   quota: { backends: Record<string, Record<string, unknown> | undefined>; acrossProcesses: Record<string, Record<string, unknown> | undefined> };
+  records: { params: { members: number }; usageWrites: Record<string, Record<string, unknown> | undefined>; postgresSlots: Record<string, unknown> };
 }
 
 describe('npm run bench -- --quick', () => {
@@ -36,7 +37,7 @@ describe('npm run bench -- --quick', () => {
     expect(files).toHaveLength(1);
     const json = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as BenchResults;
     expect(json.mode).toBe('quick');
-    for (const section of ['burst', 'overhead', 'memory', 'quota', 'describeFlood', 'svg', 'baseline', 'targets', 'machine'])
+    for (const section of ['burst', 'overhead', 'memory', 'quota', 'describeFlood', 'svg', 'records', 'baseline', 'targets', 'machine'])
       expect(json, section).toHaveProperty(section);
     for (const section of ['burst', 'overhead', 'memory'] as const) {
       expect(Object.keys(json[section].ours).length).toBeGreaterThan(0);
@@ -52,5 +53,11 @@ describe('npm run bench -- --quick', () => {
     expect(sqliteProcesses['reservationsPerSecond'], JSON.stringify(sqliteProcesses)).toBeTypeOf('number');
     expect(sqliteProcesses['accepted']).toBe(sqliteProcesses['expectedAccepted']);
     expect(sqliteProcesses['recordedReserved']).toBe(sqliteProcesses['expectedAccepted']);
+    // Records (issue 28): SQLite's usage writes at both sizes; without the URLs, Redis and PostgreSQL say why not.
+    const sqliteWrites = json.records.usageWrites['sqlite']!;
+    expect(sqliteWrites[`writeCpuAt${json.records.params.members}Ms`], JSON.stringify(sqliteWrites)).toBeTypeOf('number');
+    expect(sqliteWrites['writeP50At5Ms']).toBeTypeOf('number');
+    expect(json.records.usageWrites['postgres']).toEqual({ skipped: 'POSTGRES_URL not set' });
+    expect(json.records.postgresSlots).toEqual({ skipped: 'POSTGRES_URL not set' });
   }, 600_000);
 });

@@ -1,20 +1,38 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import pg from 'pg';
 import type pino from 'pino';
 import type { SlotHold } from '../service/ports.js';
 import { StorageUnavailableError } from './errors.js';
-import { type ClusterJobSlots, type JobSlotLimits, pollForHold } from './job-slots.js';
+import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
+import { SlotWakeups } from './slot-wakeups.js';
 import { withTimeout } from './with-timeout.js';
 
-const TRY_LOCK = 'SELECT pg_try_advisory_lock($1::bigint) AS locked';
-const UNLOCK_ALL = 'SELECT pg_advisory_unlock_all()';
+/**
+ * One attempt, one statement: takes the first free lock of the member's keys ($1), then, if it got one, the first
+ * free lock of the global keys ($2), and gives the member's back when no global one was free. Each scan stops at
+ * its first win (LIMIT 1 over the function scan, no sort); the keys arrive rotated to a random start, so waiters do
+ * not all queue on the first key. `member` null: the member's slots were full; `global` null: the global ones.
+ */
+const TRY_HOLD = `WITH m AS MATERIALIZED (SELECT k FROM unnest($1::bigint[]) AS k WHERE pg_try_advisory_lock(k) LIMIT 1),
+  g AS MATERIALIZED (SELECT k FROM unnest($2::bigint[]) AS k WHERE EXISTS (SELECT 1 FROM m) AND pg_try_advisory_lock(k) LIMIT 1)
+  SELECT (SELECT k FROM m) AS member, (SELECT k FROM g) AS global,
+    (SELECT pg_advisory_unlock(k) FROM m WHERE NOT EXISTS (SELECT 1 FROM g)) AS undone`;
+/** Frees the session's locks and tells every process's waiters a slot is free, in one statement. */
+const RELEASE = 'SELECT pg_advisory_unlock_all(), pg_notify($1, $2)';
+
+/** First pause of a waiter that no NOTIFY wakes; it doubles up to {@link MAX_PAUSE_MS}. */
+const FIRST_PAUSE_MS = 100;
+/** Longest pause: how late at most a waiter notices a slot freed without a NOTIFY (its process was killed). */
+const MAX_PAUSE_MS = 1_000;
+/** How soon a listener connection that dropped is opened again. */
+const RELISTEN_MS = 1_000;
 
 /** Options of {@link openPostgresJobSlots}. */
 export interface PostgresJobSlotsOptions {
   /** Part of every lock key, so bots (or test runs) sharing a database keep apart. */
   namespace: string;
   limits: JobSlotLimits;
-  /** `application_name` of the slots' connections. */
+  /** `application_name` of the slots' connections; the listener's is `{name}-listen`. */
   applicationName: string;
   connectTimeoutMs: number;
   /** Connections at most: one per job acquiring or holding slots. @default limits.global (this process's queue never has more) */
@@ -22,14 +40,22 @@ export interface PostgresJobSlotsOptions {
   /** Scheme and host, for errors and log lines. */
   display: string;
   logger: pino.Logger;
+  /** A waiter's back-off when no NOTIFY wakes it (tests lengthen it to see the NOTIFY alone). @default 100 ms doubling to 1 s */
+  pauseMs?: { first: number; max: number } | undefined;
 }
+
+/** Connections the slots open at most: the holders' pool and the listener. */
+export const slotConnections = (options: Pick<PostgresJobSlotsOptions, 'limits' | 'maxConnections'>): number =>
+  (options.maxConnections ?? options.limits.global) + 1;
 
 /**
  * Opens cluster job slots on PostgreSQL: session advisory locks, on a pool of their own. Slot i of the global limit is
  * the lock key hash(`{namespace}:global:{i}`), slot i of a member's hash(`{namespace}:member:{id}:{i}`). A hold is
  * one pooled connection holding one member lock and one global lock for as long as the job runs; PostgreSQL frees a
- * session's advisory locks when its connection ends, so the slots of a process that died are free at once. Needs
- * direct connections (or session pooling): a transaction-pooling proxy would hand the session to others.
+ * session's advisory locks when its connection ends, so the slots of a process that died are free at once. An
+ * attempt is one statement over all keys; a waiter then sleeps until a release's NOTIFY wakes it (one listening
+ * connection per process) or its back-off (100 ms doubling to 1 s) ends. Needs direct connections (or session
+ * pooling): a transaction-pooling proxy would hand the session to others.
  */
 export async function openPostgresJobSlots(url: string, options: PostgresJobSlotsOptions): Promise<ClusterJobSlots> {
   const log = options.logger.child({ module: 'job-slots', storage: options.display });
@@ -40,44 +66,121 @@ export async function openPostgresJobSlots(url: string, options: PostgresJobSlot
     connectionTimeoutMillis: options.connectTimeoutMs,
   });
   pool.on('error', (err) => log.warn({ err }, 'idle job slot connection lost'));
+  const slots = new PostgresJobSlots(pool, url, options, log);
   try {
-    await withTimeout(pool.query('SELECT 1'), options.connectTimeoutMs);
+    await withTimeout(Promise.all([pool.query('SELECT 1'), slots.listen()]), options.connectTimeoutMs);
   } catch (error) {
-    await pool.end().catch(() => undefined);
+    await slots.close().catch(() => undefined);
     throw error;
   }
-  return new PostgresJobSlots(pool, options, log);
+  return slots;
+}
+
+/** What one attempt found. */
+interface Attempt {
+  hold?: SlotHold | undefined;
+  /** The member's slots were all taken (another member's job may still get in). */
+  memberFull: boolean;
 }
 
 class PostgresJobSlots implements ClusterJobSlots {
   readonly #pool: pg.Pool;
+  readonly #url: string;
   readonly #options: PostgresJobSlotsOptions;
   readonly #log: pino.Logger;
   readonly #globalKeys: string[];
+  /** The channel of this namespace's releases: an identifier of lower-case letters, digits and underscores. */
+  readonly #channel: string;
+  readonly #wakeups = new SlotWakeups();
   readonly #held = new Set<() => void>();
+  #listener: pg.Client | undefined;
+  #relisten: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(pool: pg.Pool, options: PostgresJobSlotsOptions, log: pino.Logger) {
+  constructor(pool: pg.Pool, url: string, options: PostgresJobSlotsOptions, log: pino.Logger) {
     this.#pool = pool;
+    this.#url = url;
     this.#options = options;
     this.#log = log;
     this.#globalKeys = lockKeys(`${options.namespace}:global`, options.limits.global);
+    this.#channel = `imagine_bot_slots_${createHash('sha256').update(options.namespace).digest('hex').slice(0, 24)}`;
   }
 
-  acquire(memberId: string, options: { signal: AbortSignal; onWait?: (() => void) | undefined }): Promise<SlotHold> {
+  async acquire(memberId: string, options: { signal: AbortSignal; onWait?: (() => void) | undefined }): Promise<SlotHold> {
+    const { signal } = options;
     const memberKeys = lockKeys(`${this.#options.namespace}:member:${memberId}`, this.#options.limits.perMember);
-    return pollForHold(() => this.#tryOnce(memberKeys), options);
+    let budget = 0;
+    for (let attempt = 0; ; attempt++) {
+      signal.throwIfAborted();
+      const { hold, memberFull } = await this.#tryOnce(memberKeys);
+      if (hold !== undefined) {
+        if (!signal.aborted) return hold;
+        await hold.release();
+        signal.throwIfAborted();
+      }
+      // Woken for a freed slot this member cannot take: the next waiter may.
+      if (memberFull && budget > 1) this.#wakeups.wake(budget - 1);
+      if (attempt === 0) options.onWait?.();
+      const { first, max } = this.#options.pauseMs ?? { first: FIRST_PAUSE_MS, max: MAX_PAUSE_MS };
+      const pauseMs = Math.min(first * 2 ** Math.min(attempt, 30), max) * (0.5 + Math.random() / 2);
+      budget = await this.#wakeups.wait(pauseMs, signal);
+    }
   }
 
   close(): Promise<void> {
     // Ending their connections frees the locks of jobs still running (a shutdown past its grace).
     for (const drop of this.#held) drop();
-    this.#closing ??= this.#pool.end();
+    clearTimeout(this.#relisten);
+    const listener = this.#listener;
+    this.#listener = undefined;
+    this.#closing ??= Promise.all([this.#pool.end(), listener?.end().catch(() => undefined)]).then(() => undefined);
     return this.#closing;
   }
 
+  /** Opens the connection that hears releases; once it drops, waiters poll until it is open again. */
+  async listen(): Promise<void> {
+    const listener = new pg.Client({
+      connectionString: this.#url,
+      application_name: `${this.#options.applicationName}-listen`,
+      connectionTimeoutMillis: this.#options.connectTimeoutMs,
+    });
+    listener.on('notification', () => this.#wakeups.wake());
+    listener.on('error', (err) => {
+      if (this.#listener !== listener || this.#closing) return;
+      this.#listener = undefined;
+      this.#log.warn({ err }, 'job slot listener lost; waiting jobs poll until it is back');
+      listener.end().catch(() => undefined);
+      this.#listenLater();
+    });
+    this.#listener = listener;
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${this.#channel}`);
+    } catch (error) {
+      if (this.#listener === listener) this.#listener = undefined;
+      await listener.end().catch(() => undefined);
+      throw error;
+    }
+    // Closed meanwhile: close() did not see this one.
+    if (this.#closing) await listener.end().catch(() => undefined);
+  }
+
+  #listenLater(): void {
+    clearTimeout(this.#relisten);
+    this.#relisten = setTimeout(() => {
+      if (this.#closing) return;
+      this.listen().then(
+        () => this.#log.info('job slot listener back'),
+        (err: unknown) => {
+          this.#log.warn({ err }, 'job slot listener not back; trying again');
+          this.#listenLater();
+        },
+      );
+    }, RELISTEN_MS).unref();
+  }
+
   /** One member lock and one global lock on one connection, or neither. */
-  async #tryOnce(memberKeys: readonly string[]): Promise<SlotHold | undefined> {
+  async #tryOnce(memberKeys: readonly string[]): Promise<Attempt> {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw this.#unavailable(error);
     });
@@ -89,10 +192,15 @@ class PostgresJobSlots implements ClusterJobSlots {
       client.release(destroy);
     };
     try {
-      if ((await lockOne(client, memberKeys)) && (await lockOne(client, this.#globalKeys))) return this.#hold(done, client);
-      await client.query(UNLOCK_ALL);
+      const { rows } = await client.query<{ member: string | null; global: string | null }>({
+        name: 'job-slot-try-hold',
+        text: TRY_HOLD,
+        values: [rotated(memberKeys), rotated(this.#globalKeys)],
+      });
+      const row = rows[0];
+      if (row?.member != null && row.global != null) return { hold: this.#hold(done, client), memberFull: false };
       done(false);
-      return undefined;
+      return { memberFull: row?.member == null };
     } catch (error) {
       // Destroyed, not returned: its session, and any lock it took, ends with it.
       done(true);
@@ -112,7 +220,7 @@ class PostgresJobSlots implements ClusterJobSlots {
     this.#held.add(drop);
     const unlock = async () => {
       try {
-        await client.query(UNLOCK_ALL);
+        await client.query({ name: 'job-slot-release', text: RELEASE, values: [this.#channel, ''] });
         finish(false);
       } catch (err) {
         this.#log.warn({ err }, 'job slot unlock failed; its connection is closed instead');
@@ -128,13 +236,10 @@ class PostgresJobSlots implements ClusterJobSlots {
   }
 }
 
-/** Takes the first free lock of `keys`; whether it got one. */
-async function lockOne(client: pg.PoolClient, keys: readonly string[]): Promise<boolean> {
-  for (const key of keys) {
-    const { rows } = await client.query<{ locked: boolean }>({ name: 'job-slot-try-lock', text: TRY_LOCK, values: [key] });
-    if (rows[0]?.locked === true) return true;
-  }
-  return false;
+/** `keys` starting at a random one, in a circle. */
+function rotated(keys: readonly string[]): string[] {
+  const start = keys.length > 1 ? randomInt(keys.length) : 0;
+  return [...keys.slice(start), ...keys.slice(0, start)];
 }
 
 /** `count` advisory lock keys for `name`: 64-bit hashes, so distinct names practically never share a lock. */

@@ -24,6 +24,7 @@ const FIRST_POLL_MS = 20;
 const MAX_POLL_MS = 250;
 
 /**
+ * How Redis's slots wait (PostgreSQL's are woken by a NOTIFY as well: job-slots-postgres.ts).
  * Calls `tryOnce` until it returns a hold, pausing between attempts with capped exponential backoff and jitter (so
  * processes waiting together do not poll in step). Calls `onWait` after the first failed attempt. Once `signal`
  * aborts, rejects with its reason and holds nothing (a hold won meanwhile is released).

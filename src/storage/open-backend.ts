@@ -11,6 +11,7 @@ import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import type { Ledger } from './ledger.js';
 import { openJobSlots } from './open-job-slots.js';
 import { openLedger } from './open-ledger.js';
+import { checkConnections, type ConnectionPlan } from './postgres-connections.js';
 import { openPostgresKeyvStore } from './postgres-keyv-store.js';
 import { connectRedis } from './redis-client.js';
 import { withTimeout } from './with-timeout.js';
@@ -37,7 +38,16 @@ export interface BackendOptions {
   applicationName?: string | undefined;
   /** Opens cluster job slots with these limits, where the store offers them; their connections are `{name}-slots`. */
   slots?: { limits: JobSlotLimits; holdMs: number } | undefined;
+  /** PostgreSQL: connections of keyv's pool and of the ledger's, each (POSTGRES_POOL_SIZE). @default 10 */
+  poolSize?: number | undefined;
   logger: pino.Logger;
+}
+
+/** The connections a process opens on PostgreSQL with `options` (README "PostgreSQL connections"). */
+export function postgresConnectionPlan(options: Pick<BackendOptions, 'slots' | 'poolSize'>): ConnectionPlan {
+  const pool = options.poolSize ?? DEFAULT_POOL_SIZE;
+  const slots = options.slots?.limits.global ?? 0;
+  return { keyv: pool, ledger: pool, slots, listen: slots > 0 ? 1 : 0 };
 }
 
 interface Adapter {
@@ -49,6 +59,8 @@ interface Adapter {
   close(): Promise<void>;
 }
 
+const DEFAULT_POOL_SIZE = 10;
+
 /** As long as the ledger waits for the write lock (open-ledger.ts). */
 const SQLITE_BUSY_RETRY_MS = 5_000;
 
@@ -58,6 +70,13 @@ const SQLITE_BUSY_RETRY_MS = 5_000;
  * `connectTimeoutMs`.
  */
 export async function openBackend(location: StorageLocation, options: BackendOptions): Promise<Backend> {
+  // Before any pool opens: a process that would not fit refuses to start instead of failing later under load.
+  if (location.scheme === 'postgres') {
+    const check = { connectTimeoutMs: options.connectTimeoutMs, applicationName: `${applicationName(options)}-check`, display: location.display };
+    await checkConnections(location.url, postgresConnectionPlan(options), check).catch((error: unknown) => {
+      throw error instanceof StorageUnavailableError ? error : unavailable(location, error);
+    });
+  }
   const adapter = await createAdapter(location, options).catch((error: unknown) => {
     throw unavailable(location, error);
   });
@@ -78,7 +97,7 @@ export async function openBackend(location: StorageLocation, options: BackendOpt
   let slots: ClusterJobSlots | undefined;
   try {
     await withTimeout(probe(kv), options.connectTimeoutMs);
-    ledger = await openLedger(location, connection(options, 'ledger'));
+    ledger = await openLedger(location, { ...connection(options, 'ledger'), maxConnections: options.poolSize ?? DEFAULT_POOL_SIZE });
     slots = options.slots && (await openJobSlots(location, { ...options.slots, ...connection(options, 'slots') }));
   } catch (error) {
     await Promise.allSettled([adapter.close(), ledger?.close()]);
@@ -169,6 +188,7 @@ async function createPostgresAdapter(url: string, options: BackendOptions): Prom
   const store = await openPostgresKeyvStore(url, {
     applicationName: applicationName(options),
     connectTimeoutMs: options.connectTimeoutMs,
+    maxConnections: options.poolSize ?? DEFAULT_POOL_SIZE,
     logger: options.logger,
   });
   return { store, keyvPrefixes: true, close: () => store.disconnect() };

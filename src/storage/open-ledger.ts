@@ -16,6 +16,8 @@ export interface LedgerOptions {
   connectTimeoutMs: number;
   /** Name of the ledger's connections (PostgreSQL `application_name`, Redis CLIENT SETNAME). */
   applicationName: string;
+  /** PostgreSQL: connections of the ledger's pool. @default 10 */
+  maxConnections?: number | undefined;
   logger: pino.Logger;
 }
 
@@ -49,6 +51,7 @@ async function openAtomicStore(location: StorageLocation, options: LedgerOptions
         namespace: options.namespace,
         applicationName: options.applicationName,
         connectTimeoutMs: options.connectTimeoutMs,
+        maxConnections: options.maxConnections,
         display: location.display,
         logger: options.logger,
       });

@@ -80,6 +80,8 @@ export interface OpenStorageOptions {
   connectTimeoutMs?: number | undefined;
   /** Name of the bot's connections (PostgreSQL `application_name`, Redis CLIENT SETNAME); the ledger's are `{name}-ledger`. @default 'imagine-bot' */
   applicationName?: string | undefined;
+  /** PostgreSQL: connections of keyv's pool and of the ledger's, each (POSTGRES_POOL_SIZE). @default 10 */
+  postgresPoolSize?: number | undefined;
 }
 
 /**
@@ -95,6 +97,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage>
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     applicationName: options.applicationName,
     slots: options.jobSlots && { limits: options.jobSlots, holdMs: options.jobLeaseMs },
+    poolSize: options.postgresPoolSize,
     logger,
   });
   logger.info({ storage: location.display }, 'storage opened');
