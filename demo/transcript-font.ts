@@ -51,23 +51,36 @@ export function parseUnicodeRange(value: string): [number, number][] {
   });
 }
 
-/** The subsets that cover at least one character of `text` other than ASCII (the text fonts draw digits and `#`). */
+/**
+ * Below this code point the text fonts draw (digits, `#`, `*`, ©, ®, which the font also has for keycaps): the rules
+ * leave it out of their ranges, or a browser whose listed text fonts are all missing would draw digits with the emoji
+ * font before falling back.
+ */
+const FIRST_EMOJI_POINT = 0x2000;
+
+/** The subsets that cover at least one character of `text` the emoji font draws (from U+2000 on). */
 export function subsetsFor(text: string, subsets: readonly EmojiFontSubset[] = emojiFontSubsets()): EmojiFontSubset[] {
   const points = new Set<number>();
   for (const char of text) {
     const point = char.codePointAt(0) ?? 0;
-    if (point > 0x7f) points.add(point);
+    if (point >= FIRST_EMOJI_POINT) points.add(point);
   }
   return subsets.filter((subset) => [...points].some((point) => subset.ranges.some(([first, last]) => point >= first && point <= last)));
 }
 
-/** The @font-face rules for `subsets`, each file loaded from `{base}/{file}`. */
+/** The @font-face rules for `subsets`, each file loaded from `{base}/{file}`, for its code points from U+2000 on. */
 export function emojiFontFaces(subsets: readonly EmojiFontSubset[], base: string): string {
   return subsets
-    .map(
-      (subset) =>
-        `@font-face { font-family: "${EMOJI_FONT_FAMILY}"; font-style: normal; font-weight: 400; font-display: block; ` +
-        `src: url("${base}/${subset.file}") format("woff2"); unicode-range: ${subset.unicodeRange}; }`,
-    )
+    .map((subset) => {
+      const ranges = subset.ranges.filter(([, last]) => last >= FIRST_EMOJI_POINT).map(([first, last]) => [Math.max(first, FIRST_EMOJI_POINT), last]);
+      const range = ranges.map(([first = 0, last = 0]) => (first === last ? `U+${hex(first)}` : `U+${hex(first)}-${hex(last)}`)).join(',');
+      return ranges.length === 0
+        ? ''
+        : `@font-face { font-family: "${EMOJI_FONT_FAMILY}"; font-style: normal; font-weight: 400; font-display: block; ` +
+            `src: url("${base}/${subset.file}") format("woff2"); unicode-range: ${range}; }`;
+    })
+    .filter((rule) => rule !== '')
     .join('\n');
 }
+
+const hex = (point: number) => point.toString(16);

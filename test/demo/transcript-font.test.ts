@@ -70,6 +70,9 @@ describe('the emoji font the transcript bundles', () => {
     const { html, page, fonts } = await written('Re-roll 🔁 and a die 🎲');
     expect(html).toContain(`"gg sans", "Noto Sans", "Helvetica Neue", Helvetica, Arial, sans-serif, "${EMOJI_FONT_FAMILY}"`);
     expect(html).toContain("font-src 'self'");
+    // Digits, '#' and '*' stay with the text fonts: no rule claims them.
+    for (const range of html.matchAll(/unicode-range: ([^;]+);/g))
+      expect(Math.min(...parseUnicodeRange(range[1] ?? '').map(([first]) => first))).toBeGreaterThanOrEqual(0x2000);
     const urls = [...html.matchAll(/@font-face \{ font-family: "Noto Emoji";[^}]*url\("([^"]+)"\)/g)].map((m) => m[1] ?? '');
     expect(urls.length).toBeGreaterThan(0);
     expect(fonts).toHaveLength(urls.length);
