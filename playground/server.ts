@@ -62,8 +62,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     <T>(schema: z.ZodType<T>, run: (body: T) => { id: string }) =>
     async (req: IncomingMessage, res: ServerResponse) => {
       const parsed = schema.safeParse(JSON.parse((await readBody(req)).toString('utf8')));
-      if (!parsed.success) return json(res, 400, { error: parsed.error.message });
-      return json(res, 200, { interactionId: run(parsed.data).id });
+      if (parsed.success) json(res, 200, { interactionId: run(parsed.data).id });
+      else json(res, 400, { error: parsed.error.message });
     };
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => unknown> = {
     'GET /': (_req, res) => send(res, 200, 'text/html; charset=utf-8', playgroundPage()),
@@ -91,7 +91,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const font = req.method === 'GET' && path.startsWith('/fonts/') ? fonts.get(path.slice('/fonts/'.length)) : undefined;
     const handler = font === undefined ? routes[`${req.method ?? 'GET'} ${path}`] : (_: IncomingMessage, r: ServerResponse) => sendFont(r, font);
-    if (!handler) return send(res, 404, 'text/plain', 'not found');
+    if (!handler) {
+      send(res, 404, 'text/plain', 'not found');
+      return;
+    }
     Promise.resolve(handler(req, res)).catch((err: unknown) => {
       const known = err instanceof PlaygroundRequestError || err instanceof SyntaxError;
       if (!res.headersSent) json(res, known ? 400 : 500, { error: err instanceof Error ? err.message : String(err) });
