@@ -61,6 +61,8 @@ export function playgroundPage(): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>imagine-bot playground</title>',
+    // No icon: the browser would ask for /favicon.ico.
+    '<link rel="icon" href="data:,">',
     `<style>${emojiFontFaces(emojiFontSubsets(), '/fonts')}${TRANSCRIPT_CSS}${PLAYGROUND_CSS}</style>`,
     '</head>',
     '<body>',
