@@ -8,7 +8,8 @@ import { TRANSCRIPT_CSS } from '../demo/transcript-style.js';
 
 const PLAYGROUND_CSS = `
 body { display: flex; flex-direction: column; height: 100vh; overflow: hidden; }
-header.page { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; padding: 10px 24px; }
+header.page { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; padding: 10px 16px; }
+header.page h1 { font-size: 17px; }
 #roles { display: flex; gap: 8px; }
 #roles label { gap: 3px; }
 header.page h1 { margin-right: auto; }
@@ -19,6 +20,7 @@ select, input, textarea { background: #1e1f22; color: #dbdee1; border: 1px solid
 #messages { flex: 1; overflow-y: auto; padding-bottom: 16px; }
 #messages .slot[hidden] { display: none; }
 #messages .empty { color: #949ba4; padding: 24px; }
+#messages .media-gallery { max-width: 380px; }
 .slot { position: relative; }
 .slot .apps { position: absolute; right: 24px; top: 8px; display: none; gap: 4px; }
 .slot:hover .apps { display: flex; }
