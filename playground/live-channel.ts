@@ -48,6 +48,11 @@ export class LiveChannel {
     return handle;
   }
 
+  /** Every interaction the page dispatched, oldest first. */
+  tracked(): readonly InteractionHandle[] {
+    return this.handles;
+  }
+
   /** Every message as it stands now, oldest first (what a page that just connected is sent). */
   current(): LiveEvent[] {
     this.refresh();

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { startHarness, type Harness, type HarnessOptions } from '../test/e2e/harness.js';
+import type { InteractionHandle } from '../test/emulators/discord/index.js';
 import { emojiFontSubsets } from '../demo/transcript-font.js';
 import {
   CommandRequestSchema,
@@ -38,6 +39,8 @@ export interface Playground {
   /** `http://127.0.0.1:PORT/`. */
   readonly url: string;
   readonly harness: Harness;
+  /** Every interaction the page dispatched, oldest first (what Discord sent the bot: who, which roles, which language). */
+  interactions(): readonly InteractionHandle[];
   /** Stops the page's server, the bot and both emulators. */
   close(): Promise<void>;
 }
@@ -107,6 +110,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   return {
     url: `http://127.0.0.1:${port}/`,
     harness,
+    interactions: () => live.tracked(),
     close: async () => {
       for (const stream of streams) stream.end();
       live.close();

@@ -55,7 +55,10 @@ describe.skipIf(browser.skip)(browser.title, () => {
     if (optional && (await page.locator('#more[open]').count()) === 0) await page.click('#more summary');
     for (const [field, value] of Object.entries(fields)) await page.fill(`#command-bar [name="${field}"]`, value);
     for (const [field, file] of Object.entries(files)) await page.setInputFiles(`#command-bar [name="${field}"]`, file);
+    // Resolves once the server answered: the interaction is dispatched and tracked by then.
+    const answered = page.waitForResponse((response) => response.url().endsWith('/api/command'));
     await page.click('button.send');
+    expect((await answered).status()).toBe(200);
   }
 
   it('builds the command bar from the commands the bot registered', async () => {
@@ -121,6 +124,23 @@ describe.skipIf(browser.skip)(browser.title, () => {
     const text = await card.innerText();
     expect(text).toContain('@Member2');
     expect(text).not.toContain('Imagined for');
+  });
+
+  it("sends the member's roles as ticked, and their language, with each interaction", async () => {
+    const { guild, member } = playground.harness.discord.fixtures;
+    await page.selectOption('#member', member.id);
+    const ticked = await Promise.all((await page.locator('input.role:checked').all()).map((box) => box.getAttribute('value')));
+    expect(ticked).toEqual(['artist']);
+    await page.uncheck('input.role[value="artist"]');
+    await page.check('input.role[value="vip"]');
+    await page.selectOption('#locale', 'ja');
+    await run('models', {});
+    const sent = playground.interactions().at(-1)!;
+    await sent.waitForAck();
+    const payload = sent.payload as { locale?: string; member?: { roles?: string[]; user?: { id?: string } } };
+    expect(payload.member?.user?.id).toBe(member.id);
+    expect(payload.member?.roles).toEqual([guild.roles.vip.id]);
+    expect(payload.locale).toBe('ja');
   });
 
   it('serves the emoji font the page names, so the buttons draw their emoji', async () => {
