@@ -2,6 +2,7 @@
  * `npm run playground` in headless Chromium (issue 31): the playground runs in-process (the real bot against both
  * emulators, the page on a free port) and a person drives the page as they would. /imagine with a prompt shows a result
  * card; U1 posts that image on a card of its own; Vary on it brings a new image. /edit takes a file picked in the page,
+ * an app command (Edit image) runs on a message,
  * Edit opens the bot's modal in a dialog, and switching member and language changes who acts and what the bot says.
  * Every wait is for something in the page (a card, an image loaded, a dialog), never for a time.
  */
@@ -113,12 +114,25 @@ describe.skipIf(browser.skip)(browser.title, () => {
     expect(await result.innerText()).toContain('now at night');
   });
 
+  it("runs an app command on a message: Edit image on a card opens the bot's modal, and its submit edits that card's image", async () => {
+    const card = page.locator(CARDS).nth(4);
+    await card.hover();
+    await card.locator('.apps button[data-name="Edit image"]').click();
+    const dialog = page.locator('dialog#modal[open]');
+    await dialog.waitFor();
+    await dialog.locator('textarea').fill('with northern lights');
+    await dialog.locator('button.submit').click();
+    const result = page.locator(CARDS).nth(5);
+    await result.waitFor();
+    expect(await result.innerText()).toContain('with northern lights');
+  });
+
   it('acts as another member, in another language', async () => {
     const member2 = playground.harness.discord.fixtures.users.member2;
     await page.selectOption('#member', member2.id);
     await page.selectOption('#locale', 'de');
     await run('imagine', { prompt: 'ein Fuchs im Schnee' });
-    const card = page.locator(CARDS).nth(5);
+    const card = page.locator(CARDS).nth(6);
     await card.waitFor();
     expect(await page.locator('.interaction-line').last().innerText()).toMatch(/Member2\s+used\s+\/imagine/);
     const text = await card.innerText();
