@@ -20,6 +20,7 @@ interface SlashOptionInput {
   name: string;
   type: number;
   value?: string | number | boolean | undefined;
+  focused?: boolean | undefined;
   options?: SlashOptionInput[] | undefined;
 }
 
@@ -28,6 +29,7 @@ const SlashOptionSchema: z.ZodType<SlashOptionInput> = z.lazy(() =>
     name: z.string().min(1).max(32),
     type: z.number().int().min(1).max(11),
     value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+    focused: z.boolean().optional(),
     options: z.array(SlashOptionSchema).optional(),
   }),
 );
@@ -41,6 +43,9 @@ export const CommandRequestSchema = z.object({
   uploads: z.array(UploadSchema).max(10).default([]),
   actor: ActorSchema,
 });
+
+/** An autocomplete: the options typed so far, one of them `focused` (no files). */
+export const AutocompleteRequestSchema = z.object({ name: z.string().min(1).max(32), options: z.array(SlashOptionSchema), actor: ActorSchema });
 
 export const ComponentRequestSchema = z.object({
   messageId: z.string(),
@@ -61,6 +66,9 @@ export const ModalRequestSchema = z.object({
 export const MessageCommandRequestSchema = z.object({ name: z.string().min(1).max(32), messageId: z.string(), actor: ActorSchema });
 
 type Actor = z.infer<typeof ActorSchema>;
+
+/** How long an autocomplete waits for the bot's choices (Discord gives it 3 s). */
+const AUTOCOMPLETE_TIMEOUT_MS = 3_000;
 
 /** A request the page sent that names something that is not there (a member, a message). */
 export class PlaygroundRequestError extends Error {}
@@ -103,6 +111,12 @@ export function playgroundActions(harness: Harness, track: (handle: InteractionH
           return { name: option.name, type: 11, value: upload.id };
         });
       return track(discord.slash(body.name, withFiles(body.options), { ...ctx, resolvedAttachments: uploads }));
+    },
+    /** Asks the bot for the focused option's choices; not tracked (an autocomplete leaves no message). */
+    async autocomplete(body: z.infer<typeof AutocompleteRequestSchema>): Promise<{ name: string; value: string | number }[]> {
+      const handle = discord.autocomplete(body.name, body.options, context(body.actor));
+      await handle.waitFor((h) => h.acks.some((ack) => ack.type === 8), AUTOCOMPLETE_TIMEOUT_MS);
+      return handle.acks.find((ack) => ack.type === 8)?.body?.data?.choices ?? [];
     },
     component(body: z.infer<typeof ComponentRequestSchema>): InteractionHandle {
       const ctx = context(body.actor);

@@ -5,7 +5,8 @@
  *
  * Routes: `GET /` the page, `/app.js` its script, `/fonts/*` the emoji font; `GET /api/setup` the commands, members,
  * roles, channels and locales; `GET /api/events` the live channel (server-sent events); `POST /api/command`,
- * `/api/component`, `/api/modal`, `/api/message-command` dispatch an interaction and answer `{ interactionId }`.
+ * `/api/component`, `/api/modal`, `/api/message-command` dispatch an interaction and answer `{ interactionId }`;
+ * `POST /api/autocomplete` answers the bot's choices for the option being typed.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,6 +16,7 @@ import { startHarness, type Harness, type HarnessOptions } from '../test/e2e/har
 import type { InteractionHandle } from '../test/emulators/discord/index.js';
 import { emojiFontSubsets } from '../demo/transcript-font.js';
 import {
+  AutocompleteRequestSchema,
   CommandRequestSchema,
   ComponentRequestSchema,
   MessageCommandRequestSchema,
@@ -85,6 +87,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       });
     },
     'POST /api/command': post(CommandRequestSchema, (body) => actions.command(body)),
+    'POST /api/autocomplete': async (req, res) => {
+      const parsed = AutocompleteRequestSchema.safeParse(JSON.parse((await readBody(req)).toString('utf8')));
+      if (parsed.success) json(res, 200, { choices: await actions.autocomplete(parsed.data) });
+      else json(res, 400, { error: parsed.error.message });
+    },
     'POST /api/component': post(ComponentRequestSchema, (body) => actions.component(body)),
     'POST /api/modal': post(ModalRequestSchema, (body) => actions.modal(body)),
     'POST /api/message-command': post(MessageCommandRequestSchema, (body) => actions.messageCommand(body)),

@@ -121,6 +121,14 @@ function field(spec) {
     input.type = spec.type === 4 || spec.type === 10 ? 'number' : 'text';
     if (spec.type === 10) input.step = 'any';
     input.placeholder = described(spec);
+    if (spec.autocomplete) {
+      const list = document.createElement('datalist');
+      list.id = `suggestions-${spec.name}`;
+      input.setAttribute('list', list.id);
+      input.addEventListener('focus', () => void suggest(input));
+      input.addEventListener('input', () => void suggest(input));
+      wrapper.append(list);
+    }
   }
   input.name = spec.name;
   input.dataset.type = String(spec.type);
@@ -148,17 +156,20 @@ async function readFile(file) {
   return { filename: file.name, contentType: file.type, data: btoa(binary) };
 }
 
-$('#command-bar').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const entry = entries[Number($('#command').value)];
+// The bar's values as the command's options; `focused` names the field an autocomplete asks for (files left out).
+async function collect(entry, focused) {
   const options = [];
   const uploads = [];
   for (const input of $('#command-bar').querySelectorAll('#options [name], #more [name]')) {
     const type = Number(input.dataset.type);
     if (type === 11) {
-      if (input.files.length === 0) continue;
+      if (focused !== undefined || input.files.length === 0) continue;
       uploads.push(await readFile(input.files[0]));
       options.push({ name: input.name, type, value: String(uploads.length - 1) });
+      continue;
+    }
+    if (input.name === focused) {
+      options.push({ name: input.name, type, value: input.value, focused: true });
       continue;
     }
     if (input.value === '') continue;
@@ -171,9 +182,30 @@ $('#command-bar').addEventListener('submit', async (event) => {
   let nested = options;
   for (let depth = entry.path.length - 1; depth >= 1; depth--)
     nested = [{ name: entry.path[depth], type: depth === entry.path.length - 1 ? SUB_COMMAND : SUB_COMMAND_GROUP, options: nested }];
-  const sent = await api('/api/command', { name: entry.path[0], options: nested, uploads, actor: actor() });
+  return { name: entry.path[0], options: nested, uploads };
+}
+
+$('#command-bar').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const entry = entries[Number($('#command').value)];
+  const sent = await api('/api/command', { ...(await collect(entry)), actor: actor() });
   if (sent) for (const input of $('#command-bar').querySelectorAll('input[type=text], input[type=file]')) input.value = '';
 });
+
+// An autocomplete option asks the bot for its choices as the person types (the model list, for instance).
+async function suggest(input) {
+  const entry = entries[Number($('#command').value)];
+  const { name, options } = await collect(entry, input.name);
+  const response = await fetch('/api/autocomplete', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, options, actor: actor() }),
+  });
+  if (!response.ok) return;
+  const { choices } = await response.json();
+  const list = document.getElementById(input.getAttribute('list'));
+  list.replaceChildren(...choices.map((choice) => option(String(choice.value), choice.name)));
+}
 
 // --- buttons, selects and app commands on messages ------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
  * `npm run playground` in headless Chromium (issue 31): the playground runs in-process (the real bot against both
  * emulators, the page on a free port) and a person drives the page as they would. /imagine with a prompt shows a result
  * card; U1 posts that image on a card of its own; Vary on it brings a new image. /edit takes a file picked in the page,
- * an app command (Edit image) runs on a message,
+ * an app command (Edit image) runs on a message, an autocomplete option lists the bot's choices,
  * Edit opens the bot's modal in a dialog, and switching member and language changes who acts and what the bot says.
  * Every wait is for something in the page (a card, an image loaded, a dialog), never for a time.
  */
@@ -67,6 +67,15 @@ describe.skipIf(browser.skip)(browser.title, () => {
     expect(commands).toEqual(expect.arrayContaining(['imagine', 'edit', 'models']));
     expect(await page.locator('#options [name="prompt"]').count()).toBe(1);
     expect(await page.locator('#more [name="count"]').count()).toBe(1);
+  });
+
+  it("offers the bot's autocomplete choices for an option as it is typed (the models)", async () => {
+    await page.click('#more summary');
+    await page.focus('#more [name="model"]');
+    const first = page.locator('datalist#suggestions-model option').first();
+    await first.waitFor({ state: 'attached' });
+    const values = await Promise.all((await page.locator('datalist#suggestions-model option').all()).map((o) => o.getAttribute('value')));
+    expect(values).toContain('gpt-image-2');
   });
 
   it('runs /imagine, U1 and Vary, and shows each new image as it arrives', async () => {
