@@ -111,7 +111,14 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       if (!known) process.stderr.write(`playground: ${req.method} ${path} failed: ${err instanceof Error ? err.stack : String(err)}\n`);
     });
   });
-  await listen(server, options.port);
+  try {
+    await listen(server, options.port);
+  } catch (err) {
+    // The port is taken (or not ours to use): stop what started before saying so.
+    live.close();
+    await harness.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
 
   return {

@@ -1,10 +1,12 @@
 /**
  * `npm run playground` as a person runs it (issue 31): `tsx playground/run.ts` prints the page's URL, the page and its
  * setup answer there, and Ctrl-C (SIGINT) stops the bot, the emulators and the page, exiting 0. A bad port is refused
- * before anything starts.
+ * before anything starts; a taken one stops what started and exits 1.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 
 const REPO = new URL('../..', import.meta.url).pathname;
@@ -46,6 +48,19 @@ describe('npm run playground', () => {
     expect(code, run.output()).toBe(0);
     expect(run.output()).toContain('Stopped.');
     await expect(fetch(url)).rejects.toThrow();
+  }, 60_000);
+
+  it('says so and exits 1 when its port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const run = startRun(['--port', String((taken.address() as AddressInfo).port)]);
+      const [code] = (await once(run.child, 'exit')) as [number | null];
+      expect(code).toBe(1);
+      expect(run.output()).toContain('EADDRINUSE');
+    } finally {
+      taken.close();
+    }
   }, 60_000);
 
   it('refuses a port that is not one, exiting 1', async () => {
