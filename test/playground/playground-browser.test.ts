@@ -166,6 +166,18 @@ describe.skipIf(browser.skip)(browser.title, () => {
     expect(payload.locale).toBe('ja');
   });
 
+  it("fills a modal's multi-select: Vary (Region) with two cells of the grid brings a new image", async () => {
+    const before = await page.locator(CARDS).count();
+    await page.locator(CARDS).nth(1).locator('button[data-custom-id$=":rg"]').click();
+    const dialog = page.locator('dialog#modal[open]');
+    await dialog.waitFor();
+    expect(await dialog.locator('select[multiple] option').count()).toBe(9);
+    await dialog.locator('select[multiple]').selectOption(['0', '4']);
+    await dialog.locator('button.submit').click();
+    await page.locator(CARDS).nth(before).waitFor();
+    await page.waitForFunction(IMAGES_LOADED);
+  });
+
   it('serves the emoji font the page names, so the buttons draw their emoji', async () => {
     const loaded = await page.evaluate<string[]>('document.fonts.load(\'16px "Noto Emoji"\', "🔁").then((faces) => faces.map((f) => f.status))');
     expect(loaded).toEqual(['loaded']);
