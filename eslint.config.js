@@ -1,4 +1,4 @@
-// Lint with type information over src, test, bench and demo (and the config files).
+// Lint with type information over src, test, bench, demo and playground (and the config files).
 // Every rule turned off or relaxed below says why, in one line.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier/flat';
@@ -89,6 +89,14 @@ export default defineConfig(
     // Plain JavaScript (this file): outside tsconfig.json, so no type information.
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // The playground page's script runs in the browser: its globals, declared here (no DOM types in the TypeScript program).
+    files: ['playground/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(['document', 'window', 'fetch', 'EventSource', 'setTimeout', 'btoa', 'BigInt'].map((name) => [name, 'readonly'])),
+    },
   },
   // Last: turns off the stylistic rules that would fight the formatter.
   prettier,

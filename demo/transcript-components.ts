@@ -79,7 +79,7 @@ function renderButton(c: Fields): string {
   const label = text ? `<span class="label">${escapeHtml(text)}</span>` : '';
   const external = style === 'link' ? '<span class="external">↗</span>' : '';
   const disabled = c.boolean('disabled') ? ' disabled' : '';
-  return `<button type="button" class="button ${style}${disabled}"${disabled}>${renderEmoji(c.child('emoji'))}${label}${external}</button>`;
+  return `<button type="button" class="button ${style}${disabled}"${disabled}${customId(c)}>${renderEmoji(c.child('emoji'))}${label}${external}</button>`;
 }
 
 function renderSelect(c: Fields): string {
@@ -89,11 +89,19 @@ function renderSelect(c: Fields): string {
       const o = new Fields(option);
       const description = o.string('description');
       const detail = description ? `<span class="option-description">${escapeHtml(description)}</span>` : '';
-      return `<li${o.boolean('default') ? ' class="default"' : ''}>${renderEmoji(o.child('emoji'))}${escapeHtml(o.string('label') ?? '')}${detail}</li>`;
+      const value = o.string('value');
+      const data = value === undefined ? '' : ` data-value="${escapeHtml(value)}"`;
+      return `<li${o.boolean('default') ? ' class="default"' : ''}${data}>${renderEmoji(o.child('emoji'))}${escapeHtml(o.string('label') ?? '')}${detail}</li>`;
     })
     .join('');
   const disabled = c.boolean('disabled') ? ' disabled' : '';
-  return `<details class="select${disabled}"><summary>${placeholder}<span class="chevron">▾</span></summary><ul>${items}</ul></details>`;
+  return `<details class="select${disabled}"${customId(c)}><summary>${placeholder}<span class="chevron">▾</span></summary><ul>${items}</ul></details>`;
+}
+
+/** The component's custom id as a data attribute (the playground clicks with it; the transcript page ignores it). */
+function customId(c: Fields): string {
+  const id = c.string('custom_id');
+  return id === undefined ? '' : ` data-custom-id="${escapeHtml(id)}"`;
 }
 
 /** A unicode emoji as itself; a custom one as `:name:` (its image lives on Discord's CDN, which the page cannot reach). */

@@ -22,6 +22,8 @@ export interface TranscriptInput {
   readonly commands: ReadonlyMap<string, string>;
   /** Where the page loads each attachment from (a path relative to the page), by attachment id. */
   readonly files: SavedFiles;
+  /** The emoji font's @font-face rules (transcript-font.ts), loading its files from next to the page. */
+  readonly fontFaces?: string | undefined;
 }
 
 /** The complete HTML document. */
@@ -44,10 +46,10 @@ export function renderTranscriptPage(input: TranscriptInput): string {
     '<head>',
     '<meta charset="utf-8">',
     // No script may run, whatever a message holds: a second wall behind the escaping.
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' data: https: http:; style-src 'unsafe-inline'">`,
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' data: https: http:; font-src 'self'; style-src 'unsafe-inline'">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(input.title)}</title>`,
-    `<style>${TRANSCRIPT_CSS}</style>`,
+    `<style>${input.fontFaces ?? ''}${TRANSCRIPT_CSS}</style>`,
     '</head>',
     '<body>',
     `<header class="page"><h1>${escapeHtml(input.title)}</h1>${subtitle}</header>`,

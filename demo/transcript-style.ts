@@ -1,10 +1,12 @@
 /**
- * The transcript page's stylesheet: Discord's dark theme, close enough that the page reads like the channel.
+ * The transcript page's stylesheet: Discord's dark theme, close enough that the page reads like the channel. Emoji are
+ * drawn with the bundled Noto Emoji (transcript-font.ts), named last so that text keeps its own font.
  */
 export const TRANSCRIPT_CSS = `
 :root { color-scheme: dark; }
 * { box-sizing: border-box; }
-body { margin: 0; background: #313338; color: #dbdee1; font: 16px/1.375 "gg sans", "Noto Sans", "Helvetica Neue", Helvetica, Arial, sans-serif; }
+body { margin: 0; background: #313338; color: #dbdee1; font: 16px/1.375 "gg sans", "Noto Sans", "Helvetica Neue", Helvetica, Arial, sans-serif, "Noto Emoji"; }
+.emoji, .eye, .file-icon { font-family: "Noto Emoji", sans-serif; }
 header.page { padding: 16px 24px; border-bottom: 1px solid #1f2023; background: #2b2d31; }
 header.page h1 { margin: 0; font-size: 20px; color: #f2f3f5; }
 header.page p { margin: 4px 0 0; font-size: 14px; color: #949ba4; }
@@ -35,7 +37,7 @@ section.channel > h2 .hash { color: #80848e; margin-right: 6px; }
 .h3 { font-size: 16px; font-weight: 700; margin: 8px 0 4px; }
 blockquote { margin: 0; padding-left: 12px; border-left: 4px solid #4e5058; }
 .li::before { content: "• "; }
-code { background: #2b2d31; border: 1px solid #1e1f22; border-radius: 4px; padding: 0 3px; font: 0.875em Consolas, "Andale Mono", monospace; }
+code { background: #2b2d31; border: 1px solid #1e1f22; border-radius: 4px; padding: 0 3px; font: 0.875em Consolas, "Andale Mono", monospace, "Noto Emoji"; }
 pre.codeblock { background: #2b2d31; border: 1px solid #1e1f22; border-radius: 4px; padding: 8px; white-space: pre-wrap; margin: 4px 0; }
 pre.codeblock code { border: 0; padding: 0; background: none; }
 .mention { background: rgba(88, 101, 242, 0.3); color: #c9cdfb; border-radius: 3px; padding: 0 2px; font-weight: 500; }

@@ -122,6 +122,41 @@ describe.skipIf(browser.skip)(browser.title, () => {
     expect(await page.locator('.select summary').innerText()).toContain('Pick a size');
   });
 
+  it('draws emoji with the bundled Noto Emoji: its face loads from next to the page and a die has ink of its own', async () => {
+    // Chromium here has no emoji font of its own (issue 31: empty boxes), so the die's glyph can only come from the bundled one.
+    const loaded = await page.evaluate<string[]>(
+      'document.fonts.load(\'32px "Noto Emoji"\', "🎲").then((faces) => faces.map((face) => face.family + ":" + face.status))',
+    );
+    expect(loaded).toEqual(['Noto Emoji:loaded']);
+    // The die drawn alone on a canvas in the bundled font, and in a family the page does not have (the box a missing
+    // glyph leaves): the first has ink, and it is not the box.
+    const drawn = await page.evaluate<{ ink: number; same: boolean }>(`(() => {
+      const draw = (font) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 48; canvas.height = 48;
+        const ctx = canvas.getContext('2d');
+        ctx.font = font;
+        ctx.textBaseline = 'top';
+        ctx.fillStyle = '#000';
+        ctx.fillText('🎲', 4, 4);
+        return ctx.getImageData(0, 0, 48, 48).data;
+      };
+      const bundled = draw('32px "Noto Emoji"');
+      const fallback = draw('32px "no such font", monospace');
+      let ink = 0;
+      let same = true;
+      for (let i = 3; i < bundled.length; i += 4) {
+        if (bundled[i] > 0) ink++;
+        if (bundled[i] !== fallback[i]) same = false;
+      }
+      return { ink, same };
+    })()`);
+    expect(drawn.ink).toBeGreaterThan(50);
+    expect(drawn.same).toBe(false);
+    const box = await page.locator('.container.accented .emoji').boundingBox();
+    expect(box?.width).toBeGreaterThan(0);
+  });
+
   it('keeps the prompt inert: no script element, no event handler, nothing ran', async () => {
     expect(await page.locator('script, [onerror]').count()).toBe(0);
     expect(await page.evaluate('"pwned" in window')).toBe(false);

@@ -96,7 +96,10 @@ describe('transcript page: escaping', () => {
               type: 1,
               components: [{ type: 2, style: 5, label: HOSTILE, url: 'javascript:alert(1)', emoji: { name: HOSTILE } }],
             },
-            { type: 1, components: [{ type: 3, custom_id: 's', placeholder: HOSTILE, options: [{ label: HOSTILE, value: 'v', description: HOSTILE }] }] },
+            {
+              type: 1,
+              components: [{ type: 3, custom_id: HOSTILE, placeholder: HOSTILE, options: [{ label: HOSTILE, value: HOSTILE, description: HOSTILE }] }],
+            },
           ],
         }),
       ],
@@ -154,8 +157,12 @@ describe('transcript page: messages', () => {
     expect(html).toContain('<span class="author">Member</span> used <span class="command">/imagine</span>');
     expect(html).toContain('src="transcript-files/1-a.png"');
     expect(html).toContain('src="transcript-files/2-b.png"');
-    expect(html).toContain('<button type="button" class="button secondary"><span class="emoji">🔁</span><span class="label">Re-roll</span></button>');
-    expect(html).toContain('<button type="button" class="button danger disabled" disabled><span class="label">Delete</span></button>');
+    expect(html).toContain(
+      '<button type="button" class="button secondary" data-custom-id="reroll:1"><span class="emoji">🔁</span><span class="label">Re-roll</span></button>',
+    );
+    expect(html).toContain(
+      '<button type="button" class="button danger disabled" disabled data-custom-id="delres:1"><span class="label">Delete</span></button>',
+    );
   });
 
   it('renders a Components V2 card: accent colour, text, gallery and thumbnail from attachment://, separator, file; unreferenced attachments hidden', () => {

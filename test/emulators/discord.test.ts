@@ -294,6 +294,24 @@ describe('channel posts and DMs', () => {
   });
 });
 
+describe('request listeners', () => {
+  it('tells onRequest listeners of each answered request, with the message already stored, until unsubscribed', async () => {
+    const { general } = emulator.fixtures.guild.channels;
+    const channel = await harness.client.channels.fetch(general.id);
+    if (!channel?.isSendable()) throw new Error('general is not sendable');
+    const heard: { method: string; status: number; stored: boolean }[] = [];
+    const unsubscribe = emulator.onRequest((request) => {
+      if (request.path === `/channels/${general.id}/messages`) {
+        heard.push({ method: request.method, status: request.status, stored: [...emulator.messages.values()].some((m) => m.content === 'heard') });
+      }
+    });
+    await channel.send('heard');
+    unsubscribe();
+    await channel.send('not heard');
+    expect(heard).toEqual([{ method: 'POST', status: 200, stored: true }]);
+  });
+});
+
 describe('interaction shapes', () => {
   it('dispatches DM interactions (context 1) with `user` and a DM channel', async () => {
     let seen: Record<string, unknown> | undefined;

@@ -60,6 +60,8 @@ export interface DiscordEmulator {
   readonly specViolations: string[];
   /** Every REST request answered (including injected failures), in order. */
   readonly requests: RecordedRequest[];
+  /** Calls `listener` after each REST request is answered (messages created, edited, deleted); returns the unsubscribe. */
+  onRequest(listener: (request: RecordedRequest) => void): () => void;
   /** Gateway counters: IDENTIFYs and RESUMEs received, over all shards and per shard id. */
   readonly gatewayStats: {
     readonly identifies: number;
@@ -143,6 +145,10 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     commandPuts: state.commands.puts,
     specViolations: state.specViolations,
     requests: state.requests,
+    onRequest: (listener) => {
+      state.requestListeners.add(listener);
+      return () => void state.requestListeners.delete(listener);
+    },
     gatewayStats: gateway,
     whenReady: (shardId) => gateway.whenReady(shardId),
     whenResumed: (shardId) => gateway.whenResumed(shardId),

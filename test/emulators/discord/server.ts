@@ -127,14 +127,14 @@ export class RestServer {
     const failure = this.takeFailure(method, path, req.headers['content-type']);
     if (failure) {
       const injected = failureResult(failure);
-      this.state.requests.push(toRecorded(request, injected));
+      this.state.record(toRecorded(request, injected));
       if (failure.delayMs !== undefined) await sleep(failure.delayMs);
       if (failure.dropConnection) req.socket.destroy();
       else send(res, injected);
       return;
     }
     const result = await this.route(request, raw, length > 0 ? streamed?.result : undefined);
-    this.state.requests.push(toRecorded(request, result));
+    this.state.record(toRecorded(request, result));
     if (result.status >= 400) this.state.log(`${method} ${path} → ${result.status} ${JSON.stringify(result.body)}`);
     send(res, result);
   }

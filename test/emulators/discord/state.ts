@@ -69,6 +69,8 @@ export class EmulatorState {
   /** Every REST request the emulator answered, injected failures included. */
   readonly requests: RecordedRequest[] = [];
   readonly deniedChannels = new Set<string>();
+  /** Called after every REST request is answered (see {@link record}). */
+  readonly requestListeners = new Set<(request: RecordedRequest) => void>();
   private readonly dmChannels = new Map<string, Record<string, unknown>>();
 
   constructor(options: DiscordEmulatorOptions, baseUrl: string) {
@@ -163,6 +165,12 @@ export class EmulatorState {
   findUser(id: string): UserFixture | undefined {
     const { owner, admin, member, vip } = this.fixtures.users;
     return [owner, admin, member, vip, ...this.fixtures.members].find((u) => u.id === id);
+  }
+
+  /** Records an answered REST request and tells the listeners (a live view of the channel redraws on it). */
+  record(request: RecordedRequest): void {
+    this.requests.push(request);
+    for (const listener of [...this.requestListeners]) listener(request);
   }
 
   /** A message as Discord serves it in answers and interaction payloads (quirks.ts). */
