@@ -12,6 +12,7 @@ import type { OverheadResult } from './scenarios/overhead.js';
 import type { HostileResult } from './scenarios/hostile.js';
 import type { DescribeFloodResult } from './scenarios/describe-flood.js';
 import type { QuotaResult } from './scenarios/quota.js';
+import type { StartupResult } from './scenarios/startup.js';
 import type { SvgResult } from './scenarios/svg.js';
 
 export interface Machine {
@@ -44,6 +45,7 @@ export interface BenchResult {
   hostile?: HostileResult | undefined;
   describeFlood?: DescribeFloodResult | undefined;
   svg?: SvgResult | undefined;
+  startup?: StartupResult | undefined;
   /** The baseline's figures per section (also inside each section, next to ours and the ratio). */
   baseline: Record<string, Figures>;
   targets: Target[];
@@ -142,6 +144,10 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
     add('svg: peak RSS of the render children (MB)', s['peakRenderChildrenRssMB'], '≤ 256', (v) => v <= 256);
     add("svg: other members' jobs delivered", s['othersDelivered'], `= ${r.svg.params.others}`, (v) => v === r.svg?.params.others);
     add('svg: every request settled', s['unsettled'], '= 0', (v) => v === 0);
+  }
+  if (r.startup) {
+    add('startup: idle RSS of the compiled bot after READY, median (MB)', r.startup.ours['idleRssMedianMB'], '≤ 120', (v) => v <= 120);
+    t.push({ name: 'startup: time from start to READY, median (ms)', value: r.startup.ours['readyMedianMs'] ?? null, limit: 'recorded', met: r.startup.ours['readyMedianMs'] != null });
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
   for (const [section, c] of [
@@ -265,6 +271,14 @@ export function tables(r: BenchResult): string {
       Object.entries(r.svg.ours).map(([k, v]) => [k, fmt(v)]),
     );
   }
+  if (r.startup) {
+    const p = r.startup.params;
+    table(
+      `Start-up: the compiled bot (node dist/cli.js) started ${p.starts} times, idle RSS ${p.idleMs / 1000} s after 'bot ready' (ours only)`,
+      ['figure', 'ours'],
+      Object.entries(r.startup.ours).map(([k, v]) => [k, fmt(v)]),
+    );
+  }
   table(
     'Targets',
     ['target', 'value', 'limit', 'met'],
@@ -295,7 +309,7 @@ export function writeDocs(r: BenchResult, path: string, method: string): void {
     '',
     '`npm run bench` measures what the bot adds on top of the image gateway, against the emulators, and the same load',
     'through a baseline bot (the first thing a developer would write). `npm run bench -- --quick` is a smoke run;',
-    '`--only=burst,overhead,memory,quota,hostile,describe-flood,svg` runs some scenarios. Figures are written to `bench/results/*.json`;',
+    '`--only=burst,overhead,memory,quota,hostile,describe-flood,svg,startup,soak` runs some scenarios. Figures are written to `bench/results/*.json`;',
     'this file is rewritten by every full run (the notes at the end are kept).',
     '',
     `## Latest figures (${r.startedAt}, ${r.mode} run, ${r.durationSeconds} s)`,

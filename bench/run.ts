@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood,svg] [--results-dir=DIR] [--no-docs]`
+ * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood,svg,startup,soak] [--results-dir=DIR] [--no-docs]`
  * Runs the scenarios one after another (each in fresh processes), prints a table, writes bench/results/*.json and,
  * after a full run of every scenario, docs/benchmarks.md.
  */
@@ -11,10 +11,11 @@ import { hostile, type HostileParams } from './scenarios/hostile.js';
 import { memory, type MemoryParams } from './scenarios/memory.js';
 import { overhead, type OverheadParams } from './scenarios/overhead.js';
 import { quota, type QuotaParams } from './scenarios/quota.js';
+import { startup, type StartupParams } from './scenarios/startup.js';
 import { svg, type SvgParams } from './scenarios/svg.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
 
-const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg'] as const;
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg', 'startup'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Params {
@@ -25,6 +26,7 @@ interface Params {
   hostile: HostileParams;
   'describe-flood': DescribeFloodParams;
   svg: SvgParams;
+  startup: StartupParams;
 }
 
 const MB = 1_000_000;
@@ -48,6 +50,7 @@ const FULL: Params = {
   hostile: HOSTILE,
   'describe-flood': { floodMembers: 5, burst: 5, imageWidth: 3600, imageHeight: 2700, edits: 20, timeoutMs: 300_000, visionDelayMs: 2_000, editDelayMs: 1_000 },
   svg: { hostile: 8, others: 8, timeoutSeconds: 10 },
+  startup: { starts: 7, idleMs: 3_000 },
 };
 
 const QUICK: Params = {
@@ -58,6 +61,7 @@ const QUICK: Params = {
   hostile: { ...HOSTILE, members: 4 },
   'describe-flood': { floodMembers: 3, burst: 5, imageWidth: 2400, imageHeight: 1800, edits: 5, timeoutMs: 120_000, visionDelayMs: 1_000, editDelayMs: 500 },
   svg: { hostile: 4, others: 4, timeoutSeconds: 2 },
+  startup: { starts: 2, idleMs: 1_000 },
 };
 
 export const METHOD = `
@@ -78,8 +82,8 @@ export const METHOD = `
   1536x1024), as base64 JSON. Our bot runs with \`GATEWAY_PARTIAL_IMAGES=0\` (the baseline has no previews),
   \`GATEWAY_MAX_RETRIES=0\` (the baseline's SDK also gets \`maxRetries: 0\`), SQLite storage, log level info (lines
   counted and dropped instead of written to a terminal), limits large enough that no job is refused or queued, and
-  its other defaults, in a Node started with \`--heap-growing-percent=200\` as \`npm start\` and the Docker image do
-  (garbage-collector tuning); the baseline runs with Node's defaults.
+  its other defaults, in a Node started with \`--heap-growing-percent=200 --max-semi-space-size=8\` as \`npm start\`
+  and the Docker image do (garbage-collector tuning); the baseline runs with Node's defaults.
 - **Burst.** N \`/imagine\` (1024x1024, one image) from M synthetic members, dispatched evenly over the spread, gateway
   delay 2 s; all jobs are awaited to completion.
 - **Overhead.** One request at a time (after one warm-up of each shape), gateway delay L; overhead = final − dispatch − L.
@@ -156,6 +160,10 @@ async function main(): Promise<void> {
       if (name === 'svg') {
         result.svg = await svg(params.svg);
         log(`svg: slowest dns.lookup ${result.svg.ours['dnsMaxMs']} ms during hostile renders, peak RSS ${result.svg.ours['peakRssMB']} MB`);
+      }
+      if (name === 'startup') {
+        result.startup = await startup(params.startup);
+        log(`startup: idle RSS ${result.startup.ours['idleRssMedianMB']} MB, ready in ${result.startup.ours['readyMedianMs']} ms (medians)`);
       }
       if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
     } catch (err) {
