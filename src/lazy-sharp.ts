@@ -1,0 +1,16 @@
+/**
+ * sharp (libvips and its native threads) loaded when an image is first read, not at start: the idle bot does not
+ * carry it (docs/benchmarks.md, "Light at rest"). Every module of src reaches sharp through here
+ * (test/architecture.test.ts); the SVG render child resolves it on its own (svg-rasterise.ts).
+ */
+import type sharp from 'sharp';
+
+export type { Metadata, Sharp } from 'sharp';
+
+let loading: Promise<typeof sharp> | undefined;
+
+/** sharp's factory, imported on the first call; the same module afterwards. */
+export function loadSharp(): Promise<typeof sharp> {
+  loading ??= import('sharp').then((module) => module.default);
+  return loading;
+}
