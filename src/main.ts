@@ -50,7 +50,7 @@ import { systemClock, type Clock } from './service/ports.js';
 import type { LeaseTimers } from './service/lease-renewal.js';
 import { openStorage } from './storage/open-storage.js';
 import { createInteractionWebhookRest } from './discord/original-reply.js';
-import { BotMetrics } from './ops/metrics.js';
+import type { BotMetrics } from './ops/metrics.js';
 import { interactionKind } from './ops/interaction-kind.js';
 import { observeGateway } from './ops/observed-gateway.js';
 import { observeLedger } from './ops/observed-ledger.js';
@@ -147,8 +147,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     // Redis and PostgreSQL share them between processes, so the running caps hold across all of them.
     slots: storage.slots,
   });
-  // Metrics only when they can be scraped (HTTP_PORT); otherwise nothing is observed.
-  const metrics = config.HTTP_PORT === undefined ? undefined : new BotMetrics({ queueDepth: () => queue.waiting });
+  // Metrics only when they can be scraped (HTTP_PORT); otherwise nothing is observed, and prom-client is not loaded.
+  const metrics = config.HTTP_PORT === undefined ? undefined : await createMetrics(() => queue.waiting);
   const quotas = metrics ? observeLedger(storage.quotas, metrics) : storage.quotas;
   const archive = new JobArchive({
     jobs: storage.records('jobs', ArchivedJob),
@@ -392,6 +392,12 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     });
   }
   return bot;
+}
+
+/** The Prometheus metrics, prom-client imported only now (docs/benchmarks.md, "Light at rest"). */
+async function createMetrics(queueDepth: () => number): Promise<BotMetrics> {
+  const { BotMetrics } = await import('./ops/metrics.js');
+  return new BotMetrics({ queueDepth });
 }
 
 async function refuseWhileStopping(interaction: Interaction): Promise<void> {
