@@ -24,6 +24,7 @@ import { configWarnings, shardPlan, type Config } from './config.js';
 import { runUntilStopped } from './process-lifecycle.js';
 import { loginWithin } from './discord/login.js';
 import { createDiscordRestAgent } from './discord/rest-agent.js';
+import { boundedCaches, forgetInteractionHandlers, REST_SWEEPS } from './discord/rest-sweeps.js';
 import { createLogger } from './logger.js';
 import { downloadAttachment, isAllowedAttachmentUrl } from './discord/cdn-download.js';
 import { FairQueue } from './service/fair-queue.js';
@@ -71,6 +72,8 @@ export interface BotOverrides {
 export interface RunningBot {
   client: Client;
   logger: Logger;
+  /** The REST clients (discord.js's and the interaction webhooks' one), whose rate-limit handlers tests count. */
+  rests: readonly REST[];
   /** The port the health server (HTTP_PORT) listens on; undefined when it is off. */
   httpPort: number | undefined;
   /** Stops taking work, lets in-flight jobs finish (up to the grace period), closes everything. */
@@ -162,7 +165,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     // Nothing the bot writes pings anyone unless a message says so (the hand-off pings its requester).
     allowedMentions: { parse: [] },
     ...shardPlan(config),
-    rest: { api: config.DISCORD_API_URL, agent: discordAgent },
+    rest: { api: config.DISCORD_API_URL, agent: discordAgent, ...REST_SWEEPS },
+    makeCache: boundedCaches(),
   });
   const audit = new DiscordAuditTrail({ rest: client.rest, logger });
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
@@ -262,7 +266,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     moderation,
     logger,
   });
-  const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
+  const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent, ...REST_SWEEPS });
   const deps = {
     pendingDeletes: new PendingDeletes(),
     usage: new UsageReport({ totals: storage.usageTotals, jobs: jobUsage }),
@@ -300,7 +304,10 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     const work = stopping ? refuseWhileStopping(interaction) : route(interaction);
     inFlight.add(work);
     // Not awaited: route() and refuseWhileStopping() answer every failure themselves and never reject; stop() awaits inFlight.
-    void work.finally(() => inFlight.delete(work));
+    void work.finally(() => {
+      inFlight.delete(work);
+      if ('token' in interaction) forgetInteractionHandlers([client.rest, webhookRest], interaction);
+    });
   });
 
   try {
@@ -350,6 +357,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const bot: RunningBot = {
     client,
     logger,
+    rests: [client.rest, webhookRest],
     get httpPort() {
       return health?.port;
     },
