@@ -12,6 +12,7 @@ import type { OverheadResult } from './scenarios/overhead.js';
 import type { HostileResult } from './scenarios/hostile.js';
 import type { DescribeFloodResult } from './scenarios/describe-flood.js';
 import type { QuotaResult } from './scenarios/quota.js';
+import type { SoakResult } from './scenarios/soak.js';
 import type { StartupResult } from './scenarios/startup.js';
 import type { SvgResult } from './scenarios/svg.js';
 
@@ -46,6 +47,7 @@ export interface BenchResult {
   describeFlood?: DescribeFloodResult | undefined;
   svg?: SvgResult | undefined;
   startup?: StartupResult | undefined;
+  soak?: SoakResult | undefined;
   /** The baseline's figures per section (also inside each section, next to ours and the ratio). */
   baseline: Record<string, Figures>;
   targets: Target[];
@@ -147,7 +149,21 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
   }
   if (r.startup) {
     add('startup: idle RSS of the compiled bot after READY, median (MB)', r.startup.ours['idleRssMedianMB'], '≤ 120', (v) => v <= 120);
-    t.push({ name: 'startup: time from start to READY, median (ms)', value: r.startup.ours['readyMedianMs'] ?? null, limit: 'recorded', met: r.startup.ours['readyMedianMs'] != null });
+    t.push({
+      name: 'startup: time from start to READY, median (ms)',
+      value: r.startup.ours['readyMedianMs'] ?? null,
+      limit: 'recorded',
+      met: r.startup.ours['readyMedianMs'] != null,
+    });
+  }
+  if (r.soak) {
+    const o = r.soak.ours;
+    add('soak: RSS after the last tenth over that after the first (%)', o['rssGrowthPercent'], '≤ 10', (v) => v <= 10);
+    add('soak: live heap after a forced collection, last tenth over first (%)', o['heapGrowthPercent'], '≤ 5', (v) => v <= 5);
+    add('soak: growth of libuv handles, last tenth over first', o['handlesGrowth'], '≤ 0', (v) => v <= 0);
+    add('soak: growth of listeners, last tenth over first', o['listenersGrowth'], '≤ 0', (v) => v <= 0);
+    add('soak: event-loop delay p99 (ms)', o['eventLoopP99Ms'], '≤ 50', (v) => v <= 50);
+    add('soak: every job settled', o['unsettled'], '= 0', (v) => v === 0);
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
   for (const [section, c] of [
@@ -277,6 +293,28 @@ export function tables(r: BenchResult): string {
       `Start-up: the compiled bot (node dist/cli.js) started ${p.starts} times, idle RSS ${p.idleMs / 1000} s after 'bot ready' (ours only)`,
       ['figure', 'ours'],
       Object.entries(r.startup.ours).map(([k, v]) => [k, fmt(v)]),
+    );
+  }
+  if (r.soak) {
+    const p = r.soak.params;
+    table(
+      `Soak: ${p.jobs} mixed jobs through one process, ${p.concurrency} at a time from ${p.members} members, ${p.gatewayFaultsPerRound} gateway failures and refusals per tenth (ours only)`,
+      ['figure', 'ours'],
+      Object.entries(r.soak.ours).map(([k, v]) => [k, fmt(v)]),
+    );
+    table(
+      'Soak: the bot after each tenth (forced full collection first)',
+      ['tenth', 'RSS MB', 'live heap MB', 'handles', 'listeners', 'delivered', 'refused', 'unsettled'],
+      r.soak.tenths.map((t, i) => [
+        String(i + 1),
+        fmt(t.rssMB),
+        fmt(t.heapMB),
+        String(t.handles),
+        String(t.listeners),
+        String(t.delivered),
+        String(t.refused),
+        String(t.unsettled),
+      ]),
     );
   }
   table(

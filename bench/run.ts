@@ -11,11 +11,12 @@ import { hostile, type HostileParams } from './scenarios/hostile.js';
 import { memory, type MemoryParams } from './scenarios/memory.js';
 import { overhead, type OverheadParams } from './scenarios/overhead.js';
 import { quota, type QuotaParams } from './scenarios/quota.js';
+import { soak, type SoakParams } from './scenarios/soak.js';
 import { startup, type StartupParams } from './scenarios/startup.js';
 import { svg, type SvgParams } from './scenarios/svg.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
 
-const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg', 'startup'] as const;
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg', 'startup', 'soak'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Params {
@@ -27,6 +28,7 @@ interface Params {
   'describe-flood': DescribeFloodParams;
   svg: SvgParams;
   startup: StartupParams;
+  soak: SoakParams;
 }
 
 const MB = 1_000_000;
@@ -51,6 +53,7 @@ const FULL: Params = {
   'describe-flood': { floodMembers: 5, burst: 5, imageWidth: 3600, imageHeight: 2700, edits: 20, timeoutMs: 300_000, visionDelayMs: 2_000, editDelayMs: 1_000 },
   svg: { hostile: 8, others: 8, timeoutSeconds: 10 },
   startup: { starts: 7, idleMs: 3_000 },
+  soak: { jobs: 10_000, concurrency: 32, members: 64, gatewayFaultsPerRound: 40 },
 };
 
 const QUICK: Params = {
@@ -62,6 +65,7 @@ const QUICK: Params = {
   'describe-flood': { floodMembers: 3, burst: 5, imageWidth: 2400, imageHeight: 1800, edits: 5, timeoutMs: 120_000, visionDelayMs: 1_000, editDelayMs: 500 },
   svg: { hostile: 4, others: 4, timeoutSeconds: 2 },
   startup: { starts: 2, idleMs: 1_000 },
+  soak: { jobs: 300, concurrency: 16, members: 32, gatewayFaultsPerRound: 4 },
 };
 
 export const METHOD = `
@@ -112,6 +116,18 @@ export const METHOD = `
   probe in the bot's process runs \`dns.lookup('localhost')\` one after another (5 ms apart) from the first request
   to the last answer; the slowest lookup is the figure. Peak RSS as for memory; the render children's resident
   memory is sampled apart (every 20 ms, summed over them).
+- **Start-up.** The compiled bot as \`npm start\` runs it (\`node <flags> dist/cli.js\`, \`npm run build\` first when
+  dist/ is older than src/), started S times one after another against one pair of emulators, SQLite storage, no
+  HTTP listener: the time from spawn to its 'bot ready' log line (logged in, commands in sync), and its resident
+  size (VmRSS) once it has sat idle for a few seconds after that; medians over the starts.
+- **Soak.** N mixed jobs through one bot process, C at a time from M members, in ten rounds of a tenth each: in
+  turn /imagine, /edit of a 512x512 reference, Vary (Subtle) and Zoom out 2× on earlier cards, /describe of the
+  reference, and /imagine with a size the bot refuses; before each round the gateway is told to fail (500, 502,
+  reset) or refuse (moderation) its next F image requests. Flat 1024x1024 images, no gateway delay, moderation
+  strikes off. After each round the bot (started with \`--expose-gc\`) forces a full collection and reports its
+  resident size, live heap, libuv handles (\`process.getActiveResourcesInfo()\`) and listeners (process, client,
+  WebSocket manager, both REST clients); the figures compare the last tenth with the first. Event-loop delay is
+  over the whole soak.
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).
@@ -164,6 +180,11 @@ async function main(): Promise<void> {
       if (name === 'startup') {
         result.startup = await startup(params.startup);
         log(`startup: idle RSS ${result.startup.ours['idleRssMedianMB']} MB, ready in ${result.startup.ours['readyMedianMs']} ms (medians)`);
+      }
+      if (name === 'soak') {
+        result.soak = await soak(params.soak);
+        const o = result.soak.ours;
+        log(`soak: RSS ${o['rssFirstTenthMB']} → ${o['rssLastTenthMB']} MB, live heap ${o['heapFirstTenthMB']} → ${o['heapLastTenthMB']} MB`);
       }
       if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
     } catch (err) {

@@ -29,6 +29,8 @@ export interface SessionOptions {
   env?: Record<string, string> | undefined;
   /** Image shapes to request once through the bot before `body` (the emulator renders and caches them, the bot warms up). */
   warm?: { size: string; n: number }[] | undefined;
+  /** Extra Node flags of the bot process (the soak's --expose-gc, for its forced collections). */
+  botFlags?: string[] | undefined;
 }
 
 // The gateway emulator holds every in-flight answer as base64 JSON (16 MB each with four 1536x1024 PNGs).
@@ -44,7 +46,7 @@ export async function withSession<T>(options: SessionOptions, body: (s: Session)
   const extra = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
   const discord = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
   const gateway = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
-  const bot = HostProcess.start('./bot-host.ts', [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...extra('BENCH_BOT_FLAGS')]);
+  const bot = HostProcess.start('./bot-host.ts', [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...(options.botFlags ?? []), ...extra('BENCH_BOT_FLAGS')]);
   try {
     const [d, g] = await Promise.all([
       discord.call<Partial<EmulatorAddresses>>('start', { discord: options.discord ?? true }),
