@@ -87,6 +87,7 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
   if (r.burst) {
     add('burst: ack p99 (ms)', r.burst.ours['ackP99'], '≤ 50', (v) => v <= 50);
     add('burst: acks over 3 s', r.burst.ours['acksOver3s'], '= 0', (v) => v === 0);
+    add('burst: end-to-end p50 ratio to baseline', r.burst.ratio['endToEndP50'], '≤ 0.5', (v) => v <= 0.5);
   }
   if (r.overhead) {
     const ref = r.overhead.reference['decodeAndUploadP50'];
@@ -100,9 +101,9 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
     add('four-image overhead ratio to baseline', r.overhead.ratio['fourImagesP50'], '< 0.8 (clearly better)', (v) => v < 0.8);
   }
   if (r.memory) {
-    add('peak RSS, jobs in flight (MB)', r.memory.ours['peakRssMB'], '≤ 400', (v) => v <= 400);
+    add('peak RSS, jobs in flight (MB)', r.memory.ours['peakRssMB'], '≤ 250', (v) => v <= 250);
+    add('peak RSS ratio to baseline, same run', r.memory.ratio['peakRssMB'], '≤ 0.1', (v) => v <= 0.1);
     add('event-loop delay p99 (ms)', r.memory.ours['eventLoopP99Ms'], '≤ 50', (v) => v <= 50);
-    add('peak RSS ratio to baseline', r.memory.ratio['peakRssMB'], '< 0.8 (clearly better)', (v) => v < 0.8);
   }
   if (r.quota) {
     const sqlite = r.quota.backends['sqlite'];

@@ -9,7 +9,10 @@ import { Options, type ClientOptions, type REST, type RESTOptions } from 'discor
 /** REST options: idle handlers swept every minute, a backstop for those {@link forgetInteractionHandlers} does not reach. */
 export const REST_SWEEPS = { handlerSweepInterval: 60_000 } satisfies Partial<RESTOptions>;
 
-/** The client's caches: no messages, and a bounded number of users and members (the bot's own always kept). */
+/**
+ * The client's caches: no messages, and a bounded number of users and members (the bot's own always kept; discord.js
+ * asks keepOverLimit only once a cache is full, long after READY has set client.user).
+ */
 export function boundedCaches(): NonNullable<ClientOptions['makeCache']> {
   return Options.cacheWithLimits({
     ...Options.DefaultMakeCacheSettings,
