@@ -11,6 +11,11 @@ let loading: Promise<typeof sharp> | undefined;
 
 /** sharp's factory, imported on the first call; the same module afterwards. */
 export function loadSharp(): Promise<typeof sharp> {
-  loading ??= import('sharp').then((module) => module.default);
+  loading ??= import('sharp').then((module) => {
+    // libvips' operation cache (up to 50 MB) keeps results for a pipeline run again on the same input; the bot
+    // never runs one twice, so the cache would only hold memory.
+    module.default.cache(false);
+    return module.default;
+  });
   return loading;
 }
