@@ -6,8 +6,8 @@ import { lookup } from 'node:dns/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.js';
-import { startBot, type RunningBot } from '../src/main.js';
+import type { RunningBot } from '../src/main.js';
+import { compiledBot } from './compiled-bot.js';
 import { startBaselineBot } from './baseline-bot.js';
 import type { EmulatorAddresses } from './emulator-host.js';
 import { serve } from './ipc.js';
@@ -172,7 +172,9 @@ async function start(args: BotStartArgs): Promise<void> {
     stop = () => bot.stop();
     return;
   }
-  const config = loadConfig({
+  // The compiled bot, as npm start runs it (the orchestrator built dist/ first).
+  const { main, config: configModule } = await compiledBot();
+  const config = configModule.loadConfig({
     DISCORD_TOKEN: a.discordToken,
     DISCORD_API_URL: a.discordApiUrl,
     DISCORD_CDN_HOSTS: a.cdnHost,
@@ -186,7 +188,7 @@ async function start(args: BotStartArgs): Promise<void> {
   });
   // Production logs go to stdout; here they are counted and dropped so the terminal stays readable (BENCH_BOT_LOG=1: to stderr).
   const show = process.env['BENCH_BOT_LOG'] === '1';
-  const bot = await startBot(config, {
+  const bot = await main.startBot(config, {
     logDestination: {
       write: (line: string) => {
         logLines++;

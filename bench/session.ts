@@ -6,6 +6,7 @@ import type { DiscordEmulatorOptions } from '../test/emulators/discord/types.js'
 import type { GatewayEmulatorOptions } from '../test/emulators/gateway/index.js';
 import type { BotKind, BotStats } from './bot-host.js';
 import type { EmulatorAddresses, InteractionSample, LoadSpec } from './emulator-host.js';
+import { ensureBuilt } from './compiled-bot.js';
 import { HostProcess } from './ipc.js';
 import { performance } from 'node:perf_hooks';
 
@@ -42,6 +43,7 @@ const SETTLE_AFTER_WARM_UP_MS = 500;
 
 /** Runs `body` in a fresh session and always closes every process. */
 export async function withSession<T>(options: SessionOptions, body: (s: Session) => Promise<T>): Promise<T> {
+  if (options.bot === 'ours') ensureBuilt();
   // BENCH_BOT_FLAGS / BENCH_EMULATOR_FLAGS: extra node flags for those processes, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
   const extra = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
   const discord = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);

@@ -4,13 +4,13 @@
  * spawn to the 'bot ready' log line (logged in, commands in sync), and the resident size once it has sat idle for
  * `idleMs` after that (VmRSS of the process), medians over the starts. Our bot only.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { EmulatorAddresses } from '../emulator-host.js';
+import { ensureBuilt } from '../compiled-bot.js';
 import { HostProcess } from '../ipc.js';
 import { OUR_BOT_FLAGS } from '../session.js';
 import { round, summarize } from '../stats.js';
@@ -29,22 +29,6 @@ export interface StartupResult {
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const MB = 1024 * 1024;
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Runs `npm run build` unless dist/cli.js is newer than every file under src/. */
-function ensureBuilt(): void {
-  const cli = join(repo, 'dist', 'cli.js');
-  if (existsSync(cli) && statSync(cli).mtimeMs >= newestMtime(join(repo, 'src'))) return;
-  execFileSync('npm', ['run', 'build'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
-}
 
 function vmRss(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
