@@ -70,8 +70,8 @@ const QUICK: Params = {
 
 export const METHOD = `
 - **Processes.** Every scenario run starts three fresh processes: the Discord emulator, the gateway emulator (each in
-  its own process, \`bench/emulator-host.ts\`) and the bot (\`bench/bot-host.ts\`: ours through \`src/main.ts\`'s
-  \`startBot\`, like \`npm start\`, or the baseline). The orchestrator (\`bench/run.ts\`) only sends commands over IPC.
+  its own process, \`bench/emulator-host.ts\`) and the bot (\`bench/bot-host.ts\`: ours through the compiled
+  \`dist/main.js\`'s \`startBot\`, built first when older than src/, like \`npm start\`, or the baseline). The orchestrator (\`bench/run.ts\`) only sends commands over IPC.
   Keeping the emulators out of the bot's process keeps their CPU work (base64 of megabytes of PNG per answer,
   multipart parsing) off the bot's event loop and their stored image bytes out of the bot's memory; splitting the two
   emulators keeps the gateway's base64 work from delaying the Discord emulator's timestamps. On 2 cores the three
