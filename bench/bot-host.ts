@@ -6,8 +6,8 @@ import { lookup } from 'node:dns/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.js';
-import { startBot } from '../src/main.js';
+import type { RunningBot } from '../src/main.js';
+import { compiledBot } from './compiled-bot.js';
 import { startBaselineBot } from './baseline-bot.js';
 import type { EmulatorAddresses } from './emulator-host.js';
 import { serve } from './ipc.js';
@@ -45,7 +45,20 @@ export interface DnsProbe {
   maxMs: number;
 }
 
+/** What the soak scenario reads between its rounds (bench/scenarios/soak.ts). */
+export interface BotProbe {
+  /** Resident size and live heap after a forced full collection (the bot runs with --expose-gc), bytes. */
+  rss: number;
+  heapUsed: number;
+  external: number;
+  /** libuv handles and requests that keep the process alive (sockets, timers, ...), by type. */
+  handles: Record<string, number>;
+  /** Listeners on the process, the client, its WebSocket manager and both REST clients. */
+  listeners: number;
+}
+
 let stop: (() => Promise<void>) | undefined;
+let running: RunningBot | undefined;
 let histogram: IntervalHistogram | undefined;
 let sampler: NodeJS.Timeout | undefined;
 let peaks = { rss: 0, heap: 0, arrayBuffers: 0, rssAtReset: 0, hwmResettable: false, children: 0 };
@@ -159,7 +172,9 @@ async function start(args: BotStartArgs): Promise<void> {
     stop = () => bot.stop();
     return;
   }
-  const config = loadConfig({
+  // The compiled bot, as npm start runs it (the orchestrator built dist/ first).
+  const { main, config: configModule } = await compiledBot();
+  const config = configModule.loadConfig({
     DISCORD_TOKEN: a.discordToken,
     DISCORD_API_URL: a.discordApiUrl,
     DISCORD_CDN_HOSTS: a.cdnHost,
@@ -173,7 +188,7 @@ async function start(args: BotStartArgs): Promise<void> {
   });
   // Production logs go to stdout; here they are counted and dropped so the terminal stays readable (BENCH_BOT_LOG=1: to stderr).
   const show = process.env['BENCH_BOT_LOG'] === '1';
-  const bot = await startBot(config, {
+  const bot = await main.startBot(config, {
     logDestination: {
       write: (line: string) => {
         logLines++;
@@ -181,11 +196,37 @@ async function start(args: BotStartArgs): Promise<void> {
       },
     },
   });
+  running = bot;
   stop = () => bot.stop();
 }
 
-serve({ start, resetStats, stats, dnsProbeStart, dnsProbeStop }, async () => {
-  clearInterval(sampler);
-  histogram?.disable();
-  await stop?.();
-});
+function listenerCount(emitter: { eventNames(): (string | symbol)[]; listenerCount(name: string | symbol): number }): number {
+  return emitter.eventNames().reduce((sum, name) => sum + emitter.listenerCount(name), 0);
+}
+
+function soakProbe(): BotProbe {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('probe needs the bot process started with --expose-gc');
+  gc();
+  const m = process.memoryUsage();
+  const handles: Record<string, number> = {};
+  for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;
+  const emitters = running ? [running.client, running.client.ws, ...running.rests] : [];
+  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, handles, listeners: [process, ...emitters].reduce((sum, e) => sum + listenerCount(e), 0) };
+}
+
+serve(
+  {
+    soakProbe,
+    start,
+    resetStats,
+    stats,
+    dnsProbeStart,
+    dnsProbeStop,
+  },
+  async () => {
+    clearInterval(sampler);
+    histogram?.disable();
+    await stop?.();
+  },
+);

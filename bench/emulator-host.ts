@@ -10,6 +10,7 @@ import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions
 import type { Behaviour } from '../test/emulators/gateway/types.js';
 import { describeFloodLoad, type DescribeFloodSpec } from './describe-flood-load.js';
 import { hostileLoad, type HostileSpec } from './hostile-load.js';
+import { SoakLoad, type SoakRoundOutcome, type SoakRoundSpec } from './soak-load.js';
 import { serve } from './ipc.js';
 import { finishWithOthers, startHostile, type SvgLoadOutcome } from './svg-load.js';
 
@@ -49,6 +50,7 @@ export interface InteractionSample {
 
 let discord: DiscordEmulator | undefined;
 let gateway: GatewayEmulator | undefined;
+let soak: SoakLoad | undefined;
 
 function syntheticMembers(count: number): UserFixture[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -153,6 +155,12 @@ serve(
       const editor = members.pop();
       if (!editor) throw new Error('unreachable: one member at least');
       return describeFloodLoad(discord, members, editor, spec);
+    },
+    /** One round of the soak scenario (bench/soak-load.ts); the members and the cards carry over between rounds. */
+    soakRound: (args: SoakRoundSpec & { members: number }): Promise<SoakRoundOutcome> => {
+      if (!discord) throw new Error('emulators not started');
+      soak ??= new SoakLoad(discord, syntheticMembers(args.members));
+      return soak.round(args);
     },
     /** Answers the next chat (prompt help) requests with these behaviours, in order. */
     enqueueChat: (args: { behaviours: Behaviour[] }) => {

@@ -12,6 +12,8 @@ import type { OverheadResult } from './scenarios/overhead.js';
 import type { HostileResult } from './scenarios/hostile.js';
 import type { DescribeFloodResult } from './scenarios/describe-flood.js';
 import type { QuotaResult } from './scenarios/quota.js';
+import type { SoakResult } from './scenarios/soak.js';
+import type { StartupResult } from './scenarios/startup.js';
 import type { SvgResult } from './scenarios/svg.js';
 import type { RecordsResult } from './scenarios/records.js';
 
@@ -46,6 +48,8 @@ export interface BenchResult {
   describeFlood?: DescribeFloodResult | undefined;
   svg?: SvgResult | undefined;
   records?: RecordsResult | undefined;
+  startup?: StartupResult | undefined;
+  soak?: SoakResult | undefined;
   /** The baseline's figures per section (also inside each section, next to ours and the ratio). */
   baseline: Record<string, Figures>;
   targets: Target[];
@@ -85,6 +89,7 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
   if (r.burst) {
     add('burst: ack p99 (ms)', r.burst.ours['ackP99'], '≤ 50', (v) => v <= 50);
     add('burst: acks over 3 s', r.burst.ours['acksOver3s'], '= 0', (v) => v === 0);
+    add('burst: end-to-end p50 ratio to baseline', r.burst.ratio['endToEndP50'], '≤ 0.5', (v) => v <= 0.5);
   }
   if (r.overhead) {
     const ref = r.overhead.reference['decodeAndUploadP50'];
@@ -98,9 +103,9 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
     add('four-image overhead ratio to baseline', r.overhead.ratio['fourImagesP50'], '< 0.8 (clearly better)', (v) => v < 0.8);
   }
   if (r.memory) {
-    add('peak RSS, jobs in flight (MB)', r.memory.ours['peakRssMB'], '≤ 400', (v) => v <= 400);
+    add('peak RSS, jobs in flight (MB)', r.memory.ours['peakRssMB'], '≤ 250', (v) => v <= 250);
+    add('peak RSS ratio to baseline, same run', r.memory.ratio['peakRssMB'], '≤ 0.1', (v) => v <= 0.1);
     add('event-loop delay p99 (ms)', r.memory.ours['eventLoopP99Ms'], '≤ 50', (v) => v <= 50);
-    add('peak RSS ratio to baseline', r.memory.ratio['peakRssMB'], '< 0.8 (clearly better)', (v) => v < 0.8);
   }
   if (r.quota) {
     const sqlite = r.quota.backends['sqlite'];
@@ -160,6 +165,24 @@ export function evaluateTargets(r: Omit<BenchResult, 'targets'>): Target[] {
       add('records: PostgreSQL slot statements/s, 32 held + 32 waiting', slots['statementsPerSecondWaiting'], '≤ 200', (v) => v <= 200);
       add('records: PostgreSQL slot statements/s, 32 + 32 with a release every 100 ms', slots['statementsPerSecondWithChurn'], '≤ 200', (v) => v <= 200);
     }
+  }
+  if (r.startup) {
+    add('startup: idle RSS of the compiled bot after READY, median (MB)', r.startup.ours['idleRssMedianMB'], '≤ 120', (v) => v <= 120);
+    t.push({
+      name: 'startup: time from start to READY, median (ms)',
+      value: r.startup.ours['readyMedianMs'] ?? null,
+      limit: 'recorded',
+      met: r.startup.ours['readyMedianMs'] != null,
+    });
+  }
+  if (r.soak) {
+    const o = r.soak.ours;
+    add('soak: RSS after the last tenth over that after the first (%)', o['rssGrowthPercent'], '≤ 10', (v) => v <= 10);
+    add('soak: live heap after a forced collection, last tenth over first (%)', o['heapGrowthPercent'], '≤ 5', (v) => v <= 5);
+    add('soak: growth of libuv handles, last tenth over first', o['handlesGrowth'], '≤ 0', (v) => v <= 0);
+    add('soak: growth of listeners, last tenth over first', o['listenersGrowth'], '≤ 0', (v) => v <= 0);
+    add('soak: event-loop delay p99 (ms)', o['eventLoopP99Ms'], '≤ 50', (v) => v <= 50);
+    add('soak: every job settled', o['unsettled'], '= 0', (v) => v === 0);
   }
   // No worse than the baseline on any figure (lower is better for all compared figures except `completed`).
   for (const [section, c] of [
@@ -302,6 +325,36 @@ export function tables(r: BenchResult): string {
       'skipped' in slots ? [['skipped', String(slots.skipped)]] : Object.entries(slots).map(([k, v]) => [k, fmt(v)]),
     );
   }
+  if (r.startup) {
+    const p = r.startup.params;
+    table(
+      `Start-up: the compiled bot (node dist/cli.js) started ${p.starts} times, idle RSS ${p.idleMs / 1000} s after 'bot ready' (ours only)`,
+      ['figure', 'ours'],
+      Object.entries(r.startup.ours).map(([k, v]) => [k, fmt(v)]),
+    );
+  }
+  if (r.soak) {
+    const p = r.soak.params;
+    table(
+      `Soak: ${p.jobs} mixed jobs through one process, ${p.concurrency} at a time from ${p.members} members, ${p.gatewayFaultsPerRound} gateway failures and refusals per tenth (ours only)`,
+      ['figure', 'ours'],
+      Object.entries(r.soak.ours).map(([k, v]) => [k, fmt(v)]),
+    );
+    table(
+      'Soak: the bot after each tenth (forced full collection first)',
+      ['tenth', 'RSS MB', 'live heap MB', 'handles', 'listeners', 'delivered', 'refused', 'unsettled'],
+      r.soak.tenths.map((t, i) => [
+        String(i + 1),
+        fmt(t.rssMB),
+        fmt(t.heapMB),
+        String(t.handles),
+        String(t.listeners),
+        String(t.delivered),
+        String(t.refused),
+        String(t.unsettled),
+      ]),
+    );
+  }
   table(
     'Targets',
     ['target', 'value', 'limit', 'met'],
@@ -332,7 +385,7 @@ export function writeDocs(r: BenchResult, path: string, method: string): void {
     '',
     '`npm run bench` measures what the bot adds on top of the image gateway, against the emulators, and the same load',
     'through a baseline bot (the first thing a developer would write). `npm run bench -- --quick` is a smoke run;',
-    '`--only=burst,overhead,memory,quota,hostile,describe-flood,svg,records` runs some scenarios. Figures are written to `bench/results/*.json`;',
+    '`--only=burst,overhead,memory,quota,hostile,describe-flood,svg,records,startup,soak` runs some scenarios. Figures are written to `bench/results/*.json`;',
     'this file is rewritten by every full run (the notes at the end are kept).',
     '',
     `## Latest figures (${r.startedAt}, ${r.mode} run, ${r.durationSeconds} s)`,

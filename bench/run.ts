@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood,svg,records] [--results-dir=DIR] [--no-docs]`
+ * `npm run bench [-- --quick] [--only=burst,overhead,memory,quota,hostile,describe-flood,svg,records,startup,soak] [--results-dir=DIR] [--no-docs]`
  * Runs the scenarios one after another (each in fresh processes), prints a table, writes bench/results/*.json and,
  * after a full run of every scenario, docs/benchmarks.md.
  */
@@ -12,10 +12,12 @@ import { memory, type MemoryParams } from './scenarios/memory.js';
 import { overhead, type OverheadParams } from './scenarios/overhead.js';
 import { quota, type QuotaParams } from './scenarios/quota.js';
 import { records, type RecordsParams } from './scenarios/records.js';
+import { soak, type SoakParams } from './scenarios/soak.js';
+import { startup, type StartupParams } from './scenarios/startup.js';
 import { svg, type SvgParams } from './scenarios/svg.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
 
-const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg', 'records'] as const;
+const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg', 'records', 'startup', 'soak'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Params {
@@ -27,6 +29,8 @@ interface Params {
   'describe-flood': DescribeFloodParams;
   svg: SvgParams;
   records: RecordsParams;
+  startup: StartupParams;
+  soak: SoakParams;
 }
 
 const MB = 1_000_000;
@@ -51,6 +55,8 @@ const FULL: Params = {
   'describe-flood': { floodMembers: 5, burst: 5, imageWidth: 3600, imageHeight: 2700, edits: 20, timeoutMs: 300_000, visionDelayMs: 2_000, editDelayMs: 1_000 },
   svg: { hostile: 8, others: 8, timeoutSeconds: 10 },
   records: { members: 5_000, writes: 400, slots: { held: 32, waiting: 32, durationMs: 5_000, churnEveryMs: 100 } },
+  startup: { starts: 7, idleMs: 3_000 },
+  soak: { jobs: 10_000, concurrency: 32, members: 64, gatewayFaultsPerRound: 40 },
 };
 
 const QUICK: Params = {
@@ -62,12 +68,14 @@ const QUICK: Params = {
   'describe-flood': { floodMembers: 3, burst: 5, imageWidth: 2400, imageHeight: 1800, edits: 5, timeoutMs: 120_000, visionDelayMs: 1_000, editDelayMs: 500 },
   svg: { hostile: 4, others: 4, timeoutSeconds: 2 },
   records: { members: 500, writes: 50, slots: { held: 32, waiting: 32, durationMs: 1_000, churnEveryMs: 100 } },
+  startup: { starts: 2, idleMs: 1_000 },
+  soak: { jobs: 300, concurrency: 16, members: 32, gatewayFaultsPerRound: 4 },
 };
 
 export const METHOD = `
 - **Processes.** Every scenario run starts three fresh processes: the Discord emulator, the gateway emulator (each in
-  its own process, \`bench/emulator-host.ts\`) and the bot (\`bench/bot-host.ts\`: ours through \`src/main.ts\`'s
-  \`startBot\`, like \`npm start\`, or the baseline). The orchestrator (\`bench/run.ts\`) only sends commands over IPC.
+  its own process, \`bench/emulator-host.ts\`) and the bot (\`bench/bot-host.ts\`: ours through the compiled
+  \`dist/main.js\`'s \`startBot\`, built first when older than src/, like \`npm start\`, or the baseline). The orchestrator (\`bench/run.ts\`) only sends commands over IPC.
   Keeping the emulators out of the bot's process keeps their CPU work (base64 of megabytes of PNG per answer,
   multipart parsing) off the bot's event loop and their stored image bytes out of the bot's memory; splitting the two
   emulators keeps the gateway's base64 work from delaying the Discord emulator's timestamps. On 2 cores the three
@@ -82,8 +90,8 @@ export const METHOD = `
   1536x1024), as base64 JSON. Our bot runs with \`GATEWAY_PARTIAL_IMAGES=0\` (the baseline has no previews),
   \`GATEWAY_MAX_RETRIES=0\` (the baseline's SDK also gets \`maxRetries: 0\`), SQLite storage, log level info (lines
   counted and dropped instead of written to a terminal), limits large enough that no job is refused or queued, and
-  its other defaults, in a Node started with \`--heap-growing-percent=200\` as \`npm start\` and the Docker image do
-  (garbage-collector tuning); the baseline runs with Node's defaults.
+  its other defaults, in a Node started with \`--heap-growing-percent=200 --max-semi-space-size=8\` as \`npm start\`
+  and the Docker image do (garbage-collector tuning); the baseline runs with Node's defaults.
 - **Burst.** N \`/imagine\` (1024x1024, one image) from M synthetic members, dispatched evenly over the spread, gateway
   delay 2 s; all jobs are awaited to completion.
 - **Overhead.** One request at a time (after one warm-up of each shape), gateway delay L; overhead = final − dispatch − L.
@@ -119,6 +127,18 @@ export const METHOD = `
   hold every slot through one opening while 32 jobs of other members wait through a second (two "processes"); the
   statements both send are counted on the client (pg's query method wrapped) for D seconds with nothing released,
   then for D seconds with a slot released every 100 ms (a waiter takes it, a new waiter queues).
+- **Start-up.** The compiled bot as \`npm start\` runs it (\`node <flags> dist/cli.js\`, \`npm run build\` first when
+  dist/ is older than src/), started S times one after another against one pair of emulators, SQLite storage, no
+  HTTP listener: the time from spawn to its 'bot ready' log line (logged in, commands in sync), and its resident
+  size (VmRSS) once it has sat idle for a few seconds after that; medians over the starts.
+- **Soak.** N mixed jobs through one bot process, C at a time from M members, in ten rounds of a tenth each: in
+  turn /imagine, /edit of a 512x512 reference, Vary (Subtle) and Zoom out 2× on earlier cards, /describe of the
+  reference, and /imagine with a size the bot refuses; before each round the gateway is told to fail (500, 502,
+  reset) or refuse (moderation) its next F image requests. Flat 1024x1024 images, no gateway delay, moderation
+  strikes off. After each round the bot (started with \`--expose-gc\`) forces a full collection and reports its
+  resident size, live heap, libuv handles (\`process.getActiveResourcesInfo()\`) and listeners (process, client,
+  WebSocket manager, both REST clients); the figures compare the last tenth with the first. Event-loop delay is
+  over the whole soak.
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).
@@ -172,6 +192,15 @@ async function main(): Promise<void> {
         result.records = await records({ ...params.records, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
         const slots = result.records.postgresSlots;
         log(`records: PostgreSQL slots ${'skipped' in slots ? `skipped (${slots.skipped})` : `${slots['statementsPerSecondWaiting']} statements/s`}`);
+      }
+      if (name === 'startup') {
+        result.startup = await startup(params.startup);
+        log(`startup: idle RSS ${result.startup.ours['idleRssMedianMB']} MB, ready in ${result.startup.ours['readyMedianMs']} ms (medians)`);
+      }
+      if (name === 'soak') {
+        result.soak = await soak(params.soak);
+        const o = result.soak.ours;
+        log(`soak: RSS ${o['rssFirstTenthMB']} → ${o['rssLastTenthMB']} MB, live heap ${o['heapFirstTenthMB']} → ${o['heapLastTenthMB']} MB`);
       }
       if (name === 'quota') result.quota = await quota({ ...params.quota, redisUrl: process.env['REDIS_URL'], postgresUrl: process.env['POSTGRES_URL'] });
     } catch (err) {

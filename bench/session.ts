@@ -6,6 +6,7 @@ import type { DiscordEmulatorOptions } from '../test/emulators/discord/types.js'
 import type { GatewayEmulatorOptions } from '../test/emulators/gateway/index.js';
 import type { BotKind, BotStats } from './bot-host.js';
 import type { EmulatorAddresses, InteractionSample, LoadSpec } from './emulator-host.js';
+import { ensureBuilt } from './compiled-bot.js';
 import { HostProcess } from './ipc.js';
 import { performance } from 'node:perf_hooks';
 
@@ -29,22 +30,25 @@ export interface SessionOptions {
   env?: Record<string, string> | undefined;
   /** Image shapes to request once through the bot before `body` (the emulator renders and caches them, the bot warms up). */
   warm?: { size: string; n: number }[] | undefined;
+  /** Extra Node flags of the bot process (the soak's --expose-gc, for its forced collections). */
+  botFlags?: string[] | undefined;
 }
 
 // The gateway emulator holds every in-flight answer as base64 JSON (16 MB each with four 1536x1024 PNGs).
 const EMULATOR_FLAGS = ['--max-old-space-size=8192'];
 /** Node flags our bot runs with, as under `npm start` and in the Docker image; the baseline gets Node's defaults. */
-export const OUR_BOT_FLAGS = ['--heap-growing-percent=200'];
+export const OUR_BOT_FLAGS = ['--heap-growing-percent=200', '--max-semi-space-size=8'];
 /** Quiet time between the warm-up and the measured load, for both bots. */
 const SETTLE_AFTER_WARM_UP_MS = 500;
 
 /** Runs `body` in a fresh session and always closes every process. */
 export async function withSession<T>(options: SessionOptions, body: (s: Session) => Promise<T>): Promise<T> {
+  if (options.bot === 'ours') ensureBuilt();
   // BENCH_BOT_FLAGS / BENCH_EMULATOR_FLAGS: extra node flags for those processes, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
   const extra = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
   const discord = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
   const gateway = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
-  const bot = HostProcess.start('./bot-host.ts', [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...extra('BENCH_BOT_FLAGS')]);
+  const bot = HostProcess.start('./bot-host.ts', [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...(options.botFlags ?? []), ...extra('BENCH_BOT_FLAGS')]);
   try {
     const [d, g] = await Promise.all([
       discord.call<Partial<EmulatorAddresses>>('start', { discord: options.discord ?? true }),

@@ -24,6 +24,7 @@ import { configWarnings, shardPlan, type Config } from './config.js';
 import { runUntilStopped } from './process-lifecycle.js';
 import { loginWithin } from './discord/login.js';
 import { createDiscordRestAgent } from './discord/rest-agent.js';
+import { boundedCaches, forgetInteractionHandlers, REST_SWEEPS } from './discord/rest-sweeps.js';
 import { createLogger } from './logger.js';
 import { downloadAttachment, isAllowedAttachmentUrl } from './discord/cdn-download.js';
 import { FairQueue } from './service/fair-queue.js';
@@ -50,7 +51,7 @@ import { systemClock, type Clock } from './service/ports.js';
 import type { LeaseTimers } from './service/lease-renewal.js';
 import { openStorage } from './storage/open-storage.js';
 import { createInteractionWebhookRest } from './discord/original-reply.js';
-import { BotMetrics } from './ops/metrics.js';
+import type { BotMetrics } from './ops/metrics.js';
 import { interactionKind } from './ops/interaction-kind.js';
 import { observeGateway } from './ops/observed-gateway.js';
 import { observeLedger } from './ops/observed-ledger.js';
@@ -71,6 +72,8 @@ export interface BotOverrides {
 export interface RunningBot {
   client: Client;
   logger: Logger;
+  /** The REST clients (discord.js's and the interaction webhooks' one), whose rate-limit handlers tests count. */
+  rests: readonly REST[];
   /** The port the health server (HTTP_PORT) listens on; undefined when it is off. */
   httpPort: number | undefined;
   /** Stops taking work, lets in-flight jobs finish (up to the grace period), closes everything. */
@@ -148,8 +151,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     // Redis and PostgreSQL share them between processes, so the running caps hold across all of them.
     slots: storage.slots,
   });
-  // Metrics only when they can be scraped (HTTP_PORT); otherwise nothing is observed.
-  const metrics = config.HTTP_PORT === undefined ? undefined : new BotMetrics({ queueDepth: () => queue.waiting });
+  // Metrics only when they can be scraped (HTTP_PORT); otherwise nothing is observed, and prom-client is not loaded.
+  const metrics = config.HTTP_PORT === undefined ? undefined : await createMetrics(() => queue.waiting);
   const quotas = metrics ? observeLedger(storage.quotas, metrics) : storage.quotas;
   const archive = new JobArchive({
     jobs: storage.records('jobs', ArchivedJob),
@@ -163,7 +166,8 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     // Nothing the bot writes pings anyone unless a message says so (the hand-off pings its requester).
     allowedMentions: { parse: [] },
     ...shardPlan(config),
-    rest: { api: config.DISCORD_API_URL, agent: discordAgent },
+    rest: { api: config.DISCORD_API_URL, agent: discordAgent, ...REST_SWEEPS },
+    makeCache: boundedCaches(),
   });
   const audit = new DiscordAuditTrail({ rest: client.rest, logger });
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
@@ -268,7 +272,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     moderation,
     logger,
   });
-  const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent });
+  const webhookRest = createInteractionWebhookRest({ api: config.DISCORD_API_URL, agent: discordAgent, ...REST_SWEEPS });
   const deps = {
     pendingDeletes: new PendingDeletes(),
     usage: new UsageReport({ totals: storage.usageTotals, jobs: jobUsage, describes: describeUsage }),
@@ -306,7 +310,10 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     const work = stopping ? refuseWhileStopping(interaction) : route(interaction);
     inFlight.add(work);
     // Not awaited: route() and refuseWhileStopping() answer every failure themselves and never reject; stop() awaits inFlight.
-    void work.finally(() => inFlight.delete(work));
+    void work.finally(() => {
+      inFlight.delete(work);
+      if ('token' in interaction) forgetInteractionHandlers([client.rest, webhookRest], interaction);
+    });
   });
 
   try {
@@ -356,6 +363,7 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   const bot: RunningBot = {
     client,
     logger,
+    rests: [client.rest, webhookRest],
     get httpPort() {
       return health?.port;
     },
@@ -398,6 +406,12 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
     });
   }
   return bot;
+}
+
+/** The Prometheus metrics, prom-client imported only now (docs/benchmarks.md, "Light at rest"). */
+async function createMetrics(queueDepth: () => number): Promise<BotMetrics> {
+  const { BotMetrics } = await import('./ops/metrics.js');
+  return new BotMetrics({ queueDepth });
 }
 
 async function refuseWhileStopping(interaction: Interaction): Promise<void> {

@@ -133,6 +133,9 @@ function matchesPackage(name: string, patterns: readonly string[]): boolean {
 
 const inFolder = (file: string, folder: string) => file.startsWith(folder);
 
+/** The one module that imports sharp (on first use); every other reaches it through this one. */
+const LAZY_SHARP = 'src/lazy-sharp.ts';
+
 /** Every import that crosses a boundary the wrong way. */
 function checkBoundaries(graph: ImportGraph): Violation[] {
   const out: Violation[] = [];
@@ -171,6 +174,8 @@ function checkBoundaries(graph: ImportGraph): Violation[] {
       }
       if (inFolder(to, 'src/ops/') && !inFolder(from, 'src/ops/') && from !== 'src/main.ts') out.push({ from, to, rule: 'only src/main.ts builds src/ops' });
       if (pkg === 'prom-client' && !inFolder(from, 'src/ops/')) out.push({ from, to, rule: 'prom-client is used only in src/ops' });
+      // sharp loads libvips and its threads: the idle bot does without it until an image is read (issue 28).
+      if (pkg === 'sharp' && from !== LAZY_SHARP) out.push({ from, to, rule: `sharp is imported only by ${LAZY_SHARP}, which loads it on first use` });
       if (inFolder(from, 'src/ops/')) {
         if (inFolder(to, 'src/service/') && !(to in OPS_MAY_IMPORT_FROM_SERVICE))
           out.push({ from, to, rule: `src/ops imports from src/service only ${Object.keys(OPS_MAY_IMPORT_FROM_SERVICE).join(', ')}` });
@@ -304,6 +309,7 @@ describe('the import directions of src', () => {
       ...Object.keys(GATEWAY_MAY_IMPORT_UNDICI),
       ...Object.keys(OPS_MAY_IMPORT_FROM_SERVICE),
       STREAMING_SEAM,
+      LAZY_SHARP,
     ];
     expect(allowed.filter((f) => !files.has(f))).toEqual([]);
   });
@@ -374,6 +380,8 @@ describe('the checker itself, on a made-up graph', () => {
         'src/gateway/gateway-client.ts → undici',
         'src/gateway/gateway-client.ts → src/service/mask-check.ts',
         'src/service/image-rules.ts → sharp',
+        'src/service/image-rules.ts → sharp',
+        'src/service/mask-check.ts → sharp',
         'src/storage/quota-store.ts → src/service/jobs.ts',
         'src/ops/metrics.ts → src/service/image-service.ts',
         'src/ops/metrics.ts → src/storage/quota-store.ts',
@@ -387,6 +395,9 @@ describe('the checker itself, on a made-up graph', () => {
     );
     expect(describeViolations(checkBoundaries(planted))).toContain(
       'src/service/image-rules.ts → sharp  (what the adapters may import from src/service imports only zod and each other)',
+    );
+    expect(describeViolations(checkBoundaries(planted))).toContain(
+      'src/service/mask-check.ts → sharp  (sharp is imported only by src/lazy-sharp.ts, which loads it on first use)',
     );
   });
 

@@ -37,7 +37,7 @@ describe('npm run bench -- --quick', () => {
     expect(files).toHaveLength(1);
     const json = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as BenchResults;
     expect(json.mode).toBe('quick');
-    for (const section of ['burst', 'overhead', 'memory', 'quota', 'describeFlood', 'svg', 'records', 'baseline', 'targets', 'machine'])
+    for (const section of ['burst', 'overhead', 'memory', 'quota', 'describeFlood', 'svg', 'records', 'startup', 'soak', 'baseline', 'targets', 'machine'])
       expect(json, section).toHaveProperty(section);
     for (const section of ['burst', 'overhead', 'memory'] as const) {
       expect(Object.keys(json[section].ours).length).toBeGreaterThan(0);

@@ -33,7 +33,7 @@ export function mediaTypeOf(fileName: string): string {
  * no global limit of its own; each route's bucket limits (from Discord's headers) still apply. It also sends a
  * {@link MultipartBody} as it grows, where discord.js's own strategy would wait for all of it first.
  */
-export function createInteractionWebhookRest(options: Pick<RESTOptions, 'api' | 'agent'>): REST {
+export function createInteractionWebhookRest(options: Pick<RESTOptions, 'api' | 'agent'> & Partial<Pick<RESTOptions, 'handlerSweepInterval'>>): REST {
   return new REST({ ...options, globalRequestsPerSecond: Number.MAX_SAFE_INTEGER, makeRequest: sendRequest });
 }
 

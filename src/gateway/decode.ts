@@ -4,10 +4,10 @@
  * the document's own width, height or viewBox for an SVG: svg-sanitise.ts), and refused above the pixel cap
  * (MAX_DECODE_PIXELS) before anything decodes them.
  */
-import sharp from 'sharp';
 import type { GeneratedImage, ImageFormat } from '../service/ports.js';
 import { overPixelCap, sniffImageFormat } from '../service/image-rules.js';
 import { svgDeclaredSize } from '../service/svg-sanitise.js';
+import { loadSharp } from '../lazy-sharp.js';
 import { GatewayResponseError } from './errors.js';
 import { tooLarge } from './http-errors.js';
 
@@ -34,6 +34,7 @@ export async function checkImage(bytes: Buffer, expected: ImageFormat | undefine
   if (!format) throw invalid('gateway returned bytes that are not a png, jpeg, webp, gif or svg image', requestId);
   if (expected && format !== expected) throw invalid(`gateway returned ${format} but ${expected} was requested`, requestId);
   if (format === 'svg') return { bytes, format, ...(svgDeclaredSize(bytes) ?? { width: 0, height: 0 }) };
+  const sharp = await loadSharp();
   let width: number;
   let height: number;
   try {

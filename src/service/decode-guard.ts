@@ -5,7 +5,7 @@
  * arrive (gateway/decode.ts). sharp's metadata() reads the header only, so a PNG declaring 20000x20000 is refused
  * without a pixel being decoded; the decodes that follow pass the same cap to sharp as limitInputPixels.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../lazy-sharp.js';
 import { UserFacingError } from '../errors.js';
 import { overPixelCap } from './image-rules.js';
 import { tooManyPixels } from './phrase.js';
@@ -19,6 +19,7 @@ export interface ImageHeader {
 
 /** The header of `bytes`, or undefined when it cannot be read. */
 export async function readHeader(bytes: Uint8Array): Promise<ImageHeader | undefined> {
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     return { width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha };

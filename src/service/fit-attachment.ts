@@ -2,7 +2,7 @@
  * Fits generated images under Discord's per-file upload limit (the interaction's `attachment_size_limit`).
  * @see https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object
  */
-import sharp from 'sharp';
+import { loadSharp } from '../lazy-sharp.js';
 import type { GeneratedImage, ImageFormat } from './ports.js';
 
 /** What became of one image. */
@@ -72,6 +72,7 @@ async function bestFit(decoded: Decoded, format: 'webp' | 'jpeg', qualities: rea
 
 /** Decodes once to raw pixels, so each step of the ladder only pays for encoding. */
 async function decode(bytes: Buffer, maxPixels: number): Promise<Decoded | undefined> {
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels }).raw().toBuffer({ resolveWithObject: true });
     const { width, height, channels } = info;
@@ -92,8 +93,9 @@ function isOpaque(data: Buffer, channels: number): boolean {
   return true;
 }
 
-function encode(decoded: Decoded, format: 'webp' | 'jpeg', quality: number): Promise<Buffer> {
+async function encode(decoded: Decoded, format: 'webp' | 'jpeg', quality: number): Promise<Buffer> {
   const { data, width, height, channels } = decoded;
+  const sharp = await loadSharp();
   const pipeline = sharp(data, { raw: { width, height, channels } });
   return format === 'webp' ? pipeline.webp({ quality }).toBuffer() : pipeline.jpeg({ quality }).toBuffer();
 }

@@ -4,7 +4,7 @@
  * shown. The re-encode's pixels are admitted to the memory budget first, without waiting (a preview is never worth
  * holding a job up): with no room, there is no preview.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../lazy-sharp.js';
 import type { PartialImage } from './ports.js';
 
 /** The long side of a preview made smaller. */
@@ -20,6 +20,7 @@ export type TryTake = (bytes: number) => (() => void) | undefined;
 /** `image` as it may be posted under `limitBytes`, or undefined when it cannot be (it is then not shown). */
 export async function fitPreview(image: PartialImage, limitBytes: number, tryTake: TryTake): Promise<PartialImage | undefined> {
   if (image.bytes.length <= limitBytes) return image;
+  const sharp = await loadSharp();
   const meta = await sharp(image.bytes, { limitInputPixels: MAX_INPUT_PIXELS })
     .metadata()
     .catch(() => undefined);

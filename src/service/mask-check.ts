@@ -4,13 +4,14 @@
  * read headers with sharp, so they live apart from the pure rules of image-rules.ts (which the gateway may import);
  * only the service runs them, once per edit, after validateEditRequest.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../lazy-sharp.js';
 import { WIRE_NAMES } from './image-request.js';
 import { ImageInputError } from './image-rules.js';
 import { phrase } from './phrase.js';
 import type { EditRequest } from './ports.js';
 
 async function inspect(bytes: Uint8Array): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(bytes).metadata();
     return { width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha };

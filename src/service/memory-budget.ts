@@ -11,6 +11,13 @@
  * nothing more to finish (a job's later admission, for linked images, first gives back its earlier one); and a job
  * whose references alone pass the region is refused before anything is reserved or fetched.
  *
+ * Answers take from a region of one answer's room (answerBytes): the answers read and decoded at once weigh no more
+ * together than the largest one may alone. An answer's bytes are held two or three times over while it is read,
+ * parsed, decoded and posted (its text, its images, the upload), so a budget that let answers fill all of it would
+ * let the process hold several times the budget (issue 28's bisect: 100 four-image answers in flight peaked at
+ * 440 MB against 246 MB when answers had a small region of their own; docs/benchmarks.md). No deadlock: an answer
+ * waits only in its own region and holds nothing while it waits.
+ *
  * Describes (describe-service.ts) take from a small region of their own (describeBytes), never the references':
  * members describing large images cannot keep an edit from its references. Their room counts in the total too, so the
  * budget still tells the truth; an answer may wait for a describe's room, which nothing else holds up (a describe
@@ -50,6 +57,7 @@ export class MemoryBudget {
   readonly describeBytes: number;
   private readonly all: Semaphore;
   private readonly references: Semaphore;
+  private readonly answers: Semaphore;
   private readonly describes: Semaphore;
 
   constructor(options: MemoryBudgetOptions = {}) {
@@ -59,6 +67,7 @@ export class MemoryBudget {
     this.referenceBytes = this.totalBytes - this.answerBytes;
     this.all = new Semaphore(this.totalBytes);
     this.references = new Semaphore(this.referenceBytes);
+    this.answers = new Semaphore(this.answerBytes);
     this.describeBytes = Math.min(options.describeBytes ?? DEFAULT_DESCRIBE_BYTES, this.totalBytes);
     this.describes = new Semaphore(this.describeBytes);
   }
@@ -97,9 +106,14 @@ export class MemoryBudget {
     return this.describes.inUse;
   }
 
-  /** Takes (waiting while it does not fit) room for an answer; at most answerBytes. */
+  /** Takes (waiting while it does not fit, in the answers' region and in the whole) room for an answer; at most answerBytes. */
   takeAnswer(bytes: number): Promise<Release> {
-    return this.all.acquire(Math.min(bytes, this.answerBytes));
+    return inRegion(this.answers, this.all, Math.min(bytes, this.answerBytes), undefined);
+  }
+
+  /** Bytes the answers hold now. */
+  get answerInUse(): number {
+    return this.answers.inUse;
   }
 
   /** Takes room for a short-lived work (a preview's re-encode) only if it is free now; undefined when it is not. */

@@ -3,7 +3,7 @@
  * larger transparent canvas and a mask that is transparent (to be filled) everywhere but the original; for Vary
  * region, the image as it is and a mask transparent in the chosen cells. Both are PNGs of the size the edit asks for.
  */
-import sharp, { type Sharp } from 'sharp';
+import { loadSharp, type Sharp } from '../lazy-sharp.js';
 import { cellRect, planCanvas, type CanvasTransform, type Dimensions, type Placement } from './result-actions.js';
 import type { ModelProfile } from './model-profiles.js';
 import { UserFacingError } from '../errors.js';
@@ -27,13 +27,14 @@ export async function outpaint(
   if (!meta) throw new UserFacingError('input.attachmentInvalid', { detail: phrase('allowed.readableImage') });
   const plan = planCanvas(transform, { width: meta.width, height: meta.height }, profile);
   const { size, placement } = plan;
+  const sharp = await loadSharp();
   const placed = await sharp(bytes, { limitInputPixels: maxPixels }).resize(placement.width, placement.height, { fit: 'fill' }).ensureAlpha().png().toBuffer();
-  const image = await blank(size, CLEAR)
+  const image = await blank(sharp, size, CLEAR)
     .composite([{ input: placed, left: placement.left, top: placement.top }])
     .png()
     .toBuffer();
   const kept: Placement[] = transform.kind === 'region' ? everyCellBut(transform.cells, size) : [placement];
-  const mask = await blank(size, CLEAR)
+  const mask = await blank(sharp, size, CLEAR)
     .composite(
       kept.map((rect) => ({
         input: { create: { width: rect.width, height: rect.height, channels: 4 as const, background: SOLID } },
@@ -46,7 +47,7 @@ export async function outpaint(
   return { image, mask, size };
 }
 
-function blank(size: Dimensions, background: typeof CLEAR): Sharp {
+function blank(sharp: Awaited<ReturnType<typeof loadSharp>>, size: Dimensions, background: typeof CLEAR): Sharp {
   return sharp({ create: { width: size.width, height: size.height, channels: 4, background } });
 }
 

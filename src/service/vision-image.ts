@@ -5,7 +5,7 @@
  * most VISION_MAX_SIDE px and VISION_MAX_BYTES; a small one goes as it came. So the data URL built from it is small
  * whatever a member uploads.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../lazy-sharp.js';
 import { UserFacingError } from '../errors.js';
 import { phrase } from './phrase.js';
 
@@ -34,6 +34,7 @@ export interface VisionImage {
 export async function visionImage(bytes: Buffer, format: VisionImage['format'], filename: string, timeoutSeconds: number): Promise<VisionImage> {
   const notDescribable = (cause?: unknown) =>
     new UserFacingError('input.attachmentInvalid', { param: filename, detail: phrase('detail.image.notDescribable') }, { cause });
+  const sharp = await loadSharp();
   // The header only (no pixels are decoded): the declared size is checked here, with a message that says so.
   const meta = await sharp(bytes, { limitInputPixels: false })
     .metadata()

@@ -56,16 +56,30 @@ describe('MemoryBudget', () => {
     const second = budget.forJob(400);
     await first.takeReferences(500);
     await first.admit(300);
-    await second.admit(200);
-    // first's links need 400: it gives its 300 back before it waits (no answer waits holding room) …
+    await second.admit(100);
+    // first's links need 400 (the answers' whole region): it gives its 300 back before it waits (no answer waits holding room) …
     const links = first.admit(400);
     expect(await settled(links)).toBe(false);
-    expect(budget.inUse).toBe(500 + 200);
+    expect(budget.inUse).toBe(500 + 100);
     // … and gets the 400 once second is over.
     second.release();
     expect(await links).toBe(400);
     expect(budget.inUse).toBe(500 + 400);
     first.release();
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('lets the answers together hold no more than one answer’s room, however much of the budget is free', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400 });
+    const first = budget.forJob(400);
+    const second = budget.forJob(400);
+    expect(await first.admit(300)).toBe(300);
+    const waiting = second.admit(300);
+    expect(await settled(waiting)).toBe(false);
+    expect([budget.inUse, budget.answerInUse]).toEqual([300, 300]);
+    first.release();
+    expect(await waiting).toBe(300);
+    second.release();
     expect(budget.inUse).toBe(0);
   });
 
