@@ -68,8 +68,8 @@ const QUICK: Params = {
   'describe-flood': { floodMembers: 3, burst: 5, imageWidth: 2400, imageHeight: 1800, edits: 5, timeoutMs: 120_000, visionDelayMs: 1_000, editDelayMs: 500 },
   svg: { hostile: 4, others: 4, timeoutSeconds: 2 },
   records: { members: 500, writes: 50, slots: { held: 32, waiting: 32, durationMs: 1_000, churnEveryMs: 100 } },
-  startup: { starts: 2, idleMs: 1_000 },
-  soak: { jobs: 300, concurrency: 16, members: 32, gatewayFaultsPerRound: 4 },
+  startup: { starts: 1, idleMs: 500 },
+  soak: { jobs: 150, concurrency: 8, members: 16, gatewayFaultsPerRound: 2 },
 };
 
 export const METHOD = `

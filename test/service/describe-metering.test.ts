@@ -17,7 +17,7 @@ import { UsageReport } from '../../src/service/usage-report.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { flatPng } from '../fakes/images.js';
 import { ManualClock } from '../fakes/manual-clock.js';
-import { silentLogger } from '../fakes/memory-logger.js';
+import { memoryLogger, silentLogger } from '../fakes/memory-logger.js';
 
 const opened: Storage[] = [];
 afterEach(async () => {
@@ -145,5 +145,42 @@ describe('describe, metered', () => {
     const { service, downloads } = await setup({ settings: { describeLimit: { count: 0, period: 'week' } } });
     await expect(service.describe(place, image)).rejects.toEqual(refusal('describe.limit'));
     expect(downloads).toEqual([]);
+  });
+
+  it('logs, and does not fail the member, when the store fails while a describe settles', async () => {
+    const clock = new ManualClock('2026-11-25T12:00:00Z');
+    const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 600_000, logger: silentLogger, clock });
+    opened.push(storage);
+    const bytes = (await flatPng(8, 8)).bytes;
+    const log = memoryLogger();
+    const broken = () => Promise.reject(new Error('store down'));
+    let fails = false;
+    const service = new DescribeService({
+      help: {
+        describe: () => (fails ? Promise.reject(new Error('the vision model failed')) : Promise.resolve(answer)),
+        describeCall: () => ({ model: 'gpt-4o-mini', inputChars: 400, imageTokens: 765, maxOutputTokens: 500 }),
+      },
+      records: storage.records('described-prompts', DescribedPrompts),
+      download: () => Promise.resolve(bytes),
+      maxAttachmentBytes: 10_000_000,
+      ttlMs: 3_600_000,
+      settings: { get: () => Promise.resolve({ ...DEFAULT_SETTINGS, describeLimit: { count: 5, period: 'day' } }) },
+      // Holds succeed; every settling write fails.
+      spend: { ...storage.spend, reserve: () => Promise.resolve({ ok: true, held: true }), commit: broken, refund: broken },
+      pricesOf: (name) => profiles.of(name).profile.prices,
+      totals: { add: broken },
+      counts: { add: (_g, _u, _w, by) => (by > 0 ? Promise.resolve(1) : broken()) },
+      usage: { ...storage.records('describe-usage', DescribeUsage), set: broken },
+      clock,
+      logger: log.logger,
+    });
+    await expect(service.describe(place, image)).resolves.toMatchObject({ description: answer.description });
+    expect(log.find('spend commit failed; the estimate lapses with its lease')).toHaveLength(1);
+    expect(log.find('could not record the description’s usage')).toHaveLength(1);
+    expect(log.find('could not count the description in the usage totals')).toHaveLength(1);
+    fails = true;
+    await expect(service.describe(place, image)).rejects.toThrow('the vision model failed');
+    expect(log.find('spend refund failed; the estimate lapses with its lease')).toHaveLength(1);
+    expect(log.find('could not give back a describe’s place under the cap')).toHaveLength(1);
   });
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
-import { parseDescription } from '../../src/service/prompt-help.js';
+import { parseDescription, PromptHelp, visionTokens } from '../../src/service/prompt-help.js';
+import { silentLogger } from '../fakes/memory-logger.js';
 import { checkPromptHelp, ServerSettings } from '../../src/service/server-settings.js';
 
 const CHANNEL = '100000000000000001';
@@ -37,5 +38,32 @@ describe('checkPromptHelp', () => {
     expect(identifier(() => checkPromptHelp(only, CHANNEL))).toBeUndefined();
     expect(identifier(() => checkPromptHelp(only, OTHER))).toBe('settings.channelOnly');
     expect(identifier(() => checkPromptHelp(ServerSettings.parse({ promptHelp: false }), CHANNEL))).toBe('promptHelp.off');
+  });
+});
+
+describe('the chat calls prompt help would make, for their estimates', () => {
+  const help = (models: { promptModel?: string; visionModel?: string }) =>
+    new PromptHelp({
+      chat: { complete: () => Promise.reject(new Error('not called')) },
+      promptModel: undefined,
+      visionModel: undefined,
+      maxTokens: 400,
+      logger: silentLogger,
+      ...models,
+    });
+
+  it('describe: the vision model, the instruction, a 2048 px image in tiles, the longest answer; none while off', () => {
+    const call = help({ visionModel: 'gpt-4o-mini' }).describeCall(2048);
+    expect(call).toMatchObject({ model: 'gpt-4o-mini', imageTokens: visionTokens(2048), maxOutputTokens: 400 });
+    expect(call?.inputChars).toBeGreaterThan(0);
+    expect(help({}).describeCall(2048)).toBeUndefined();
+  });
+
+  it('enhance: the prompt model, the instruction and the prompt, the longest answer; none while off', () => {
+    const short = help({ promptModel: 'gpt-4o-mini' }).enhanceCall('a cat');
+    const long = help({ promptModel: 'gpt-4o-mini' }).enhanceCall('a cat'.repeat(100));
+    expect(short).toMatchObject({ model: 'gpt-4o-mini', imageTokens: 0, maxOutputTokens: 400 });
+    expect((long?.inputChars ?? 0) - (short?.inputChars ?? 0)).toBe(495);
+    expect(help({}).enhanceCall('a cat')).toBeUndefined();
   });
 });
