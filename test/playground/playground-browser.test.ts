@@ -126,7 +126,9 @@ describe.skipIf(browser.skip)(browser.title, () => {
   it("runs an app command on a message: Edit image on a card opens the bot's modal, and its submit edits that card's image", async () => {
     const card = page.locator(CARDS).nth(4);
     await card.hover();
-    await card.locator('.apps button[data-name="Edit image"]').click();
+    // The Apps buttons show while the pointer is over the message; a message arriving meanwhile may scroll it away, so
+    // the click goes to the button itself (the page handles it by delegation) rather than to a point on the screen.
+    await card.locator('.apps button[data-name="Edit image"]').dispatchEvent('click');
     const dialog = page.locator('dialog#modal[open]');
     await dialog.waitFor();
     await dialog.locator('textarea').fill('with northern lights');
