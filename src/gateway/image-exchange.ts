@@ -80,7 +80,7 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
   const room = await admitAnswer(ctx.http, res, { maxBytes: ctx.maxResponseBytes, memory: req.call.memory }, scope, requestId);
   const expected = expectedFormat(req.params);
-  // A JSON answer's images are checked as soon as each is decoded (sharp reads only their headers, on its threads),
+  // A JSON answer's images are checked as soon as each is decoded (their headers only: decode.ts),
   // while the rest of the answer arrives; the checks are awaited once the answer is known to be a success.
   const checks = new Map<Buffer, Promise<GeneratedImage>>();
   const startCheck = (bytes: Buffer) => {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
-import KeyvRedis from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import type pino from 'pino';
 import { StorageUnavailableError } from './errors.js';
@@ -11,9 +10,7 @@ import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import type { Ledger } from './ledger.js';
 import { openJobSlots } from './open-job-slots.js';
 import { openLedger } from './open-ledger.js';
-import { checkConnections, type ConnectionPlan } from './postgres-connections.js';
-import { openPostgresKeyvStore } from './postgres-keyv-store.js';
-import { connectRedis } from './redis-client.js';
+import type { ConnectionPlan } from './postgres-connections.js';
 import { withTimeout } from './with-timeout.js';
 import type { StorageLocation } from './storage-url.js';
 
@@ -73,6 +70,7 @@ export async function openBackend(location: StorageLocation, options: BackendOpt
   // Before any pool opens: a process that would not fit refuses to start instead of failing later under load.
   if (location.scheme === 'postgres') {
     const check = { connectTimeoutMs: options.connectTimeoutMs, applicationName: `${applicationName(options)}-check`, display: location.display };
+    const { checkConnections } = await import('./postgres-connections.js');
     await checkConnections(location.url, postgresConnectionPlan(options), check).catch((error: unknown) => {
       throw error instanceof StorageUnavailableError ? error : unavailable(location, error);
     });
@@ -179,12 +177,16 @@ async function openSqliteStore(file: string): Promise<KeyvSqlite> {
 }
 
 async function createRedisAdapter(url: string, options: BackendOptions): Promise<Adapter> {
+  // Imported for a redis:// store only: @keyv/redis and its client weigh about 15 MB the SQLite default never needs.
+  const [{ default: KeyvRedis }, { connectRedis }] = await Promise.all([import('@keyv/redis'), import('./redis-client.js')]);
   const client = await connectRedis(url, { connectTimeoutMs: options.connectTimeoutMs, name: applicationName(options) });
   const store = new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true });
   return { store, keyvPrefixes: false, close: () => store.disconnect() };
 }
 
 async function createPostgresAdapter(url: string, options: BackendOptions): Promise<Adapter> {
+  // Imported for a postgres:// store only, like the Redis client (pg weighs about 14 MB).
+  const { openPostgresKeyvStore } = await import('./postgres-keyv-store.js');
   const store = await openPostgresKeyvStore(url, {
     applicationName: applicationName(options),
     connectTimeoutMs: options.connectTimeoutMs,

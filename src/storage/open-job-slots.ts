@@ -1,8 +1,5 @@
 import type pino from 'pino';
 import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
-import { openPostgresJobSlots } from './job-slots-postgres.js';
-import { RedisJobSlots } from './job-slots-redis.js';
-import { connectRedis } from './redis-client.js';
 import type { StorageLocation } from './storage-url.js';
 
 /** How to open the cluster job slots. */
@@ -31,10 +28,13 @@ export async function openJobSlots(location: StorageLocation, options: JobSlotsO
     case 'sqlite':
       return undefined;
     case 'redis': {
+      // The Redis and PostgreSQL drivers are imported only for their own stores (open-backend.ts).
+      const [{ RedisJobSlots }, { connectRedis }] = await Promise.all([import('./job-slots-redis.js'), import('./redis-client.js')]);
       const client = await connectRedis(location.url, { connectTimeoutMs: options.connectTimeoutMs, name: options.applicationName });
       return new RedisJobSlots(client, { namespace, limits, holdMs: options.holdMs, display, logger });
     }
-    case 'postgres':
+    case 'postgres': {
+      const { openPostgresJobSlots } = await import('./job-slots-postgres.js');
       return openPostgresJobSlots(location.url, {
         namespace,
         limits,
@@ -44,5 +44,6 @@ export async function openJobSlots(location: StorageLocation, options: JobSlotsO
         display,
         logger,
       });
+    }
   }
 }

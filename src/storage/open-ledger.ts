@@ -1,10 +1,7 @@
 import type { AtomicStore } from './atomic-store.js';
 import { MemoryAtomicStore } from './atomic-memory.js';
-import { openPostgresAtomicStore } from './atomic-postgres.js';
-import { RedisAtomicStore } from './atomic-redis.js';
 import { openSqliteAtomicStore } from './atomic-sqlite.js';
 import { Ledger } from './ledger.js';
-import { connectRedis } from './redis-client.js';
 import type { StorageLocation } from './storage-url.js';
 import { withTimeout } from './with-timeout.js';
 import type pino from 'pino';
@@ -41,12 +38,16 @@ async function openAtomicStore(location: StorageLocation, options: LedgerOptions
         openSqliteAtomicStore(location.file, { namespace: options.namespace, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }),
         options.connectTimeoutMs,
       );
-    case 'redis':
+    case 'redis': {
+      // The Redis and PostgreSQL drivers are imported only for their own stores (open-backend.ts).
+      const [{ RedisAtomicStore }, { connectRedis }] = await Promise.all([import('./atomic-redis.js'), import('./redis-client.js')]);
       return new RedisAtomicStore(
         await connectRedis(location.url, { connectTimeoutMs: options.connectTimeoutMs, name: options.applicationName }),
         options.namespace,
       );
-    case 'postgres':
+    }
+    case 'postgres': {
+      const { openPostgresAtomicStore } = await import('./atomic-postgres.js');
       return openPostgresAtomicStore(location.url, {
         namespace: options.namespace,
         applicationName: options.applicationName,
@@ -55,5 +56,6 @@ async function openAtomicStore(location: StorageLocation, options: LedgerOptions
         display: location.display,
         logger: options.logger,
       });
+    }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The gateway's images are checked from their headers (issue 28): a raster image declaring more than the pixel
  * cap is refused as `image_too_large` without a pixel decoded; an SVG's declared size is read from the document,
- * however large, and never by sharp.
+ * however large, and never by sharp. Headers are read by image-size, for every raster format the gateway may send.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +30,19 @@ describe('checkImage', () => {
       .toBuffer();
     await expect(checkImage(png, 'png', 64 * 32)).resolves.toMatchObject({ width: 64, height: 32 });
     await expect(checkImage(png, 'png', 64 * 32 - 1)).rejects.toMatchObject({ code: 'image_too_large' });
+  });
+
+  it('reads the dimensions of jpeg, webp and gif answers from their headers', async () => {
+    const base = sharp({ create: { width: 40, height: 24, channels: 3, background: '#456' } });
+    for (const format of ['jpeg', 'webp', 'gif'] as const) {
+      const bytes = await base.clone().toFormat(format).toBuffer();
+      await expect(checkImage(bytes, format, CAP)).resolves.toMatchObject({ format, width: 40, height: 24 });
+    }
+  });
+
+  it('refuses as invalid_image a PNG whose header is cut short', async () => {
+    const cut = declaredPng(64, 64).subarray(0, 12);
+    await expect(checkImage(cut, 'png', CAP)).rejects.toMatchObject({ code: 'invalid_image' });
   });
 
   it("reads an SVG's declared size from the document, past sharp's limits, without refusing it (the bot draws it at its own size)", async () => {
