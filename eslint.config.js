@@ -6,7 +6,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['dist/', 'coverage/', 'data/', 'demo-output/', 'bench/results/']),
+  globalIgnores(['dist/', 'dist-bench/', 'coverage/', 'data/', 'demo-output/', 'bench/results/']),
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   tseslint.configs.stylisticTypeChecked,

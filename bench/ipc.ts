@@ -39,11 +39,14 @@ export class HostProcess {
     });
   }
 
-  /** Forks `file` (relative to bench/) under tsx with extra V8 flags. */
-  static start(file: string, execArgv: string[] = []): HostProcess {
-    const path = fileURLToPath(new URL(file, import.meta.url));
+  /**
+   * Forks `file` (relative to bench/) under tsx with extra V8 flags; `plain`: `file` is JavaScript (a path from
+   * host-build.ts) run by Node alone, without tsx's loader in the process, as the bot's host is.
+   */
+  static start(file: string, execArgv: string[] = [], options: { plain?: boolean } = {}): HostProcess {
+    const path = options.plain ? file : fileURLToPath(new URL(file, import.meta.url));
     const child = fork(path, [], {
-      execArgv: ['--import', 'tsx', ...execArgv],
+      execArgv: [...(options.plain ? [] : ['--import', 'tsx']), ...execArgv],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -7,6 +7,7 @@ import type { GatewayEmulatorOptions } from '../test/emulators/gateway/index.js'
 import type { BotKind, BotStats } from './bot-host.js';
 import type { EmulatorAddresses, InteractionSample, LoadSpec } from './emulator-host.js';
 import { ensureBuilt } from './compiled-bot.js';
+import { plainHost } from './host-build.js';
 import { HostProcess } from './ipc.js';
 import { performance } from 'node:perf_hooks';
 
@@ -48,7 +49,11 @@ export async function withSession<T>(options: SessionOptions, body: (s: Session)
   const extra = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
   const discord = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
   const gateway = HostProcess.start('./emulator-host.ts', [...EMULATOR_FLAGS, ...extra('BENCH_EMULATOR_FLAGS')]);
-  const bot = HostProcess.start('./bot-host.ts', [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...(options.botFlags ?? []), ...extra('BENCH_BOT_FLAGS')]);
+  const bot = HostProcess.start(
+    plainHost('./bot-host.ts'),
+    [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...(options.botFlags ?? []), ...extra('BENCH_BOT_FLAGS')],
+    { plain: true },
+  );
   try {
     const [d, g] = await Promise.all([
       discord.call<Partial<EmulatorAddresses>>('start', { discord: options.discord ?? true }),
