@@ -21,13 +21,18 @@ RUN npm run build
 
 # The runtime: no compiler, no dev dependencies, no secrets, not root.
 FROM ${NODE_IMAGE} AS runtime
+# jemalloc instead of glibc's malloc: glibc's per-thread arenas keep what libvips' and libuv's threads free, so a bot
+# that decodes images (Vary, Zoom out, /describe) grows for hours; with jemalloc its RSS stays flat (sharp's own
+# recommendation; docs/benchmarks.md, "Soak"). Linked under one name for every architecture Debian builds.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini ca-certificates \
- && rm -rf /var/lib/apt/lists/*
+ && apt-get install -y --no-install-recommends tini ca-certificates libjemalloc2 \
+ && rm -rf /var/lib/apt/lists/* \
+ && ln -s "$(dpkg -L libjemalloc2 | grep '/libjemalloc.so.2$')" /usr/local/lib/libjemalloc.so.2
 # HTTP_HOST: inside a container loopback is unreachable from Prometheus or the orchestrator; what is published is
 # decided by the container's network. HTTP_PORT: the image always listens for /healthz, /readyz and /metrics (README,
 # Operations), so the HEALTHCHECK below means something with a plain `docker run`.
 ENV NODE_ENV=production \
+    LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
     NODE_OPTIONS=--enable-source-maps \
     HTTP_HOST=0.0.0.0 \
     HTTP_PORT=9464

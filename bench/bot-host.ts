@@ -50,7 +50,11 @@ export interface BotProbe {
   /** Resident size and live heap after a forced full collection (the bot runs with --expose-gc), bytes. */
   rss: number;
   heapUsed: number;
+  /** V8's heap as committed (live or not), Buffers and ArrayBuffers, and the anonymous (malloc and mmap) part of RSS, bytes. */
+  heapTotal: number;
   external: number;
+  arrayBuffers: number;
+  rssAnon: number;
   /** libuv handles and requests that keep the process alive (sockets, timers, ...), by type. */
   handles: Record<string, number>;
   /** Listeners on the process, the client, its WebSocket manager and both REST clients. */
@@ -204,6 +208,16 @@ function listenerCount(emitter: { eventNames(): (string | symbol)[]; listenerCou
   return emitter.eventNames().reduce((sum, name) => sum + emitter.listenerCount(name), 0);
 }
 
+/** RssAnon of /proc/self/status (Linux), bytes; 0 elsewhere. */
+function rssAnon(): number {
+  try {
+    const kb = /RssAnon:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb === undefined ? 0 : Number(kb) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
 function soakProbe(): BotProbe {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('probe needs the bot process started with --expose-gc');
@@ -212,7 +226,16 @@ function soakProbe(): BotProbe {
   const handles: Record<string, number> = {};
   for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;
   const emitters = running ? [running.client, running.client.ws, ...running.rests] : [];
-  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, handles, listeners: [process, ...emitters].reduce((sum, e) => sum + listenerCount(e), 0) };
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    rssAnon: rssAnon(),
+    handles,
+    listeners: [process, ...emitters].reduce((sum, e) => sum + listenerCount(e), 0),
+  };
 }
 
 serve(

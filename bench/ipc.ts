@@ -41,13 +41,15 @@ export class HostProcess {
 
   /**
    * Forks `file` (relative to bench/) under tsx with extra V8 flags; `plain`: `file` is JavaScript (a path from
-   * host-build.ts) run by Node alone, without tsx's loader in the process, as the bot's host is.
+   * host-build.ts) run by Node alone, without tsx's loader in the process, as the bot's host is; `env`: added to
+   * this process's environment (the bot's allocator: allocator.ts).
    */
-  static start(file: string, execArgv: string[] = [], options: { plain?: boolean } = {}): HostProcess {
+  static start(file: string, execArgv: string[] = [], options: { plain?: boolean; env?: Record<string, string> } = {}): HostProcess {
     const path = options.plain ? file : fileURLToPath(new URL(file, import.meta.url));
     const child = fork(path, [], {
       execArgv: [...(options.plain ? [] : ['--import', 'tsx']), ...execArgv],
       serialization: 'advanced',
+      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     return new HostProcess(child);

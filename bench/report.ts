@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { allocatorName } from './allocator.js';
 import type { Figures } from './scenarios/common.js';
 import type { BurstResult } from './scenarios/burst.js';
 import type { MemoryResult } from './scenarios/memory.js';
@@ -26,6 +27,8 @@ export interface Machine {
   node: string;
   platform: string;
   loadAvgAtStart: number[];
+  /** The bots' memory allocator (allocator.ts). */
+  allocator: string;
 }
 
 export interface Target {
@@ -71,6 +74,7 @@ export function machine(): Machine {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     loadAvgAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+    allocator: allocatorName(),
   };
 }
 
@@ -390,7 +394,7 @@ export function writeDocs(r: BenchResult, path: string, method: string): void {
     '',
     `## Latest figures (${r.startedAt}, ${r.mode} run, ${r.durationSeconds} s)`,
     '',
-    `Machine: ${m.nproc} cores (${m.cpu}), ${m.memTotalGiB} GiB RAM, Node ${m.node}, ${m.platform}; load average at start ${m.loadAvgAtStart.join(' / ')}.`,
+    `Machine: ${m.nproc} cores (${m.cpu}), ${m.memTotalGiB} GiB RAM, Node ${m.node}, ${m.platform}; load average at start ${m.loadAvgAtStart.join(' / ')}; bots' allocator: ${m.allocator}.`,
     '',
     '```',
     `$ nproc\n${m.nproc}\n$ free -h\n${m.freeH}\n$ node -v\n${m.node}`,

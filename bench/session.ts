@@ -7,6 +7,7 @@ import type { GatewayEmulatorOptions } from '../test/emulators/gateway/index.js'
 import type { BotKind, BotStats } from './bot-host.js';
 import type { EmulatorAddresses, InteractionSample, LoadSpec } from './emulator-host.js';
 import { ensureBuilt } from './compiled-bot.js';
+import { allocatorEnv } from './allocator.js';
 import { plainHost } from './host-build.js';
 import { HostProcess } from './ipc.js';
 import { performance } from 'node:perf_hooks';
@@ -52,7 +53,7 @@ export async function withSession<T>(options: SessionOptions, body: (s: Session)
   const bot = HostProcess.start(
     plainHost('./bot-host.ts'),
     [...(options.bot === 'ours' ? OUR_BOT_FLAGS : []), ...(options.botFlags ?? []), ...extra('BENCH_BOT_FLAGS')],
-    { plain: true },
+    { plain: true, env: allocatorEnv() },
   );
   try {
     const [d, g] = await Promise.all([

@@ -24,7 +24,18 @@ export interface SoakResult {
   params: SoakParams;
   ours: Figures;
   /** The probe after each tenth. */
-  tenths: { rssMB: number | null; heapMB: number | null; handles: number; listeners: number; delivered: number; refused: number; unsettled: number }[];
+  tenths: {
+    rssMB: number | null;
+    heapMB: number | null;
+    heapTotalMB: number | null;
+    externalMB: number | null;
+    rssAnonMB: number | null;
+    handles: number;
+    listeners: number;
+    delivered: number;
+    refused: number;
+    unsettled: number;
+  }[];
 }
 
 const MB = 1024 * 1024;
@@ -108,6 +119,9 @@ export async function soak(p: SoakParams): Promise<SoakResult> {
       tenths: probes.map((probe, i) => ({
         rssMB: round(probe.rss / MB),
         heapMB: round(probe.heapUsed / MB),
+        heapTotalMB: round(probe.heapTotal / MB),
+        externalMB: round(probe.external / MB),
+        rssAnonMB: round(probe.rssAnon / MB),
         handles: handleCount(probe),
         listeners: probe.listeners,
         delivered: outcomes[i]?.delivered ?? 0,

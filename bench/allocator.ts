@@ -1,0 +1,30 @@
+/**
+ * The memory allocator the bots run with in the bench: jemalloc, preloaded as the Docker image does, when the machine
+ * has it (Debian's libjemalloc2); glibc's malloc otherwise, or with BENCH_ALLOCATOR=glibc. glibc's per-thread arenas
+ * keep memory freed by libvips' and libuv's threads, so a long-running process that decodes images grows (sharp's
+ * documentation recommends jemalloc; docs/benchmarks.md, "Soak"). Both bots get the same allocator.
+ */
+import { existsSync } from 'node:fs';
+import { arch } from 'node:os';
+
+const LIBRARY_DIRS: Record<string, string> = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' };
+
+/** The path of libjemalloc.so.2, when the bench preloads it. */
+export function jemallocPath(): string | undefined {
+  if (process.env['BENCH_ALLOCATOR'] === 'glibc' || process.platform !== 'linux') return undefined;
+  const dir = LIBRARY_DIRS[arch()];
+  const path = dir && `/usr/lib/${dir}/libjemalloc.so.2`;
+  return path && existsSync(path) ? path : undefined;
+}
+
+/** The environment that preloads it into a bot process ({} when it is not used). */
+export function allocatorEnv(): Record<string, string> {
+  const path = jemallocPath();
+  return path ? { LD_PRELOAD: path } : {};
+}
+
+/** What the report names: `jemalloc (…path)` or `glibc malloc`. */
+export function allocatorName(): string {
+  const path = jemallocPath();
+  return path ? `jemalloc (LD_PRELOAD=${path}, as the Docker image)` : 'glibc malloc';
+}
