@@ -14,24 +14,19 @@
  * (`describe-usage` records, kept as long as jobs' usage) and counted in the server's usage totals, so /usage and
  * its CSV show it.
  *
- * Bounded (issue 28): one describe per member at a time and a cooldown between them (describe-gate.ts); the whole
- * describe (room, download, downscale, vision call) within a time limit. Its bytes are held in the describes' own
- * region of the memory budget (memory-budget.ts), never the references' an edit waits for: room for the image as
- * Discord declares it plus the downscale's work is taken before the download, more is taken (without waiting) as
- * the bytes actually arrive beyond it, and once the image is downscaled (vision-image.ts: about 2048 px, at most
- * 4 MB) only what its data URL and request hold is kept until the vision model has answered.
+ * Bounded (issue 28): one describe per member at a time and a cooldown between them (describe-gate.ts); the image's
+ * room, download, downscale and vision call within a time limit and the describes' own region of the memory budget,
+ * never the references' an edit waits for (describe-image.ts).
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { UserFacingError } from '../errors.js';
 import { Prompt } from './image-request.js';
-import { DEFAULT_MAX_DECODE_PIXELS, sniffImageFormat } from './image-rules.js';
-import { checkedHeader } from './decode-guard.js';
-import { largerThan, phrase } from './phrase.js';
+import { largerThan } from './phrase.js';
 import { newJobId, type AttachmentRef } from './jobs.js';
-import type { DescribeHold, MemoryBudget } from './memory-budget.js';
+import type { MemoryBudget } from './memory-budget.js';
+import { DESCRIBE_WORK_BYTES, describeWithin } from './describe-image.js';
 import { DescribeGate } from './describe-gate.js';
-import { DOWNSCALE_WORK_BYTES, VISION_MAX_BYTES, visionImage } from './vision-image.js';
 import type { ModerationGate } from './moderation-gate.js';
 import type { Clock, DescribeCounts, QuotaSubject, RecordStore, SpendLedger } from './ports.js';
 import { chatCostOf, estimateChatCost } from './chat-cost.js';
@@ -41,16 +36,13 @@ import { isoDate } from './periods.js';
 import type { UsageTotals } from './usage-totals.js';
 import { VISION_MAX_SIDE } from './vision-image.js';
 import type { Description, PromptHelp } from './prompt-help.js';
-import { checkPromptHelp, DEFAULT_SETTINGS } from './server-settings.js';
+import { checkPromptHelp, DEFAULT_SETTINGS, type ServerSettings } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import { JOB_USAGE_TTL_MS, type DescribeUsage } from './usage-log.js';
 
 /** A describe answer's prompts, as stored for its buttons. */
 export const DescribedPrompts = z.object({ v: z.literal(1), prompts: z.array(Prompt).min(1).max(4) });
 export type DescribedPrompts = z.infer<typeof DescribedPrompts>;
-
-/** Formats a vision model reads. */
-const READABLE = new Set(['png', 'jpeg', 'webp', 'gif']);
 
 /** Options of {@link DescribeService}. */
 export interface DescribeServiceOptions {
@@ -91,14 +83,6 @@ export interface DescribeServiceOptions {
   logger: Logger;
 }
 
-/**
- * What describing an image of `bytes` holds at its peak: the image, its base64 data URL, the request body that
- * carries it as a string and as bytes (base64 is 4/3 of the image).
- */
-export function describeHeldBytes(bytes: number): number {
-  return bytes + 3 * Math.ceil((bytes * 4) / 3);
-}
-
 /** Where describe is asked (the server, null outside servers; the channel, or a thread's parent) and by whom. */
 export interface DescribePlace {
   guildId: string | null;
@@ -118,13 +102,19 @@ export interface DescribeAnswer {
   prompts: string[];
 }
 
-/** What a describe holds once its image is downscaled: the image sent, its data URL and the request carrying it. */
-const SENT_BYTES = describeHeldBytes(VISION_MAX_BYTES);
-/** Beyond the downloaded image, what a describe holds at most (its downscale, or what it sends). */
-export const DESCRIBE_WORK_BYTES = Math.max(DOWNSCALE_WORK_BYTES, SENT_BYTES);
+/** What a describe holds while it runs: its place under the cap and its estimated cost. */
+interface Holding {
+  place: DescribePlace;
+  subject: QuotaSubject;
+  id: string;
+  limit: ServerSettings['describeLimit'];
+}
 
-/** The room first taken for an image Discord declares no size for (then grown as its bytes arrive). */
-const UNSIZED_GUESS_BYTES = 8 * 1024 * 1024;
+/** A description and what it cost. */
+interface Settled {
+  described: Description;
+  cost: JobCost | undefined;
+}
 
 /** See the module comment. */
 export class DescribeService {
@@ -154,62 +144,71 @@ export class DescribeService {
     const leave = this.gate.enter(place.userId);
     const id = newJobId();
     const subject: QuotaSubject = { guildId: place.guildId, userId: place.userId, roleIds: place.roleIds ?? [] };
-    let described: Description;
-    let cost: JobCost | undefined;
+    let settled: Settled;
     try {
-      const taken = await takeDescribePlace(this.options.counts, settings.describeLimit, place, this.now());
-      const estimate = await this.reserve(subject, id).catch(async (err: unknown) => {
-        await taken.giveBack().catch((e: unknown) => this.log.warn({ err: e }, 'could not give back a describe’s place under the cap'));
-        throw err;
-      });
-      try {
-        described = await this.bounded(image, max);
-      } catch (err) {
-        await Promise.all([
-          taken.giveBack().catch((e: unknown) => this.log.warn({ err: e }, 'could not give back a describe’s place under the cap')),
-          estimate.held
-            ? this.options.spend
-                ?.refund(id)
-                .catch((e: unknown) => this.log.error({ err: e, describeId: id }, 'spend refund failed; the estimate lapses with its lease'))
-            : undefined,
-        ]);
-        throw err;
-      }
-      const prices = this.options.pricesOf?.(described.used.model);
-      // Unknown prices and no cost reported: no cost to record (no money limit applied, or it would have refused).
-      cost = estimate.usd === undefined ? costOf(described.used.usage, prices, 0) : chatCostOf(described.used, prices, estimate.usd);
-      if (estimate.held)
-        await this.options.spend
-          ?.commit(id, cost?.usd ?? 0)
-          .catch((err: unknown) => this.log.error({ err, describeId: id }, 'spend commit failed; the estimate lapses with its lease'));
+      settled = await this.describeHeld({ place, subject, id, limit: settings.describeLimit }, image, max);
     } finally {
       leave();
     }
+    await this.record(place, subject, id, settled);
+    const { described } = settled;
+    return { id, description: described.description, prompts: described.prompts };
+  }
+
+  /**
+   * Takes the describe's place under the server's cap and holds its estimated cost, then describes; what was taken is
+   * given back when the description fails, and the cost is committed once it is known.
+   */
+  private async describeHeld(held: Holding, image: AttachmentRef, max: number): Promise<Settled> {
+    const { place, subject, id } = held;
+    const taken = await takeDescribePlace(this.options.counts, held.limit, place, this.now());
+    const estimate = await this.reserve(subject, id).catch(async (err: unknown) => {
+      await this.giveBack(taken);
+      throw err;
+    });
+    let described: Description;
+    try {
+      described = await describeWithin(this.options, image, max);
+    } catch (err) {
+      await Promise.all([this.giveBack(taken), estimate.held ? this.refundSpend(id) : undefined]);
+      throw err;
+    }
+    const prices = this.options.pricesOf?.(described.used.model);
+    // Unknown prices and no cost reported: no cost to record (no money limit applied, or it would have refused).
+    const cost = estimate.usd === undefined ? costOf(described.used.usage, prices, 0) : chatCostOf(described.used, prices, estimate.usd);
+    if (estimate.held)
+      await this.options.spend
+        ?.commit(id, cost?.usd ?? 0)
+        .catch((err: unknown) => this.log.error({ err, describeId: id }, 'spend commit failed; the estimate lapses with its lease'));
+    return { described, cost };
+  }
+
+  private giveBack(taken: { giveBack: () => Promise<void> }): Promise<void> {
+    return taken.giveBack().catch((e: unknown) => this.log.warn({ err: e }, 'could not give back a describe’s place under the cap'));
+  }
+
+  private async refundSpend(id: string): Promise<void> {
+    await this.options.spend
+      ?.refund(id)
+      .catch((e: unknown) => this.log.error({ err: e, describeId: id }, 'spend refund failed; the estimate lapses with its lease'));
+  }
+
+  /** Keeps the description for its buttons, and counts it in the usage log and the server's totals. */
+  private async record(place: DescribePlace, subject: QuotaSubject, id: string, { described, cost }: Settled): Promise<void> {
     await this.options.records.set(id, { v: 1, prompts: described.prompts }, this.options.ttlMs);
     this.log.info(
       { describeId: id, prompts: described.prompts.length, model: described.used.model, usage: described.used.usage, costUsd: cost?.usd },
       'image described',
     );
+    const promptHelp = { ...described.used, ...(cost && { cost }) };
     await this.options.usage
-      ?.set(
-        id,
-        { v: 1, describeId: id, guildId: place.guildId, userId: place.userId, promptHelp: { ...described.used, ...(cost && { cost }) }, settledAt: this.now() },
-        JOB_USAGE_TTL_MS,
-      )
+      ?.set(id, { v: 1, describeId: id, guildId: place.guildId, userId: place.userId, promptHelp, settledAt: this.now() }, JOB_USAGE_TTL_MS)
       .catch((err: unknown) => this.log.warn({ err, describeId: id }, 'could not record the description’s usage'));
-    if (place.guildId !== null)
-      await this.options.totals
-        ?.add(place.guildId, isoDate(this.now()), {
-          jobId: id,
-          userId: place.userId,
-          roleIds: subject.roleIds,
-          outcome: 'described',
-          delivered: 0,
-          reachedGateway: true,
-          promptHelp: { calls: 1, usd: cost?.usd ?? 0 },
-        })
-        .catch((err: unknown) => this.log.warn({ err, describeId: id }, 'could not count the description in the usage totals'));
-    return { id, description: described.description, prompts: described.prompts };
+    if (place.guildId === null) return;
+    const entry = { jobId: id, userId: place.userId, roleIds: subject.roleIds, outcome: 'described' as const, delivered: 0, reachedGateway: true };
+    await this.options.totals
+      ?.add(place.guildId, isoDate(this.now()), { ...entry, promptHelp: { calls: 1, usd: cost?.usd ?? 0 } })
+      .catch((err: unknown) => this.log.warn({ err, describeId: id }, 'could not count the description in the usage totals'));
   }
 
   /**
@@ -236,61 +235,6 @@ export class DescribeService {
       });
     }
     return { usd: estimate, held: held.held };
-  }
-
-  /** One describe within its time limit and its room in the budget, given back however it ends. */
-  private async bounded(image: AttachmentRef, max: number): Promise<Description> {
-    const limitMs = this.options.timeLimitMs ?? 120_000;
-    const signal = AbortSignal.timeout(limitMs);
-    // An image of no declared size (an embed's, a gallery's) starts from a guess; its download takes more if need be.
-    const hold = await this.takeMemory(Math.min(image.size ?? UNSIZED_GUESS_BYTES, max), signal);
-    try {
-      return await this.read(image, max, hold, signal, Math.max(1, Math.ceil(limitMs / 1000)));
-    } catch (err) {
-      if (signal.aborted && !(err instanceof UserFacingError)) throw new UserFacingError('promptHelp.failed', {}, { cause: err });
-      throw err;
-    } finally {
-      hold?.release();
-    }
-  }
-
-  /**
-   * Downloads `image` (at most `max` bytes, each admitted to the hold before it is held), downscales it and asks the
-   * vision model about it; the download itself is let go once downscaled, and the hold shrinks to match.
-   */
-  private async read(image: AttachmentRef, max: number, hold: DescribeHold | undefined, signal: AbortSignal, timeoutSeconds: number): Promise<Description> {
-    const admit = (bytes: number) => {
-      if (hold && !hold.growTo(DESCRIBE_WORK_BYTES + bytes)) throw new UserFacingError('describe.busy');
-    };
-    const sent = await this.downscaled(image, await this.options.download(image, max, signal, admit), timeoutSeconds);
-    hold?.shrinkTo(describeHeldBytes(sent.bytes.length));
-    signal.throwIfAborted();
-    return this.options.help.describe(`data:image/${sent.format};base64,${sent.bytes.toString('base64')}`, signal);
-  }
-
-  /** The downloaded image, checked and made small (vision-image.ts); the download is not referenced past this. */
-  private async downscaled(image: AttachmentRef, bytes: Buffer, timeoutSeconds: number) {
-    const format = sniffImageFormat(bytes);
-    if (format === undefined || !READABLE.has(format))
-      throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: phrase('detail.image.notDescribable') });
-    // Its header, before anything decodes it: more than MAX_DECODE_PIXELS is refused.
-    await checkedHeader(bytes, this.options.maxDecodePixels ?? DEFAULT_MAX_DECODE_PIXELS, image.filename);
-    return visionImage(bytes, format as 'png' | 'jpeg' | 'webp' | 'gif', image.filename, timeoutSeconds);
-  }
-
-  /**
-   * Room in the describes' region for an image of `bytes` (as declared: a hint, the download takes more if it brings
-   * more) and its work, waited for within the time limit (past it: describe.busy).
-   */
-  private async takeMemory(bytes: number, signal: AbortSignal): Promise<DescribeHold | undefined> {
-    const memory = this.options.memory;
-    if (!memory) return undefined;
-    try {
-      return await memory.takeDescribe(Math.min(DESCRIBE_WORK_BYTES + bytes, memory.describeBytes), signal);
-    } catch (err) {
-      if (signal.aborted) throw new UserFacingError('describe.busy', {}, { cause: err });
-      throw err;
-    }
   }
 
   private now(): number {

@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
 import type { UserFacingError } from '../../src/errors.js';
-import { DescribedPrompts, DescribeService, DESCRIBE_WORK_BYTES, describeHeldBytes } from '../../src/service/describe-service.js';
+import { DESCRIBE_WORK_BYTES, describeHeldBytes } from '../../src/service/describe-image.js';
+import { DescribedPrompts, DescribeService } from '../../src/service/describe-service.js';
 import type { AttachmentRef } from '../../src/service/jobs.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
 import type { Description } from '../../src/service/prompt-help.js';
