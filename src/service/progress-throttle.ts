@@ -59,59 +59,70 @@ interface Pending<S> {
  * progress.update({ kind: 'queued', position: 2 });
  */
 export function createProgressThrottle<S>(send: (state: S) => Promise<void>, options: ProgressThrottleOptions): ProgressThrottle<S> {
-  const timers = options.timers ?? systemTimers;
-  let pending: Pending<S> | undefined;
-  let inFlight: Promise<void> | undefined;
-  let timer: unknown;
-  let timerSet = false;
-  let lastStart: number | undefined;
-  let stopped = false;
+  return new Throttle(send, options);
+}
 
-  const schedule = (): void => {
-    if (stopped || pending === undefined || inFlight !== undefined || timerSet) return;
-    const wait = lastStart === undefined ? 0 : lastStart + options.intervalMs - timers.now();
+class Throttle<S> implements ProgressThrottle<S> {
+  private readonly timers: ThrottleTimers;
+  private pending: Pending<S> | undefined;
+  private inFlight: Promise<void> | undefined;
+  private timer: unknown;
+  private timerSet = false;
+  private lastStart: number | undefined;
+  private stopped = false;
+
+  private readonly send: (state: S) => Promise<void>;
+  private readonly options: ProgressThrottleOptions;
+
+  constructor(send: (state: S) => Promise<void>, options: ProgressThrottleOptions) {
+    this.send = send;
+    this.options = options;
+    this.timers = options.timers ?? systemTimers;
+  }
+
+  update(state: S): void {
+    if (this.stopped) return;
+    this.pending = { state };
+    this.schedule();
+  }
+
+  async flush(): Promise<void> {
+    // A finished send may start the next one at once when its interval has already passed.
+    while (this.inFlight !== undefined) await this.inFlight;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.pending = undefined;
+    if (this.timerSet) this.timers.clearTimeout(this.timer);
+    this.timerSet = false;
+    await this.flush();
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.pending === undefined || this.inFlight !== undefined || this.timerSet) return;
+    const wait = this.lastStart === undefined ? 0 : this.lastStart + this.options.intervalMs - this.timers.now();
     if (wait <= 0) {
-      start(pending.state);
+      this.start(this.pending.state);
       return;
     }
-    timerSet = true;
-    timer = timers.setTimeout(() => {
-      timerSet = false;
-      schedule();
+    this.timerSet = true;
+    this.timer = this.timers.setTimeout(() => {
+      this.timerSet = false;
+      this.schedule();
     }, wait);
-  };
+  }
 
-  const start = (state: S): void => {
-    pending = undefined;
-    lastStart = timers.now();
-    inFlight = invoke(send, state)
-      .catch((error: unknown) => options.onError?.(error))
+  private start(state: S): void {
+    this.pending = undefined;
+    this.lastStart = this.timers.now();
+    this.inFlight = invoke(this.send, state)
+      .catch((error: unknown) => this.options.onError?.(error))
       .finally(() => {
-        inFlight = undefined;
-        schedule();
+        this.inFlight = undefined;
+        this.schedule();
       });
-  };
-
-  const flush = async (): Promise<void> => {
-    // A finished send may start the next one at once when its interval has already passed.
-    while (inFlight !== undefined) await inFlight;
-  };
-
-  return {
-    update(state) {
-      if (stopped) return;
-      pending = { state };
-      schedule();
-    },
-    flush,
-    async stop() {
-      stopped = true;
-      pending = undefined;
-      if (timerSet) timers.clearTimeout(timer);
-      timerSet = false;
-      await flush();
-    },
-  };
+  }
 }
 
 /** Calls `send`, turning a synchronous throw into a rejection so one error path handles both. */
