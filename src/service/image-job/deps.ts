@@ -8,7 +8,7 @@ import type { AuditTrail } from '../audit-trail.js';
 import type { ClaimedJobs } from '../claimed-jobs.js';
 import { DEFAULT_MAX_DECODE_PIXELS } from '../image-rules.js';
 import type { JobArchive } from '../job-archive.js';
-import type { JobMetrics } from '../job-metrics.js';
+import { NO_JOB_METRICS, type JobMetrics } from '../job-metrics.js';
 import type { AttachmentRef } from '../jobs.js';
 import { type LeaseTimers, systemLeaseTimers } from '../lease-renewal.js';
 import type { MemberHistory } from '../member-history.js';
@@ -121,7 +121,8 @@ export interface JobDeps {
   claims: ClaimedJobs | undefined;
   rules: Filled<JobRules, 'profiles'>;
   holds: Filled<HoldDeps, 'jobLeaseMs' | 'leaseTimers'>;
-  produce: Filled<Omit<ProduceDeps, 'streaming'>, Exclude<keyof ProduceDeps, 'queue' | 'download' | 'streaming'>> & Pick<ProduceDeps, 'streaming'>;
+  /** Everything but the queue, the download and the (optional) streamed delivery has a default. */
+  produce: Filled<ProduceDeps, Exclude<keyof ProduceDeps, 'queue' | 'download' | 'streaming'>>;
 }
 
 const DEFAULT_PROFILES = new ModelProfiles();
@@ -149,7 +150,7 @@ export function resolveJobDeps(
       maxDecodePixels: produce.maxDecodePixels ?? DEFAULT_MAX_DECODE_PIXELS,
       partialImages: produce.partialImages ?? 1,
       progressIntervalMs: produce.progressIntervalMs ?? 3_000,
-      metrics: produce.metrics ?? { queueWaited: () => undefined, uploaded: () => undefined },
+      metrics: produce.metrics ?? NO_JOB_METRICS,
     },
   };
 }

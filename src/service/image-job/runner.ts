@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { UserFacingError } from '../../errors.js';
 import { roundUsd } from '../cost.js';
 import type { ImageJob, Responder } from '../jobs.js';
+import type { ServerSettings } from '../server-settings.js';
 import { askedToConfirm } from './confirm.js';
 import { deliver } from './deliver.js';
 import { JobHolds } from './holds.js';
@@ -16,7 +17,6 @@ import { JobFailure, step, type Prepared } from './job-values.js';
 import { preflight, settingsOf } from './preflight.js';
 import { produce } from './produce.js';
 import { settleDelivered, settleFailure, type DeliveredJob, type RunnerDeps } from './settle.js';
-import type { ServerSettings } from '../server-settings.js';
 
 /**
  * Runs a job to the end. Member-facing failures are thrown as {@link UserFacingError} after the holds were
