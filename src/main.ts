@@ -210,46 +210,36 @@ export async function startBot(config: Config, overrides: BotOverrides = {}): Pr
   // This process's running jobs: those another process claims while this one looks dead are stopped.
   const claims = new ClaimedJobs();
   const images = new ImageService({
-    claims,
-    settings,
-    audit,
-    profiles,
-    archive,
-    history,
-    usage: new UsageLog(jobUsage),
-    totals: storage.usageTotals,
     gateway: metrics ? observeGateway(gateway, metrics) : gateway,
-    quotas,
-    spend: storage.spend,
-    confirmations: archive,
-    promptHelp: promptFeatures.enhance ? promptHelp : undefined,
-    moderation,
-    queue,
-    download: async (ref, maxBytes, signal) => {
-      const bytes = await downloadAttachment(ref.url, {
-        allowedHosts: config.DISCORD_CDN_HOSTS,
-        maxBytes,
-        timeoutMs: 60_000,
-        dispatcher: agent,
-        signal,
-      });
-      metrics?.downloaded(bytes.length);
-      return bytes;
-    },
-    metrics,
-    maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
     logger,
-    progressIntervalMs: config.PROGRESS_INTERVAL_MS,
-    partialImages: config.GATEWAY_PARTIAL_IMAGES,
-    perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
-    jobLeaseMs: config.JOB_LEASE_MS,
-    journal: storage.journal,
-    memory,
-    svg: new SvgRenderer({ concurrency: config.SVG_RENDER_CONCURRENCY, timeoutSeconds: config.SVG_RENDER_TIMEOUT_SECONDS }),
-    maxDecodePixels: config.MAX_DECODE_PIXELS,
-    streaming: config.STREAM_DELIVERIES ? new StreamedDelivery() : undefined,
     clock,
-    leaseTimers: overrides.leaseTimers,
+    claims,
+    rules: { settings, profiles, moderation, promptHelp: promptFeatures.enhance ? promptHelp : undefined, confirmations: archive },
+    holds: { quotas, spend: storage.spend, journal: storage.journal, jobLeaseMs: config.JOB_LEASE_MS, leaseTimers: overrides.leaseTimers },
+    produce: {
+      queue,
+      perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
+      download: async (ref, maxBytes, signal) => {
+        const bytes = await downloadAttachment(ref.url, {
+          allowedHosts: config.DISCORD_CDN_HOSTS,
+          maxBytes,
+          timeoutMs: 60_000,
+          dispatcher: agent,
+          signal,
+        });
+        metrics?.downloaded(bytes.length);
+        return bytes;
+      },
+      maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
+      memory,
+      svg: new SvgRenderer({ concurrency: config.SVG_RENDER_CONCURRENCY, timeoutSeconds: config.SVG_RENDER_TIMEOUT_SECONDS }),
+      maxDecodePixels: config.MAX_DECODE_PIXELS,
+      streaming: config.STREAM_DELIVERIES ? new StreamedDelivery() : undefined,
+      partialImages: config.GATEWAY_PARTIAL_IMAGES,
+      progressIntervalMs: config.PROGRESS_INTERVAL_MS,
+      metrics,
+    },
+    listeners: { usage: new UsageLog(jobUsage), archive, history, totals: storage.usageTotals, audit, metrics },
   });
   const describe = new DescribeService({
     help: promptHelp,

@@ -81,15 +81,19 @@ async function twoProcesses() {
 function serviceOn(storage: Storage, gateway: FakeGateway, clock: ManualClock, journal: JobJournal = storage.journal) {
   return new ImageService({
     gateway,
-    quotas: storage.quotas,
-    queue: new FairQueue(),
-    download: () => Promise.reject(new Error('no attachments here')),
     logger: silentLogger,
     clock,
-    jobLeaseMs: LEASE_MS,
-    // Never advanced: the dying process renews nothing once the test moves the clock.
-    leaseTimers: new ManualTimers(clock),
-    journal,
+    holds: {
+      quotas: storage.quotas,
+      jobLeaseMs: LEASE_MS,
+      // Never advanced: the dying process renews nothing once the test moves the clock.
+      leaseTimers: new ManualTimers(clock),
+      journal,
+    },
+    produce: {
+      queue: new FairQueue(),
+      download: () => Promise.reject(new Error('no attachments here')),
+    },
   });
 }
 

@@ -27,11 +27,15 @@ async function setup() {
   const gateway = new FakeGateway();
   const service = new ImageService({
     gateway,
-    quotas: storage.quotas,
-    queue: new FairQueue(),
     claims,
-    download: () => Promise.reject(new Error('none')),
     logger: memoryLogger().logger,
+    holds: {
+      quotas: storage.quotas,
+    },
+    produce: {
+      queue: new FairQueue(),
+      download: () => Promise.reject(new Error('none')),
+    },
   });
   return { storage, claims, gateway, service };
 }

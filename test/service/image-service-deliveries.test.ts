@@ -46,12 +46,16 @@ describe('ImageService memory budget for answers', () => {
     }
     const service = new ImageService({
       gateway,
-      quotas: storage.quotas,
-      queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
-      download: async () => Buffer.alloc(0),
       logger,
-      streaming: new StreamedDelivery(),
-      memory: new MemoryBudget({ totalBytes: 1_000, answerBytes: 900 }),
+      holds: {
+        quotas: storage.quotas,
+      },
+      produce: {
+        queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
+        download: async () => Buffer.alloc(0),
+        streaming: new StreamedDelivery(),
+        memory: new MemoryBudget({ totalBytes: 1_000, answerBytes: 900 }),
+      },
     });
     const slow = new GatedResponder();
     const fast = new FakeResponder();
@@ -83,11 +87,15 @@ describe('ImageService progress', () => {
     });
     const service = new ImageService({
       gateway,
-      quotas: storage.quotas,
-      queue: new FairQueue(),
-      download: async () => Buffer.alloc(0),
       logger,
-      progressIntervalMs: 60_000,
+      holds: {
+        quotas: storage.quotas,
+      },
+      produce: {
+        queue: new FairQueue(),
+        download: async () => Buffer.alloc(0),
+        progressIntervalMs: 60_000,
+      },
     });
     const quick = new FakeResponder();
     await service.run(imagineJob({ prompt: 'quick' }), quick);
@@ -96,11 +104,15 @@ describe('ImageService progress', () => {
     const patient = new FakeResponder();
     const fastTicks = new ImageService({
       gateway,
-      quotas: storage.quotas,
-      queue: new FairQueue(),
-      download: async () => Buffer.alloc(0),
       logger,
-      progressIntervalMs: 5,
+      holds: {
+        quotas: storage.quotas,
+      },
+      produce: {
+        queue: new FairQueue(),
+        download: async () => Buffer.alloc(0),
+        progressIntervalMs: 5,
+      },
     });
     const running = fastTicks.run(imagineJob({ prompt: 'slow' }), patient);
     const update = await patient.waitForProgress((p) => p.stage === 'generating');
@@ -121,11 +133,15 @@ describe('ImageService answer buffers', () => {
     const image = await flatPng(16, 16);
     const service = new ImageService({
       gateway,
-      quotas: storage.quotas,
-      queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
-      download: async () => Buffer.alloc(0),
       logger,
-      streaming: new StreamedDelivery(),
+      holds: {
+        quotas: storage.quotas,
+      },
+      produce: {
+        queue: new FairQueue({ concurrency: 4, perMemberRunning: 4 }),
+        download: async () => Buffer.alloc(0),
+        streaming: new StreamedDelivery(),
+      },
     });
     const taken: ArrayBufferLike[] = [];
     /** The next call takes `count` answer Buffers (as retries would), then answers or fails. */

@@ -35,18 +35,22 @@ async function setup(
   const gateway = new FakeGateway();
   const service = new ImageService({
     gateway,
-    quotas: storage.quotas,
-    queue: new FairQueue({ concurrency: options.concurrency ?? 4 }),
-    download: async (ref, maxBytes) => {
-      downloads.push(ref.filename);
-      readUpTo.push(maxBytes);
-      return options.download ? options.download(ref) : png;
-    },
-    maxAttachmentBytes: MAX_ATTACHMENT_BYTES,
     logger: silentLogger,
-    partialImages: 0,
-    memory: options.memory,
-    referenceWaitMs: options.referenceWaitMs,
+    holds: {
+      quotas: storage.quotas,
+    },
+    produce: {
+      queue: new FairQueue({ concurrency: options.concurrency ?? 4 }),
+      download: async (ref, maxBytes) => {
+        downloads.push(ref.filename);
+        readUpTo.push(maxBytes);
+        return options.download ? options.download(ref) : png;
+      },
+      maxAttachmentBytes: MAX_ATTACHMENT_BYTES,
+      partialImages: 0,
+      memory: options.memory,
+      referenceWaitMs: options.referenceWaitMs,
+    },
   });
   return { storage, service, gateway, downloads, readUpTo };
 }

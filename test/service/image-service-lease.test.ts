@@ -59,14 +59,18 @@ async function setup() {
   const gateway = new FakeGateway();
   const service = new ImageService({
     gateway,
-    quotas,
-    // One job at a time: a second member's job waits in the queue for as long as the first one runs.
-    queue: new FairQueue({ concurrency: 1 }),
-    download: () => Promise.reject(new Error('these jobs have no attachments')),
     logger,
     clock,
-    jobLeaseMs: LEASE_MS,
-    leaseTimers: timers,
+    holds: {
+      quotas,
+      jobLeaseMs: LEASE_MS,
+      leaseTimers: timers,
+    },
+    produce: {
+      // One job at a time: a second member's job waits in the queue for as long as the first one runs.
+      queue: new FairQueue({ concurrency: 1 }),
+      download: () => Promise.reject(new Error('these jobs have no attachments')),
+    },
   });
   return { service, gateway, quotas, timers, find, status: () => storage.quotas.status(memberSubject()) };
 }

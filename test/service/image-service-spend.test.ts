@@ -55,24 +55,31 @@ async function setup(
   const gateway = new FakeGateway();
   const service = new ImageService({
     gateway,
-    quotas: storage.quotas,
-    spend,
-    queue: new FairQueue(),
-    download: () => Promise.reject(new Error('no attachments')),
-    settings: { get: async () => ({ ...DEFAULT_SETTINGS, ...options.settings }) },
-    confirmations:
-      options.confirmations === false
-        ? undefined
-        : {
-            stashConfirmation: async (job) => {
-              stashed.push(job);
-              return job.id;
-            },
-          },
-    promptHelp:
-      options.chat && new PromptHelp({ chat: options.chat, promptModel: options.promptModel ?? 'gpt-4o-mini', visionModel: undefined, maxTokens: 400, logger }),
     logger,
     clock,
+    rules: {
+      settings: { get: async () => ({ ...DEFAULT_SETTINGS, ...options.settings }) },
+      confirmations:
+        options.confirmations === false
+          ? undefined
+          : {
+              stashConfirmation: async (job) => {
+                stashed.push(job);
+                return job.id;
+              },
+            },
+      promptHelp:
+        options.chat &&
+        new PromptHelp({ chat: options.chat, promptModel: options.promptModel ?? 'gpt-4o-mini', visionModel: undefined, maxTokens: 400, logger }),
+    },
+    holds: {
+      quotas: storage.quotas,
+      spend,
+    },
+    produce: {
+      queue: new FairQueue(),
+      download: () => Promise.reject(new Error('no attachments')),
+    },
   });
   return { service, gateway, storage, find, stashed };
 }
@@ -186,11 +193,17 @@ describe('ImageService.present', () => {
     const failing = { remember: () => Promise.reject(new Error('store down')) };
     const service = new ImageService({
       gateway,
-      quotas: storage.quotas,
-      queue: new FairQueue(),
-      download: async () => png,
-      archive: failing,
       logger,
+      holds: {
+        quotas: storage.quotas,
+      },
+      produce: {
+        queue: new FairQueue(),
+        download: async () => png,
+      },
+      listeners: {
+        archive: failing,
+      },
     });
     const responder = new FakeResponder();
     const ref = { url: 'https://cdn.discordapp.com/attachments/1/2/a-1.png', filename: 'a-1.png', size: png.length };
@@ -203,10 +216,14 @@ describe('ImageService.present', () => {
 
     const notImage = new ImageService({
       gateway,
-      quotas: storage.quotas,
-      queue: new FairQueue(),
-      download: async () => Buffer.from('not an image'),
       logger: memoryLogger().logger,
+      holds: {
+        quotas: storage.quotas,
+      },
+      produce: {
+        queue: new FairQueue(),
+        download: async () => Buffer.from('not an image'),
+      },
     });
     expect((await failure(notImage.present(imagineJob(), ref, new FakeResponder()))).identifier).toBe('input.attachmentInvalid');
   });
@@ -219,15 +236,19 @@ describe('ImageService.present', () => {
     const downloads: string[] = [];
     const service = new ImageService({
       gateway,
-      quotas: storage.quotas,
-      queue: new FairQueue({ perMemberRunning: 1, perMemberQueued: 1 }),
-      perMemberQueued: 1,
-      download: async (ref) => {
-        downloads.push(ref.filename);
-        await held;
-        return png;
-      },
       logger: memoryLogger().logger,
+      holds: {
+        quotas: storage.quotas,
+      },
+      produce: {
+        queue: new FairQueue({ perMemberRunning: 1, perMemberQueued: 1 }),
+        perMemberQueued: 1,
+        download: async (ref) => {
+          downloads.push(ref.filename);
+          await held;
+          return png;
+        },
+      },
     });
     const ref = (name: string) => ({ url: `https://cdn.discordapp.com/attachments/1/2/${name}`, filename: name, size: png.length });
     const first = service.present(imagineJob(), ref('a-1.png'), new FakeResponder());

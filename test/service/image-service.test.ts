@@ -46,16 +46,22 @@ async function setup(options: SetupOptions = {}) {
   const archive = new FakeArchive();
   const service = new ImageService({
     gateway,
-    quotas: storage.quotas,
-    queue,
-    download: async () => {
-      throw new Error('these jobs have no attachments');
-    },
     logger,
     clock,
-    archive,
-    perMemberQueued: options.perMemberQueued,
-    progressIntervalMs: options.progressIntervalMs,
+    holds: {
+      quotas: storage.quotas,
+    },
+    produce: {
+      queue,
+      download: async () => {
+        throw new Error('these jobs have no attachments');
+      },
+      perMemberQueued: options.perMemberQueued,
+      progressIntervalMs: options.progressIntervalMs,
+    },
+    listeners: {
+      archive,
+    },
   });
   const quota = (userId = MEMBER_ID): Promise<QuotaStatus> => storage.quotas.status(memberSubject(userId));
   return { service, gateway, queue, archive, storage, clock, find, quota };

@@ -36,14 +36,22 @@ async function setup(queue: { concurrency?: number } = {}) {
   const gateway = new FakeGateway();
   const images = new ImageService({
     gateway,
-    quotas: storage.quotas,
-    queue: new FairQueue(queue),
-    download: () => Promise.reject(new Error('these jobs have no attachments')),
-    journal: storage.journal,
-    totals: storage.usageTotals,
-    moderation,
     logger: silentLogger,
     clock,
+    rules: {
+      moderation,
+    },
+    holds: {
+      quotas: storage.quotas,
+      journal: storage.journal,
+    },
+    produce: {
+      queue: new FairQueue(queue),
+      download: () => Promise.reject(new Error('these jobs have no attachments')),
+    },
+    listeners: {
+      totals: storage.usageTotals,
+    },
   });
   return { storage, clock, gateway, images, moderation };
 }

@@ -36,16 +36,20 @@ beforeEach(async () => {
   attachments = new Map();
   service = new ImageService({
     gateway: client,
-    quotas: storage.quotas,
-    queue: new FairQueue(),
-    download: async (ref) => {
-      const bytes = attachments.get(ref.url);
-      if (!bytes) throw new Error(`no attachment at ${ref.url}`);
-      return bytes;
-    },
     logger: silentLogger,
     clock,
-    partialImages: 0,
+    holds: {
+      quotas: storage.quotas,
+    },
+    produce: {
+      queue: new FairQueue(),
+      download: async (ref) => {
+        const bytes = attachments.get(ref.url);
+        if (!bytes) throw new Error(`no attachment at ${ref.url}`);
+        return bytes;
+      },
+      partialImages: 0,
+    },
   });
 });
 

@@ -26,13 +26,19 @@ async function setup(limit = 5) {
   const clock = { now: () => 1_800_000_000_000 };
   const service = new ImageService({
     gateway,
-    quotas: storage.quotas,
-    queue: new FairQueue(),
-    download: async () => Buffer.alloc(0),
     logger: silentLogger,
-    usage: log,
     clock,
-    partialImages: 0,
+    holds: {
+      quotas: storage.quotas,
+    },
+    produce: {
+      queue: new FairQueue(),
+      download: async () => Buffer.alloc(0),
+      partialImages: 0,
+    },
+    listeners: {
+      usage: log,
+    },
   });
   return { gateway, service, log };
 }

@@ -41,7 +41,18 @@ async function serviceWith(streaming: StreamedDelivery | undefined) {
   const storage = await openStorage({ url: 'memory://', defaults: { limit: 10, period: 'day' }, jobLeaseMs: 600_000, logger });
   opened.push(storage);
   const gateway = new FakeGateway();
-  const service = new ImageService({ gateway, quotas: storage.quotas, queue: new FairQueue(), download: async () => Buffer.alloc(0), logger, streaming });
+  const service = new ImageService({
+    gateway,
+    logger,
+    holds: {
+      quotas: storage.quotas,
+    },
+    produce: {
+      queue: new FairQueue(),
+      download: async () => Buffer.alloc(0),
+      streaming,
+    },
+  });
   return { gateway, service };
 }
 

@@ -1,0 +1,96 @@
+/**
+ * The gateway call of a job, in the fair queue: it waits for the member's turn (progress shows its place), builds the
+ * request then (references.ts), calls the gateway and shows previews and task states as they come. A moderation
+ * refusal is counted as a strike; a job whose reply cannot be written, or that another process claimed, is cancelled.
+ */
+import { UserFacingError } from '../../errors.js';
+import { fitPreview } from '../fit-preview.js';
+import type { JobProgressReporter } from '../job-progress.js';
+import type { ImageJob, Responder } from '../jobs.js';
+import type { JobMemory } from '../memory-budget.js';
+import type { AnswerSink, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult } from '../ports.js';
+import type { JobDeps } from './deps.js';
+import type { Prepared } from './job-values.js';
+import { partialImagesFor } from './preflight.js';
+import { completeRequest } from './references.js';
+
+/** What the call reports to and reads into. */
+export interface CallSeams {
+  progress: JobProgressReporter;
+  sink: AnswerSink | undefined;
+  memory: JobMemory;
+}
+
+/** Queues the gateway call and reports progress until it ends. */
+export async function queueAndGenerate(deps: JobDeps, job: ImageJob, prepared: Prepared, responder: Responder, seams: CallSeams): Promise<ImageResult> {
+  const { produce, clock, claims } = deps;
+  const { progress } = seams;
+  const queuedAt = clock.now();
+  const ticket = produce.queue.submit(job.subject.userId, (signal) => callInTurn(deps, job, prepared, responder, seams, signal), {
+    onPosition: (position) => {
+      progress.queued(position);
+    },
+    onStart: () => {
+      produce.metrics.queueWaited((clock.now() - queuedAt) / 1000);
+      progress.started(clock.now());
+    },
+  });
+  if (!ticket.accepted) throw queueRefusal(ticket.reason, produce.perMemberQueued);
+  // No reply to deliver into: stop waiting or generating (the job refunds).
+  responder.ready?.catch(() => ticket.cancel());
+  // Claimed by another process: the gateway call is cut too.
+  claims?.watching(job.id)?.addEventListener('abort', () => ticket.cancel(), { once: true });
+  try {
+    return await ticket.result;
+  } finally {
+    await progress.stop();
+  }
+}
+
+/** Why the queue did not take a job, as the member reads it. */
+export function queueRefusal(reason: 'member_queue_full' | 'closed', perMemberQueued: number): UserFacingError {
+  return reason === 'closed' ? new UserFacingError('job.cancelled') : new UserFacingError('queue.full', { limit: perMemberQueued });
+}
+
+/** The job's turn has come: the request is completed and sent. */
+async function callInTurn(deps: JobDeps, job: ImageJob, prepared: Prepared, responder: Responder, seams: CallSeams, signal: AbortSignal): Promise<ImageResult> {
+  const { progress, sink, memory } = seams;
+  const { moderation } = deps.rules;
+  let shownPreview = -1;
+  try {
+    // Checked again at the job's turn: a pause that began while it waited stops it before it is sent.
+    await moderation?.check(job.subject);
+    const request = await completeRequest(deps.produce, prepared, memory, signal);
+    return await callGateway(deps.gateway, request, partialImagesFor(deps, prepared), {
+      signal,
+      onPartial: (image) => {
+        // Shown only as it fits the upload limit (made smaller if need be, never after a later one); the job goes on meanwhile.
+        void fitPreview(image, responder.maxFileBytes, (bytes) => deps.produce.memory.tryTake(bytes)).then((fitted) => {
+          if (!fitted || fitted.index < shownPreview) return;
+          shownPreview = fitted.index;
+          progress.preview(fitted);
+        });
+      },
+      onTaskStatus: progress.taskStatus,
+      sink,
+      memory,
+    });
+  } catch (err) {
+    // A moderation refusal is a strike, counted before the job gives its place to the member's next one; the
+    // member reads how many are left, or until when they are now paused.
+    throw (await moderation?.counted(err, job)) ?? err;
+  } finally {
+    // The references are read no more once the call has settled (a retry or recovery is part of the call).
+    memory.releaseReferences();
+  }
+}
+
+function callGateway(
+  gateway: ImageGateway,
+  request: GenerateRequest | EditRequest,
+  partialImages: number,
+  hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'onTaskStatus' | 'sink' | 'memory'>,
+): Promise<ImageResult> {
+  const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
+  return 'images' in request ? gateway.edit(request, options) : gateway.generate(request, options);
+}
