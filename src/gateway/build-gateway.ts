@@ -83,7 +83,21 @@ export function buildGateway(config: GatewayConfig, parts: { clock: Clock; logge
     maxDecodePixels: config.MAX_DECODE_PIXELS,
     taskPollMs: config.GATEWAY_TASK_POLL_MS,
   });
-  const check = new GatewayCheck({
+  return {
+    client,
+    chat: new ChatClient({ ...base, deadlineMs: config.PROMPT_TIMEOUT_MS }),
+    profiles,
+    dispatcher: agent,
+    check: startupCheck(config, client, logger),
+    close: async (cutOff) => {
+      await Promise.allSettled(cutOff ? [agent.destroy(), linkAgent.destroy()] : [agent.close(), linkAgent.close()]);
+    },
+  };
+}
+
+/** The start-up check of the catalogue, and with HTTP_PORT its repeats, which readiness reads. */
+function startupCheck(config: GatewayConfig, client: GatewayClient, logger: Logger): GatewayCheck {
+  return new GatewayCheck({
     probe: (timeoutMs) => client.probeModels(timeoutMs),
     host: new URL(config.GATEWAY_BASE_URL).host,
     defaultModel: () => client.defaultModel,
@@ -94,14 +108,4 @@ export function buildGateway(config: GatewayConfig, parts: { clock: Clock; logge
     keepChecking: config.HTTP_PORT !== undefined,
     logger,
   });
-  return {
-    client,
-    chat: new ChatClient({ ...base, deadlineMs: config.PROMPT_TIMEOUT_MS }),
-    profiles,
-    dispatcher: agent,
-    check,
-    close: async (cutOff) => {
-      await Promise.allSettled(cutOff ? [agent.destroy(), linkAgent.destroy()] : [agent.close(), linkAgent.close()]);
-    },
-  };
 }
