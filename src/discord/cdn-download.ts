@@ -29,6 +29,22 @@ export interface DownloadOptions {
   admit?: ((bytes: number) => void) | undefined;
 }
 
+/** How long one download from Discord's CDN may take, headers and body (the default of {@link cdnDownloader}). */
+export const CDN_DOWNLOAD_TIMEOUT_MS = 60_000;
+
+/** One download from Discord's CDN: `url`, read to at most `maxBytes`, each allocation told to `admit` first. */
+export type CdnDownload = (url: string, maxBytes: number, signal?: AbortSignal, admit?: (bytes: number) => void) => Promise<Buffer>;
+
+/**
+ * The bot's one way of downloading from Discord's CDN (an edit's references, /show's images, the image a describe
+ * reads): {@link downloadAttachment} bound to the allowed hosts, the dispatcher and the timeout.
+ */
+export function cdnDownloader(options: Pick<DownloadOptions, 'allowedHosts' | 'dispatcher'> & { timeoutMs?: number | undefined }): CdnDownload {
+  const { allowedHosts, dispatcher } = options;
+  const timeoutMs = options.timeoutMs ?? CDN_DOWNLOAD_TIMEOUT_MS;
+  return (url, maxBytes, signal, admit) => downloadAttachment(url, { allowedHosts, dispatcher, timeoutMs, maxBytes, signal, admit });
+}
+
 /**
  * Whether `url` may be downloaded under `allowedHosts` (see {@link DownloadOptions.allowedHosts}).
  *

@@ -1,5 +1,5 @@
 /**
- * The undici Agent for gateway traffic, created once in main.ts and injected into GatewayClient.
+ * The undici Agent for gateway traffic, created once in build-gateway.ts and injected into GatewayClient.
  *
  * Node's fetch defaults to 5-minute header and body timeouts whatever the caller wants; image calls take
  * 20–120 s and proxies cut idle sockets around 60–100 s, so set them here, explicitly.
@@ -26,7 +26,7 @@ export interface GatewayAgentOptions {
 export type LinkLookup = NonNullable<TcpSocketConnectOpts['lookup']>;
 
 /**
- * Creates the Agent main.ts passes to GatewayClient as `dispatcher`, and the one for `url` image items (with
+ * Creates the Agent build-gateway.ts passes to GatewayClient as `dispatcher`, and the one for `url` image items (with
  * LinkPolicy.lookup as `lookup`, so a link whose host resolves to an internal address is never connected to).
  */
 export function createGatewayAgent(opts: GatewayAgentOptions): Agent {

@@ -1,6 +1,6 @@
 /**
  * The bot's Prometheus metrics (prom-client), on a registry of their own: the process's default metrics (event-loop
- * lag included) and the `imagine_bot_*` series below. main.ts builds one and hands its observer methods to the parts
+ * lag included) and the `imagine_bot_*` series below. build-ops.ts builds one and main.ts hands its observer methods to the parts
  * that report: the service (its JobMetrics port), the gateway and ledger wrappers in this folder, the router's event
  * and the attachment download.
  */

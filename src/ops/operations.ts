@@ -1,6 +1,6 @@
 /**
- * The operator's side of a running bot, built by main.ts when HTTP_PORT is set: the metrics and the health server
- * whose readiness checks main.ts names.
+ * The operator's side of a running bot, built by build-ops.ts when HTTP_PORT is set: the metrics and the health server
+ * whose readiness checks build-ops.ts names (over the parts main.ts passes in).
  */
 import type pino from 'pino';
 import { startHealthServer, type HealthServer } from './health-server.js';

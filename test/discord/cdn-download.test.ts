@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { downloadAttachment, isAllowedAttachmentUrl, type DownloadOptions } from '../../src/discord/cdn-download.js';
+import { CDN_DOWNLOAD_TIMEOUT_MS, cdnDownloader, downloadAttachment, isAllowedAttachmentUrl, type DownloadOptions } from '../../src/discord/cdn-download.js';
 import { AttachmentDownloadError } from '../../src/service/ports.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -220,5 +220,28 @@ describe('downloadAttachment', () => {
     handler = (req) => req.socket.destroy();
     const error = await failure(downloadAttachment(`${base}/a.png`, options()));
     expect(error.reason).toBe('network');
+  });
+});
+
+describe('cdnDownloader (the one download the bot builds)', () => {
+  it('downloads from the allowed hosts only, to the cap asked, telling admit', async () => {
+    const body = Buffer.alloc(2000, 7);
+    handler = (_req, res) => res.end(body);
+    const download = cdnDownloader({ allowedHosts: [host], dispatcher: agent });
+    const admitted: number[] = [];
+    expect((await download(`${base}/a.png`, 4096, undefined, (bytes) => admitted.push(bytes))).equals(body)).toBe(true);
+    expect(admitted).toEqual([2000]);
+    expect((await failure(download(`${base}/a.png`, 1000))).reason).toBe('too_large');
+    expect((await failure(cdnDownloader({ allowedHosts: ['cdn.discordapp.com'], dispatcher: agent })(`${base}/a.png`, 4096))).reason).toBe('host_not_allowed');
+  });
+
+  it('gives up after its timeout, a minute unless told otherwise', async () => {
+    expect(CDN_DOWNLOAD_TIMEOUT_MS).toBe(60_000);
+    handler = () => undefined;
+    // Its own Agent: no kept-alive socket of an earlier test that the server has since closed.
+    const fresh = new Agent();
+    const error = await failure(cdnDownloader({ allowedHosts: [host], dispatcher: fresh, timeoutMs: 50 })(`${base}/slow.png`, 4096));
+    await fresh.destroy();
+    expect(error.reason).toBe('timeout');
   });
 });
