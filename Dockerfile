@@ -33,6 +33,7 @@ RUN apt-get update \
 # Operations), so the HEALTHCHECK below means something with a plain `docker run`.
 ENV NODE_ENV=production \
     LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
+    MALLOC_CONF=background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0 \
     NODE_OPTIONS=--enable-source-maps \
     HTTP_HOST=0.0.0.0 \
     HTTP_PORT=9464

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allocatorEnv, allocatorName, jemallocPath } from '../bench/allocator.js';
+import { allocatorEnv, allocatorName, JEMALLOC_CONF, jemallocPath } from '../bench/allocator.js';
 
 const dockerfile = readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8');
 const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
@@ -29,6 +29,7 @@ describe('the memory allocator', () => {
     expect(runtime).toMatch(/apt-get install[^\n]*\blibjemalloc2\b/);
     expect(runtime).toContain('/usr/local/lib/libjemalloc.so.2');
     expect(runtime).toMatch(/^\s+LD_PRELOAD=\/usr\/local\/lib\/libjemalloc\.so\.2 \\$/m);
+    expect(runtime).toContain(`    MALLOC_CONF=${JEMALLOC_CONF} \\\n`);
   });
 
   it('is what the bench preloads into its bots when the machine has it, and the process really maps it', () => {
@@ -39,7 +40,7 @@ describe('the memory allocator', () => {
       expect(allocatorName()).toBe('glibc malloc');
       return;
     }
-    expect(allocatorEnv()).toEqual({ LD_PRELOAD: path });
+    expect(allocatorEnv()).toEqual({ LD_PRELOAD: path, MALLOC_CONF: JEMALLOC_CONF });
     expect(mappedLibraries(allocatorEnv())).toContain('libjemalloc.so.2');
     expect(mappedLibraries({})).not.toContain('libjemalloc.so.2');
   });

@@ -11,7 +11,6 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { EmulatorAddresses } from '../emulator-host.js';
 import { ensureBuilt } from '../compiled-bot.js';
-import { allocatorEnv } from '../allocator.js';
 import { HostProcess } from '../ipc.js';
 import { OUR_BOT_FLAGS } from '../session.js';
 import { round, summarize } from '../stats.js';
@@ -73,7 +72,6 @@ export async function startup(p: StartupParams): Promise<StartupResult> {
     const a = { ...d, ...g } as EmulatorAddresses;
     const env = {
       PATH: process.env['PATH'] ?? '',
-      ...allocatorEnv(),
       DISCORD_TOKEN: a.discordToken,
       DISCORD_API_URL: a.discordApiUrl,
       DISCORD_CDN_HOSTS: a.cdnHost,
