@@ -15,7 +15,7 @@ import {
 import { UserFacingError } from '../errors.js';
 import type { DescribeService } from '../service/describe-service.js';
 import type { AttachmentRef } from '../service/jobs.js';
-import { describeCard } from '../discord/result-card.js';
+import { describeCard } from '../discord/views/result-card.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { component, type ChatCommand, type ComponentHandler, type InteractionContext, type MessageCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';

@@ -4,11 +4,10 @@
  * there is no option to name anyone else, admins included. Everything is written in the asker's language.
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import { t } from '../i18n/translate.js';
 import type { HistoryOwner } from '../service/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import { component, type ChatCommand, type ComponentHandler } from './command.js';
-import { renderHistoryPage } from './history-page.js';
+import { historyClearedText, renderHistoryPage } from '../discord/views/history-page.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 
@@ -45,7 +44,7 @@ export function createHistoryCommand(deps: Deps): ChatCommand {
       if (clear) {
         await deps.history.clear(ownerOf(interaction));
         ctx.logger.info('history cleared');
-        await interaction.editReply({ content: t(interaction.locale, 'history.cleared') });
+        await interaction.editReply({ content: historyClearedText(interaction.locale) });
         return;
       }
       await interaction.editReply({

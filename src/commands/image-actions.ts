@@ -16,7 +16,7 @@ import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { buildJob } from './job-from-interaction.js';
 import { readPrompt } from './prompt-modal.js';
-import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from './action-modals.js';
+import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from '../discord/views/action-modals.js';
 import { ACTIONS, CUSTOM_IDS, pickedImage, type ActionCode } from '../discord/custom-ids.js';
 import { phrase } from '../service/phrase.js';
 

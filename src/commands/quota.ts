@@ -11,7 +11,7 @@ import type { QuotaSubject, QuotaTarget } from '../service/ports.js';
 import type { ChatCommand } from './command.js';
 import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
-import { renderLimitChange, renderMoneyChange, renderSpending, renderStatus, renderStrikes, renderStrikesCleared, renderUsageReset } from './quota-text.js';
+import { renderLimitChange, renderMoneyChange, renderSpending, renderStatus, renderStrikes, renderStrikesCleared, renderUsageReset } from '../discord/views/quota-text.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 import { phrase } from '../service/phrase.js';
 import { issueDetail } from './issue-detail.js';

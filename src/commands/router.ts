@@ -10,7 +10,7 @@ import type { Command, ComponentHandler, InteractionContext } from './command.js
 import { optionNameOf } from './option-names.js';
 import type { InteractionChannels } from './channel-facts.js';
 import { localizedCommandName } from '../i18n/command-localizations.js';
-import { errorCard } from '../discord/result-card.js';
+import { errorCard } from '../discord/views/result-card.js';
 
 /** Options for {@link createInteractionRouter}. */
 export interface RouterOptions {

@@ -15,7 +15,7 @@ import type { SettingsChange, SettingsStore } from '../service/settings-store.js
 import type { ChatCommand, InteractionContext } from './command.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 import { CHANNEL_OPTIONS, ROLE_OPTIONS, SETTINGS_DATA } from './settings-data.js';
-import { renderSettings } from './settings-text.js';
+import { renderSettings } from '../discord/views/settings-text.js';
 import { phrase } from '../service/phrase.js';
 
 /** What /settings needs. */

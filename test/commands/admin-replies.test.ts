@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderModels } from '../../src/commands/models.js';
-import { renderRoleUsage, renderUsage } from '../../src/commands/usage.js';
+import { renderModels } from '../../src/discord/views/models-text.js';
+import { renderRoleUsage, renderUsage } from '../../src/discord/views/usage-text.js';
 import type { GatewayModel } from '../../src/service/ports.js';
 import type { UsageSummary } from '../../src/service/usage-report.js';
 

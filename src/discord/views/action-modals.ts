@@ -4,10 +4,10 @@
  * Every text fits Discord's limits in every language (test/commands/modal-limits.test.ts).
  */
 import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData } from 'discord.js';
-import { ACTIONS, CUSTOM_IDS } from '../discord/custom-ids.js';
-import { translator } from '../i18n/translate.js';
-import type { MessageKey } from '../i18n/locales.js';
-import type { GenerateRequest } from '../service/image-request.js';
+import { ACTIONS, CUSTOM_IDS } from '../custom-ids.js';
+import { translator } from '../../i18n/translate.js';
+import type { MessageKey } from '../../i18n/locales.js';
+import type { GenerateRequest } from '../../service/image-request.js';
 import { promptField } from './prompt-modal.js';
 
 export const SIZE_FIELD = 'size';
