@@ -17,23 +17,23 @@ import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs
 import { buildJob } from './job-from-interaction.js';
 import { readPrompt } from './prompt-modal.js';
 import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from '../discord/views/action-modals.js';
-import { ACTIONS, CUSTOM_IDS, pickedImage, type ActionCode } from '../discord/custom-ids.js';
+import { ACTIONS, CUSTOM_IDS, pickedImage } from '../discord/custom-ids.js';
 import { phrase } from '../service/phrase.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
 
-/** The transform each button asks for. */
-const TRANSFORMS: Partial<Record<ActionCode, EditTransform>> = {
-  [ACTIONS.varySubtle]: { kind: 'vary', strength: 'subtle' },
-  [ACTIONS.varyStrong]: { kind: 'vary', strength: 'strong' },
-  [ACTIONS.enlarge]: { kind: 'enlarge' },
-  [ACTIONS.zoom15]: { kind: 'zoom', factor: 1.5 },
-  [ACTIONS.zoom2]: { kind: 'zoom', factor: 2 },
-  [ACTIONS.panLeft]: { kind: 'pan', direction: 'left' },
-  [ACTIONS.panRight]: { kind: 'pan', direction: 'right' },
-  [ACTIONS.panUp]: { kind: 'pan', direction: 'up' },
-  [ACTIONS.panDown]: { kind: 'pan', direction: 'down' },
-};
+/** The transform each button asks for, by its code (any other code: none). */
+const TRANSFORMS = new Map<string, EditTransform>([
+  [ACTIONS.varySubtle, { kind: 'vary', strength: 'subtle' }],
+  [ACTIONS.varyStrong, { kind: 'vary', strength: 'strong' }],
+  [ACTIONS.enlarge, { kind: 'enlarge' }],
+  [ACTIONS.zoom15, { kind: 'zoom', factor: 1.5 }],
+  [ACTIONS.zoom2, { kind: 'zoom', factor: 2 }],
+  [ACTIONS.panLeft, { kind: 'pan', direction: 'left' }],
+  [ACTIONS.panRight, { kind: 'pan', direction: 'right' }],
+  [ACTIONS.panUp, { kind: 'pan', direction: 'up' }],
+  [ACTIONS.panDown, { kind: 'pan', direction: 'down' }],
+]);
 
 /** Creates the handler of every action button and of the Remix and Vary region modals. */
 export function createImageActions(deps: Deps): ComponentHandler {
@@ -54,7 +54,7 @@ export function createImageActions(deps: Deps): ComponentHandler {
       }
       const pick = pickedImage(code);
       if (pick !== undefined) return present(interaction, ctx, deps, jobId, pick);
-      const transform = TRANSFORMS[code as ActionCode];
+      const transform = TRANSFORMS.get(code);
       if (!transform) throw new UserFacingError('button.expired');
       const image = chosenImage(interaction);
       deferInBackground(interaction, ctx);

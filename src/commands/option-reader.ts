@@ -12,11 +12,26 @@
 import { ApplicationCommandOptionType as Type, type ChatInputCommandInteraction, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 
-/** The options of a chat-input interaction (or the part of them a reader needs). */
-type Resolver = Pick<
-  ChatInputCommandInteraction['options'],
-  'getString' | 'getInteger' | 'getNumber' | 'getBoolean' | 'getUser' | 'getMember' | 'getRole' | 'getChannel' | 'getAttachment' | 'getSubcommand'
->;
+/** discord.js's option resolver of a chat-input interaction. */
+type Resolver = ChatInputCommandInteraction['options'];
+/** A getter of the resolver: the option's value, or null when it was not given (and not `required`). */
+type Getter<K extends keyof Resolver> = (name: string, required?: boolean) => Get<K> | null;
+/** What a getter of the resolver returns for a given option. */
+type Get<K extends keyof Resolver> = Resolver[K] extends (...args: never) => infer R ? NonNullable<R> : never;
+
+/** What the reader reads options from: the interaction's resolver (or a test's fake with the same getters). */
+export interface OptionSource {
+  getString: Getter<'getString'>;
+  getInteger: Getter<'getInteger'>;
+  getNumber: Getter<'getNumber'>;
+  getBoolean: Getter<'getBoolean'>;
+  getUser: Getter<'getUser'>;
+  getMember: (name: string) => Get<'getMember'> | null;
+  getRole: Getter<'getRole'>;
+  getChannel: Getter<'getChannel'>;
+  getAttachment: Getter<'getAttachment'>;
+  getSubcommand: (required: true) => string;
+}
 
 /** What the reader needs of an option's definition. */
 export interface OptionDefinition {
@@ -38,8 +53,6 @@ type Chosen<O, V> = [O] extends [{ readonly choices: readonly { readonly value: 
 /** The value of option `N`: undefined too unless it is required. */
 type Value<O, N, V> = [Definition<O, N>] extends [{ readonly required: true }] ? Chosen<Definition<O, N>, V> : Chosen<Definition<O, N>, V> | undefined;
 
-type Get<K extends keyof Resolver> = NonNullable<ReturnType<Resolver[K]>>;
-
 /** Reads options `O` by name; each method takes only the names of options of its type. */
 export interface OptionReader<O> {
   string: <N extends Named<O, Type.String>>(name: N) => Value<O, N, string>;
@@ -60,14 +73,14 @@ export function chatInputData<const D extends RESTPostAPIChatInputApplicationCom
 }
 
 /** The reader of `definitions`' options in `options`. */
-export function readOptions<const O extends OptionDefinition>(options: Resolver, definitions: readonly O[] | undefined): OptionReader<O> {
+export function readOptions<const O extends OptionDefinition>(options: OptionSource, definitions: readonly O[] | undefined): OptionReader<O> {
   return narrowed(anyReader(options, definitions));
 }
 
 /** A reader of any name: what discord.js read, undefined for an option not given. */
 type AnyReader = { [K in keyof OptionReader<never>]: (name: string) => unknown };
 
-function anyReader(options: Resolver, definitions: readonly OptionDefinition[] | undefined): AnyReader {
+function anyReader(options: OptionSource, definitions: readonly OptionDefinition[] | undefined): AnyReader {
   const required = new Set(definitions?.filter((d) => d.required === true).map((d) => d.name));
   const must = (name: string) => required.has(name);
   return {
@@ -87,6 +100,7 @@ function anyReader(options: Resolver, definitions: readonly OptionDefinition[] |
  * The one cast of the kit: {@link anyReader} returns what discord.js read for any name; the types narrow it to the
  * definitions' names, requiredness and choices, which Discord checked before the interaction reached us.
  */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- R is the type the caller narrows to (the point of the helper)
 function narrowed<R>(reader: AnyReader): R {
   return reader as unknown as R;
 }
@@ -99,7 +113,10 @@ export type SubcommandName<D> = SubcommandsOf<D>['name'];
 export type SubcommandReader<D, S> = OptionReader<OptionsOf<Definition<SubcommandsOf<D>, S>>>;
 
 /** The subcommand the member chose, one of `data`'s; another (a definition out of date) is refused as invalid input. */
-export function subcommandOf<const D extends { readonly options?: readonly OptionDefinition[] | undefined }>(options: Resolver, data: D): SubcommandName<D> {
+export function subcommandOf<const D extends { readonly options?: readonly OptionDefinition[] | undefined }>(
+  options: OptionSource,
+  data: D,
+): SubcommandName<D> {
   const name = options.getSubcommand(true);
   const known = (definition: OptionDefinition): definition is SubcommandsOf<D> => definition.type === Type.Subcommand && definition.name === name;
   const chosen = data.options?.find(known);
@@ -109,7 +126,7 @@ export function subcommandOf<const D extends { readonly options?: readonly Optio
 
 /** The reader of subcommand `name`'s options. */
 export function readSubcommand<const D extends { readonly options?: readonly OptionDefinition[] | undefined }, S extends SubcommandName<D>>(
-  options: Resolver,
+  options: OptionSource,
   data: D,
   name: S,
 ): SubcommandReader<D, S> {

@@ -4,12 +4,7 @@
  * each option's type (channels, counts) before it reaches us, and every change is answered with what it was and
  * what it is now.
  */
-import {
-  ApplicationCommandOptionType,
-  ApplicationCommandType,
-  ChannelType,
-  type APIApplicationCommandChannelOption,
-} from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, ChannelType, type APIApplicationCommandChannelOption } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../service/image-request.js';
 import { CHANNEL_MODES, MAX_DESCRIBES_PER_PERIOD, NSFW_MODES, QUALITY_ORDER } from '../service/server-settings.js';
 import { PERIOD_CHOICES, SERVER_ADMIN_ONLY } from './server-admin.js';

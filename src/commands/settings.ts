@@ -65,6 +65,7 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
 }
 
 /** Subcommand `name`'s change, its options read by its own definition. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- S ties the row to its reader (a correlated union)
 function changeOf<S extends Setting>(interaction: ChatInputCommandInteraction, name: S): Change {
   return SETTINGS[name](readSubcommand(interaction.options, SETTINGS_DATA, name));
 }

@@ -4,14 +4,7 @@
  * images are fetched again from the original message (see discord/posted-images.ts for why). Like a result, the card
  * is a new message under the reply, which then points at it (discord/deferred-reply.ts says why).
  */
-import {
-  ApplicationCommandOptionType,
-  ApplicationCommandType,
-  AttachmentBuilder,
-  type ChatInputCommandInteraction,
-  PermissionFlagsBits,
-  type RESTPostAPIChatInputApplicationCommandsJSONBody,
-} from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, type ChatInputCommandInteraction, PermissionFlagsBits } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { DeferredReply } from '../discord/deferred-reply.js';
 import { choiceName, showCard, shownFileDescription } from '../discord/views/show-card.js';
@@ -24,8 +17,9 @@ import type { ChatCommand, InteractionContext } from './command.js';
 import { ownerOf } from './history.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { memberCan } from './job-from-interaction.js';
+import { chatInputData, readOptions } from './option-reader.js';
 
-export const SHOW_DATA = {
+export const SHOW_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'show',
   description: 'Post one of your earlier results again, with its buttons',
@@ -40,7 +34,7 @@ export const SHOW_DATA = {
       max_length: 100,
     },
   ],
-} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+});
 
 /** Creates /show. */
 export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 'search'> }): ChatCommand {
@@ -48,7 +42,7 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
     kind: 'chat',
     data: SHOW_DATA,
     async execute(interaction, ctx) {
-      const jobId = interaction.options.getString('job', true).trim();
+      const jobId = readOptions(interaction.options, SHOW_DATA.options).string('job').trim();
       await interaction.deferReply();
       const { entry, images: fetched, spoiler, release } = await deps.history.show(ownerOf(interaction), jobId, showPlace(interaction));
       try {
@@ -99,9 +93,7 @@ async function post(
   const reply = new DeferredReply(interaction.client.rest, interaction);
   const posted = await reply.post({
     ...card,
-    files: images.map(
-      (image) => new AttachmentBuilder(image.bytes, { name: spoilerName(image.filename, spoiler), description: shownFileDescription(entry) }),
-    ),
+    files: images.map((image) => new AttachmentBuilder(image.bytes, { name: spoilerName(image.filename, spoiler), description: shownFileDescription(entry) })),
     allowedMentions: { parse: [] },
   });
   await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);

@@ -4,23 +4,18 @@
  * `user`, that member's own; `format:csv` attaches the period's jobs. Read from what settled jobs stored
  * (service/usage-report.ts) and the strikes' records (service/moderation-gate.ts).
  */
-import {
-  ApplicationCommandOptionType,
-  ApplicationCommandType,
-  AttachmentBuilder,
-  MessageFlags,
-  type RESTPostAPIChatInputApplicationCommandsJSONBody,
-} from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, MessageFlags } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { ModerationGate } from '../service/moderation-gate.js';
-import type { Clock, QuotaPeriod } from '../service/ports.js';
+import type { Clock } from '../service/ports.js';
 import type { UsageReport } from '../service/usage-report.js';
 import { renderUsageReply } from '../discord/views/usage-text.js';
 import type { ChatCommand } from './command.js';
-import { requireGuild, requireManageServer, SERVER_ADMIN_ONLY } from './server-admin.js';
+import { PERIOD_CHOICES, requireGuild, requireManageServer, SERVER_ADMIN_ONLY } from './server-admin.js';
+import { chatInputData, readOptions } from './option-reader.js';
 import { phrase } from '../service/phrase.js';
 
-export const USAGE_DATA = {
+export const USAGE_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'usage',
   description: "This server's images and cost (Manage Server)",
@@ -30,7 +25,7 @@ export const USAGE_DATA = {
       type: ApplicationCommandOptionType.String,
       name: 'period',
       description: 'The current day, week or month (UTC); month by default',
-      choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
+      choices: PERIOD_CHOICES,
     },
     { type: ApplicationCommandOptionType.User, name: 'user', description: "One member's figures only" },
     { type: ApplicationCommandOptionType.Role, name: 'role', description: 'The figures of members with this role only' },
@@ -38,10 +33,10 @@ export const USAGE_DATA = {
       type: ApplicationCommandOptionType.String,
       name: 'format',
       description: 'text (default), or csv to attach the period’s jobs',
-      choices: ['text', 'csv'].map((f) => ({ name: f, value: f })),
+      choices: (['text', 'csv'] as const).map((f) => ({ name: f, value: f })),
     },
   ],
-} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+});
 
 /** Creates /usage. */
 export function createUsageCommand(deps: {
@@ -55,12 +50,13 @@ export function createUsageCommand(deps: {
     async execute(interaction) {
       requireManageServer(interaction);
       const guildId = requireGuild(interaction, phrase('detail.guild.usage'));
-      const period = (interaction.options.getString('period') ?? 'month') as QuotaPeriod;
-      const userId = interaction.options.getUser('user')?.id;
-      const roleId = interaction.options.getRole('role')?.id;
+      const read = readOptions(interaction.options, USAGE_DATA.options);
+      const period = read.string('period') ?? 'month';
+      const userId = read.user('user')?.id;
+      const roleId = read.role('role')?.id;
       if (userId !== undefined && roleId !== undefined)
         throw new UserFacingError('input.invalid', { param: 'user/role', detail: phrase('detail.target.both') });
-      const csv = interaction.options.getString('format') === 'csv';
+      const csv = read.string('format') === 'csv';
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const summary = await deps.usage.summary(guildId, period, deps.clock.now(), { userId, roleId });
       const { locale } = interaction;
