@@ -37,11 +37,7 @@ const TRANSFORMS = new Map<string, EditTransform>([
 
 /** Creates the handler of every action button and of the Remix and Vary region modals. */
 export function createImageActions(deps: Deps): ComponentHandler {
-  const recalled = async (jobId: string) => {
-    const record = await deps.archive.recall(jobId);
-    if (!record) throw new UserFacingError('button.expired');
-    return record;
-  };
+  const recalled = (jobId: string) => recalledRecord(deps, jobId);
   return component(CUSTOM_IDS.action, {
     async button(interaction, { jobId, code }, ctx) {
       if (code === ACTIONS.remix || code === ACTIONS.region) {
@@ -87,6 +83,13 @@ export function createImageActions(deps: Deps): ComponentHandler {
       else await startJob(interaction, ctx, deps, 'imagine', { ...request, n: record.request.n === undefined ? undefined : 1 });
     },
   });
+}
+
+/** The result's stored record; gone (expired), the click is answered as an expired button. */
+async function recalledRecord(deps: Deps, jobId: string) {
+  const record = await deps.archive.recall(jobId);
+  if (!record) throw new UserFacingError('button.expired');
+  return record;
 }
 
 /**

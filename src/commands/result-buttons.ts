@@ -51,7 +51,13 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
         await startJob(interaction, ctx, deps, 'edit', request, { images });
       },
     }),
-    // Delete asks first, only the clicker: the click is kept (pending-deletes.ts) until they confirm or keep it.
+    ...createDeleteButtons(deps),
+  ];
+}
+
+/** Delete asks first, only the clicker: the click is kept (pending-deletes.ts) until they confirm or keep it. */
+function createDeleteButtons(deps: Deps): ComponentHandler[] {
+  return [
     component(CUSTOM_IDS.delete, {
       async button(interaction, { jobId }, ctx) {
         const record = await deps.archive.recall(jobId);
