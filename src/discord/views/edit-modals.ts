@@ -1,6 +1,6 @@
 /**
  * The prompt modals of the Edit button (under a result) and of the Edit image menu (on any message), in the
- * language of the member who clicked. Every text fits Discord's limits in every language (test/commands/modal-limits.test.ts).
+ * language of the member who clicked. Every text fits Discord's limits in every language (test/discord/views/modal-limits.test.ts).
  */
 import type { APIModalInteractionResponseCallbackData } from 'discord.js';
 import { t, translator } from '../../i18n/translate.js';
