@@ -40,11 +40,14 @@ export default defineConfig(
     },
   },
   {
-    // Member-facing text lives in the catalogues (src/i18n/locales), never in the code that talks to Discord: a
+    // Member-facing text lives in the catalogues (src/i18n/locales), never in the code that writes to members: a
     // reply, label, title or placeholder written as a literal with words in it would reach every member in English.
-    files: ['src/commands/**/*.ts', 'src/discord/**/*.ts'],
-    // Operators' text, not members': the deploy script's output and login's diagnoses.
-    ignores: ['src/commands/deploy.ts', 'src/discord/login.ts'],
+    // The rooms that write to members: the commands and the views (src/discord), the error copy (errors.ts), the
+    // service's refusals (phrase ids) and the catalogues' code. The gateway, storage and ops write only operators' text.
+    files: ['src/commands/**/*.ts', 'src/discord/**/*.ts', 'src/errors.ts', 'src/service/**/*.ts', 'src/i18n/**/*.ts'],
+    // Not members' text: the deploy script's output and login's diagnoses (operators'), the periods' labels (store
+    // keys: `day:2026-11-27`) and where a model's profile came from (operators' logs).
+    ignores: ['src/commands/deploy.ts', 'src/discord/login.ts', 'src/service/periods.ts', 'src/service/model-profiles.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -10,6 +10,7 @@ import type { JobArchive } from '../service/job-archive.js';
 import { component, type ComponentHandler, type InteractionContext } from './command.js';
 import { startJob, type ImageCommandDeps } from './image-jobs.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
+import { renderCostAnswer } from '../discord/views/render.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recallConfirmation' | 'takeConfirmation'> };
 
@@ -29,7 +30,7 @@ export function createCostButtons(deps: Deps): ComponentHandler[] {
       async button(interaction, { id }, ctx) {
         const pending = await take(interaction, id);
         // The question becomes the job's reply (progress, then the result); its buttons go at once.
-        acknowledgeWith(interaction, ctx, '✅ Confirmed. Starting…');
+        acknowledgeWith(interaction, ctx, 'confirmed');
         ctx.logger.info({ from: id }, 'cost confirmed');
         try {
           await startJob(interaction, ctx, deps, pending.kind, pending.request, pending.edit, true, pending.enhance);
@@ -43,7 +44,7 @@ export function createCostButtons(deps: Deps): ComponentHandler[] {
     component(CUSTOM_IDS.cancel, {
       async button(interaction, { id }, ctx) {
         await take(interaction, id);
-        acknowledgeWith(interaction, ctx, '❌ Cancelled. Nothing was charged.');
+        acknowledgeWith(interaction, ctx, 'cancelled');
         await ctx.acknowledgement;
         ctx.logger.info({ from: id }, 'cost confirmation cancelled');
       },
@@ -52,8 +53,8 @@ export function createCostButtons(deps: Deps): ComponentHandler[] {
 }
 
 /** Acknowledges the click by updating its message (no buttons left), without waiting; the job's writes await it. */
-function acknowledgeWith(interaction: ButtonInteraction, ctx: InteractionContext, content: string): void {
-  const pending = interaction.update({ content, components: [], allowedMentions: { parse: [] } }).then(() => undefined);
+function acknowledgeWith(interaction: ButtonInteraction, ctx: InteractionContext, answer: 'confirmed' | 'cancelled'): void {
+  const pending = interaction.update({ ...renderCostAnswer(answer), allowedMentions: { parse: [] } }).then(() => undefined);
   pending.catch(() => undefined);
   ctx.acknowledgement = pending;
 }

@@ -9,13 +9,12 @@ import {
   ApplicationCommandType,
   type BaseInteraction,
   type RepliableInteraction,
-  type RESTPostAPIChatInputApplicationCommandsJSONBody,
   type RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { DescribeService } from '../service/describe-service.js';
 import type { AttachmentRef } from '../service/jobs.js';
-import { describeCard } from '../discord/result-card.js';
+import { describeCard } from '../discord/views/result-card.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { component, type ChatCommand, type ComponentHandler, type InteractionContext, type MessageCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
@@ -25,14 +24,15 @@ import { findMessageImages } from '../discord/message-images.js';
 import { channelOf } from './channel-facts.js';
 import { subjectOf } from './job-from-interaction.js';
 import { phrase } from '../service/phrase.js';
+import { chatInputData, readOptions } from './option-reader.js';
 
-export const DESCRIBE_DATA = {
+export const DESCRIBE_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'describe',
   description: 'Describe an image and suggest four prompts for it',
   options: [{ type: ApplicationCommandOptionType.Attachment, name: 'image', description: 'The image (PNG, JPEG, WebP or GIF)', required: true }],
   ...AVAILABLE_EVERYWHERE,
-} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+});
 
 export const DESCRIBE_MENU_DATA = {
   type: ApplicationCommandType.Message,
@@ -54,7 +54,7 @@ export function createDescribeCommands(deps: DescribeDeps): [ChatCommand, Messag
       kind: 'chat',
       data: DESCRIBE_DATA,
       async execute(interaction, ctx) {
-        const image = interaction.options.getAttachment('image', true);
+        const image = readOptions(interaction.options, DESCRIBE_DATA.options).attachment('image');
         if (!looksLikeImage(image) && !/gif/i.test(image.contentType ?? image.name))
           throw new UserFacingError('input.attachmentInvalid', { param: '`image`', detail: phrase('detail.image.notDescribable') });
         await answer(interaction, ctx, deps, toRef(image));

@@ -4,16 +4,16 @@
  * (message-images.ts). Other files, and images on hosts the bot may not download from, are ignored, and the modal
  * says so; a message with nothing usable is answered at once, before anything is fetched or charged.
  */
-import { ApplicationCommandType, type APIModalInteractionResponseCallbackData, type RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
+import { ApplicationCommandType, type RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
-import { t } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
 import { MAX_EDIT_IMAGES } from '../service/image-request.js';
 import { component, type ComponentHandler, type MessageCommand } from './command.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
-import { findMessageImages, type MessageImages } from '../discord/message-images.js';
-import { promptModal, readPrompt } from './prompt-modal.js';
+import { findMessageImages } from '../discord/message-images.js';
+import { editImageModal } from '../discord/views/edit-modals.js';
+import { readPrompt } from './prompt-modal.js';
 import { phrase } from '../service/phrase.js';
 
 export const EDIT_IMAGE_MENU_DATA = {
@@ -48,31 +48,6 @@ export function createEditImageMenu(deps: Deps): MessageCommand {
       await interaction.showModal(editImageModal(CUSTOM_IDS.menuEdit.build({ id }), interaction.locale, images.length, beyond, found));
     },
   };
-}
-
-/**
- * The modal of Edit image, in the member's language, with what it will use and ignore ("2 images; 1 other attachment
- * ignored; 1 not on Discord ignored").
- */
-export function editImageModal(
-  customId: string,
-  locale: string | null | undefined,
-  used: number,
-  beyond: number,
-  { notImages, elsewhere }: Pick<MessageImages, 'notImages' | 'elsewhere'>,
-): APIModalInteractionResponseCallbackData {
-  const yes = (n: number) => (n > 0 ? 'yes' : 'no');
-  const note = t(locale, 'modal.editImage.note', {
-    images: used,
-    hasBeyond: yes(beyond),
-    beyond,
-    max: MAX_EDIT_IMAGES,
-    hasOthers: yes(notImages),
-    others: notImages,
-    hasElsewhere: yes(elsewhere),
-    elsewhere,
-  });
-  return promptModal(customId, t(locale, 'modal.editImage.title'), note, locale);
 }
 
 /** Handles the modal submit: prompt → job over the parked attachments. */

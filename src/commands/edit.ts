@@ -1,18 +1,19 @@
 /**
  * /edit: up to four reference images (in option order) and an optional mask, plus the shared image options.
  */
-import { ApplicationCommandOptionType, ApplicationCommandType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { ChatCommand } from './command.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, parseEditOptions, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
-import { withEnhance } from './prompt-help-options.js';
+import { ENHANCE_OPTION, withEnhance } from './prompt-help-options.js';
+import { chatInputData, readOptions } from './option-reader.js';
 import { phrase } from '../service/phrase.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 
-export const EDIT_DATA = {
+export const EDIT_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'edit',
   description: 'Change, restyle or combine images you attach',
@@ -27,7 +28,10 @@ export const EDIT_DATA = {
     ...IMAGE_OPTIONS,
   ],
   ...AVAILABLE_EVERYWHERE,
-} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+});
+
+/** What /edit reads: its options, and `enhance` where prompt help adds it. */
+const READ = [...EDIT_DATA.options, ENHANCE_OPTION];
 
 /** Creates /edit. */
 export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
@@ -35,13 +39,14 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
     kind: 'chat',
     data: withEnhance(EDIT_DATA, deps.promptFeatures),
     async execute(interaction, ctx) {
-      const request = parseImageOptions(interaction.options, interaction.options.getString('prompt', true));
-      const { inputFidelity } = parseEditOptions(interaction.options);
-      const attachments = IMAGE_OPTION_NAMES.map((name) => interaction.options.getAttachment(name)).filter((a) => a !== null);
+      const read = readOptions(interaction.options, READ);
+      const request = parseImageOptions(read, read.string('prompt'));
+      const { inputFidelity } = parseEditOptions(read);
+      const attachments = IMAGE_OPTION_NAMES.map((name) => read.attachment(name)).filter((a) => a !== undefined);
       const bad = attachments.find((a) => !looksLikeImage(a));
       if (bad) throw new UserFacingError('input.attachmentInvalid', { param: `\`${bad.name}\``, detail: phrase('detail.image.notEditable') });
-      const mask = interaction.options.getAttachment('mask');
-      const enhance = deps.promptFeatures.enhance && interaction.options.getBoolean('enhance') === true;
+      const mask = read.attachment('mask');
+      const enhance = deps.promptFeatures.enhance && read.boolean('enhance') === true;
       deferInBackground(interaction, ctx);
       const edit = { images: attachments.map(toRef), mask: mask ? toRef(mask) : undefined, inputFidelity };
       await startJob(interaction, ctx, deps, 'edit', request, edit, undefined, enhance);

@@ -3,16 +3,16 @@
  * to them and paged with buttons; clearing deletes the history from the store. Whose history is always the asker's:
  * there is no option to name anyone else, admins included. Everything is written in the asker's language.
  */
-import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import { t } from '../i18n/translate.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags } from 'discord.js';
 import type { HistoryOwner } from '../service/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import { component, type ChatCommand, type ComponentHandler } from './command.js';
-import { renderHistoryPage } from './history-page.js';
+import { historyClearedText, renderHistoryPage } from '../discord/views/history-page.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
+import { chatInputData, subcommandOf } from './option-reader.js';
 
-export const HISTORY_DATA = {
+export const HISTORY_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'history',
   description: 'Your recent images here (only you see them)',
@@ -21,7 +21,7 @@ export const HISTORY_DATA = {
     { type: ApplicationCommandOptionType.Subcommand, name: 'list', description: 'Your recent images, newest first (only you see this)' },
     { type: ApplicationCommandOptionType.Subcommand, name: 'clear', description: 'Delete your history here (the images stay where they were posted)' },
   ],
-} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+});
 
 /** What /history and its buttons need. */
 interface Deps {
@@ -40,12 +40,12 @@ export function createHistoryCommand(deps: Deps): ChatCommand {
     kind: 'chat',
     data: HISTORY_DATA,
     async execute(interaction, ctx) {
-      const clear = interaction.options.getSubcommand() === 'clear';
+      const clear = subcommandOf(interaction.options, HISTORY_DATA) === 'clear';
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       if (clear) {
         await deps.history.clear(ownerOf(interaction));
         ctx.logger.info('history cleared');
-        await interaction.editReply({ content: t(interaction.locale, 'history.cleared') });
+        await interaction.editReply({ content: historyClearedText(interaction.locale) });
         return;
       }
       await interaction.editReply({

@@ -16,32 +16,28 @@ import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { buildJob } from './job-from-interaction.js';
 import { readPrompt } from './prompt-modal.js';
-import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from './action-modals.js';
-import { ACTIONS, CUSTOM_IDS, pickedImage, type ActionCode } from '../discord/custom-ids.js';
+import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from '../discord/views/action-modals.js';
+import { ACTIONS, CUSTOM_IDS, pickedImage } from '../discord/custom-ids.js';
 import { phrase } from '../service/phrase.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
 
-/** The transform each button asks for. */
-const TRANSFORMS: Partial<Record<ActionCode, EditTransform>> = {
-  [ACTIONS.varySubtle]: { kind: 'vary', strength: 'subtle' },
-  [ACTIONS.varyStrong]: { kind: 'vary', strength: 'strong' },
-  [ACTIONS.enlarge]: { kind: 'enlarge' },
-  [ACTIONS.zoom15]: { kind: 'zoom', factor: 1.5 },
-  [ACTIONS.zoom2]: { kind: 'zoom', factor: 2 },
-  [ACTIONS.panLeft]: { kind: 'pan', direction: 'left' },
-  [ACTIONS.panRight]: { kind: 'pan', direction: 'right' },
-  [ACTIONS.panUp]: { kind: 'pan', direction: 'up' },
-  [ACTIONS.panDown]: { kind: 'pan', direction: 'down' },
-};
+/** The transform each button asks for, by its code (any other code: none). */
+const TRANSFORMS = new Map<string, EditTransform>([
+  [ACTIONS.varySubtle, { kind: 'vary', strength: 'subtle' }],
+  [ACTIONS.varyStrong, { kind: 'vary', strength: 'strong' }],
+  [ACTIONS.enlarge, { kind: 'enlarge' }],
+  [ACTIONS.zoom15, { kind: 'zoom', factor: 1.5 }],
+  [ACTIONS.zoom2, { kind: 'zoom', factor: 2 }],
+  [ACTIONS.panLeft, { kind: 'pan', direction: 'left' }],
+  [ACTIONS.panRight, { kind: 'pan', direction: 'right' }],
+  [ACTIONS.panUp, { kind: 'pan', direction: 'up' }],
+  [ACTIONS.panDown, { kind: 'pan', direction: 'down' }],
+]);
 
 /** Creates the handler of every action button and of the Remix and Vary region modals. */
 export function createImageActions(deps: Deps): ComponentHandler {
-  const recalled = async (jobId: string) => {
-    const record = await deps.archive.recall(jobId);
-    if (!record) throw new UserFacingError('button.expired');
-    return record;
-  };
+  const recalled = (jobId: string) => recalledRecord(deps, jobId);
   return component(CUSTOM_IDS.action, {
     async button(interaction, { jobId, code }, ctx) {
       if (code === ACTIONS.remix || code === ACTIONS.region) {
@@ -54,7 +50,7 @@ export function createImageActions(deps: Deps): ComponentHandler {
       }
       const pick = pickedImage(code);
       if (pick !== undefined) return present(interaction, ctx, deps, jobId, pick);
-      const transform = TRANSFORMS[code as ActionCode];
+      const transform = TRANSFORMS.get(code);
       if (!transform) throw new UserFacingError('button.expired');
       const image = chosenImage(interaction);
       deferInBackground(interaction, ctx);
@@ -87,6 +83,13 @@ export function createImageActions(deps: Deps): ComponentHandler {
       else await startJob(interaction, ctx, deps, 'imagine', { ...request, n: record.request.n === undefined ? undefined : 1 });
     },
   });
+}
+
+/** The result's stored record; gone (expired), the click is answered as an expired button. */
+async function recalledRecord(deps: Deps, jobId: string) {
+  const record = await deps.archive.recall(jobId);
+  if (!record) throw new UserFacingError('button.expired');
+  return record;
 }
 
 /**

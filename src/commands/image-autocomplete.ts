@@ -11,7 +11,7 @@ import type { ModelProfile, ModelProfiles } from '../service/model-profiles.js';
 import type { GatewayModel, ImageGateway } from '../service/ports.js';
 import { OPTION_NAMES } from './option-names.js';
 import { localizedChoiceName } from '../i18n/command-localizations.js';
-import { t } from '../i18n/translate.js';
+import { sizeChoiceName } from '../discord/views/autocomplete-choices.js';
 
 /** Discord shows at most 25 choices. */
 export const MAX_CHOICES = 25;
@@ -90,7 +90,7 @@ export function sizeChoices(typed: string, profile: ModelProfile, locale?: strin
   const value = `${size.width}x${size.height}`;
   if (listed.some((c) => c.value === value)) return listed;
   const experimental = rule.experimentalAbovePixels !== undefined && size.width * size.height > rule.experimentalAbovePixels;
-  return [{ name: experimental ? t(locale, 'autocomplete.experimentalSize', { size: value }) : value, value }, ...listed];
+  return [{ name: sizeChoiceName(value, experimental, locale), value }, ...listed];
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {

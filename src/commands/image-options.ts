@@ -3,13 +3,7 @@
  * (option-names.ts) into the service's request, parsed with its schemas (image-request.ts). Parsing is pure and
  * synchronous, so bad input is answered before anything is deferred or charged.
  */
-import {
-  ApplicationCommandOptionType,
-  ApplicationIntegrationType,
-  InteractionContextType,
-  type APIApplicationCommandBasicOption,
-  type ChatInputCommandInteraction,
-} from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationIntegrationType, InteractionContextType, type APIApplicationCommandBasicOption } from 'discord.js';
 import type { z } from 'zod';
 import { UserFacingError } from '../errors.js';
 import {
@@ -28,6 +22,7 @@ import {
 } from '../service/image-request.js';
 import { OPTION_NAMES } from './option-names.js';
 import { issueDetail } from './issue-detail.js';
+import type { OptionReader } from './option-reader.js';
 
 /** Discord caps string options at 6000 characters, and enforces the max_length registered here; the service allows more. */
 const MAX_PROMPT_OPTION_LENGTH = 6000;
@@ -45,7 +40,8 @@ export const PROMPT_OPTION = {
   type: ApplicationCommandOptionType.String,
   name: OPTION_NAMES.prompt,
   description: 'Describe the image: subject, style, composition, lighting',
-  required: true,
+  // `as const`: kept literal, so the commands' readers read the prompt as always given.
+  required: true as const,
   max_length: MAX_PROMPT_OPTION_LENGTH,
 } satisfies APIApplicationCommandBasicOption;
 
@@ -131,26 +127,26 @@ export const FIDELITY_OPTION = {
   choices: choices(INPUT_FIDELITIES),
 } satisfies APIApplicationCommandBasicOption;
 
-/** The subset of an interaction's option reader these parsers use. */
-type OptionReader = Pick<ChatInputCommandInteraction['options'], 'getString' | 'getInteger'>;
+/** The shared image options, as the commands' readers read them. */
+type ImageOption = (typeof IMAGE_OPTIONS)[number];
 
 /** The request fields read from string options, and from integer options. */
 const STRING_FIELDS = ['model', 'size', 'quality', 'background', 'outputFormat', 'moderation', 'style', 'complexity'] as const;
 const INTEGER_FIELDS = ['outputCompression', 'n'] as const;
 
 /** Reads and validates the shared image options; throws a member-facing error naming the bad field. */
-export function parseImageOptions(options: OptionReader, prompt: string): GenerateRequest {
+export function parseImageOptions(read: OptionReader<ImageOption>, prompt: string): GenerateRequest {
   const set = [
-    ...STRING_FIELDS.map((field) => [field, options.getString(OPTION_NAMES[field])] as const),
-    ...INTEGER_FIELDS.map((field) => [field, options.getInteger(OPTION_NAMES[field])] as const),
-  ].filter(([, value]) => value !== null);
+    ...STRING_FIELDS.map((field) => [field, read.string(OPTION_NAMES[field])] as const),
+    ...INTEGER_FIELDS.map((field) => [field, read.integer(OPTION_NAMES[field])] as const),
+  ].filter(([, value]) => value !== undefined);
   return parseOptions(GenerateRequest, { prompt, ...Object.fromEntries(set) });
 }
 
 /** Reads and validates the fields only /edit has; throws a member-facing error naming the bad field. */
-export function parseEditOptions(options: OptionReader): EditFields {
-  const fidelity = options.getString(OPTION_NAMES.inputFidelity);
-  return parseOptions(EditFields, fidelity === null ? {} : { inputFidelity: fidelity });
+export function parseEditOptions(read: OptionReader<typeof FIDELITY_OPTION>): EditFields {
+  const fidelity = read.string(OPTION_NAMES.inputFidelity);
+  return parseOptions(EditFields, fidelity === undefined ? {} : { inputFidelity: fidelity });
 }
 
 function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {

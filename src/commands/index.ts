@@ -21,35 +21,13 @@ import { createResultButtons } from './result-buttons.js';
 import { createCostButtons } from './cost-buttons.js';
 import { createImageActions } from './image-actions.js';
 import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
-import { withEnhance, type PromptHelpFeatures } from './prompt-help-options.js';
+import { NO_PROMPT_HELP, withEnhance, type PromptHelpFeatures } from './prompt-help-options.js';
 import { createDescribeButtons, createDescribeCommands, DESCRIBE_DATA, DESCRIBE_MENU_DATA, type DescribeDeps } from './describe.js';
 import { createShowCommand, SHOW_DATA } from './show.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
 import { localizeCommand } from '../i18n/command-localizations.js';
 import type { PendingDeletes } from '../discord/pending-deletes.js';
-
-/** Every command definition without prompt help (PROMPT_MODEL and VISION_MODEL unset), in the order {@link createCommands} builds them, with its localizations (src/i18n). */
-export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = [
-  IMAGINE_DATA,
-  EDIT_DATA,
-  EDIT_IMAGE_MENU_DATA,
-  MODELS_DATA,
-  QUOTA_DATA,
-  SETTINGS_DATA,
-  USAGE_DATA,
-  HISTORY_DATA,
-  SHOW_DATA,
-].map((definition) => localizeCommand(definition));
-
-/** Every command definition with the parts of prompt help that are configured, as {@link createCommands} builds them. */
-export function commandDefinitions(features: PromptHelpFeatures): RESTPostAPIApplicationCommandsJSONBody[] {
-  const describe = features.describe ? [DESCRIBE_DATA, DESCRIBE_MENU_DATA] : [];
-  const [imagine, edit, ...others] = [withEnhance(IMAGINE_DATA, features), withEnhance(EDIT_DATA, features), ...describe].map((definition) =>
-    localizeCommand(definition),
-  );
-  return [imagine, edit, ...COMMAND_DEFINITIONS.slice(2), ...others].filter((definition) => definition !== undefined);
-}
 
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
@@ -68,20 +46,41 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   pendingDeletes: Pick<PendingDeletes, 'hold' | 'take'>;
 }
 
+/**
+ * The command list, once (a table, exempt from the function length rule): each entry's definitions as registered
+ * (with the parts of prompt help that are configured) and the commands it builds, in the order both are listed.
+ */
+const COMMANDS: readonly {
+  definitions: (features: PromptHelpFeatures) => RESTPostAPIApplicationCommandsJSONBody[];
+  create: (deps: CommandDeps) => Command[];
+}[] = [
+  { definitions: (features) => [withEnhance(IMAGINE_DATA, features)], create: (deps) => [createImagineCommand(deps)] },
+  { definitions: (features) => [withEnhance(EDIT_DATA, features)], create: (deps) => [createEditCommand(deps)] },
+  { definitions: () => [EDIT_IMAGE_MENU_DATA], create: (deps) => [createEditImageMenu(deps)] },
+  { definitions: () => [MODELS_DATA], create: (deps) => [createModelsCommand(deps)] },
+  { definitions: () => [QUOTA_DATA], create: (deps) => [createQuotaCommand(deps)] },
+  { definitions: () => [SETTINGS_DATA], create: (deps) => [createSettingsCommand(deps)] },
+  { definitions: () => [USAGE_DATA], create: (deps) => [createUsageCommand(deps)] },
+  { definitions: () => [HISTORY_DATA], create: (deps) => [createHistoryCommand(deps)] },
+  { definitions: () => [SHOW_DATA], create: (deps) => [createShowCommand(deps)] },
+  // Registered only with VISION_MODEL or PROMPT_MODEL.
+  {
+    definitions: (features) => (features.describe ? [DESCRIBE_DATA, DESCRIBE_MENU_DATA] : []),
+    create: (deps) => (deps.promptFeatures.describe ? createDescribeCommands(deps) : []),
+  },
+];
+
+/** Every command definition with the parts of prompt help that are configured, as {@link createCommands} builds them, with its localizations (src/i18n). */
+export function commandDefinitions(features: PromptHelpFeatures): RESTPostAPIApplicationCommandsJSONBody[] {
+  return COMMANDS.flatMap((entry) => entry.definitions(features)).map((definition) => localizeCommand(definition));
+}
+
+/** Every command definition without prompt help (PROMPT_MODEL and VISION_MODEL unset). */
+export const COMMAND_DEFINITIONS: readonly RESTPostAPIApplicationCommandsJSONBody[] = commandDefinitions(NO_PROMPT_HELP);
+
 /** Builds the commands. */
 export function createCommands(deps: CommandDeps): Command[] {
-  return [
-    createImagineCommand(deps),
-    createEditCommand(deps),
-    createEditImageMenu(deps),
-    createModelsCommand(deps),
-    createQuotaCommand(deps),
-    createSettingsCommand(deps),
-    createUsageCommand(deps),
-    createHistoryCommand(deps),
-    createShowCommand(deps),
-    ...(deps.promptFeatures.describe ? createDescribeCommands(deps) : []),
-  ];
+  return COMMANDS.flatMap((entry) => entry.create(deps));
 }
 
 /** Builds the button and modal handlers. */

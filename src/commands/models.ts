@@ -2,9 +2,8 @@
  * /models: the image models the gateway offers, for the member's eyes only.
  */
 import { ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import { translator } from '../i18n/translate.js';
-import type { GatewayModel, ImageGateway } from '../service/ports.js';
-import { shortenForDiscord } from '../discord/text.js';
+import type { ImageGateway } from '../service/ports.js';
+import { renderModelList } from '../discord/views/models-text.js';
 import type { ChatCommand } from './command.js';
 
 export const MODELS_DATA = {
@@ -21,27 +20,7 @@ export function createModelsCommand(deps: { models: Pick<ImageGateway, 'listMode
     async execute(interaction) {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const models = (await deps.models.listModels()).filter((m) => m.image);
-      await interaction.editReply({ content: shortenForDiscord(renderModels(models, interaction.locale), 2000) });
+      await interaction.editReply({ content: renderModelList(models, interaction.locale) });
     },
   };
-}
-
-/** A day (`2026-12-01`) as a Discord date, which every client shows in its own language; the text itself if not a date. */
-function dayOf(date: string): string {
-  const ms = Date.parse(date);
-  return Number.isNaN(ms) ? date : `<t:${Math.floor(ms / 1000)}:D>`;
-}
-
-/** The image models as a member reads them, in their language: the default marked, shutdown dates named. */
-export function renderModels(models: readonly GatewayModel[], locale?: string | null): string {
-  const say = translator(locale);
-  const lines = models.map((m) =>
-    say('admin.models.line', {
-      model: `\`${m.id}\``,
-      isDefault: m.default ? 'yes' : 'no',
-      hasShutdown: m.shutdownDate ? 'yes' : 'no',
-      date: m.shutdownDate ? dayOf(m.shutdownDate) : '',
-    }),
-  );
-  return [say('admin.models.title'), ...lines, say('admin.models.hint')].join('\n');
 }

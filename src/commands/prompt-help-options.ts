@@ -32,7 +32,7 @@ export function promptFeaturesOf(config: { PROMPT_MODEL?: string | undefined; VI
 
 export const ENHANCE_OPTION = {
   type: ApplicationCommandOptionType.Boolean,
-  name: 'enhance',
+  name: 'enhance' as const,
   description: 'Let the prompt helper rewrite your prompt first (no extra image quota)',
 } satisfies APIApplicationCommandBasicOption;
 

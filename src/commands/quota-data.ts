@@ -1,9 +1,11 @@
 /**
  * /quota's registration data and the typed request of `/quota set`.
  */
-import { ApplicationCommandOptionType, ApplicationCommandType, InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, InteractionContextType } from 'discord.js';
 import { z } from 'zod';
 import type { PhraseId } from '../service/phrase.js';
+import { chatInputData } from './option-reader.js';
+import { PERIOD_CHOICES } from './server-admin.js';
 
 /** Whom a limit is for: a member, or a role (neither: the server). */
 const TARGET_OPTIONS = [
@@ -15,10 +17,10 @@ const periodOption = (description: string) => ({
   type: ApplicationCommandOptionType.String as const,
   name: 'period',
   description,
-  choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
+  choices: PERIOD_CHOICES,
 });
 
-export const QUOTA_DATA = {
+export const QUOTA_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'quota',
   description: 'See how many images you have left, or manage limits (Manage Server)',
@@ -86,7 +88,7 @@ export const QUOTA_DATA = {
       options: [{ type: ApplicationCommandOptionType.User, name: 'user', description: 'The member', required: true }],
     },
   ],
-} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+});
 
 /** `/quota money` and `money-remove` options, validated: a user or a role, not both; no amount removes the limit. */
 export const QuotaMoneyRequest = z

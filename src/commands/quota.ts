@@ -11,7 +11,16 @@ import type { QuotaSubject, QuotaTarget } from '../service/ports.js';
 import type { ChatCommand } from './command.js';
 import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
-import { renderLimitChange, renderMoneyChange, renderSpending, renderStatus, renderStrikes, renderStrikesCleared, renderUsageReset } from './quota-text.js';
+import { readSubcommand, subcommandOf, type SubcommandName, type SubcommandReader } from './option-reader.js';
+import {
+  renderLimitChange,
+  renderMoneyChange,
+  renderSpending,
+  renderStatus,
+  renderStrikes,
+  renderStrikesCleared,
+  renderUsageReset,
+} from '../discord/views/quota-text.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 import { phrase } from '../service/phrase.js';
 import { issueDetail } from './issue-detail.js';
@@ -23,29 +32,36 @@ interface QuotaDeps {
   moderation: Pick<ModerationGate, 'status' | 'lift'>;
 }
 
+/** /quota's subcommands, and the reader of each one's own options. */
+type Sub = SubcommandName<typeof QUOTA_DATA>;
+type Read<S extends Sub> = SubcommandReader<typeof QUOTA_DATA, S>;
+
 /** Creates /quota. */
 export function createQuotaCommand(deps: QuotaDeps): ChatCommand {
   return {
     kind: 'chat',
     data: QUOTA_DATA,
     async execute(interaction) {
-      const sub = interaction.options.getSubcommand(true);
+      const sub = subcommandOf(interaction.options, QUOTA_DATA);
       if (sub !== 'show') requireManageServer(interaction);
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      const content = await SUBCOMMANDS[sub]?.(interaction, deps);
-      if (content === undefined) throw new UserFacingError('input.invalid', { param: 'subcommand' });
+      const content = await answer(interaction, deps, sub);
       await interaction.editReply({ content, allowedMentions: { parse: [] } });
     },
   };
 }
 
-async function show(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
-  const user = interaction.options.getUser('user');
+/** Subcommand `name`'s answer, its options read by its own definition. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- S ties the row to its reader (a correlated union)
+function answer<S extends Sub>(interaction: ChatInputCommandInteraction, deps: QuotaDeps, name: S): Promise<string> {
+  return SUBCOMMANDS[name](interaction, readSubcommand(interaction.options, QUOTA_DATA, name), deps);
+}
+
+async function show(interaction: ChatInputCommandInteraction, read: Read<'show'>, deps: QuotaDeps): Promise<string> {
+  const user = read.user('user');
   if (user && user.id !== interaction.user.id) requireManageServer(interaction);
   const subject: QuotaSubject =
-    user && user.id !== interaction.user.id
-      ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(interaction.options.getMember('user')) }
-      : subjectOf(interaction);
+    user && user.id !== interaction.user.id ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(read.member('user')) } : subjectOf(interaction);
   const [status, spending, strikes] = await Promise.all([
     deps.quotas.show(subject),
     deps.quotas.spending(subject),
@@ -56,15 +72,14 @@ async function show(interaction: ChatInputCommandInteraction, deps: QuotaDeps): 
   return [renderStatus(status, who, locale), spending && renderSpending(spending, who, locale), renderStrikes(strikes, who, locale)].filter(Boolean).join('\n');
 }
 
-/** `/quota money usd:…` sets a money limit; `/quota money-remove` removes one. */
-async function money(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
+/** `/quota money usd:…` sets a money limit; `/quota money-remove` (no amount) removes one. */
+async function money(
+  interaction: ChatInputCommandInteraction,
+  raw: { usd: number | undefined; userId: string | undefined; roleId: string | undefined; period: string | undefined },
+  deps: QuotaDeps,
+): Promise<string> {
   const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
-  const parsed = QuotaMoneyRequest.safeParse({
-    usd: interaction.options.getNumber('usd') ?? undefined,
-    userId: interaction.options.getUser('user')?.id,
-    roleId: interaction.options.getRole('role')?.id,
-    period: interaction.options.getString('period') ?? undefined,
-  });
+  const parsed = QuotaMoneyRequest.safeParse(raw);
   if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: issueDetail(parsed.error.issues[0]) });
   const { usd: amount, userId, roleId, period } = parsed.data;
   const target: QuotaTarget = userId ? { kind: 'member', guildId, userId } : roleId ? { kind: 'role', guildId, roleId } : { kind: 'server', guildId };
@@ -72,13 +87,13 @@ async function money(interaction: ChatInputCommandInteraction, deps: QuotaDeps):
   return renderMoneyChange(target, change, interaction.locale);
 }
 
-async function set(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
+async function set(interaction: ChatInputCommandInteraction, read: Read<'set'>, deps: QuotaDeps): Promise<string> {
   const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
   const parsed = QuotaSetRequest.safeParse({
-    limit: interaction.options.getInteger('limit', true),
-    userId: interaction.options.getUser('user')?.id,
-    roleId: interaction.options.getRole('role')?.id,
-    period: interaction.options.getString('period') ?? undefined,
+    limit: read.integer('limit'),
+    userId: read.user('user')?.id,
+    roleId: read.role('role')?.id,
+    period: read.string('period'),
   });
   if (!parsed.success) throw new UserFacingError('input.invalid', { param: 'user/role', detail: issueDetail(parsed.error.issues[0]) });
   const { limit, userId, roleId, period } = parsed.data;
@@ -87,31 +102,34 @@ async function set(interaction: ChatInputCommandInteraction, deps: QuotaDeps): P
   return renderLimitChange(target, change, interaction.locale);
 }
 
-async function reset(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
+async function reset(interaction: ChatInputCommandInteraction, read: Read<'reset'>, deps: QuotaDeps): Promise<string> {
   const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
-  const user = interaction.options.getUser('user', true);
+  const user = read.user('user');
   const { usedBefore } = await deps.quotas.resetUsage(interaction.user.id, guildId, user.id, { locale: interaction.guildLocale });
   return renderUsageReset(user.id, usedBefore, interaction.locale);
 }
 
 /** `/quota strikes-clear user:` clears a member's moderation strikes and lifts their pause. */
-async function strikesClear(interaction: ChatInputCommandInteraction, deps: QuotaDeps): Promise<string> {
+async function strikesClear(interaction: ChatInputCommandInteraction, read: Read<'strikes-clear'>, deps: QuotaDeps): Promise<string> {
   const guildId = requireGuild(interaction, QUOTAS_IN_SERVERS);
-  const user = interaction.options.getUser('user', true);
+  const user = read.user('user');
   const before = await deps.moderation.lift(interaction.user.id, { guildId, userId: user.id }, { locale: interaction.guildLocale });
   return renderStrikesCleared(user.id, before, interaction.locale);
 }
 
-const SUBCOMMANDS: Record<string, (interaction: ChatInputCommandInteraction, deps: QuotaDeps) => Promise<string>> = {
+/** The subcommands (a table): each reads its own options, as QUOTA_DATA defines them. */
+const SUBCOMMANDS: { [S in Sub]: (interaction: ChatInputCommandInteraction, read: Read<S>, deps: QuotaDeps) => Promise<string> } = {
   show,
   set,
-  money,
-  'money-remove': money,
+  money: (interaction, read, deps) =>
+    money(interaction, { usd: read.number('usd'), userId: read.user('user')?.id, roleId: read.role('role')?.id, period: read.string('period') }, deps),
+  'money-remove': (interaction, read, deps) =>
+    money(interaction, { usd: undefined, userId: read.user('user')?.id, roleId: read.role('role')?.id, period: undefined }, deps),
   reset,
   'strikes-clear': strikesClear,
 };
 
-function rolesOf(member: ReturnType<ChatInputCommandInteraction['options']['getMember']>): string[] {
+function rolesOf(member: ReturnType<ChatInputCommandInteraction['options']['getMember']> | undefined): string[] {
   if (!member) return [];
   return Array.isArray(member.roles) ? [...member.roles] : [...member.roles.cache.keys()];
 }

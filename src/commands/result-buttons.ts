@@ -5,19 +5,19 @@
  * first, only the clicker, with Delete and Keep).
  * Their state is the job id in the custom id plus a stored record, so they keep working after a restart.
  */
-import { MessageFlags, PermissionFlagsBits, type APIModalInteractionResponseCallbackData, type ButtonInteraction } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits, type ButtonInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
-import { translator } from '../i18n/translate.js';
 import type { JobArchive } from '../service/job-archive.js';
 import { component, type ComponentHandler, type InteractionContext } from './command.js';
 import type { ImageJob } from '../service/jobs.js';
 import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { memberCan } from './job-from-interaction.js';
-import { promptModal, readPrompt } from './prompt-modal.js';
+import { readPrompt } from './prompt-modal.js';
+import { editResultModal } from '../discord/views/edit-modals.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import type { PendingDeletes } from '../discord/pending-deletes.js';
-import { deleteConfirmCard, textCard } from '../discord/result-card.js';
+import { deleteAnsweredCard, deleteConfirmCard } from '../discord/views/result-card.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'>; pendingDeletes: Pick<PendingDeletes, 'hold' | 'take'> };
 
@@ -51,7 +51,13 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
         await startJob(interaction, ctx, deps, 'edit', request, { images });
       },
     }),
-    // Delete asks first, only the clicker: the click is kept (pending-deletes.ts) until they confirm or keep it.
+    ...createDeleteButtons(deps),
+  ];
+}
+
+/** Delete asks first, only the clicker: the click is kept (pending-deletes.ts) until they confirm or keep it. */
+function createDeleteButtons(deps: Deps): ComponentHandler[] {
+  return [
     component(CUSTOM_IDS.delete, {
       async button(interaction, { jobId }, ctx) {
         const record = await deps.archive.recall(jobId);
@@ -67,7 +73,7 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
       async button(interaction, { id }, ctx) {
         const click = deps.pendingDeletes.take(id, interaction.user.id);
         if (!click) throw new UserFacingError('delete.expired');
-        await interaction.update(textCard([translator(interaction.locale)('delete.done')]));
+        await interaction.update(deleteAnsweredCard('done', interaction.locale));
         await click.deleteReply();
         ctx.logger.info('result deleted');
       },
@@ -75,16 +81,10 @@ export function createResultButtons(deps: Deps): ComponentHandler[] {
     component(CUSTOM_IDS.deleteKept, {
       async button(interaction, { id }) {
         deps.pendingDeletes.take(id, interaction.user.id);
-        await interaction.update(textCard([translator(interaction.locale)('delete.kept')]));
+        await interaction.update(deleteAnsweredCard('kept', interaction.locale));
       },
     }),
   ];
-}
-
-/** The Edit button's modal, in the clicker's language: a new prompt, with this result as the reference. */
-export function editResultModal(jobId: string, locale?: string | null): APIModalInteractionResponseCallbackData {
-  const say = translator(locale);
-  return promptModal(CUSTOM_IDS.edit.build({ jobId }), say('modal.editResult.title'), say('modal.editResult.note'), locale);
 }
 
 function imagesOf(interaction: ButtonInteraction) {

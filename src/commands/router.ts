@@ -10,7 +10,8 @@ import type { Command, ComponentHandler, InteractionContext } from './command.js
 import { optionNameOf } from './option-names.js';
 import type { InteractionChannels } from './channel-facts.js';
 import { localizedCommandName } from '../i18n/command-localizations.js';
-import { errorCard } from '../discord/result-card.js';
+import { errorCard } from '../discord/views/result-card.js';
+import { splitCustomId } from '../discord/custom-ids.js';
 
 /** Options for {@link createInteractionRouter}. */
 export interface RouterOptions {
@@ -125,11 +126,6 @@ function commandNameOf(interaction: Interaction): string {
   if (interaction.isCommand() || interaction.isAutocomplete()) return interaction.commandName;
   if (interaction.isButton() || interaction.isModalSubmit()) return `component:${splitCustomId(interaction.customId)[0]}`;
   return 'unknown';
-}
-
-function splitCustomId(customId: string): [string, string] {
-  const at = customId.indexOf(':');
-  return at < 0 ? [customId, ''] : [customId.slice(0, at), customId.slice(at + 1)];
 }
 
 function indexBy<T>(items: readonly T[], key: (item: T) => string, what: string): Map<string, T> {

@@ -7,12 +7,16 @@ import { InteractionContextType, PermissionFlagsBits, type ChatInputCommandInter
 import { UserFacingError } from '../errors.js';
 import { memberCan } from './job-from-interaction.js';
 import type { Phrase } from '../service/phrase.js';
+import type { QuotaPeriod } from '../service/ports.js';
 
 /** Registration fields of a command only admins of a server see. */
 export const SERVER_ADMIN_ONLY = {
   contexts: [InteractionContextType.Guild],
   default_member_permissions: String(PermissionFlagsBits.ManageGuild),
 };
+
+/** The choices of a `period` option (the admins' commands'): read back typed as the period. */
+export const PERIOD_CHOICES = (['day', 'week', 'month'] as const satisfies readonly QuotaPeriod[]).map((p) => ({ name: p, value: p }));
 
 /** @throws UserFacingError unless the member has Manage Server here */
 export function requireManageServer(interaction: ChatInputCommandInteraction): void {

@@ -4,16 +4,11 @@
  * each option's type (channels, counts) before it reaches us, and every change is answered with what it was and
  * what it is now.
  */
-import {
-  ApplicationCommandOptionType,
-  ApplicationCommandType,
-  ChannelType,
-  type APIApplicationCommandChannelOption,
-  type RESTPostAPIChatInputApplicationCommandsJSONBody,
-} from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, ChannelType, type APIApplicationCommandChannelOption } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../service/image-request.js';
 import { CHANNEL_MODES, MAX_DESCRIBES_PER_PERIOD, NSFW_MODES, QUALITY_ORDER } from '../service/server-settings.js';
-import { SERVER_ADMIN_ONLY } from './server-admin.js';
+import { PERIOD_CHOICES, SERVER_ADMIN_ONLY } from './server-admin.js';
+import { chatInputData } from './option-reader.js';
 
 /** The role options of `/settings nsfw`. */
 export const ROLE_OPTIONS = ['role1', 'role2', 'role3'] as const;
@@ -21,7 +16,7 @@ export const ROLE_OPTIONS = ['role1', 'role2', 'role3'] as const;
 /** The channel options of `/settings channels` and `spoilers`. */
 export const CHANNEL_OPTIONS = ['channel1', 'channel2', 'channel3', 'channel4', 'channel5'] as const;
 
-const choices = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
+const choices = <const V extends string>(values: readonly V[]) => values.map((value) => ({ name: value, value }));
 
 /** channel1…channel5: the channels a setting lists (text, announcement, forum and voice channels, whose threads follow them). */
 const channelOptions = (description: string) =>
@@ -37,7 +32,8 @@ const channelOptions = (description: string) =>
     ] satisfies APIApplicationCommandChannelOption['channel_types'],
   }));
 
-export const SETTINGS_DATA = {
+/** The definition the settings table (settings.ts) reads each subcommand's options by. */
+export const SETTINGS_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'settings',
   description: 'How members may use the bot on this server (Manage Server)',
@@ -177,7 +173,7 @@ export const SETTINGS_DATA = {
           type: ApplicationCommandOptionType.String,
           name: 'period',
           description: 'Day, week or month (UTC) of the describes cap; day by default',
-          choices: ['day', 'week', 'month'].map((p) => ({ name: p, value: p })),
+          choices: PERIOD_CHOICES,
         },
       ],
     },
@@ -196,4 +192,4 @@ export const SETTINGS_DATA = {
       ],
     },
   ],
-} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+});

@@ -5,17 +5,16 @@
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
-import { t } from '../i18n/translate.js';
 import { GenerateRequest } from '../service/image-request.js';
 import { parseSize, validateGenerateRequest } from '../service/image-rules.js';
 import type { AuditTrail } from '../service/audit-trail.js';
-import type { QuotaPeriod } from '../service/ports.js';
 import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 import { CHANNEL_OPTIONS, ROLE_OPTIONS, SETTINGS_DATA } from './settings-data.js';
-import { renderSettings } from './settings-text.js';
+import { renderSettings, renderSettingsChanged } from '../discord/views/settings-text.js';
+import { readSubcommand, subcommandOf, type SubcommandName, type SubcommandReader } from './option-reader.js';
 import { phrase } from '../service/phrase.js';
 
 /** What /settings needs. */
@@ -27,6 +26,11 @@ export interface SettingsCommandDeps {
 
 type Change = (settings: ServerSettings) => ServerSettings;
 
+/** The subcommands that change a setting (all but `show`). */
+type Setting = Exclude<SubcommandName<typeof SETTINGS_DATA>, 'show'>;
+/** The reader of a subcommand's own options (as SETTINGS_DATA defines them). */
+type Read<S extends Setting> = SubcommandReader<typeof SETTINGS_DATA, S>;
+
 /** Creates /settings. */
 export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
   return {
@@ -35,9 +39,9 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
     async execute(interaction, ctx) {
       requireManageServer(interaction);
       const guildId = requireGuild(interaction, phrase('detail.guild.settings'));
-      const sub = interaction.options.getSubcommand(true);
+      const sub = subcommandOf(interaction.options, SETTINGS_DATA);
       // Parsed before anything is deferred: bad input is answered at once.
-      const change = sub === 'show' ? undefined : changeOf(sub, interaction);
+      const change = sub === 'show' ? undefined : changeOf(interaction, sub);
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       if (!change) {
         await interaction.editReply({ content: renderSettings(await deps.settings.get(guildId), interaction.locale), allowedMentions: { parse: [] } });
@@ -55,96 +59,99 @@ export function createSettingsCommand(deps: SettingsCommandDeps): ChatCommand {
           locale: interaction.guildLocale,
           ...comparable(result),
         });
-      const content = `${t(interaction.locale, 'admin.settings.changed')}\n\n${renderSettings(result.after, interaction.locale)}`;
-      await interaction.editReply({ content, allowedMentions: { parse: [] } });
+      await interaction.editReply({ content: renderSettingsChanged(result.after, interaction.locale), allowedMentions: { parse: [] } });
     },
   };
 }
 
-function changeOf(sub: string, interaction: ChatInputCommandInteraction): Change {
-  const options = interaction.options;
-  switch (sub) {
-    case 'defaults': {
-      const raw = {
-        model: options.getString('model') ?? undefined,
-        size: options.getString('size') ?? undefined,
-        quality: options.getString('quality') ?? undefined,
-        outputFormat: options.getString('format') ?? undefined,
-      };
-      const given = GenerateRequest.pick({ model: true, size: true, quality: true, outputFormat: true }).safeParse(raw);
-      if (!given.success) throw new UserFacingError('input.invalid', { param: String(given.error.issues[0]?.path[0] ?? 'default') });
-      // The general rules (sizes, formats): a default no request could use is refused now, not at every request.
-      const checked = validateGenerateRequest({ prompt: 'settings', ...given.data });
-      const defined = Object.fromEntries(
-        (['model', 'size', 'quality', 'outputFormat'] as const).filter((key) => given.data[key] !== undefined).map((key) => [key, checked[key]]),
-      );
-      const clear = options.getBoolean('clear') === true;
-      return (s) => ({ ...s, defaults: { ...(clear ? {} : s.defaults), ...defined } });
-    }
-    case 'models': {
-      const text = options.getString('allowed', true).trim();
-      const models = text.toLowerCase() === 'all' ? [] : [...new Set(text.split(/[\s,]+/).filter((m) => m.length > 0))];
-      return (s) => ({ ...s, allowedModels: models });
-    }
-    case 'max-count': {
-      const count = options.getInteger('count', true);
-      return (s) => ({ ...s, maxCount: count === 0 ? undefined : count });
-    }
-    case 'max-size': {
-      const text = options.getString('size', true).trim().toLowerCase();
-      if (text === 'any') return (s) => ({ ...s, maxSize: undefined });
-      const size = parseSize(text);
-      if (!size || size.width < 1 || size.height < 1)
-        throw new UserFacingError('input.invalid', { param: 'size', allowed: phrase('allowed.serverSizeSetting') });
-      return (s) => ({ ...s, maxSize: `${size.width}x${size.height}` });
-    }
-    case 'max-quality': {
-      const quality = options.getString('quality', true);
-      return (s) => ({ ...s, maxQuality: quality === 'any' ? undefined : (quality as ServerSettings['maxQuality']) });
-    }
-    case 'channels': {
-      const mode = options.getString('mode', true) as ServerSettings['channels']['mode'];
-      const ids = channelsGiven(interaction);
-      if (mode !== 'everywhere' && ids.length === 0)
-        throw new UserFacingError('input.invalid', { param: 'channel1', detail: phrase('detail.settings.channels', { mode }) });
-      return (s) => ({ ...s, channels: { mode, ids: mode === 'everywhere' ? [] : ids } });
-    }
-    case 'nsfw': {
-      const mode = options.getString('mode', true) as ServerSettings['nsfw']['mode'];
-      const roleIds = [...new Set(ROLE_OPTIONS.map((name) => options.getRole(name)?.id).filter((id): id is string => id !== undefined))];
-      if (mode === 'roles' && roleIds.length === 0) throw new UserFacingError('input.invalid', { param: 'role1', detail: phrase('detail.settings.roles') });
-      return (s) => ({ ...s, nsfw: { mode, roleIds: mode === 'roles' ? roleIds : [] } });
-    }
-    case 'spoilers': {
-      const ids = channelsGiven(interaction);
-      return (s) => ({ ...s, spoilerChannelIds: ids });
-    }
-    case 'audit': {
-      const channelId = options.getChannel('channel')?.id;
-      return (s) => ({ ...s, auditChannelId: channelId });
-    }
-    case 'confirm-cost': {
-      const threshold = options.getNumber('usd') ?? undefined;
-      return (s) => ({ ...s, confirmAboveUsd: threshold });
-    }
-    case 'previews': {
-      const enabled = options.getBoolean('enabled', true);
-      return (s) => ({ ...s, previews: enabled });
-    }
-    case 'prompt-help': {
-      const enabled = options.getBoolean('enabled', true);
-      const count = options.getInteger('describes') ?? undefined;
-      const period = (options.getString('period') ?? 'day') as QuotaPeriod;
-      return (s) => ({ ...s, promptHelp: enabled, describeLimit: count === undefined ? undefined : { count, period } });
-    }
-    default:
-      throw new UserFacingError('input.invalid', { param: 'subcommand' });
-  }
+/** Subcommand `name`'s change, its options read by its own definition. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- S ties the row to its reader (a correlated union)
+function changeOf<S extends Setting>(interaction: ChatInputCommandInteraction, name: S): Change {
+  return SETTINGS[name](readSubcommand(interaction.options, SETTINGS_DATA, name));
 }
 
-/** The channels given in channel1…channel5, each once. */
-function channelsGiven(interaction: ChatInputCommandInteraction): string[] {
-  return [...new Set(CHANNEL_OPTIONS.map((name) => interaction.options.getChannel(name)?.id).filter((id): id is string => id !== undefined))];
+/**
+ * The settings table (a table, exempt from the function length rule): each subcommand of SETTINGS_DATA but `show`,
+ * and how its options change the settings. The compiler holds it to the definition: a subcommand without a row, or a
+ * row reading an option its subcommand does not have, does not compile.
+ */
+const SETTINGS: { [S in Setting]: (read: Read<S>) => Change } = {
+  defaults(read) {
+    const given = GenerateRequest.pick({ model: true, size: true, quality: true, outputFormat: true }).safeParse({
+      model: read.string('model'),
+      size: read.string('size'),
+      quality: read.string('quality'),
+      outputFormat: read.string('format'),
+    });
+    if (!given.success) throw new UserFacingError('input.invalid', { param: String(given.error.issues[0]?.path[0] ?? 'default') });
+    // The general rules (sizes, formats): a default no request could use is refused now, not at every request.
+    const checked = validateGenerateRequest({ prompt: 'settings', ...given.data });
+    const defined = Object.fromEntries(
+      (['model', 'size', 'quality', 'outputFormat'] as const).filter((key) => given.data[key] !== undefined).map((key) => [key, checked[key]]),
+    );
+    const clear = read.boolean('clear') === true;
+    return (s) => ({ ...s, defaults: { ...(clear ? {} : s.defaults), ...defined } });
+  },
+  models(read) {
+    const text = read.string('allowed').trim();
+    const models = text.toLowerCase() === 'all' ? [] : [...new Set(text.split(/[\s,]+/).filter((m) => m.length > 0))];
+    return (s) => ({ ...s, allowedModels: models });
+  },
+  'max-count'(read) {
+    const count = read.integer('count');
+    return (s) => ({ ...s, maxCount: count === 0 ? undefined : count });
+  },
+  'max-size'(read) {
+    const text = read.string('size').trim().toLowerCase();
+    if (text === 'any') return (s) => ({ ...s, maxSize: undefined });
+    const size = parseSize(text);
+    if (!size || size.width < 1 || size.height < 1) throw new UserFacingError('input.invalid', { param: 'size', allowed: phrase('allowed.serverSizeSetting') });
+    return (s) => ({ ...s, maxSize: `${size.width}x${size.height}` });
+  },
+  'max-quality'(read) {
+    const quality = read.string('quality');
+    return (s) => ({ ...s, maxQuality: quality === 'any' ? undefined : quality });
+  },
+  channels(read) {
+    const mode = read.string('mode');
+    const ids = given(CHANNEL_OPTIONS.map((name) => read.channel(name)?.id));
+    if (mode !== 'everywhere' && ids.length === 0)
+      throw new UserFacingError('input.invalid', { param: 'channel1', detail: phrase('detail.settings.channels', { mode }) });
+    return (s) => ({ ...s, channels: { mode, ids: mode === 'everywhere' ? [] : ids } });
+  },
+  nsfw(read) {
+    const mode = read.string('mode');
+    const roleIds = given(ROLE_OPTIONS.map((name) => read.role(name)?.id));
+    if (mode === 'roles' && roleIds.length === 0) throw new UserFacingError('input.invalid', { param: 'role1', detail: phrase('detail.settings.roles') });
+    return (s) => ({ ...s, nsfw: { mode, roleIds: mode === 'roles' ? roleIds : [] } });
+  },
+  spoilers(read) {
+    const ids = given(CHANNEL_OPTIONS.map((name) => read.channel(name)?.id));
+    return (s) => ({ ...s, spoilerChannelIds: ids });
+  },
+  audit(read) {
+    const channelId = read.channel('channel')?.id;
+    return (s) => ({ ...s, auditChannelId: channelId });
+  },
+  'confirm-cost'(read) {
+    const threshold = read.number('usd');
+    return (s) => ({ ...s, confirmAboveUsd: threshold });
+  },
+  previews(read) {
+    const enabled = read.boolean('enabled');
+    return (s) => ({ ...s, previews: enabled });
+  },
+  'prompt-help'(read) {
+    const enabled = read.boolean('enabled');
+    const count = read.integer('describes');
+    const period = read.string('period') ?? 'day';
+    return (s) => ({ ...s, promptHelp: enabled, describeLimit: count === undefined ? undefined : { count, period } });
+  },
+};
+
+/** The ids given (channel1…channel5, role1…role3), each once, in option order. */
+function given(ids: readonly (string | undefined)[]): string[] {
+  return [...new Set(ids.filter((id) => id !== undefined))];
 }
 
 function log(ctx: InteractionContext, sub: string, guildId: string, by: string, change: SettingsChange): void {

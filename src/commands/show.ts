@@ -1,22 +1,13 @@
 /**
- * /show job:<id>: posts one of the member's own results again, here, as a card with its actions (result-card.ts). The
+ * /show job:<id>: posts one of the member's own results again, here, as a card with its actions (discord/views/show-card.ts). The
  * job is looked up in the asker's history only (autocomplete offers only their jobs, and any other id is refused); the
  * images are fetched again from the original message (see discord/posted-images.ts for why). Like a result, the card
  * is a new message under the reply, which then points at it (discord/deferred-reply.ts says why).
  */
-import {
-  ApplicationCommandOptionType,
-  ApplicationCommandType,
-  AttachmentBuilder,
-  type ChatInputCommandInteraction,
-  PermissionFlagsBits,
-  type RESTPostAPIChatInputApplicationCommandsJSONBody,
-} from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, type ChatInputCommandInteraction, PermissionFlagsBits } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { DeferredReply } from '../discord/deferred-reply.js';
-import { shownCard } from '../discord/result-card.js';
-import { inertText, shortenForDiscord } from '../discord/text.js';
-import { formatDay, t } from '../i18n/translate.js';
+import { choiceName, showCard, shownFileDescription } from '../discord/views/show-card.js';
 import { spoilerName } from '../discord/file-names.js';
 import type { HistoryEntry } from '../service/history-entries.js';
 import type { MemberHistory, PostedImage } from '../service/member-history.js';
@@ -24,11 +15,11 @@ import type { ShowPlace } from '../service/show-rules.js';
 import { channelOf } from './channel-facts.js';
 import type { ChatCommand, InteractionContext } from './command.js';
 import { ownerOf } from './history.js';
-import { messageLink, timestampOf } from './history-page.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { memberCan } from './job-from-interaction.js';
+import { chatInputData, readOptions } from './option-reader.js';
 
-export const SHOW_DATA = {
+export const SHOW_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'show',
   description: 'Post one of your earlier results again, with its buttons',
@@ -43,7 +34,7 @@ export const SHOW_DATA = {
       max_length: 100,
     },
   ],
-} satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+});
 
 /** Creates /show. */
 export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 'search'> }): ChatCommand {
@@ -51,7 +42,7 @@ export function createShowCommand(deps: { history: Pick<MemberHistory, 'show' | 
     kind: 'chat',
     data: SHOW_DATA,
     async execute(interaction, ctx) {
-      const jobId = interaction.options.getString('job', true).trim();
+      const jobId = readOptions(interaction.options, SHOW_DATA.options).string('job').trim();
       await interaction.deferReply();
       const { entry, images: fetched, spoiler, release } = await deps.history.show(ownerOf(interaction), jobId, showPlace(interaction));
       try {
@@ -97,45 +88,13 @@ async function post(
   if (images.length === 0) throw new UserFacingError('history.resultGone');
   ctx.logger.info({ jobId: entry.jobId, images: images.length, left: fetched.length - images.length }, 'result shown again');
   const names = images.map((image) => spoilerName(image.filename, spoiler));
-  const card = shownCard(
-    entry.jobId,
-    renderShown(entry, interaction.user.id, interaction.locale),
-    names,
-    { edits: true, masks: true, enlarge: false },
-    interaction.locale,
-  );
+  const card = showCard(entry, interaction.user.id, names, interaction.locale);
   // A card with new files is a new message under the reply, which then points at it (deferred-reply.ts).
   const reply = new DeferredReply(interaction.client.rest, interaction);
   const posted = await reply.post({
     ...card,
-    files: images.map(
-      (image) => new AttachmentBuilder(image.bytes, { name: spoilerName(image.filename, spoiler), description: shortenForDiscord(entry.prompt, 1024) }),
-    ),
+    files: images.map((image) => new AttachmentBuilder(image.bytes, { name: spoilerName(image.filename, spoiler), description: shownFileDescription(entry) })),
     allowedMentions: { parse: [] },
   });
   await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
-}
-
-/**
- * The caption of a result shown again, in the asker's language: its prompt, for whom and when it was made, with what,
- * and where the original is.
- */
-function renderShown(entry: HistoryEntry, userId: string, locale: string): string {
-  const footer = t(locale, 'show.footer', {
-    kind: entry.kind,
-    requester: `<@${userId}>`,
-    madeAt: timestampOf(entry.createdAt),
-    details: `${entry.model} · ${entry.size ?? 'auto'}`,
-    link: messageLink(entry),
-  });
-  return `**${inertText(entry.prompt, 1500)}**\n-# ${footer}`;
-}
-
-/**
- * An autocomplete choice's name (1–100 characters): the prompt on one line, and the day it was made (UTC) as the
- * member's language writes it (choice names are plain text: Discord formats no timestamp there).
- */
-export function choiceName(entry: Pick<HistoryEntry, 'prompt' | 'jobId' | 'createdAt'>, locale: string): string {
-  const day = formatDay(locale, entry.createdAt);
-  return `${shortenForDiscord(entry.prompt.replace(/\s+/g, ' ').trim(), 100 - day.length - 3) || entry.jobId} · ${day}`;
 }

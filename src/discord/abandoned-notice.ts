@@ -8,8 +8,8 @@ import { Routes, type APIChannel, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { AbandonedJobNotice, AbandonedJobNotifier } from '../service/jobs.js';
 import type { Clock } from '../service/ports.js';
-import { textCard } from './result-card.js';
-import { rerollButton } from './render.js';
+import { textCard } from './views/result-card.js';
+import { rerollButton } from './views/render.js';
 import { inertText } from './text.js';
 import { t } from '../i18n/translate.js';
 

@@ -94,6 +94,12 @@ export const CUSTOM_IDS = {
   menuEdit: family('menuedit', { id: Token }),
 } as const;
 
+/** A custom id's family prefix and the rest (its fields), as the router dispatches on them; an id without fields has an empty rest. */
+export function splitCustomId(customId: string): [prefix: string, rest: string] {
+  const at = customId.indexOf(':');
+  return at < 0 ? [customId, ''] : [customId.slice(0, at), customId.slice(at + 1)];
+}
+
 /** `u{n}`: the n-th image (from 0) picked; undefined for another action. */
 export function pickedImage(code: string): number | undefined {
   const match = /^u(\d{1,2})$/.exec(code);

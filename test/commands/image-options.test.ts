@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_OPTIONS, parseEditOptions, parseImageOptions, PROMPT_OPTION } from '../../src/commands/image-options.js';
+import { FIDELITY_OPTION, IMAGE_OPTIONS, parseEditOptions, parseImageOptions, PROMPT_OPTION } from '../../src/commands/image-options.js';
+import { readOptions } from '../../src/commands/option-reader.js';
 import { optionNameOf } from '../../src/commands/option-names.js';
 import { describeUserError, UserFacingError } from '../../src/errors.js';
 import type { GenerateRequest } from '../../src/service/ports.js';
@@ -7,7 +8,7 @@ import { FakeOptions } from '../fakes/fake-interaction.js';
 import { english } from '../support/phrases.js';
 
 function parse(values: Record<string, string | number>, prompt = 'a red fox'): GenerateRequest {
-  return parseImageOptions(new FakeOptions(values, { name: '', value: '' }), prompt);
+  return parseImageOptions(readOptions(new FakeOptions(values, { name: '', value: '' }), IMAGE_OPTIONS), prompt);
 }
 
 function failure(values: Record<string, string | number>, prompt?: string, read: () => unknown = () => parse(values, prompt)): UserFacingError {
@@ -84,7 +85,8 @@ describe('parseImageOptions', () => {
 
 describe('parseEditOptions', () => {
   it('reads the fidelity option into the edit field', () => {
-    const read = (values: Record<string, string | number>) => parseEditOptions(new FakeOptions(values, { name: '', value: '' }));
+    const read = (values: Record<string, string | number>) =>
+      parseEditOptions(readOptions(new FakeOptions(values, { name: '', value: '' }), [FIDELITY_OPTION]));
     expect(read({})).toEqual({});
     expect(read({ fidelity: 'high' })).toEqual({ inputFidelity: 'high' });
     const error = failure({}, undefined, () => read({ fidelity: 'max' }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderLimitChange, renderMoneyChange, renderStatus, renderUsageReset } from '../../src/commands/quota-text.js';
+import { renderLimitChange, renderMoneyChange, renderStatus, renderUsageReset } from '../../src/discord/views/quota-text.js';
 import { QuotaSetRequest } from '../../src/commands/quota-data.js';
 import type { QuotaStatus, QuotaTarget } from '../../src/service/ports.js';
 

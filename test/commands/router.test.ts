@@ -4,7 +4,7 @@ import type { ChatCommand, Command, ComponentHandler } from '../../src/commands/
 import { createInteractionRouter } from '../../src/commands/router.js';
 import { textOf } from '../e2e/support.js';
 import { describeUnexpectedError, describeUserError, errorRef, UserFacingError } from '../../src/errors.js';
-import { ERROR_ACCENT } from '../../src/discord/render.js';
+import { ERROR_ACCENT } from '../../src/discord/views/render.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
 import { JobClaimedError } from '../../src/service/claimed-jobs.js';
 import { phrase } from '../../src/service/phrase.js';

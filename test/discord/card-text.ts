@@ -1,7 +1,7 @@
 /**
  * The text of a result card as a member reads it: its text displays, in order, one per line.
  */
-import { resultCard } from '../../src/discord/result-card.js';
+import { resultCard } from '../../src/discord/views/result-card.js';
 import type { Delivery } from '../../src/service/jobs.js';
 
 /** Every `content` of the card's text displays (inside containers too), joined by newlines. */

@@ -56,6 +56,32 @@ export class FakeOptions {
     return null;
   }
 
+  // The option kinds the fakes carry no values of: never given.
+  getNumber(): null {
+    return null;
+  }
+  getBoolean(): null {
+    return null;
+  }
+  getUser(): null {
+    return null;
+  }
+  getMember(): null {
+    return null;
+  }
+  getRole(): null {
+    return null;
+  }
+  getChannel(): null {
+    return null;
+  }
+  getAttachment(): null {
+    return null;
+  }
+  getSubcommand(): string {
+    throw new TypeError('the fake options have no subcommand');
+  }
+
   getFocused(full: true): { name: string; value: string };
   getFocused(full?: boolean): string | { name: string; value: string };
   getFocused(full = false): string | { name: string; value: string } {

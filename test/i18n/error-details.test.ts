@@ -5,7 +5,8 @@
  * names, sizes, values).
  */
 import { describe, expect, it } from 'vitest';
-import { parseImageOptions } from '../../src/commands/image-options.js';
+import { IMAGE_OPTIONS, parseImageOptions } from '../../src/commands/image-options.js';
+import { readOptions } from '../../src/commands/option-reader.js';
 import { issueDetail } from '../../src/commands/issue-detail.js';
 import { optionNameOf } from '../../src/commands/option-names.js';
 import { localizedCommandName } from '../../src/i18n/command-localizations.js';
@@ -96,10 +97,10 @@ describe('the details of a refusal, in the member’s language', () => {
   });
 
   it("words zod's refusals by their code, or by the phrase a schema names, in Japanese, Russian, Traditional Chinese and Portuguese", () => {
-    const count = refusal(() => parseImageOptions(new FakeOptions({ count: 11 }, { name: '', value: '' }), 'p'));
+    const count = refusal(() => parseImageOptions(readOptions(new FakeOptions({ count: 11 }, { name: '', value: '' }), IMAGE_OPTIONS), 'p'));
     expect(read(count, 'ja')).toBe('count の値は使えません：10 以下にしてください。');
     expect(read(count, 'ru')).toBe('Это значение count не подходит: значение должно быть не больше 10.');
-    const blank = refusal(() => parseImageOptions(new FakeOptions({}, { name: '', value: '' }), '   '));
+    const blank = refusal(() => parseImageOptions(readOptions(new FakeOptions({}, { name: '', value: '' }), IMAGE_OPTIONS), '   '));
     expect(read(blank, 'zh-TW')).toBe('prompt 的值無效：提示詞是空的。');
     const both = QuotaSetRequest.safeParse({ limit: 3, userId: '1', roleId: '2' });
     const target = new UserFacingError('input.invalid', { param: 'user/role', detail: issueDetail(both.error?.issues[0]) });

@@ -2,9 +2,9 @@
  * What /quota tells a member about their quota and their spending, and an admin about a change, in their language
  * (the interaction's locale). `who` is the mention of the member an admin asked about, or undefined for the member themselves.
  */
-import { formatUsd, t } from '../i18n/translate.js';
-import type { StrikeStatus } from '../service/moderation-gate.js';
-import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaTarget, SpendStatus } from '../service/ports.js';
+import { formatUsd, t } from '../../i18n/translate.js';
+import type { StrikeStatus } from '../../service/moderation-gate.js';
+import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaTarget, SpendStatus } from '../../service/ports.js';
 
 const timestamp = (ms: number): string => `<t:${Math.ceil(ms / 1000)}:R>`;
 /** A moment as a date and time each client writes in its own language and time zone. */

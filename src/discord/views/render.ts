@@ -2,10 +2,10 @@
  * Message text and components for progress and results. Pure: easy to test, no Discord calls.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
-import { inertText, shortenForDiscord } from './text.js';
-import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../service/jobs.js';
-import { formatUsd, t, translator } from '../i18n/translate.js';
-import { CUSTOM_IDS } from './custom-ids.js';
+import { inertText, shortenForDiscord } from '../text.js';
+import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../../service/jobs.js';
+import { formatUsd, t, translator } from '../../i18n/translate.js';
+import { CUSTOM_IDS } from '../custom-ids.js';
 
 /** Blurple, the accent of the bot's cards and of its progress. */
 export const CARD_ACCENT = 0x5865f2;
@@ -209,4 +209,13 @@ export function renderCostConfirmation(confirmation: CostConfirmation): {
       },
     ],
   };
+}
+
+/**
+ * What the cost question becomes once answered (no buttons left): Generate's, then the job's progress, or Cancel's.
+ * English only, as before the views moved here: these two lines are not in the catalogues yet.
+ */
+export function renderCostAnswer(answer: 'confirmed' | 'cancelled'): { content: string; components: [] } {
+  // eslint-disable-next-line no-restricted-syntax -- not catalogued yet (kept as it was, issue 30); see the comment above
+  return { content: answer === 'confirmed' ? '✅ Confirmed. Starting…' : '❌ Cancelled. Nothing was charged.', components: [] };
 }

@@ -4,8 +4,8 @@
  * strikes-clear's answer. Times are Discord timestamps, which each client writes in its own language.
  */
 import { describe, expect, it } from 'vitest';
-import { renderStrikes, renderStrikesCleared } from '../../src/commands/quota-text.js';
-import { renderStrikeReport } from '../../src/commands/usage.js';
+import { renderStrikes, renderStrikesCleared } from '../../../src/discord/views/quota-text.js';
+import { renderStrikeReport } from '../../../src/discord/views/usage-text.js';
 
 const UNTIL = 1_780_000_000_000;
 const member = (i: number) => `2000000000000000${String(i).padStart(2, '0')}`;

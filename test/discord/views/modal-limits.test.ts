@@ -5,11 +5,10 @@
  */
 import type { APIModalInteractionResponseCallbackData } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { regionModal, remixModal } from '../../src/commands/action-modals.js';
-import { editImageModal } from '../../src/commands/edit-image-menu.js';
-import { editResultModal } from '../../src/commands/result-buttons.js';
-import { LANGUAGES } from '../../src/i18n/locales.js';
-import { t } from '../../src/i18n/translate.js';
+import { regionModal, remixModal } from '../../../src/discord/views/action-modals.js';
+import { editImageModal, editResultModal } from '../../../src/discord/views/edit-modals.js';
+import { LANGUAGES } from '../../../src/i18n/locales.js';
+import { t } from '../../../src/i18n/translate.js';
 
 /** One text of a modal, with Discord's limit for it. */
 interface ModalText {

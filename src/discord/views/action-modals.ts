@@ -1,13 +1,13 @@
 /**
  * The modals of two actions on a result (image-actions.ts): Remix (the prompt and main parameters, filled in) and
  * Vary region (the cells of a 3×3 grid, and what to put there), written in the language of the member who clicked.
- * Every text fits Discord's limits in every language (test/commands/modal-limits.test.ts).
+ * Every text fits Discord's limits in every language (test/discord/views/modal-limits.test.ts).
  */
 import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData } from 'discord.js';
-import { ACTIONS, CUSTOM_IDS } from '../discord/custom-ids.js';
-import { translator } from '../i18n/translate.js';
-import type { MessageKey } from '../i18n/locales.js';
-import type { GenerateRequest } from '../service/image-request.js';
+import { ACTIONS, CUSTOM_IDS } from '../custom-ids.js';
+import { translator } from '../../i18n/translate.js';
+import type { MessageKey } from '../../i18n/locales.js';
+import type { GenerateRequest } from '../../service/image-request.js';
 import { promptField } from './prompt-modal.js';
 
 export const SIZE_FIELD = 'size';

@@ -2,9 +2,9 @@
  * What /settings tells an admin about the server's settings, in their language (the interaction's locale). Values
  * admins typed (models, sizes, qualities) stay as they are; channels and roles are mentions.
  */
-import { formatList, formatUsd, t } from '../i18n/translate.js';
-import { MAX_IMAGES_PER_REQUEST } from '../service/image-request.js';
-import type { ServerSettings } from '../service/server-settings.js';
+import { formatList, formatUsd, t } from '../../i18n/translate.js';
+import { MAX_IMAGES_PER_REQUEST } from '../../service/image-request.js';
+import type { ServerSettings } from '../../service/server-settings.js';
 
 const has = (value: unknown): 'yes' | 'no' => (value === undefined ? 'no' : 'yes');
 const code = (text: string): string => `\`${text}\``;
@@ -53,4 +53,9 @@ export function renderSettings(settings: ServerSettings, locale?: string | null)
   if (settings.updatedBy !== undefined && settings.updatedAt !== undefined)
     lines.push(t(locale, 'admin.settings.lastChanged', { by: `<@${settings.updatedBy}>`, when: `<t:${Math.floor(settings.updatedAt / 1000)}:R>` }));
   return lines.join('\n');
+}
+
+/** The answer to a change: that it was made, and the settings now. */
+export function renderSettingsChanged(after: ServerSettings, locale?: string | null): string {
+  return `${t(locale, 'admin.settings.changed')}\n\n${renderSettings(after, locale)}`;
 }

@@ -3,8 +3,8 @@
  * writes a date, within Discord's 100 characters however long the prompt.
  */
 import { describe, expect, it } from 'vitest';
-import { choiceName } from '../../src/commands/show.js';
-import { DISCORD_LOCALES } from '../../src/i18n/locales.js';
+import { choiceName } from '../../../src/discord/views/show-card.js';
+import { DISCORD_LOCALES } from '../../../src/i18n/locales.js';
 
 const entry = (prompt: string) => ({ prompt, jobId: 'job-1', createdAt: Date.parse('2026-11-25T22:30:00Z') });
 

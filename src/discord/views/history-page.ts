@@ -6,11 +6,11 @@
  * their own language and time zone.
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
-import { inertText } from '../discord/text.js';
-import { CUSTOM_IDS } from '../discord/custom-ids.js';
-import { translator, type Translate } from '../i18n/translate.js';
-import type { HistoryEntry } from '../service/history-entries.js';
-import type { HistoryPage } from '../service/member-history.js';
+import { inertText } from '../text.js';
+import { CUSTOM_IDS } from '../custom-ids.js';
+import { translator, type Translate } from '../../i18n/translate.js';
+import type { HistoryEntry } from '../../service/history-entries.js';
+import type { HistoryPage } from '../../service/member-history.js';
 
 /** Room for a prompt in an entry's embed: five embeds stay under Discord's 6000 characters for a message's embeds. */
 const EMBED_PROMPT_LENGTH = 700;
@@ -62,4 +62,9 @@ function pagingRow(page: HistoryPage, say: Translate): APIActionRowComponent<API
     type: ComponentType.ActionRow,
     components: [button(say('history.previous'), page.page - 1, page.page === 0), button(say('history.next'), page.page + 1, page.page >= page.pages - 1)],
   };
+}
+
+/** /history clear's answer. */
+export function historyClearedText(locale?: string | null): string {
+  return translator(locale)('history.cleared');
 }

@@ -14,11 +14,11 @@ import {
   type APIComponentInContainer,
   type APIMessageTopLevelComponent,
 } from 'discord.js';
-import type { Delivery, ResultActions } from '../service/jobs.js';
-import { translator } from '../i18n/translate.js';
+import type { Delivery, ResultActions } from '../../service/jobs.js';
+import { translator } from '../../i18n/translate.js';
 import { CARD_ACCENT as ACCENT, ERROR_ACCENT, resultButtons, resultFooterLines } from './render.js';
-import { ACTIONS, CUSTOM_IDS } from './custom-ids.js';
-import { inertText, shortenForDiscord } from './text.js';
+import { ACTIONS, CUSTOM_IDS } from '../custom-ids.js';
+import { inertText, shortenForDiscord } from '../text.js';
 
 /** The flag a message needs for these components (no content, no embeds). */
 export const CARD_FLAGS: MessageFlags.IsComponentsV2 = MessageFlags.IsComponentsV2;
@@ -202,4 +202,9 @@ export function deleteConfirmCard(id: string, locale?: string | null): CardPaylo
     ]),
   ];
   return textCard([say('delete.confirm')], { rows });
+}
+
+/** What the confirmation becomes once answered: the result deleted, or kept. */
+export function deleteAnsweredCard(answer: 'done' | 'kept', locale?: string | null): CardPayload {
+  return textCard([translator(locale)(answer === 'done' ? 'delete.done' : 'delete.kept')]);
 }
