@@ -41,10 +41,12 @@ export function imageStream(run: ImageCallRun, signal?: AbortSignal): ImageStrea
 async function* iterate(run: ImageCallRun, signal: AbortSignal | undefined): AsyncGenerator<ImageStreamEvent, void, undefined> {
   const queue = new EventQueue();
   const left = new AbortController();
+  const call = { running: true };
   const settled = run(queue.events, signal ? AbortSignal.any([signal, left.signal]) : left.signal).then(
     (result) => queue.finish({ type: 'completed', result }),
     (err: unknown) => queue.fail(err),
   );
+  void settled.then(() => (call.running = false));
   try {
     for (let event = await queue.next(); event; event = await queue.next()) {
       yield event;
@@ -52,7 +54,7 @@ async function* iterate(run: ImageCallRun, signal: AbortSignal | undefined): Asy
     }
   } finally {
     // Left early (or done): the call stops, its open questions are let go, and it settles before the caller goes on.
-    left.abort();
+    if (call.running) left.abort();
     queue.close();
     await settled;
   }
