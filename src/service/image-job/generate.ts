@@ -25,7 +25,7 @@ import { completeRequest } from './references.js';
 export interface CallSeams {
   progress: JobProgressReporter;
   /** The job's streamed delivery: the answer's Buffer and bytes go to it while they arrive. */
-  sink: Pick<JobStream, 'buffer' | 'data' | 'end'> | undefined;
+  delivery: Pick<JobStream, 'buffer' | 'data' | 'end'> | undefined;
   memory: JobMemory;
 }
 
@@ -95,20 +95,20 @@ function callGateway(gateway: ImageGateway, request: GenerateRequest | EditReque
 
 /** Pulls the call's events until its result (see the module comment); its failure is thrown from the iteration. */
 async function pullCall(stream: ImageStream, seams: CallSeams & { onPartial: (image: PartialImage) => void }): Promise<ImageResult> {
-  const { sink, memory, progress } = seams;
+  const { delivery, memory, progress } = seams;
   for await (const event of stream) {
     switch (event.type) {
       case 'admission':
         event.answer(memory.admit(event.bytes));
         break;
       case 'buffer':
-        if (sink) event.answer(sink.buffer(event.bytes));
+        if (delivery) event.answer(delivery.buffer(event.bytes));
         break;
       case 'image_data':
-        sink?.data(event.index, event.bytes);
+        delivery?.data(event.index, event.bytes);
         break;
       case 'image_end':
-        sink?.end(event.index, event.bytes);
+        delivery?.end(event.index, event.bytes);
         break;
       case 'partial_image':
         seams.onPartial(event.image);

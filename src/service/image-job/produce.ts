@@ -72,7 +72,7 @@ async function generateFiles(deps: JobDeps, ran: Ran, responder: Responder, log:
     await stream?.close(delivered);
     memory.release();
   };
-  const result = await queueAndGenerate(deps, job, prepared, responder, { progress, sink: stream, memory }).catch(async (err: unknown) => {
+  const result = await queueAndGenerate(deps, job, prepared, responder, { progress, delivery: stream, memory }).catch(async (err: unknown) => {
     await release(false);
     throw err;
   });
