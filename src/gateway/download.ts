@@ -5,7 +5,7 @@
  *
  * @see ../../../shared/docs/image-gateway.md §4.2.3 (relays return url items; downloads can be slow)
  */
-import type { AnswerMemory } from '../service/ports.js';
+import type { CallEvents } from './image-stream.js';
 import type { CallScope } from './call-scope.js';
 import { GatewayResponseError, GatewayTimeoutError } from './errors.js';
 import { decodeBase64 } from './decode.js';
@@ -22,8 +22,8 @@ export interface DownloadOptions {
   timeoutMs: number;
   scope: CallScope;
   requestId?: string | undefined;
-  /** The job's room in the memory budget; without it the links are read up to the cap. */
-  memory?: AnswerMemory | undefined;
+  /** Asks the caller for room (image-stream.ts); it answers no more than the cap when it keeps no budget. */
+  admit: CallEvents['admit'];
 }
 
 const DATA_URL = /^data:image\/[\w.+-]+;base64,/i;
@@ -47,7 +47,7 @@ export async function downloadLinks(urls: readonly string[], opts: DownloadOptio
     const unknown = responses.filter((o) => o.declared === undefined).length;
     if (known > opts.maxBytes) throw tooLarge(opts.maxBytes, opts.requestId);
     const asked = unknown > 0 ? opts.maxBytes : known;
-    const room = opts.memory ? Math.min(await opts.memory.admit(asked), asked) : asked;
+    const room = Math.min(await opts.admit(asked), asked);
     if (room < known) throw tooLarge(room, opts.requestId);
     const share = unknown > 0 ? Math.floor((room - known) / unknown) : 0;
     return await phase(timer, opts, 'reading', () =>

@@ -18,8 +18,10 @@ import {
   type GenerateRequest,
   type ImageGateway,
   type ImageResult,
+  type ImageStream,
 } from '../service/ports.js';
 import { CallScope } from './call-scope.js';
+import { imageStream, type ImageCall } from './image-stream.js';
 import { GatewayHttpError, type GatewayError } from './errors.js';
 import { exchangeImages, type ExchangeContext, type ExchangeResult } from './image-exchange.js';
 import { DefaultModel } from './default-model.js';
@@ -140,16 +142,22 @@ export class GatewayClient implements ImageGateway {
     });
   }
 
-  /** Text-to-image. @throws ImageInputError for a bad call option, before any request; GatewayError after. */
-  async generate(request: GenerateRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
-    const model = request.model ?? this.defaults.current;
-    return this.run('generations', buildWireParams(request, model, this.streamable(model, options), this.profiles.of(model).profile), undefined, options);
+  /** Text-to-image, as a stream of events (image-stream.ts). Throws from the iteration: ImageInputError for a bad call option, before any request; GatewayError after. */
+  generate(request: GenerateRequest, options: GatewayCallOptions = {}): ImageStream {
+    return imageStream(async (events, signal) => {
+      const model = request.model ?? this.defaults.current;
+      const params = buildWireParams(request, model, this.streamable(model, options), this.profiles.of(model).profile);
+      return this.run('generations', params, undefined, { ...options, signal, events });
+    }, options.signal);
   }
 
-  /** Image-to-image (multipart). @throws ImageInputError for a bad call option, before any request; GatewayError after. */
-  async edit(request: EditRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
-    const model = request.model ?? this.defaults.current;
-    return this.run('edits', buildWireParams(request, model, this.streamable(model, options), this.profiles.of(model).profile), request, options);
+  /** Image-to-image (multipart), as a stream of events; throws from the iteration as {@link generate} does. */
+  edit(request: EditRequest, options: GatewayCallOptions = {}): ImageStream {
+    return imageStream(async (events, signal) => {
+      const model = request.model ?? this.defaults.current;
+      const params = buildWireParams(request, model, this.streamable(model, options), this.profiles.of(model).profile);
+      return this.run('edits', params, request, { ...options, signal, events });
+    }, options.signal);
   }
 
   listModels(options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayModel[]> {
@@ -194,7 +202,7 @@ export class GatewayClient implements ImageGateway {
     this.log.info({ model }, `the gateway refused to stream ${model}: asking without streaming for an hour`);
   }
 
-  private async run(endpoint: 'generations' | 'edits', first: WireParams, edit: EditRequest | undefined, call: GatewayCallOptions): Promise<ImageResult> {
+  private async run(endpoint: 'generations' | 'edits', first: WireParams, edit: EditRequest | undefined, call: ImageCall): Promise<ImageResult> {
     const scope = new CallScope(this.deadlineMs, call.signal);
     const state: RecoveryState = { droppedParams: [] };
     const started = this.ctx.clock.now();
@@ -230,7 +238,7 @@ export class GatewayClient implements ImageGateway {
   }
 
   private async withRetries(
-    req: { endpoint: 'generations' | 'edits'; params: WireParams; edit: EditRequest | undefined; call: GatewayCallOptions },
+    req: { endpoint: 'generations' | 'edits'; params: WireParams; edit: EditRequest | undefined; call: ImageCall },
     scope: CallScope,
   ): Promise<ExchangeResult> {
     // One key per logical request body: retries reuse it, a recovery (different body) gets a new one.

@@ -3,7 +3,8 @@
  * (whatever the Content-Type says, since gateways ignore `stream` both ways) and decode the images.
  */
 import type pino from 'pino';
-import type { AnswerSink, Clock, EditRequest, GatewayCallOptions, GeneratedImage, ImageFormat, ImageUsage } from '../service/ports.js';
+import type { Clock, EditRequest, GeneratedImage, ImageFormat, ImageUsage } from '../service/ports.js';
+import type { CallEvents, ImageCall } from './image-stream.js';
 import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';
 import { downloadLinks } from './download.js';
@@ -59,7 +60,7 @@ export interface ExchangeRequest {
   idempotencyKey: string;
   /** 0 for the first attempt. */
   retry: number;
-  call: GatewayCallOptions;
+  call: ImageCall;
 }
 
 /** The decoded answer of one attempt. */
@@ -78,7 +79,7 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
   const requestId = findRequestId(res.headers);
   ctx.log.debug({ endpoint: req.endpoint, status: res.statusCode, requestId, retry: req.retry, durationMs: ctx.clock.now() - started }, 'gateway responded');
   if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, requestId);
-  const room = await admitAnswer(ctx.http, res, { maxBytes: ctx.maxResponseBytes, memory: req.call.memory }, scope, requestId);
+  const room = await admitAnswer(ctx.http, res, { maxBytes: ctx.maxResponseBytes, admit: req.call.events.admit }, scope, requestId);
   const expected = expectedFormat(req.params);
   // A JSON answer's images are checked as soon as each is decoded (their headers only: decode.ts),
   // while the rest of the answer arrives; the checks are awaited once the answer is known to be a success.
@@ -99,18 +100,12 @@ export async function exchangeImages(ctx: ExchangeContext, req: ExchangeRequest,
 }
 
 /** The items with the images their links point to downloaded (all of an answer's links at once, within its room). */
-async function withLinkedBytes(
-  ctx: ExchangeContext,
-  items: ReadItem[],
-  call: GatewayCallOptions,
-  scope: CallScope,
-  requestId: string | undefined,
-): Promise<ReadItem[]> {
+async function withLinkedBytes(ctx: ExchangeContext, items: ReadItem[], call: ImageCall, scope: CallScope, requestId: string | undefined): Promise<ReadItem[]> {
   const linked = items.filter((item) => !item.bytes && !item.b64_json && item.url);
   if (linked.length === 0) return items;
   const bytes = await downloadLinks(
     linked.map((item) => item.url ?? ''),
-    { http: ctx.http, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId, memory: call.memory },
+    { http: ctx.http, maxBytes: ctx.maxResponseBytes, timeoutMs: ctx.downloadTimeoutMs, scope, requestId, admit: call.events.admit },
   );
   return items.map((item) => {
     const index = linked.indexOf(item);
@@ -159,13 +154,13 @@ async function readItems(
   onDecoded: (bytes: Buffer) => void,
 ): Promise<ReadOutcome> {
   const contentType = headerValue(res.headers, 'content-type') ?? '';
-  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, room, scope, requestId, req.call.sink, onDecoded);
+  if (!/text\/event-stream/i.test(contentType)) return readJsonItems(ctx, res, room, scope, requestId, req.call.events, onDecoded);
   const expected = Number(req.params.get('n') ?? 1);
   return readImageStream(res.body, {
     maxBytes: room,
     expected,
     requestId,
-    onPartial: req.call.onPartial,
+    onPartial: req.call.events.partial,
     onPartialProblem: (err) => ctx.log.warn({ err, requestId }, 'partial image dropped'),
   }).catch((err: unknown) => {
     throw toGatewayError(err, scope, requestId);
@@ -179,10 +174,10 @@ async function readJsonItems(
   room: number,
   scope: CallScope,
   requestId: string | undefined,
-  sink: AnswerSink | undefined,
+  events: CallEvents,
   onDecoded: (bytes: Buffer) => void,
 ): Promise<ReadOutcome> {
-  const scanned = await readJsonAnswer(ctx.http, res, room, scope, requestId, sink, onDecoded);
+  const scanned = await readJsonAnswer(ctx.http, res, room, scope, requestId, events, onDecoded);
   const parsed = ImagesResponse.safeParse(scanned.value);
   if (!parsed.success) throw malformed(requestId);
   // one-api style: a 200 that carries an error object is still an error.
@@ -195,7 +190,7 @@ async function readJsonItems(
 async function awaitTask(
   ctx: ExchangeContext,
   task: TaskRef,
-  call: GatewayCallOptions,
+  call: ImageCall,
   scope: CallScope,
   requestId: string | undefined,
   onDecoded: (bytes: Buffer) => void,
@@ -207,10 +202,10 @@ async function awaitTask(
     if (res.statusCode >= 400) throw await errorFrom(ctx, res, scope, pollId);
     // The earlier poll's images are not the task's (it was still pending): dropped before this one is admitted.
     forgetDecoded();
-    const room = await admitAnswer(ctx.http, res, { maxBytes: ctx.maxResponseBytes, memory: call.memory }, scope, pollId);
-    return readJsonAnswer(ctx.http, res, room, scope, pollId, call.sink, onDecoded);
+    const room = await admitAnswer(ctx.http, res, { maxBytes: ctx.maxResponseBytes, admit: call.events.admit }, scope, pollId);
+    return readJsonAnswer(ctx.http, res, room, scope, pollId, call.events, onDecoded);
   };
-  const done = await pollTask({ ...ctx.taskPoll, fetch, log: ctx.log, onStatus: call.onTaskStatus }, task, scope, requestId);
+  const done = await pollTask({ ...ctx.taskPoll, fetch, log: ctx.log, onStatus: call.events.taskStatus }, task, scope, requestId);
   return { items: done.items.map((item) => withBytes(item, done.images)), usage: done.usage };
 }
 

@@ -2,9 +2,9 @@
  * Reading a successful plain-JSON answer (an image answer, or a task poll's): first its room in the memory budget,
  * then the body chunk by chunk, with the base64 images decoded as they arrive.
  */
-import type { AnswerMemory, AnswerSink } from '../service/ports.js';
 import type { CallScope } from './call-scope.js';
 import { GatewayResponseError } from './errors.js';
+import type { CallEvents } from './image-stream.js';
 import { declaredLength, type GatewayHttp, type GatewayResponse } from './http.js';
 import { JsonImageScanner } from './json-image-scanner.js';
 import { parseJson } from './schemas.js';
@@ -24,19 +24,20 @@ export interface JsonAnswer {
 export async function admitAnswer(
   http: GatewayHttp,
   res: GatewayResponse,
-  limits: { maxBytes: number; memory: AnswerMemory | undefined },
+  limits: { maxBytes: number; admit: CallEvents['admit'] },
   scope: CallScope,
   requestId: string | undefined,
 ): Promise<number> {
   const contentLength = declaredLength(res);
   if (contentLength !== undefined && contentLength > limits.maxBytes) await http.consumeCapped(res, limits.maxBytes, scope, requestId, () => undefined);
-  return limits.memory ? Math.min(await limits.memory.admit(contentLength), limits.maxBytes) : limits.maxBytes;
+  return Math.min(await limits.admit(contentLength), limits.maxBytes);
 }
 
 /**
  * Reads a JSON answer chunk by chunk: the scanner decodes the base64 images as they arrive, so neither the body
  * nor its images' text is ever held whole, and only the small rest of the JSON is parsed. Each decoded value goes
- * to `onDecoded` at once, and its pieces to the caller's sink while it is decoded. Rejects with a GatewayError
+ * to `onDecoded` at once, and its pieces to the caller (image-stream.ts) while it is decoded, in the Buffer the caller
+ * supplies (asked for once the answer is admitted, before anything is read). Rejects with a GatewayError
  * (malformed_response when the body is not JSON).
  */
 export async function readJsonAnswer(
@@ -45,17 +46,20 @@ export async function readJsonAnswer(
   room: number,
   scope: CallScope,
   requestId: string | undefined,
-  sink: AnswerSink | undefined,
+  events: CallEvents,
   onDecoded: (bytes: Buffer) => void,
 ): Promise<JsonAnswer> {
   const listener = {
-    data: (index: number, bytes: Buffer) => sink?.data(index, bytes),
+    data: (index: number, bytes: Buffer) => events.data(index, bytes),
     end: (index: number, bytes: Buffer) => {
       if (bytes.length > 0) onDecoded(bytes);
-      sink?.end(index, bytes);
+      events.end(index, bytes);
     },
   };
-  const scanner = new JsonImageScanner(listener, declaredLength(res), sink && ((bytes) => sink.buffer(bytes)));
+  const bodyBytes = declaredLength(res);
+  const arenaBytes = JsonImageScanner.arenaBytes(bodyBytes);
+  const supplied = arenaBytes === undefined ? undefined : await events.buffer(arenaBytes);
+  const scanner = new JsonImageScanner(listener, bodyBytes, supplied && (() => supplied));
   await http.consumeCapped(res, room, scope, requestId, (chunk) => scanner.push(chunk));
   const scanned = scanner.end();
   const value = scanned && parseJson(scanned.json);

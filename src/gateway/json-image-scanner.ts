@@ -73,10 +73,13 @@ export class JsonImageScanner {
    */
   constructor(listener?: ScanListener, bodyBytes?: number, allocate: (bytes: number) => Buffer = (bytes) => Buffer.allocUnsafe(bytes)) {
     this.listener = listener;
-    if (bodyBytes !== undefined && bodyBytes > 0) {
-      const size = Math.floor((bodyBytes * 3) / 4);
-      this.arena = allocate(size).subarray(0, size);
-    }
+    const size = JsonImageScanner.arenaBytes(bodyBytes);
+    if (size !== undefined) this.arena = allocate(size).subarray(0, size);
+  }
+
+  /** The size of the one Buffer the images of a body of `bodyBytes` are decoded into; undefined without a declared length. */
+  static arenaBytes(bodyBytes: number | undefined): number | undefined {
+    return bodyBytes !== undefined && bodyBytes > 0 ? Math.floor((bodyBytes * 3) / 4) : undefined;
   }
 
   private mode: 'json' | 'string' | 'image' = 'json';

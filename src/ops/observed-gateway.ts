@@ -1,5 +1,5 @@
 /** The image gateway as the service sees it, with each generate and edit call timed and its failures counted by category. */
-import type { ImageGateway } from '../service/ports.js';
+import type { ImageGateway, ImageStream, ImageStreamEvent } from '../service/ports.js';
 import type { BotMetrics } from './metrics.js';
 
 /** What a failure is counted as: a GatewayError's category, or `other`. */
@@ -14,20 +14,23 @@ export function observeGateway(
   metrics: Pick<BotMetrics, 'gatewayCall'>,
   now: () => number = performance.now.bind(performance),
 ): ImageGateway {
-  const timed = async <T>(operation: 'generate' | 'edit', call: () => Promise<T>): Promise<T> => {
+  // Timed from the start of the iteration (when the request goes out) to its completed event or its failure; the
+  // caller's answers to the stream's requests pass through, since the events are the same objects.
+  async function* timed(operation: 'generate' | 'edit', stream: ImageStream): AsyncGenerator<ImageStreamEvent, void, undefined> {
     const start = now();
     try {
-      const result = await call();
-      metrics.gatewayCall(operation, (now() - start) / 1000);
-      return result;
+      for await (const event of stream) {
+        if (event.type === 'completed') metrics.gatewayCall(operation, (now() - start) / 1000);
+        yield event;
+      }
     } catch (err) {
       metrics.gatewayCall(operation, (now() - start) / 1000, categoryOf(err));
       throw err;
     }
-  };
+  }
   return {
-    generate: (request, options) => timed('generate', () => gateway.generate(request, options)),
-    edit: (request, options) => timed('edit', () => gateway.edit(request, options)),
+    generate: (request, options) => ({ [Symbol.asyncIterator]: () => timed('generate', gateway.generate(request, options)) }),
+    edit: (request, options) => ({ [Symbol.asyncIterator]: () => timed('edit', gateway.edit(request, options)) }),
     listModels: (options) => gateway.listModels(options),
     cachedModels: () => gateway.cachedModels(),
   };

@@ -38,13 +38,13 @@ export class JobProgressReporter {
     else this.firstUpdate = setTimeout(() => this.generating(), this.intervalMs).unref();
   }
 
-  /** A partial image arrived (a function property: passed on as the gateway's onPartial). */
+  /** A partial image arrived (a function property: passed on for the gateway call's `partial_image` events). */
   readonly preview = (image: PartialImage): void => {
     this.latest = image;
     this.generating();
   };
 
-  /** The gateway answered with a task, now in this phase (a function property: passed on as onTaskStatus). */
+  /** The gateway answered with a task, now in this phase (a function property: passed on for the gateway call's `task_status` events). */
   readonly taskStatus = (status: 'queued' | 'generating'): void => {
     this.atGateway = status === 'queued';
     clearTimeout(this.firstUpdate);

@@ -23,7 +23,6 @@
  * budget still tells the truth; an answer may wait for a describe's room, which nothing else holds up (a describe
  * ends within its time limit, whatever the answers and references do). Every wait here can be abandoned (a signal).
  */
-import type { AnswerMemory } from './ports.js';
 import { Semaphore, type PartialRelease } from './semaphore.js';
 
 const MIB = 1024 * 1024;
@@ -127,8 +126,8 @@ export class MemoryBudget {
   }
 }
 
-/** One job's share of the budget: its references, then its answer (the gateway call's AnswerMemory). */
-export class JobMemory implements AnswerMemory {
+/** One job's share of the budget: its references, then its answer (what it answers the gateway call's `admission` events with). */
+export class JobMemory {
   private readonly budget: MemoryBudget;
   private readonly unknownAnswerBytes: number;
   private referencesTaken: Release | undefined;
@@ -157,6 +156,10 @@ export class JobMemory implements AnswerMemory {
     this.referencesTaken = undefined;
   }
 
+  /**
+   * Room for the answer about to be read (`bytes`, when declared; otherwise the most the job's images can weigh),
+   * replacing the job's previous admission; resolves with the most bytes that may be read, once they fit.
+   */
   async admit(bytes: number | undefined): Promise<number> {
     // Given back before waiting, so an answer never waits while holding room (see the module comment).
     this.answerTaken?.();

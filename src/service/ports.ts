@@ -70,49 +70,42 @@ export interface ImageResult {
 export interface GatewayCallOptions {
   /** Cancels the request (and any retry wait). */
   signal?: AbortSignal | undefined;
-  /** Ask the gateway to stream; partial images are reported through onPartial. */
+  /** Ask the gateway to stream; partial images arrive as `partial_image` events. */
   stream?: boolean | undefined;
   /** Number of partial images to request when streaming (1–3). */
   partialImages?: number | undefined;
-  onPartial?: ((image: PartialImage) => void) | undefined;
-  /** Takes the answer while it arrives (the streamed delivery); without it the gateway reads answers on its own. */
-  sink?: AnswerSink | undefined;
-  /** Room for the answer in the process's memory budget; without it answers are read as they come, up to the cap. */
-  memory?: AnswerMemory | undefined;
-  /**
-   * Told when the gateway answers with a task to poll instead of images (some relays queue requests): `queued` while
-   * the task waits there, `generating` once it runs; called on changes only.
-   */
-  onTaskStatus?: ((status: 'queued' | 'generating') => void) | undefined;
 }
 
 /**
- * The job's room for its answer in the process's memory budget (memory-budget.ts). The gateway awaits `admit`
- * once it has answered with a success (status and headers in) and before it reads the body, and again before it
- * downloads the images an answer links to; each admission replaces the job's previous one. `bytes` is what is
- * about to be read when it is declared. It resolves with the most bytes that may be read (a body or links beyond
- * it are refused as too large), once they fit; meanwhile the answer waits in its socket, not in memory.
+ * What an image call yields while it runs, in order (the gateway's answer as a stream of events, as openai-node's
+ * `Stream` of image events): the caller iterates and decides what to admit, keep and pass on. Two events are
+ * requests the call waits on, answered by the caller before it asks for the next event (otherwise their default
+ * applies):
+ * - `admission`: a successful answer (status and headers in) is about to be read, or the images it links to; `bytes`
+ *   is what it declares, when it does. Answered with the most bytes that may be read (a body or links beyond it are
+ *   refused as too large), as a number or a promise that resolves once they fit (meanwhile the answer waits in its
+ *   socket, not in memory); it rejects to stop the call. Each admission replaces the call's previous one. Default:
+ *   no limit beyond the gateway's own cap.
+ * - `buffer`: a plain-JSON answer is about to be decoded; `bytes` is the most its images can take. Answered with a
+ *   Buffer of at least that size the images are decoded into (every image of the answer is then a view of it, so
+ *   it must not be reused while anything may still read them). Default: the gateway allocates one.
+ * `image_data` (any number of times) then `image_end` (with all of the image's bytes) tell each image of a JSON
+ * answer while it is decoded, numbered in answer order; `partial_image` a preview of a streamed answer;
+ * `task_status` the state of a task the gateway queued the request as (`queued`, then `generating`; changes only).
+ * The last event is `completed` with the result; a failed call throws a GatewayError from the iteration instead,
+ * after the events before it. Leaving the iteration early cancels the call.
  */
-export interface AnswerMemory {
-  admit(bytes: number | undefined): Promise<number>;
-}
+export type ImageStreamEvent =
+  | { type: 'admission'; bytes: number | undefined; answer: (room: number | Promise<number>) => void }
+  | { type: 'buffer'; bytes: number; answer: (buffer: Buffer) => void }
+  | { type: 'image_data'; index: number; bytes: Buffer }
+  | { type: 'image_end'; index: number; bytes: Buffer }
+  | { type: 'partial_image'; image: PartialImage }
+  | { type: 'task_status'; status: 'queued' | 'generating' }
+  | { type: 'completed'; result: ImageResult };
 
-/**
- * Where a successful answer goes while it arrives (GatewayCallOptions.sink). For a JSON answer the gateway calls
- * `buffer` for the Buffer its images are decoded into and `data`/`end` for each image's bytes as they are
- * decoded. Images are numbered in answer order and come one after another: `data` any number of times, then `end`
- * with all of the image's bytes. The result (or error) of the call stays the only verdict on them. `buffer`,
- * `data` and `end` must not throw.
- */
-export interface AnswerSink {
-  /**
-   * A Buffer of at least `bytes` bytes the answer's images are decoded into. Every image of the answer is a view
-   * of it, so the sink must not reuse it while anything may still read them.
-   */
-  buffer(bytes: number): Buffer;
-  data(index: number, bytes: Buffer): void;
-  end(index: number, bytes: Buffer): void;
-}
+/** One image call: iterated once; nothing is sent before the iteration starts. */
+export type ImageStream = AsyncIterable<ImageStreamEvent>;
 
 /** A model the gateway offers. */
 export interface GatewayModel {
@@ -131,8 +124,8 @@ export interface GatewayModel {
  * an adapter sends them as they are and does not check them again.
  */
 export interface ImageGateway {
-  generate(request: GenerateRequest, options?: GatewayCallOptions): Promise<ImageResult>;
-  edit(request: EditRequest, options?: GatewayCallOptions): Promise<ImageResult>;
+  generate(request: GenerateRequest, options?: GatewayCallOptions): ImageStream;
+  edit(request: EditRequest, options?: GatewayCallOptions): ImageStream;
   /** Image models first, the default model first of all; never throws (falls back to the default). */
   listModels(options?: { signal?: AbortSignal | undefined }): Promise<GatewayModel[]>;
   /** The cached catalogue without a network call (the default model alone before the first fetch). */

@@ -1,10 +1,15 @@
 /**
  * An ImageGateway scripted per call: each generate/edit takes the next script (a result, an error, or a
- * function of the request and call options). It records every call.
+ * function of the request and the running call). It records every call. A script reports through the call as the
+ * gateway client does (image-stream.ts): `admit` and `buffer` wait for the caller's answer, the rest are events.
  */
-import type { EditRequest, GatewayCallOptions, GatewayModel, GenerateRequest, ImageGateway, ImageResult } from '../../src/service/ports.js';
+import { imageStream, type ImageCall } from '../../src/gateway/image-stream.js';
+import type { EditRequest, GatewayCallOptions, GatewayModel, GenerateRequest, ImageGateway, ImageResult, ImageStream } from '../../src/service/ports.js';
 
-export type GatewayScript = (request: GenerateRequest | EditRequest, options: GatewayCallOptions) => Promise<ImageResult>;
+/** The running call a script sees: the caller's options, and the events it reports with. */
+export type ScriptCall = Omit<ImageCall, 'events'> & ImageCall['events'];
+
+export type GatewayScript = (request: GenerateRequest | EditRequest, call: ScriptCall) => Promise<ImageResult>;
 
 export interface GatewayCall {
   kind: 'generate' | 'edit';
@@ -39,11 +44,11 @@ export class FakeGateway implements ImageGateway {
     return this;
   }
 
-  generate(request: GenerateRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
+  generate(request: GenerateRequest, options: GatewayCallOptions = {}): ImageStream {
     return this.#call('generate', request, options);
   }
 
-  edit(request: EditRequest, options: GatewayCallOptions = {}): Promise<ImageResult> {
+  edit(request: EditRequest, options: GatewayCallOptions = {}): ImageStream {
     return this.#call('edit', request, options);
   }
 
@@ -61,15 +66,17 @@ export class FakeGateway implements ImageGateway {
     return new Promise((resolve) => this.#callWaiters.push({ count, resolve }));
   }
 
-  #call(kind: GatewayCall['kind'], request: GenerateRequest | EditRequest, options: GatewayCallOptions): Promise<ImageResult> {
+  #call(kind: GatewayCall['kind'], request: GenerateRequest | EditRequest, options: GatewayCallOptions): ImageStream {
     this.calls.push({ kind, request, options });
     for (const waiter of this.#callWaiters.filter((w) => this.calls.length >= w.count)) {
       this.#callWaiters.splice(this.#callWaiters.indexOf(waiter), 1);
       waiter.resolve();
     }
     const script = this.#scripts.shift();
-    if (!script) return Promise.reject(new Error('FakeGateway: no scripted response left'));
-    return script(request, options);
+    return imageStream(async (events, signal) => {
+      if (!script) throw new Error('FakeGateway: no scripted response left');
+      return script(request, { ...options, signal, ...events });
+    }, options.signal);
   }
 }
 

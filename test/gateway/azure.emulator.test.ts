@@ -11,6 +11,7 @@ import { ChatClient } from '../../src/gateway/chat-client.js';
 import type { GatewayClient } from '../../src/gateway/gateway-client.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { clientFor, failure, makeImage, silentLogger } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -37,7 +38,7 @@ afterEach(async () => {
 describe('the Azure dialect', () => {
   it('generates on the deployment path with api-version and the api-key header, the model keeping its name', async () => {
     const client = await setup();
-    const result = await client.generate({ prompt: 'a lighthouse', size: '1024x1024', quality: 'low' });
+    const result = await finalResult(client.generate({ prompt: 'a lighthouse', size: '1024x1024', quality: 'low' }));
     expect(result.model).toBe('gpt-image-1');
     expect(result.usage?.outputTokens).toBe(272);
     const [request] = gw.imageRequests();
@@ -50,7 +51,7 @@ describe('the Azure dialect', () => {
   it('edits with the first api-version that has edits when the configured one predates them, and with a later one as configured', async () => {
     const client = await setup();
     const image = { bytes: await makeImage('png', 64, 64) };
-    expect((await client.edit({ prompt: 'make it red', images: [image] })).images).toHaveLength(1);
+    expect((await finalResult(client.edit({ prompt: 'make it red', images: [image] }))).images).toHaveLength(1);
     expect(gw.imageRequests()[0]?.path).toBe('/openai/deployments/images-prod/images/edits?api-version=2025-04-01-preview');
     const dialect = createAzureDialect({ baseUrl: gw.baseUrl, deployments: DEPLOYMENTS, apiVersion: '2025-06-01-preview' });
     expect(dialect.imagePost('edits', new Map([['model', 'gpt-image-1']]), { prompt: 'p', images: [image] }).path).toBe(
@@ -60,7 +61,7 @@ describe('the Azure dialect', () => {
 
   it('uses OpenAI paths with the deployment in model on the /openai/v1 base', async () => {
     const client = await setup('/openai/v1');
-    await client.generate({ prompt: 'a lighthouse' });
+    await finalResult(client.generate({ prompt: 'a lighthouse' }));
     expect(gw.imageRequests()[0]?.path).toBe('/openai/v1/images/generations');
     expect(gw.imageRequests()[0]?.json?.['model']).toBe('images-prod');
     expect(await client.probeModels(5_000)).toEqual(['gpt-image-1', 'gpt-4o-mini']);
@@ -82,9 +83,9 @@ describe('the Azure dialect', () => {
 
   it("reads the content filter's 400 as a content refusal, and an unknown deployment as an unknown model", async () => {
     const client = await setup();
-    const filtered = await failure(client.generate({ prompt: 'a scene of gore' }));
+    const filtered = await failure(finalResult(client.generate({ prompt: 'a scene of gore' })));
     expect(filtered).toMatchObject({ category: 'content_rejected', status: 400, code: 'content_filter' });
-    const missing = await failure(client.generate({ prompt: 'a lighthouse', model: 'dall-e-3' }));
+    const missing = await failure(finalResult(client.generate({ prompt: 'a lighthouse', model: 'dall-e-3' })));
     expect(missing).toMatchObject({ category: 'unknown_model', status: 404, code: 'DeploymentNotFound' });
     expect(gw.imageRequests()[1]?.path).toBe('/openai/deployments/dall-e-3/images/generations?api-version=2024-10-21');
   });

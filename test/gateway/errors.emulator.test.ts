@@ -8,6 +8,7 @@ import type { GatewayErrorCategory } from '../../src/gateway/errors.js';
 import type { GatewayClient } from '../../src/gateway/gateway-client.js';
 import { ERROR_PRESETS, startGatewayEmulator, type ErrorPreset, type GatewayEmulator, type RequestIdHeader } from '../emulators/gateway/index.js';
 import { clientFor, failure } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator | undefined;
 let agent: Agent | undefined;
@@ -75,7 +76,7 @@ describe('error classification', () => {
   it.each(cases)('classifies preset %s (%s) and keeps its request id', async (preset, lang) => {
     const { gw, client } = await setup();
     gw.enqueue({ type: 'error', preset, lang });
-    const err = await failure(client.generate({ prompt: 'a red fox', size: '1536x1024' }));
+    const err = await failure(finalResult(client.generate({ prompt: 'a red fox', size: '1536x1024' })));
     expect(err.category).toBe(EXPECTED[preset]);
     expect(err.status).toBe(ERROR_PRESETS[preset].status);
     expect(err.requestId).toBeTruthy();
@@ -85,26 +86,26 @@ describe('error classification', () => {
   it('names the parameter of a bad-parameter error', async () => {
     const { gw, client } = await setup();
     gw.enqueue({ type: 'error', preset: 'prompt_too_long' });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'bad_parameter', param: 'prompt' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ category: 'bad_parameter', param: 'prompt' });
   });
 
   it('classifies the gateway refusing the key on its own', async () => {
     const { gw } = await setup({ lang: 'zh' });
     const { client } = clientFor(gw, { apiKey: 'sk-wrong', maxRetries: 0 });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'invalid_key', status: 401 });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ category: 'invalid_key', status: 401 });
   });
 
   it('classifies a model outside the catalogue', async () => {
     const { client } = await setup({ lang: 'zh' });
-    expect(await failure(client.generate({ prompt: 'p', model: 'gpt-image-9' }))).toMatchObject({ category: 'unknown_model', status: 503 });
+    expect(await failure(finalResult(client.generate({ prompt: 'p', model: 'gpt-image-9' })))).toMatchObject({ category: 'unknown_model', status: 503 });
   });
 
   it.each<RequestIdHeader>(['x-request-id', 'X-Oneapi-Request-Id', 'x-api-request-id'])('reads the request id from %s', async (header) => {
     const { gw, client } = await setup({ requestIdHeader: header });
-    const ok = await client.generate({ prompt: 'p' });
+    const ok = await finalResult(client.generate({ prompt: 'p' }));
     expect(ok.requestId).toMatch(/\w{6,}/);
     gw.enqueue({ type: 'error', preset: 'moderation' });
-    const err = await failure(client.generate({ prompt: 'p' }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p' })));
     expect(err.requestId).toMatch(/\w{6,}/);
     expect(err.requestId).not.toBe(ok.requestId);
   });
@@ -117,13 +118,17 @@ describe('error classification', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ error: { message: '该令牌无权使用模型：gpt-image-1 (request id: 2025022112345678abcd)', type: 'one_api_error' } }),
     });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'unknown_model', status: 403, requestId: expect.any(String) as string });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({
+      category: 'unknown_model',
+      status: 403,
+      requestId: expect.any(String) as string,
+    });
   });
 
   it.each([521, 522, 523, 524] as const)("reads Cloudflare's %s page: its title as the message, its Ray id, its proxy", async (status) => {
     const { gw, client } = await setup();
     gw.enqueue({ type: 'error', preset: `cloudflare_${status}` });
-    const err = await failure(client.generate({ prompt: 'p' }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p' })));
     expect(err).toMatchObject({ status, proxy: 'cloudflare', requestId: expect.stringMatching(/^[0-9a-f]{16}-FRA$/) as string });
     expect(err.message).toMatch(new RegExp(`^gateway answered ${status}: api\\.relay\\.example \\| ${status}: [A-Z][a-z ]+$`));
   });
@@ -131,14 +136,14 @@ describe('error classification', () => {
   it("knows a plain origin's 522 for what it is: no proxy, the gateway's request id", async () => {
     const { gw, client } = await setup();
     gw.enqueue({ type: 'error', preset: 'origin_522' });
-    const err = await failure(client.generate({ prompt: 'p' }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p' })));
     expect(err).toMatchObject({ status: 522, category: 'gateway_failure', proxy: undefined, requestId: expect.stringMatching(/^\d{14}/) as string });
   });
 
   it('classifies an HTML page from a proxy by its status', async () => {
     const { gw, client } = await setup();
     gw.enqueue({ type: 'raw', status: 500, headers: { 'content-type': 'text/html' }, body: '<html><body>oops</body></html>' });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', status: 500 });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ category: 'gateway_failure', status: 500 });
   });
 
   it('treats a 200 carrying an error object as that error', async () => {
@@ -149,14 +154,14 @@ describe('error classification', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ error: { message: '用户额度不足, 剩余额度: 0', type: 'new_api_error' } }),
     });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'balance_exhausted' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ category: 'balance_exhausted' });
   });
 
   it('reports an edits endpoint the gateway does not offer', async () => {
     const { gw, client } = await setup();
     gw.enqueue({ type: 'error', preset: 'not_implemented', lang: 'zh' });
     const { makeImage } = await import('./fixtures.js');
-    expect(await failure(client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }] }))).toMatchObject({
+    expect(await failure(finalResult(client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }] })))).toMatchObject({
       category: 'endpoint_missing',
       status: 501,
     });

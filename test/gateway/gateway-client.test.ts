@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/gateway-client.js';
 import { makeImage, recordingSleep, silentLogger, failure } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 const ORIGIN = 'https://gateway.test';
 const KEY = 'sk-secret-key-1234567890';
@@ -56,7 +57,7 @@ describe('GatewayClient over MockAgent', () => {
           responseOptions: { headers: { ...json, 'x-request-id': 'req_abc' } },
         };
       });
-    const result = await client().generate({ prompt: 'p' });
+    const result = await finalResult(client().generate({ prompt: 'p' }));
     expect(seen['authorization']).toBe(`Bearer ${KEY}`);
     expect(seen['idempotency-key']).toBeTruthy();
     expect(result).toMatchObject({ requestId: 'req_abc', model: 'gpt-image-1', droppedParams: [] });
@@ -80,7 +81,11 @@ describe('GatewayClient over MockAgent', () => {
         },
         { headers: json },
       );
-    expect(await failure(client().generate({ prompt: 'p' }))).toMatchObject({ category: 'content_rejected', status: 400, code: 'content_policy_violation' });
+    expect(await failure(finalResult(client().generate({ prompt: 'p' })))).toMatchObject({
+      category: 'content_rejected',
+      status: 400,
+      code: 'content_policy_violation',
+    });
   });
 
   it('waits out a 429 with Retry-After, then succeeds', async () => {
@@ -90,7 +95,7 @@ describe('GatewayClient over MockAgent', () => {
     pool
       .intercept({ path: '/v1/images/generations', method: 'POST' })
       .reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
-    await client().generate({ prompt: 'p' });
+    await finalResult(client().generate({ prompt: 'p' }));
     expect(waits).toEqual([2000]);
   });
 
@@ -103,7 +108,7 @@ describe('GatewayClient over MockAgent', () => {
     pool
       .intercept({ path: '/v1/images/generations', method: 'POST' })
       .reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
-    expect((await client().generate({ prompt: 'p' })).images).toHaveLength(1);
+    expect((await finalResult(client().generate({ prompt: 'p' }))).images).toHaveLength(1);
     expect(waits).toEqual([500]);
   });
 
@@ -116,7 +121,7 @@ describe('GatewayClient over MockAgent', () => {
     pool
       .intercept({ path: '/v1/images/generations', method: 'POST' })
       .reply(200, { created: 1, data: [{ b64_json: png.toString('base64') }] }, { headers: json });
-    await client().generate({ prompt: 'p' });
+    await finalResult(client().generate({ prompt: 'p' }));
     expect(waits).toEqual([500]);
   });
 
@@ -125,13 +130,13 @@ describe('GatewayClient over MockAgent', () => {
       .get(ORIGIN)
       .intercept({ path: '/v1/images/generations', method: 'POST' })
       .replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
-    expect(await failure(client().generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', code: 'UND_ERR_SOCKET' });
+    expect(await failure(finalResult(client().generate({ prompt: 'p' })))).toMatchObject({ category: 'gateway_failure', code: 'UND_ERR_SOCKET' });
     expect(waits).toEqual([]);
   });
 
   it('times out at the deadline', async () => {
     mock.get(ORIGIN).intercept({ path: '/v1/images/generations', method: 'POST' }).reply(200, {}).delay(5_000);
-    expect((await failure(client({ deadlineMs: 50 }).generate({ prompt: 'p' }))).category).toBe('timed_out');
+    expect((await failure(finalResult(client({ deadlineMs: 50 }).generate({ prompt: 'p' })))).category).toBe('timed_out');
   });
 });
 
@@ -160,8 +165,8 @@ describe('logging', () => {
         { headers: { ...json, 'x-oneapi-request-id': 'rid-3' } },
       );
     const c = client({ logger });
-    await c.generate({ prompt: 'p' });
-    await failure(c.generate({ prompt: 'p' }));
+    await finalResult(c.generate({ prompt: 'p' }));
+    await failure(finalResult(c.generate({ prompt: 'p' })));
     const text = lines.join('');
     expect(text).toContain('rid-1');
     expect(text).toContain('rid-2');

@@ -11,6 +11,7 @@ import { createGatewayAgent } from '../../src/gateway/agent.js';
 import { isSpecialAddress, LinkPolicy, LinkRefusedError } from '../../src/gateway/link-policy.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { clientFor, failure } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 describe('isSpecialAddress', () => {
   it.each([
@@ -138,7 +139,7 @@ describe('url items over real sockets', () => {
     closers.push(() => agent.close());
     for (const link of [`${url}/internal/admin/delete-everything?confirm=1`, 'http://169.254.169.254/latest/meta-data/iam']) {
       gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ created: 1, data: [{ url: link }] }) });
-      const err = await failure(client.generate({ prompt: 'p' }));
+      const err = await failure(finalResult(client.generate({ prompt: 'p' })));
       expect(err).toMatchObject({ code: 'image_download_failed' });
       expect(err.message).toMatch(/^image link refused: (127\.0\.0\.1|169\.254\.169\.254) is neither the gateway's host nor listed in GATEWAY_URL_HOSTS$/);
     }
@@ -154,7 +155,7 @@ describe('url items over real sockets', () => {
     const { client: plain, agent } = clientFor(emulator);
     closers.push(() => agent.close());
     emulator.enqueue({ type: 'success', urlItems: true });
-    await plain.generate({ prompt: 'p' });
+    await finalResult(plain.generate({ prompt: 'p' }));
     const file = downloads().at(-1)?.path ?? '';
     const { url: elsewhere, hits } = await startProbe();
     const attempt = async (baseUrl: string, link: string) => {
@@ -171,7 +172,7 @@ describe('url items over real sockets', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ created: 1, data: [{ url: link }] }),
       });
-      return made.client.generate({ prompt: 'p' });
+      return finalResult(made.client.generate({ prompt: 'p' }));
     };
 
     // Reached by a name that resolves to loopback, and by the loopback literal: its own origin is trusted, unlisted.

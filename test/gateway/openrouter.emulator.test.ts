@@ -11,6 +11,7 @@ import { ModelProfiles } from '../../src/service/model-profiles.js';
 import type { PartialImage } from '../../src/service/ports.js';
 import { OPENROUTER_MODELS, openRouterFailure, startGatewayEmulator, type GatewayEmulator, type OpenRouterModelDef } from '../emulators/gateway/index.js';
 import { clientFor, failure, makeImage } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -75,7 +76,7 @@ describe('the OpenRouter dialect', () => {
 
   it('generates on POST /images with the size as a tier and ratio, and records the reported cost', async () => {
     const client = await setup();
-    const result = await client.generate({ prompt: 'a harbour', model: GEMINI, size: '2736x1536' });
+    const result = await finalResult(client.generate({ prompt: 'a harbour', model: GEMINI, size: '2736x1536' }));
     expect(result.images[0]).toMatchObject({ width: 2736, height: 1536, format: 'png' });
     expect(result.usage?.costUsd).toBe(0.078);
     expect(gw.imageRequests()[0]?.json).toEqual({ model: GEMINI, prompt: 'a harbour', resolution: '2K', aspect_ratio: '16:9' });
@@ -84,14 +85,14 @@ describe('the OpenRouter dialect', () => {
 
   it("sends a size value to a model that lists sizes, and only the model's own fields", async () => {
     const client = await setup();
-    await client.generate({ prompt: 'a harbour', model: 'black-forest-labs/flux.2-pro', size: '1536x1024', quality: 'high', n: 1 });
+    await finalResult(client.generate({ prompt: 'a harbour', model: 'black-forest-labs/flux.2-pro', size: '1536x1024', quality: 'high', n: 1 }));
     expect(gw.imageRequests()[0]?.json).toEqual({ model: 'black-forest-labs/flux.2-pro', prompt: 'a harbour', size: '1536x1024' });
   });
 
   it('edits with the images as input_references on the same endpoint', async () => {
     const client = await setup();
     const images = [{ bytes: await makeImage('png', 48, 48) }, { bytes: await makeImage('webp', 48, 48) }];
-    const result = await client.edit({ prompt: 'make it dusk', model: 'bytedance-seed/seedream-4.5', images });
+    const result = await finalResult(client.edit({ prompt: 'make it dusk', model: 'bytedance-seed/seedream-4.5', images }));
     expect(result.images).toHaveLength(1);
     const json = gw.imageRequests()[0]?.json;
     expect(gw.imageRequests()[0]?.path).toBe('/api/v1/images');
@@ -104,9 +105,9 @@ describe('the OpenRouter dialect', () => {
   it('streams previews from a model that streams, the cost arriving with the last event', async () => {
     const client = await setup();
     const partials: PartialImage[] = [];
-    const result = await client.generate(
-      { prompt: 'a harbour', model: 'openai/gpt-image-2', n: 2, outputFormat: 'webp' },
-      { stream: true, partialImages: 1, onPartial: (p) => partials.push(p) },
+    const result = await finalResult(
+      client.generate({ prompt: 'a harbour', model: 'openai/gpt-image-2', n: 2, outputFormat: 'webp' }, { stream: true, partialImages: 1 }),
+      { partial: (p) => partials.push(p) },
     );
     expect(result.images.map((i) => i.format)).toEqual(['webp', 'webp']);
     expect(partials).toHaveLength(2);
@@ -118,12 +119,12 @@ describe('the OpenRouter dialect', () => {
   it('retries a failed generation (502, not billed) once and is charged for the one that completed', async () => {
     const client = await setup();
     gw.enqueue(openRouterFailure(), { type: 'success' });
-    const result = await client.generate({ prompt: 'a harbour', model: GEMINI });
+    const result = await finalResult(client.generate({ prompt: 'a harbour', model: GEMINI }));
     expect(result.usage?.costUsd).toBe(0.039);
     expect(gw.imageRequests()).toHaveLength(2);
     expect(gw.charges()).toEqual([0.039]);
     gw.enqueue(openRouterFailure(), openRouterFailure());
-    expect((await failure(client.generate({ prompt: 'a harbour', model: GEMINI }))).category).toBe('gateway_failure');
+    expect((await failure(finalResult(client.generate({ prompt: 'a harbour', model: GEMINI })))).category).toBe('gateway_failure');
     expect(gw.charges()).toEqual([0.039]);
   });
 
@@ -142,9 +143,9 @@ describe('the OpenRouter dialect', () => {
 
   it("reads OpenRouter's error shape, and before the catalogue is known sends the size shorthand", async () => {
     const client = await setup({ list: false });
-    const refused = await failure(client.generate({ prompt: 'a harbour', model: GEMINI, size: '1024x1024' }));
+    const refused = await failure(finalResult(client.generate({ prompt: 'a harbour', model: GEMINI, size: '1024x1024' })));
     expect(refused).toMatchObject({ status: 400, category: 'bad_parameter', param: 'size' });
     expect(gw.imageRequests()[0]?.json).toEqual({ model: GEMINI, prompt: 'a harbour', size: '1024x1024' });
-    expect((await failure(client.generate({ prompt: 'a harbour', model: 'vendor/nothing' }))).category).toBe('unknown_model');
+    expect((await failure(finalResult(client.generate({ prompt: 'a harbour', model: 'vendor/nothing' })))).category).toBe('unknown_model');
   });
 });

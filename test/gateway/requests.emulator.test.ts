@@ -12,6 +12,7 @@ import { ImageInputError } from '../../src/service/image-rules.js';
 import type { EditRequest, GenerateRequest } from '../../src/service/ports.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { clientFor, makeImage } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 let client: GatewayClient;
@@ -36,7 +37,7 @@ function lastImageRequest() {
 
 describe('POST /images/generations', () => {
   it('sends only model and prompt when nothing else is set, with auth and an idempotency key', async () => {
-    const result = await client.generate({ prompt: 'a red fox' });
+    const result = await finalResult(client.generate({ prompt: 'a red fox' }));
     const sent = lastImageRequest();
     expect(sent.path).toBe('/v1/images/generations');
     expect(sent.json).toEqual({ model: 'gpt-image-1', prompt: 'a red fox' });
@@ -61,7 +62,7 @@ describe('POST /images/generations', () => {
       n: 2,
       moderation: 'low',
     };
-    const result = await client.generate(req);
+    const result = await finalResult(client.generate(req));
     expect(lastImageRequest().json).toEqual({
       model: 'gpt-image-2',
       prompt: 'a red fox',
@@ -87,13 +88,13 @@ describe('POST /images/generations', () => {
   });
 
   it('sends a request as it is given: the service has validated and normalised it', async () => {
-    await client.generate({ prompt: ' a sticker ', background: 'transparent' });
+    await finalResult(client.generate({ prompt: ' a sticker ', background: 'transparent' }));
     // The service's rules would have trimmed the prompt and added output_format png.
     expect(lastImageRequest().json).toEqual({ model: 'gpt-image-1', prompt: ' a sticker ', background: 'transparent' });
   });
 
   it('asks for a stream only when the caller does', async () => {
-    await client.generate({ prompt: 'a red fox' }, { stream: true, partialImages: 2 });
+    await finalResult(client.generate({ prompt: 'a red fox' }, { stream: true, partialImages: 2 }));
     expect(lastImageRequest().json).toMatchObject({ stream: true, partial_images: 2 });
     expect(lastImageRequest().json).not.toHaveProperty('response_format');
   });
@@ -123,7 +124,7 @@ describe('POST /images/edits', () => {
       moderation: 'auto',
       inputFidelity: 'high',
     };
-    const result = await client.edit(req);
+    const result = await finalResult(client.edit(req));
     const form = lastImageRequest().form;
     expect(lastImageRequest().path).toBe('/v1/images/edits');
     expect(lastImageRequest().headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
@@ -166,7 +167,7 @@ describe('POST /images/edits', () => {
   });
 
   it('sends a single image as one image[] part and streams as text fields', async () => {
-    await client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }] }, { stream: true, partialImages: 1 });
+    await finalResult(client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }] }, { stream: true, partialImages: 1 }));
     const form = lastImageRequest().form;
     expect(form?.order).toEqual(['model', 'prompt', 'stream', 'partial_images', 'image[]']);
     expect(form?.fields).toMatchObject({ stream: 'true', partial_images: '1' });
@@ -175,8 +176,8 @@ describe('POST /images/edits', () => {
 
 describe('pre-flight refusals', () => {
   it('refuses partial_images of 4, a call option, before anything reaches the gateway', async () => {
-    await expect(client.generate({ prompt: 'p' }, { stream: true, partialImages: 4 })).rejects.toMatchObject({ param: 'partial_images' });
-    await expect(client.generate({ prompt: 'p' }, { stream: true, partialImages: 4 })).rejects.toBeInstanceOf(ImageInputError);
+    await expect(finalResult(client.generate({ prompt: 'p' }, { stream: true, partialImages: 4 }))).rejects.toMatchObject({ param: 'partial_images' });
+    await expect(finalResult(client.generate({ prompt: 'p' }, { stream: true, partialImages: 4 }))).rejects.toBeInstanceOf(ImageInputError);
     expect(gw.requests).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import type { GatewayClient, GatewayClientOptions } from '../../src/gateway/gate
 import type { PartialImage } from '../../src/service/ports.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../emulators/gateway/index.js';
 import { clientFor, makeImage, failure } from './fixtures.js';
-import { answerSink } from '../fakes/answer-sink.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -31,7 +31,7 @@ describe('JSON answers', () => {
   it('downloads url items without sending the API key there', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', urlItems: true });
-    const result = await client.generate({ prompt: 'p', n: 2, outputFormat: 'jpeg' });
+    const result = await finalResult(client.generate({ prompt: 'p', n: 2, outputFormat: 'jpeg' }));
     expect(result.images.map((i) => [i.format, i.width])).toEqual([
       ['jpeg', 1024],
       ['jpeg', 1024],
@@ -44,7 +44,7 @@ describe('JSON answers', () => {
   it('fails clearly on a broken image link', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', brokenUrl: true });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({
       category: 'gateway_failure',
       code: 'image_download_failed',
       requestId: expect.any(String) as string,
@@ -55,16 +55,16 @@ describe('JSON answers', () => {
     const client = await setup({}, { maxResponseBytes: 1_000 });
     gw.enqueue({ type: 'success' });
     const asked: string[] = [];
-    const sink = answerSink({ buffer: (bytes) => (asked.push('buffer'), Buffer.alloc(bytes)) });
+    const buffer = (bytes: number) => (asked.push('buffer'), Buffer.alloc(bytes));
     const memory = { admit: async (bytes: number | undefined) => (asked.push('admit'), bytes ?? 0) };
-    expect(await failure(client.generate({ prompt: 'p' }, { sink, memory }))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' }), { buffer, admit: memory.admit }))).toMatchObject({ code: 'response_too_large' });
     expect(asked).toEqual([]);
   });
 
   it('fails on an image link beyond the size cap', async () => {
     const client = await setup({}, { maxResponseBytes: 1_000 });
     gw.enqueue({ type: 'success', urlItems: true });
-    expect(await failure(client.generate({ prompt: 'p', size: '256x256' }))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p', size: '256x256' })))).toMatchObject({ code: 'response_too_large' });
   });
 
   it.each([
@@ -84,13 +84,13 @@ describe('JSON answers', () => {
   ])('fails on a %s', async (_name, behaviour, code) => {
     const client = await setup();
     gw.enqueue(behaviour);
-    expect(await failure(client.generate({ prompt: 'p', outputFormat: 'png' }))).toMatchObject({ category: 'gateway_failure', code });
+    expect(await failure(finalResult(client.generate({ prompt: 'p', outputFormat: 'png' })))).toMatchObject({ category: 'gateway_failure', code });
   });
 
   it('fails on a truncated body', async () => {
     const client = await setup();
     gw.enqueue({ type: 'truncate' });
-    expect((await failure(client.generate({ prompt: 'p' }))).category).toBe('gateway_failure');
+    expect((await failure(finalResult(client.generate({ prompt: 'p' })))).category).toBe('gateway_failure');
   });
 
   it('fails on a body beyond the cap, declared or not', async () => {
@@ -102,8 +102,8 @@ describe('JSON answers', () => {
       headers: { 'content-type': 'application/json' },
       chunks: ['{"created":1,"data":[{"b64_json":"', 'A'.repeat(150_000), 'A'.repeat(150_000), '"}]}'],
     });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ code: 'response_too_large' });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ code: 'response_too_large' });
   });
 
   it('decodes images whose base64 is split across writes at odd places and escapes its slashes', async () => {
@@ -118,7 +118,7 @@ describe('JSON answers', () => {
     const body = json.replace(/\//g, '\\/');
     const cuts = [0, 23, 24, 101, Math.floor(body.length / 2) + 1, body.length - 3, body.length];
     gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'application/json' }, chunks: cuts.slice(1).map((end, k) => body.slice(cuts[k], end)) });
-    const result = await client.generate({ prompt: 'p', n: 2 });
+    const result = await finalResult(client.generate({ prompt: 'p', n: 2 }));
     expect(result.images.map((i) => [i.format, i.width, i.height])).toEqual([
       ['png', 40, 30],
       ['webp', 24, 20],
@@ -130,7 +130,7 @@ describe('JSON answers', () => {
   it('decodes the images into the Buffer the caller supplies', async () => {
     const client = await setup();
     const supplied: Buffer[] = [];
-    const result = await client.generate({ prompt: 'p', n: 2 }, { sink: answerSink({ buffer: (bytes) => supplied[supplied.push(Buffer.alloc(bytes)) - 1]! }) });
+    const result = await finalResult(client.generate({ prompt: 'p', n: 2 }), { buffer: (bytes) => supplied[supplied.push(Buffer.alloc(bytes)) - 1]! });
     expect(supplied).toHaveLength(1);
     expect(result.images.map((image) => image.bytes.buffer === supplied[0]?.buffer)).toEqual([true, true]);
     expect(result.images.map((i) => [i.format, i.width, i.height])).toEqual([
@@ -142,7 +142,7 @@ describe('JSON answers', () => {
   it('leaves usage out when the gateway sends none', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', omitUsage: true });
-    expect((await client.generate({ prompt: 'p' })).usage).toBeUndefined();
+    expect((await finalResult(client.generate({ prompt: 'p' }))).usage).toBeUndefined();
   });
 });
 
@@ -151,7 +151,9 @@ describe('streams', () => {
     const client = await setup();
     gw.enqueue({ type: 'success', sseFraming });
     const partials: PartialImage[] = [];
-    const result = await client.generate({ prompt: 'p', size: '1024x1536' }, { stream: true, partialImages: 2, onPartial: (p) => partials.push(p) });
+    const result = await finalResult(client.generate({ prompt: 'p', size: '1024x1536' }, { stream: true, partialImages: 2 }), {
+      partial: (p) => partials.push(p),
+    });
     expect(partials.map((p) => [p.index, p.format])).toEqual([
       [0, 'png'],
       [1, 'png'],
@@ -164,9 +166,9 @@ describe('streams', () => {
     const client = await setup();
     gw.enqueue({ type: 'success', sseFraming: 'bare' });
     const partials: PartialImage[] = [];
-    const result = await client.edit(
-      { prompt: 'p', images: [{ bytes: await makeImage('png') }], outputFormat: 'webp' },
-      { stream: true, partialImages: 1, onPartial: (p) => partials.push(p) },
+    const result = await finalResult(
+      client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }], outputFormat: 'webp' }, { stream: true, partialImages: 1 }),
+      { partial: (p) => partials.push(p) },
     );
     expect(partials).toHaveLength(1);
     expect(result.images[0]?.format).toBe('webp');
@@ -176,7 +178,7 @@ describe('streams', () => {
     const client = await setup();
     gw.enqueue({ type: 'success', ignoreStream: true });
     const partials: PartialImage[] = [];
-    const result = await client.generate({ prompt: 'p' }, { stream: true, partialImages: 2, onPartial: (p) => partials.push(p) });
+    const result = await finalResult(client.generate({ prompt: 'p' }, { stream: true, partialImages: 2 }), { partial: (p) => partials.push(p) });
     expect(partials).toEqual([]);
     expect(result.images).toHaveLength(1);
   });
@@ -188,7 +190,7 @@ describe('streams', () => {
       error: { type: 'image_generation_user_error', code: 'moderation_blocked', message: 'Your request was rejected by the safety system.' },
     };
     gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [': PING\n\n', `data: ${JSON.stringify(error)}\n\n`] });
-    expect(await failure(client.generate({ prompt: 'p' }, { stream: true }))).toMatchObject({
+    expect(await failure(finalResult(client.generate({ prompt: 'p' }, { stream: true })))).toMatchObject({
       category: 'content_rejected',
       requestId: expect.any(String) as string,
     });
@@ -204,7 +206,7 @@ describe('streams', () => {
       headers: { 'content-type': 'text/event-stream' },
       chunks: [`data: ${JSON.stringify(partial)}\n\n`, 'data: [DONE]\n\n'],
     });
-    expect(await failure(client.generate({ prompt: 'p' }, { stream: true, partialImages: 1 }))).toMatchObject({ code: 'stream_incomplete' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' }, { stream: true, partialImages: 1 })))).toMatchObject({ code: 'stream_incomplete' });
   });
 
   it('reads a completed event split across writes and without its final blank line', async () => {
@@ -212,7 +214,7 @@ describe('streams', () => {
     const png = (await makeImage('png', 48, 32)).toString('base64');
     const done = `data: ${JSON.stringify({ type: 'image_generation.completed', b64_json: png })}`;
     gw.enqueue({ type: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [': keep-alive\n\n', done.slice(0, 40), done.slice(40)] });
-    const result = await client.generate({ prompt: 'p' }, { stream: true });
+    const result = await finalResult(client.generate({ prompt: 'p' }, { stream: true }));
     expect(result.images[0]).toMatchObject({ width: 48, height: 32 });
   });
 });
@@ -220,7 +222,7 @@ describe('streams', () => {
 describe('recoveries the gateway documentation asks for', () => {
   it('retries a rejected custom size once with the nearest standard size and says so', async () => {
     const client = await setup({ customSizes: false });
-    const result = await client.generate({ prompt: 'p', size: '1920x1088' });
+    const result = await finalResult(client.generate({ prompt: 'p', size: '1920x1088' }));
     expect(gw.imageRequests().map((r) => r.json?.['size'])).toEqual(['1920x1088', '1536x1024']);
     expect(result.sizeFallback).toEqual({ requested: '1920x1088', used: '1536x1024' });
     expect(result.images[0]).toMatchObject({ width: 1536, height: 1024 });
@@ -231,13 +233,13 @@ describe('recoveries the gateway documentation asks for', () => {
   it('does not fall back when a standard size is rejected', async () => {
     const client = await setup();
     gw.enqueue({ type: 'error', preset: 'bad_size' });
-    expect(await failure(client.generate({ prompt: 'p', size: '1024x1024' }))).toMatchObject({ category: 'bad_parameter', param: 'size' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p', size: '1024x1024' })))).toMatchObject({ category: 'bad_parameter', param: 'size' });
     expect(gw.imageRequests()).toHaveLength(1);
   });
 
   it('drops a parameter the model does not know and says which', async () => {
     const client = await setup({ unsupportedParams: ['moderation'] });
-    const result = await client.generate({ prompt: 'p', moderation: 'low', quality: 'low' });
+    const result = await finalResult(client.generate({ prompt: 'p', moderation: 'low', quality: 'low' }));
     expect(gw.imageRequests().map((r) => r.json?.['moderation'])).toEqual(['low', undefined]);
     expect(gw.imageRequests()[1]?.json).toMatchObject({ quality: 'low' });
     expect(result.droppedParams).toEqual(['moderation']);
@@ -245,14 +247,14 @@ describe('recoveries the gateway documentation asks for', () => {
 
   it('drops an unknown edit field from the multipart body', async () => {
     const client = await setup({ unsupportedParams: ['input_fidelity'] });
-    const result = await client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }], inputFidelity: 'high' });
+    const result = await finalResult(client.edit({ prompt: 'p', images: [{ bytes: await makeImage('png') }], inputFidelity: 'high' }));
     expect(gw.imageRequests()[1]?.form?.order).toEqual(['model', 'prompt', 'image[]']);
     expect(result.droppedParams).toEqual(['input_fidelity']);
   });
 
   it('drops output_compression along with output_format', async () => {
     const client = await setup({ unsupportedParams: ['output_format'] });
-    const result = await client.generate({ prompt: 'p', outputFormat: 'jpeg', outputCompression: 50 });
+    const result = await finalResult(client.generate({ prompt: 'p', outputFormat: 'jpeg', outputCompression: 50 }));
     expect(gw.imageRequests()[1]?.json).toEqual({ model: 'gpt-image-1', prompt: 'p' });
     expect(result.droppedParams).toEqual(['output_format', 'output_compression']);
   });
@@ -267,14 +269,14 @@ describe('recoveries the gateway documentation asks for', () => {
         error: { message: "Unknown parameter: 'quality'. (request id: 2026112100000001)", type: 'new_api_error', param: '', code: null },
       }),
     });
-    const result = await client.generate({ prompt: 'p', quality: 'high' });
+    const result = await finalResult(client.generate({ prompt: 'p', quality: 'high' }));
     expect(gw.imageRequests()[1]?.json).toEqual({ model: 'gpt-image-1', prompt: 'p' });
     expect(result.droppedParams).toEqual(['quality']);
   });
 
   it('decodes realistic multi-megabyte images', async () => {
     const client = await setup({ imageStyle: 'textured' });
-    const result = await client.generate({ prompt: 'p', n: 2, size: '1536x1024' });
+    const result = await finalResult(client.generate({ prompt: 'p', n: 2, size: '1536x1024' }));
     expect(result.images.map((i) => [i.width, i.height])).toEqual([
       [1536, 1024],
       [1536, 1024],
@@ -283,7 +285,7 @@ describe('recoveries the gateway documentation asks for', () => {
 
   it('drops only once', async () => {
     const client = await setup({ unsupportedParams: ['moderation', 'quality'] });
-    expect(await failure(client.generate({ prompt: 'p', moderation: 'low', quality: 'low' }))).toMatchObject({
+    expect(await failure(finalResult(client.generate({ prompt: 'p', moderation: 'low', quality: 'low' })))).toMatchObject({
       category: 'bad_parameter',
       param: expect.any(String) as string,
     });
@@ -349,7 +351,7 @@ describe('the memory budget’s gate', () => {
         return bytes ?? 0;
       },
     };
-    const result = client.generate({ prompt: 'gated' }, { memory });
+    const result = finalResult(client.generate({ prompt: 'gated' }), { admit: memory.admit });
     await atGate;
     await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual(['gate']);
@@ -359,7 +361,7 @@ describe('the memory budget’s gate', () => {
 
     gw.enqueue({ type: 'error', preset: 'moderation' });
     let called = false;
-    await failure(client.generate({ prompt: 'refused' }, { memory: { admit: async () => ((called = true), 0) } }));
+    await failure(finalResult(client.generate({ prompt: 'refused' }), { admit: async () => ((called = true), 0) }));
     expect(called).toBe(false);
   });
 
@@ -367,14 +369,18 @@ describe('the memory budget’s gate', () => {
     const client = await setup();
     gw.enqueue({ type: 'success' });
     const memory = { admit: async () => 1_000 };
-    expect(await failure(client.generate({ prompt: 'too much for the room' }, { memory }))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(finalResult(client.generate({ prompt: 'too much for the room' }), { admit: memory.admit }))).toMatchObject({
+      code: 'response_too_large',
+    });
   });
 
   it('reads a stream no further than its room either', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success' });
     const memory = { admit: async (bytes: number | undefined) => (expect(bytes).toBeUndefined(), 1_000) };
-    expect(await failure(client.generate({ prompt: 'streamed' }, { memory, stream: true, partialImages: 1 }))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(finalResult(client.generate({ prompt: 'streamed' }, { stream: true, partialImages: 1 }), { admit: memory.admit }))).toMatchObject({
+      code: 'response_too_large',
+    });
   });
 
   it('opens every link of an answer, then admits what they declare together once, then reads them', async () => {
@@ -389,7 +395,7 @@ describe('the memory budget’s gate', () => {
         return bytes ?? 0;
       },
     };
-    const result = await client.generate({ prompt: 'p', n: 2, outputFormat: 'jpeg' }, { memory });
+    const result = await finalResult(client.generate({ prompt: 'p', n: 2, outputFormat: 'jpeg' }), { admit: memory.admit });
     expect(result.images).toHaveLength(2);
     expect(admitted).toHaveLength(2);
     expect(linksOpenedAtAdmission).toBe(2);
@@ -400,6 +406,6 @@ describe('the memory budget’s gate', () => {
     const client = await setup();
     gw.enqueue({ type: 'success', urlItems: true });
     const memory = { admit: async (bytes: number | undefined) => (bytes !== undefined && bytes > 10_000 ? 10_000 : (bytes ?? 0)) };
-    expect(await failure(client.generate({ prompt: 'p', n: 2 }, { memory }))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p', n: 2 }), { admit: memory.admit }))).toMatchObject({ code: 'response_too_large' });
   });
 });

@@ -8,6 +8,7 @@ import { createGatewayAgent } from '../../src/gateway/agent.js';
 import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/gateway-client.js';
 import { startGatewayEmulator, type Behaviour, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { clientFor, silentLogger, failure } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 const agents: Agent[] = [];
@@ -36,7 +37,7 @@ describe('retried: nothing can have been generated', () => {
   ])('retries %s with backoff and the same idempotency key', async (_name, behaviour) => {
     const { client, waits } = await setup();
     gw.enqueue(behaviour, behaviour);
-    const result = await client.generate({ prompt: 'p' });
+    const result = await finalResult(client.generate({ prompt: 'p' }));
     expect(result.images).toHaveLength(1);
     const keys = gw.imageRequests().map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(3);
@@ -52,14 +53,14 @@ describe('retried: nothing can have been generated', () => {
       { type: 'error', preset: 'rate_limited_empty' },
       { type: 'error', preset: 'rate_limited_empty' },
     );
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'busy', status: 429 });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ category: 'busy', status: 429 });
     expect(gw.imageRequests()).toHaveLength(3);
   });
 
   it('uses a new idempotency key for the next logical request', async () => {
     const { client } = await setup();
-    await client.generate({ prompt: 'p' });
-    await client.generate({ prompt: 'p' });
+    await finalResult(client.generate({ prompt: 'p' }));
+    await finalResult(client.generate({ prompt: 'p' }));
     const [a, b] = gw.imageRequests().map((r) => r.headers['idempotency-key']);
     expect(a).not.toBe(b);
   });
@@ -67,7 +68,7 @@ describe('retried: nothing can have been generated', () => {
   it('honours Retry-After in seconds', async () => {
     const { client, waits } = await setup();
     gw.enqueue({ type: 'error', preset: 'rate_limited', retryAfter: '3' });
-    await client.generate({ prompt: 'p' });
+    await finalResult(client.generate({ prompt: 'p' }));
     expect(waits).toEqual([3000]);
   });
 
@@ -75,21 +76,21 @@ describe('retried: nothing can have been generated', () => {
     const now = Date.parse('2026-11-21T12:00:00Z');
     const { client, waits } = await setup({ clock: { now: () => now } });
     gw.enqueue({ type: 'error', preset: 'rate_limited_empty', retryAfter: new Date(now + 7_000).toUTCString() });
-    await client.generate({ prompt: 'p' });
+    await finalResult(client.generate({ prompt: 'p' }));
     expect(waits).toEqual([7000]);
   });
 
   it('caps Retry-After', async () => {
     const { client, waits } = await setup({ retryAfterCapMs: 5_000 });
     gw.enqueue({ type: 'error', preset: 'rate_limited', retryAfter: '600' });
-    await client.generate({ prompt: 'p' });
+    await finalResult(client.generate({ prompt: 'p' }));
     expect(waits).toEqual([5000]);
   });
 
   it('does not wait past the deadline for a retry', async () => {
     const { client, waits } = await setup({ deadlineMs: 10_000 });
     gw.enqueue({ type: 'error', preset: 'rate_limited', retryAfter: '20' });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'busy' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ category: 'busy' });
     expect(waits).toEqual([]);
     expect(gw.imageRequests()).toHaveLength(1);
   });
@@ -101,7 +102,7 @@ describe('retried: nothing can have been generated', () => {
     await closed.close();
     const made = clientFor(gw, { baseUrl });
     agents.push(made.agent);
-    expect(await failure(made.client.generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', code: 'ECONNREFUSED' });
+    expect(await failure(finalResult(made.client.generate({ prompt: 'p' })))).toMatchObject({ category: 'gateway_failure', code: 'ECONNREFUSED' });
     expect(made.waits).toEqual([500, 1000]);
   });
 });
@@ -124,7 +125,7 @@ describe('not retried: the gateway may have generated and billed', () => {
   ])('does not retry %s', async (_name, behaviour, category) => {
     const { client, waits } = await setup();
     gw.enqueue(behaviour);
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ category });
     expect(gw.imageRequests()).toHaveLength(1);
     expect(waits).toEqual([]);
   });
@@ -134,7 +135,7 @@ describe('Cloudflare in front of the gateway', () => {
   it.each(['cloudflare_521', 'cloudflare_522', 'cloudflare_523'] as const)('retries its own %s once, though two retries are allowed', async (preset) => {
     const { client, waits } = await setup({ maxRetries: 2 });
     gw.enqueue({ type: 'error', preset }, { type: 'error', preset });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ category: 'gateway_failure', proxy: 'cloudflare' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ category: 'gateway_failure', proxy: 'cloudflare' });
     expect(gw.imageRequests()).toHaveLength(2);
     expect(waits).toEqual([500]);
   });
@@ -142,7 +143,7 @@ describe('Cloudflare in front of the gateway', () => {
   it('delivers when the retry of its 522 gets through, with the same idempotency key', async () => {
     const { client } = await setup();
     gw.enqueue({ type: 'error', preset: 'cloudflare_522' });
-    expect((await client.generate({ prompt: 'p' })).images).toHaveLength(1);
+    expect((await finalResult(client.generate({ prompt: 'p' }))).images).toHaveLength(1);
     const keys = gw.imageRequests().map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(1);
@@ -151,14 +152,14 @@ describe('Cloudflare in front of the gateway', () => {
   it('still retries what else may be retried after its one retry', async () => {
     const { client } = await setup({ maxRetries: 2 });
     gw.enqueue({ type: 'error', preset: 'cloudflare_522' }, { type: 'error', preset: 'rate_limited' });
-    expect((await client.generate({ prompt: 'p' })).images).toHaveLength(1);
+    expect((await finalResult(client.generate({ prompt: 'p' }))).images).toHaveLength(1);
     expect(gw.imageRequests()).toHaveLength(3);
   });
 
   it('does not retry its 522 when retries are off', async () => {
     const { client } = await setup({ maxRetries: 0 });
     gw.enqueue({ type: 'error', preset: 'cloudflare_522' });
-    await failure(client.generate({ prompt: 'p' }));
+    await failure(finalResult(client.generate({ prompt: 'p' })));
     expect(gw.imageRequests()).toHaveLength(1);
   });
 
@@ -167,7 +168,7 @@ describe('Cloudflare in front of the gateway', () => {
     const made = clientFor(gw, { maxRetries: 2 });
     agents.push(made.agent);
     gw.enqueue({ type: 'success', delayMs: 60_000 });
-    expect(await failure(made.client.generate({ prompt: 'p', quality: 'high' }))).toMatchObject({
+    expect(await failure(finalResult(made.client.generate({ prompt: 'p', quality: 'high' })))).toMatchObject({
       category: 'timed_out',
       status: 524,
       proxy: 'cloudflare',
@@ -181,7 +182,7 @@ describe('deadline and cancellation', () => {
   it('fails with timed_out when the total deadline passes, without retrying', async () => {
     const { client } = await setup({ deadlineMs: 300 });
     const held = gw.hold();
-    const err = await failure(client.generate({ prompt: 'p' }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p' })));
     held.release();
     expect(err.category).toBe('timed_out');
     expect(gw.imageRequests()).toHaveLength(1);
@@ -200,7 +201,7 @@ describe('deadline and cancellation', () => {
       sleep: () => Promise.resolve(),
     });
     const held = gw.hold();
-    const err = await failure(client.generate({ prompt: 'p' }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p' })));
     held.release();
     expect(err).toMatchObject({ category: 'timed_out', code: 'UND_ERR_HEADERS_TIMEOUT' });
     expect(gw.imageRequests()).toHaveLength(1);
@@ -210,7 +211,7 @@ describe('deadline and cancellation', () => {
     const { client } = await setup();
     const held = gw.hold();
     const controller = new AbortController();
-    const pending = failure(client.generate({ prompt: 'p' }, { signal: controller.signal }));
+    const pending = failure(finalResult(client.generate({ prompt: 'p' }, { signal: controller.signal })));
     await held.arrived;
     controller.abort();
     expect((await pending).category).toBe('cancelled');
@@ -219,7 +220,7 @@ describe('deadline and cancellation', () => {
 
   it('sends nothing when the signal is already aborted', async () => {
     const { client } = await setup();
-    expect((await failure(client.generate({ prompt: 'p' }, { signal: AbortSignal.abort() }))).category).toBe('cancelled');
+    expect((await failure(finalResult(client.generate({ prompt: 'p' }, { signal: AbortSignal.abort() })))).category).toBe('cancelled');
     expect(gw.requests).toEqual([]);
   });
 
@@ -232,7 +233,7 @@ describe('deadline and cancellation', () => {
       },
     });
     gw.enqueue({ type: 'error', preset: 'rate_limited_empty' });
-    expect((await failure(client.generate({ prompt: 'p' }, { signal: controller.signal }))).category).toBe('cancelled');
+    expect((await failure(finalResult(client.generate({ prompt: 'p' }, { signal: controller.signal })))).category).toBe('cancelled');
     expect(gw.imageRequests()).toHaveLength(1);
   });
 });

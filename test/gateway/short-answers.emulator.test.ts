@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
 import { startGatewayEmulator, type GatewayEmulator, type SuccessBehaviour } from '../emulators/gateway/index.js';
 import { clientFor } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -21,7 +22,7 @@ async function generateThree(behaviour: SuccessBehaviour, stream = false) {
   const made = clientFor(gw, { taskPollMs: 1 });
   agent = made.agent;
   gw.enqueue(behaviour);
-  return made.client.generate({ prompt: 'three lighthouses', n: 3, quality: 'low' }, { stream, partialImages: stream ? 1 : undefined });
+  return finalResult(made.client.generate({ prompt: 'three lighthouses', n: 3, quality: 'low' }, { stream, partialImages: stream ? 1 : undefined }));
 }
 
 describe('fewer images than asked', () => {
@@ -41,7 +42,7 @@ describe('fewer images than asked', () => {
     const single = await (async () => {
       const { client, agent: second } = clientFor(gw);
       try {
-        return await client.generate({ prompt: 'three lighthouses', n: 1, quality: 'low' });
+        return await finalResult(client.generate({ prompt: 'three lighthouses', n: 1, quality: 'low' }));
       } finally {
         await second.close();
       }

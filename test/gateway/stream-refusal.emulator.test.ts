@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayClient, GatewayClientOptions } from '../../src/gateway/gateway-client.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../emulators/gateway/index.js';
 import { clientFor } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -31,19 +32,19 @@ describe('a gateway that refuses streaming', () => {
   it('gets the request again without streaming, then asks that model without it for an hour', async () => {
     let now = 0;
     const client = await setup({ unsupportedParams: ['stream'] }, { clock: { now: () => now } });
-    const first = await client.generate({ prompt: 'p' }, streamed);
+    const first = await finalResult(client.generate({ prompt: 'p' }, streamed));
     expect(first.images).toHaveLength(1);
     expect(first.droppedParams).toEqual(['stream', 'partial_images']);
     expect(sentStream()).toEqual([true, false]);
 
-    await client.generate({ prompt: 'again' }, streamed);
+    await finalResult(client.generate({ prompt: 'again' }, streamed));
     expect(sentStream()).toEqual([true, false, false]);
     // Another model is still asked to stream.
-    await client.generate({ prompt: 'other', model: 'gpt-image-2' }, streamed);
+    await finalResult(client.generate({ prompt: 'other', model: 'gpt-image-2' }, streamed));
     expect(sentStream()).toEqual([true, false, false, true, false]);
 
     now += 3_600_001;
-    await client.generate({ prompt: 'an hour later' }, streamed);
+    await finalResult(client.generate({ prompt: 'an hour later' }, streamed));
     expect(sentStream()).toEqual([true, false, false, true, false, true, false]);
   });
 
@@ -53,7 +54,7 @@ describe('a gateway that refuses streaming', () => {
       error: { message: 'Streaming previews are not available here', type: 'invalid_request_error', param: 'partial_images', code: 'invalid_value' },
     });
     gw.enqueue({ type: 'raw', status: 400, headers: { 'content-type': 'application/json' }, body });
-    const result = await client.generate({ prompt: 'p' }, streamed);
+    const result = await finalResult(client.generate({ prompt: 'p' }, streamed));
     expect(result.images).toHaveLength(1);
     expect(gw.imageRequests().map((r) => [r.json?.['stream'], r.json?.['partial_images']])).toEqual([
       [true, 1],

@@ -9,6 +9,7 @@ import { GatewayResponseError, GatewayTaskError } from '../../src/gateway/errors
 import type { GatewayClient, GatewayClientOptions } from '../../src/gateway/gateway-client.js';
 import { startGatewayEmulator, type GatewayEmulator, type SuccessBehaviour } from '../emulators/gateway/index.js';
 import { clientFor, failure } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -38,7 +39,9 @@ describe.each(SHAPES)('a %s answer', (asTask) => {
     const client = await setup();
     gw.enqueue({ type: 'success', asTask, urlItems, taskPolls: 2 });
     const statuses: string[] = [];
-    const result = await client.generate({ prompt: 'p', n: 2, outputFormat: 'png' }, { onTaskStatus: (s) => statuses.push(s), stream: true, partialImages: 1 });
+    const result = await finalResult(client.generate({ prompt: 'p', n: 2, outputFormat: 'png' }, { stream: true, partialImages: 1 }), {
+      taskStatus: (s) => statuses.push(s),
+    });
     expect(result.images.map((i) => [i.format, i.width])).toEqual([
       ['png', 1024],
       ['png', 1024],
@@ -65,7 +68,7 @@ describe.each(SHAPES)('a %s answer', (asTask) => {
   ])('fails a task that ends %s as %s, without a second POST', async (taskEnd, category, name) => {
     const client = await setup();
     gw.enqueue({ type: 'success', asTask, taskPolls: 1, taskEnd });
-    const err = await failure(client.generate({ prompt: 'p' }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p' })));
     expect(err).toMatchObject({ category, name });
     expect(err).toBeInstanceOf(taskEnd === 'unknown-status' ? GatewayResponseError : GatewayTaskError);
     expect(gw.imageRequests()).toHaveLength(1);
@@ -80,7 +83,7 @@ describe("an APIMart task's result links", () => {
   ])('are read as images whether each url is an %s, and fetched right after the last poll', async (taskUrls, n) => {
     const client = await setup();
     gw.enqueue({ type: 'success', asTask: 'tasks-result', taskUrls, taskPolls: 1 });
-    const result = await client.generate({ prompt: 'p', n, outputFormat: 'png' });
+    const result = await finalResult(client.generate({ prompt: 'p', n, outputFormat: 'png' }));
     expect(result.images).toHaveLength(n);
     const polls = gw.requests.filter((r) => r.path.startsWith('/v1/tasks/'));
     const last = gw.requests.indexOf(polls.at(-1)!);
@@ -92,7 +95,7 @@ describe("an APIMart task's result links", () => {
   it('fails cleanly, as a gateway failure and without a second POST, when a link has expired before it is fetched', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', asTask: 'tasks-result', taskPolls: 0, urlTtlMs: 0 });
-    const err = await failure(client.generate({ prompt: 'p', n: 2 }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p', n: 2 })));
     expect(err).toMatchObject({ name: 'GatewayResponseError', category: 'gateway_failure', code: 'image_download_failed' });
     expect(err.message).toContain('image link answered 403');
     expect(gw.imageRequests()).toHaveLength(1);
@@ -102,7 +105,7 @@ describe("an APIMart task's result links", () => {
   it('reads a failed APIMart task by its error, a content refusal staying one', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', asTask: 'tasks-result', taskPolls: 0, taskEnd: 'moderated' });
-    expect(await failure(client.generate({ prompt: 'p' }))).toMatchObject({ name: 'GatewayTaskError', category: 'content_rejected' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p' })))).toMatchObject({ name: 'GatewayTaskError', category: 'content_rejected' });
   });
 });
 
@@ -111,7 +114,7 @@ describe('polling a task that never ends', () => {
     // Real waits here: the deadline is what is under test.
     const client = await setup({ deadlineMs: 400, taskPollMs: 20, sleep: (ms, signal) => delay(ms, undefined, signal ? { signal } : {}) });
     gw.enqueue({ type: 'success', asTask: 'generation.task', taskPolls: Infinity });
-    const err = await failure(client.generate({ prompt: 'p' }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p' })));
     expect(err.category).toBe('timed_out');
     expect(gw.imageRequests()).toHaveLength(1);
     expect(gw.taskPolls().length).toBeGreaterThanOrEqual(1);
@@ -128,7 +131,7 @@ describe('polling a task that never ends', () => {
     };
     const client = await setup({ sleep });
     gw.enqueue({ type: 'success', asTask: 'tasks-api', taskPolls: Infinity });
-    const err = await failure(client.generate({ prompt: 'p' }, { signal: controller.signal }));
+    const err = await failure(finalResult(client.generate({ prompt: 'p' }, { signal: controller.signal })));
     expect(err.category).toBe('cancelled');
     expect(gw.taskPolls()).toHaveLength(1);
     expect(gw.imageRequests()).toHaveLength(1);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayClient } from '../../src/gateway/gateway-client.js';
 import { startGatewayEmulator, type GatewayEmulator, type SuccessBehaviour } from '../emulators/gateway/index.js';
 import { clientFor } from './fixtures.js';
+import { finalResult } from '../support/image-stream.js';
 
 let gw: GatewayEmulator;
 let agent: Agent;
@@ -38,7 +39,7 @@ describe('usage in every shape', () => {
     const client = await setup();
     for (const stream of [false, true]) {
       gw.enqueue({ type: 'success', ...behaviour });
-      const result = await client.generate({ prompt: 'p', size: '1024x1024', quality: 'low' }, { stream, partialImages: stream ? 1 : undefined });
+      const result = await finalResult(client.generate({ prompt: 'p', size: '1024x1024', quality: 'low' }, { stream, partialImages: stream ? 1 : undefined }));
       expect(result.usage).toEqual(expected);
     }
   });
@@ -46,6 +47,6 @@ describe('usage in every shape', () => {
   it('reports no usage when the answer has none', async () => {
     const client = await setup();
     gw.enqueue({ type: 'success', omitUsage: true });
-    expect((await client.generate({ prompt: 'p' })).usage).toBeUndefined();
+    expect((await finalResult(client.generate({ prompt: 'p' }))).usage).toBeUndefined();
   });
 });

@@ -3,6 +3,8 @@ import { BotMetrics } from '../../src/ops/metrics.js';
 import { observeGateway } from '../../src/ops/observed-gateway.js';
 import { observeLedger } from '../../src/ops/observed-ledger.js';
 import { GatewayError, type ImageGateway, type QuotaLedger, type ReserveOutcome } from '../../src/service/ports.js';
+import { finalResult } from '../support/image-stream.js';
+import { imageStream } from '../../src/gateway/image-stream.js';
 
 /** One sample's value from the exposition text, or undefined when the series is absent. */
 function sample(text: string, series: string): number | undefined {
@@ -46,14 +48,19 @@ describe('BotMetrics', () => {
     let t = 0;
     const failing = new GatewayError('busy', { category: 'busy' });
     const gateway = {
-      generate: () => ((t += 2000), Promise.resolve({ images: [], model: 'm', droppedParams: [] })),
-      edit: () => ((t += 500), Promise.reject(failing)),
+      // Each call takes its time once it is iterated, as the gateway client's does (image-stream.ts).
+      generate: () => imageStream(async () => ((t += 2000), { images: [], model: 'm', droppedParams: [] })),
+      edit: () =>
+        imageStream(async () => {
+          t += 500;
+          throw failing;
+        }),
       listModels: () => Promise.resolve([]),
       cachedModels: () => [],
     } satisfies ImageGateway;
     const observed = observeGateway(gateway, metrics, () => t);
-    await observed.generate({ prompt: 'p' });
-    await expect(observed.edit({ prompt: 'p', images: [] })).rejects.toBe(failing);
+    await finalResult(observed.generate({ prompt: 'p' }));
+    await expect(finalResult(observed.edit({ prompt: 'p', images: [] }))).rejects.toBe(failing);
     const { body } = await metrics.expose();
     expect(sample(body, 'imagine_bot_gateway_request_duration_seconds_sum{operation="generate"}')).toBe(2);
     expect(sample(body, 'imagine_bot_gateway_request_duration_seconds_sum{operation="edit"}')).toBe(0.5);

@@ -39,7 +39,7 @@ describe('ImageService memory budget for answers', () => {
     const bodyReadAt: string[] = [];
     for (const name of ['first', 'second']) {
       gateway.next(async (_request, options) => {
-        await options.memory?.admit(800);
+        await options.admit(800);
         bodyReadAt.push(name);
         return imageResult([image]);
       });
@@ -147,7 +147,7 @@ describe('ImageService answer buffers', () => {
     /** The next call takes `count` answer Buffers (as retries would), then answers or fails. */
     const nextCall = (count: number, failure?: Error) =>
       gateway.next(async (_request, options) => {
-        for (let i = 0; i < count; i += 1) taken.push(options.sink?.buffer(1_000).buffer ?? new ArrayBuffer(0));
+        for (let i = 0; i < count; i += 1) taken.push((await options.buffer(1_000))?.buffer ?? new ArrayBuffer(0));
         if (failure) throw failure;
         return imageResult([image]);
       });

@@ -241,7 +241,7 @@ describe('ImageService.run', () => {
     const partial = { index: 0, bytes: (await flatPng()).bytes, format: 'png' as const };
     const final = await flatPng();
     gateway.next(async (_request, options) => {
-      options.onPartial?.(partial);
+      options.partial(partial);
       await responder.waitForProgress((p) => p.stage === 'generating' && p.preview !== undefined);
       return imageResult([final]);
     });
@@ -258,9 +258,9 @@ describe('ImageService.run', () => {
     const responder = new FakeResponder();
     const final = await flatPng();
     gateway.next(async (_request, options) => {
-      options.onTaskStatus?.('queued');
+      options.taskStatus('queued');
       await responder.waitForProgress((p) => p.stage === 'gatewayQueued');
-      options.onTaskStatus?.('generating');
+      options.taskStatus('generating');
       await responder.waitForProgress((p) => p.stage === 'generating');
       return imageResult([final]);
     });
@@ -312,9 +312,9 @@ describe('ImageService.run', () => {
     gateway.next(
       (_request, options) =>
         new Promise((_resolve, reject) =>
-          options.signal?.addEventListener('abort', () => {
-            abortedWith = options.signal?.reason;
-            reject(options.signal?.reason as Error);
+          options.signal.addEventListener('abort', () => {
+            abortedWith = options.signal.reason;
+            reject(options.signal.reason as Error);
           }),
         ),
     );

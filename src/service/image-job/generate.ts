@@ -2,13 +2,20 @@
  * The gateway call of a job, in the fair queue: it waits for the member's turn (progress shows its place), builds the
  * request then (references.ts), calls the gateway and shows previews and task states as they come. A moderation
  * refusal is counted as a strike; a job whose reply cannot be written, or that another process claimed, is cancelled.
+ *
+ * The streaming seam: the gateway call is a stream of events (the port's ImageStream, as openai-node's Stream),
+ * pulled here. Before any answer is read the call asks for its room (`admission`), answered from the job's share of
+ * the memory budget, so every byte is admitted before it is allocated; a JSON answer's Buffer (`buffer`) comes from
+ * the job's streamed delivery when there is one (else the gateway allocates it), and its image bytes go to that
+ * delivery while they arrive. Previews and task states go to the progress reporter. The call ends with `completed`.
  */
 import { UserFacingError } from '../../errors.js';
 import { fitPreview } from '../fit-preview.js';
 import type { JobProgressReporter } from '../job-progress.js';
 import type { ImageJob, Responder } from '../jobs.js';
 import type { JobMemory } from '../memory-budget.js';
-import type { AnswerSink, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult } from '../ports.js';
+import type { EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, ImageStream, PartialImage } from '../ports.js';
+import type { JobStream } from '../streaming/streamed-delivery.js';
 import type { JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';
 import { partialImagesFor } from './preflight.js';
@@ -17,7 +24,8 @@ import { completeRequest } from './references.js';
 /** What the call reports to and reads into. */
 export interface CallSeams {
   progress: JobProgressReporter;
-  sink: AnswerSink | undefined;
+  /** The job's streamed delivery: the answer's Buffer and bytes go to it while they arrive. */
+  delivery: Pick<JobStream, 'buffer' | 'data' | 'end'> | undefined;
   memory: JobMemory;
 }
 
@@ -54,27 +62,22 @@ export function queueRefusal(reason: 'member_queue_full' | 'closed', perMemberQu
 
 /** The job's turn has come: the request is completed and sent. */
 async function callInTurn(deps: JobDeps, job: ImageJob, prepared: Prepared, responder: Responder, seams: CallSeams, signal: AbortSignal): Promise<ImageResult> {
-  const { progress, sink, memory } = seams;
+  const { progress, memory } = seams;
   const { moderation } = deps.rules;
   let shownPreview = -1;
   try {
     // Checked again at the job's turn: a pause that began while it waited stops it before it is sent.
     await moderation?.check(job.subject);
     const request = await completeRequest(deps.produce, prepared, memory, signal);
-    return await callGateway(deps.gateway, request, partialImagesFor(deps, prepared), {
-      signal,
-      onPartial: (image) => {
-        // Shown only as it fits the upload limit (made smaller if need be, never after a later one); the job goes on meanwhile.
-        void fitPreview(image, responder.maxFileBytes, (bytes) => deps.produce.memory.tryTake(bytes)).then((fitted) => {
-          if (!fitted || fitted.index < shownPreview) return;
-          shownPreview = fitted.index;
-          progress.preview(fitted);
-        });
-      },
-      onTaskStatus: progress.taskStatus,
-      sink,
-      memory,
-    });
+    const onPartial = (image: PartialImage) => {
+      // Shown only as it fits the upload limit (made smaller if need be, never after a later one); the job goes on meanwhile.
+      void fitPreview(image, responder.maxFileBytes, (bytes) => deps.produce.memory.tryTake(bytes)).then((fitted) => {
+        if (!fitted || fitted.index < shownPreview) return;
+        shownPreview = fitted.index;
+        progress.preview(fitted);
+      });
+    };
+    return await pullCall(callGateway(deps.gateway, request, partialImagesFor(deps, prepared), signal), { ...seams, onPartial });
   } catch (err) {
     // A moderation refusal is a strike, counted before the job gives its place to the member's next one; the
     // member reads how many are left, or until when they are now paused.
@@ -85,12 +88,37 @@ async function callInTurn(deps: JobDeps, job: ImageJob, prepared: Prepared, resp
   }
 }
 
-function callGateway(
-  gateway: ImageGateway,
-  request: GenerateRequest | EditRequest,
-  partialImages: number,
-  hooks: Pick<GatewayCallOptions, 'signal' | 'onPartial' | 'onTaskStatus' | 'sink' | 'memory'>,
-): Promise<ImageResult> {
-  const options: GatewayCallOptions = { ...hooks, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
+function callGateway(gateway: ImageGateway, request: GenerateRequest | EditRequest, partialImages: number, signal: AbortSignal): ImageStream {
+  const options: GatewayCallOptions = { signal, stream: partialImages > 0, partialImages: partialImages > 0 ? partialImages : undefined };
   return 'images' in request ? gateway.edit(request, options) : gateway.generate(request, options);
+}
+
+/** Pulls the call's events until its result (see the module comment); its failure is thrown from the iteration. */
+async function pullCall(stream: ImageStream, seams: CallSeams & { onPartial: (image: PartialImage) => void }): Promise<ImageResult> {
+  const { delivery, memory, progress } = seams;
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'admission':
+        event.answer(memory.admit(event.bytes));
+        break;
+      case 'buffer':
+        if (delivery) event.answer(delivery.buffer(event.bytes));
+        break;
+      case 'image_data':
+        delivery?.data(event.index, event.bytes);
+        break;
+      case 'image_end':
+        delivery?.end(event.index, event.bytes);
+        break;
+      case 'partial_image':
+        seams.onPartial(event.image);
+        break;
+      case 'task_status':
+        progress.taskStatus(event.status);
+        break;
+      case 'completed':
+        return event.result;
+    }
+  }
+  throw new Error('the image call ended without its result');
 }

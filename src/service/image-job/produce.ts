@@ -1,8 +1,9 @@
 /**
  * Step 4, produce: with the job held, the prompt is enhanced when asked (enhance-step.ts), the gateway call waits for
  * the job's turn (generate.ts), and its answer becomes the files to post (delivery-files.ts: SVGs rendered, files
- * fitted to the upload limit). The streaming seam lives here only: per job, one JobStream takes the answer while it
- * arrives and feeds an upload opened early. What is produced holds the answer's Buffers and room in the memory
+ * fitted to the upload limit). The streaming seam lives here only: the gateway call is a stream of events the step
+ * pulls (generate.ts), admitting the answer to the job's memory before it is read; per job, one JobStream supplies
+ * the Buffer the answer is decoded into, takes its bytes while they arrive and feeds an upload opened early. What is produced holds the answer's Buffers and room in the memory
  * budget until the deliver step releases them; a failure here releases them itself and carries what was made.
  */
 import type { Logger } from 'pino';
@@ -71,7 +72,7 @@ async function generateFiles(deps: JobDeps, ran: Ran, responder: Responder, log:
     await stream?.close(delivered);
     memory.release();
   };
-  const result = await queueAndGenerate(deps, job, prepared, responder, { progress, sink: stream, memory }).catch(async (err: unknown) => {
+  const result = await queueAndGenerate(deps, job, prepared, responder, { progress, delivery: stream, memory }).catch(async (err: unknown) => {
     await release(false);
     throw err;
   });

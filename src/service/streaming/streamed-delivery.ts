@@ -1,12 +1,12 @@
 /**
- * The streamed delivery behind one seam. One {@link JobStream} per job is the gateway call's AnswerSink and owns
+ * The streamed delivery behind one seam. One {@link JobStream} per job takes the gateway call's answer while it
+ * arrives (the produce step passes it the stream's `buffer`, `image_data` and `image_end` events) and owns
  * the job's lease of answer Buffers and its upload feed (the memory budget, memory-budget.ts, bounds how many
  * answers are read at once); ImageService only opens
  * it, settles it with the files to post and closes it. Without a StreamedDelivery (STREAM_DELIVERIES=false) none
  * of this runs: the gateway reads answers on its own and the responder posts them the usual way.
  */
 import type { DeliveryFile, ImageUpload } from '../jobs.js';
-import type { AnswerSink } from '../ports.js';
 import { AnswerBufferPool, type AnswerBufferLease } from './answer-buffers.js';
 import { UploadFeed, type OpenUpload } from './upload-feed.js';
 
@@ -44,7 +44,7 @@ export class StreamedDelivery {
 }
 
 /** One job's streamed delivery; see the module comment. */
-export class JobStream implements AnswerSink {
+export class JobStream {
   private readonly lease: AnswerBufferLease;
   private readonly feed: UploadFeed;
 
@@ -53,6 +53,7 @@ export class JobStream implements AnswerSink {
     this.feed = feed;
   }
 
+  /** The Buffer an answer's images are decoded into (the call's `buffer` event), the job's until it is closed. */
   buffer(bytes: number): Buffer {
     return this.lease.take(bytes);
   }

@@ -1,7 +1,7 @@
 /**
- * The streamed delivery as one seam: with it, the gateway call gets one sink that admits the answer within the
- * budget, decodes into leased Buffers and feeds the responder's upload; without it (STREAM_DELIVERIES=false), the
- * service passes no sink and opens no upload at all.
+ * The streamed delivery as one seam: with it, the job answers the gateway call's `buffer` events with leased
+ * Buffers and feeds its image bytes to the responder's upload; without it (STREAM_DELIVERIES=false), the job
+ * supplies no Buffer and opens no upload at all.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { FairQueue } from '../../../src/service/fair-queue.js';
@@ -61,11 +61,12 @@ describe('the streamed delivery seam', () => {
     const { gateway, service } = await serviceWith(new StreamedDelivery());
     const image = await flatPng(16, 16);
     gateway.next(async (_request, options) => {
-      const sink = options.sink!;
-      const bytes = sink.buffer(image.bytes.length).subarray(0, image.bytes.length);
+      const supplied = await options.buffer(image.bytes.length);
+      if (!supplied) throw new Error('the job supplied no Buffer to decode into');
+      const bytes = supplied.subarray(0, image.bytes.length);
       image.bytes.copy(bytes);
-      sink.data(0, bytes);
-      sink.end(0, bytes);
+      options.data(0, bytes);
+      options.end(0, bytes);
       return imageResult([{ ...image, bytes }]);
     });
     const responder = new UploadingResponder();
@@ -80,8 +81,8 @@ describe('the streamed delivery seam', () => {
     const { gateway, service } = await serviceWith(new StreamedDelivery());
     const image = await flatPng(16, 16);
     gateway.next(async (_request, options) => {
-      options.sink?.data(0, image.bytes);
-      options.sink?.end(0, image.bytes);
+      options.data(0, image.bytes);
+      options.end(0, image.bytes);
       return imageResult([image]);
     });
     const responder = new UploadingResponder();
@@ -90,12 +91,19 @@ describe('the streamed delivery seam', () => {
     expect(responder.upload.abandoned).toBeGreaterThan(0);
   });
 
-  it('is bypassed entirely without a StreamedDelivery: no sink, no upload', async () => {
+  it('is bypassed entirely without a StreamedDelivery: no Buffer supplied, no upload', async () => {
     const { gateway, service } = await serviceWith(undefined);
-    gateway.returns(imageResult([await flatPng(16, 16)]));
+    const image = await flatPng(16, 16);
+    const supplied: (Buffer | undefined)[] = [];
+    gateway.next(async (_request, options) => {
+      supplied.push(await options.buffer(image.bytes.length));
+      options.data(0, image.bytes);
+      options.end(0, image.bytes);
+      return imageResult([image]);
+    });
     const responder = new UploadingResponder();
     await service.run(imagineJob({ prompt: 'plain' }), responder);
-    expect(gateway.calls.map((c) => c.options.sink)).toEqual([undefined]);
+    expect(supplied).toEqual([undefined]);
     expect(responder.opens).toEqual([]);
     expect(responder.handed).toBeUndefined();
     expect(responder.deliveries).toHaveLength(1);
