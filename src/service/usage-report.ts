@@ -146,11 +146,8 @@ export class UsageReport {
   }
 }
 
-function summarise(from: number, days: readonly DayTotals[], userId: string | undefined): UsageSummary {
-  const members = new Map<string, Sum>();
-  const models = new Map<string, Sum>();
-  const refusals: Record<string, number> = {};
-  const out: UsageSummary = {
+function emptySummary(from: number): UsageSummary {
+  return {
     from,
     images: 0,
     jobs: 0,
@@ -158,37 +155,53 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
     estimatedUsd: 0,
     members: [],
     models: [],
-    refusals,
+    refusals: {},
     failures: 0,
     jobIds: [],
     jobIdsCut: false,
     promptHelpCalls: 0,
     promptHelpUsd: 0,
   };
-  const merge = (map: Map<string, Sum>, key: string, sum: Sum) => {
-    const was = map.get(key);
-    map.set(key, { images: (was?.images ?? 0) + sum.images, jobs: (was?.jobs ?? 0) + sum.jobs, costUsd: roundUsd((was?.costUsd ?? 0) + sum.costUsd) });
-  };
+}
+
+/** Adds `sum` to `key`'s in `map`. */
+function mergeSum(map: Map<string, Sum>, key: string, sum: Sum): void {
+  const was = map.get(key);
+  map.set(key, { images: (was?.images ?? 0) + sum.images, jobs: (was?.jobs ?? 0) + sum.jobs, costUsd: roundUsd((was?.costUsd ?? 0) + sum.costUsd) });
+}
+
+/** One member's share of a day: their images, jobs, cost, refusals and prompt help. */
+function addMemberDay(out: UsageSummary, members: Map<string, Sum>, day: DayTotals, userId: string): void {
+  out.promptHelpUsd = roundUsd(out.promptHelpUsd + (day.promptHelpMembers[userId] ?? 0));
+  const own = day.members[userId];
+  if (own) mergeSum(members, userId, own);
+  const refused = day.refusedMembers[userId];
+  if (refused) out.refusals['all'] = (out.refusals['all'] ?? 0) + refused;
+}
+
+/** A whole server's day. */
+function addServerDay(out: UsageSummary, sums: { members: Map<string, Sum>; models: Map<string, Sum> }, day: DayTotals): void {
+  out.images += day.images;
+  out.jobs += day.jobs;
+  out.reportedUsd = roundUsd(out.reportedUsd + day.reportedUsd);
+  out.estimatedUsd = roundUsd(out.estimatedUsd + day.estimatedUsd);
+  out.failures += day.failures;
+  out.promptHelpCalls += day.promptHelpCalls;
+  out.promptHelpUsd = roundUsd(out.promptHelpUsd + day.promptHelpUsd);
+  for (const [id, sum] of Object.entries(day.members)) mergeSum(sums.members, id, sum);
+  for (const [model, sum] of Object.entries(day.models)) mergeSum(sums.models, model, sum);
+  for (const [reason, count] of Object.entries(day.refusals)) out.refusals[reason] = (out.refusals[reason] ?? 0) + count;
+}
+
+function summarise(from: number, days: readonly DayTotals[], userId: string | undefined): UsageSummary {
+  const members = new Map<string, Sum>();
+  const models = new Map<string, Sum>();
+  const out = emptySummary(from);
   for (const day of days) {
     out.jobIds.push(...day.jobIds);
     out.jobIdsCut ||= day.jobIdsCut;
-    if (userId !== undefined) {
-      out.promptHelpUsd = roundUsd(out.promptHelpUsd + (day.promptHelpMembers[userId] ?? 0));
-      const own = day.members[userId];
-      if (own) merge(members, userId, own);
-      if (day.refusedMembers[userId]) refusals['all'] = (refusals['all'] ?? 0) + day.refusedMembers[userId];
-      continue;
-    }
-    out.images += day.images;
-    out.jobs += day.jobs;
-    out.reportedUsd = roundUsd(out.reportedUsd + day.reportedUsd);
-    out.estimatedUsd = roundUsd(out.estimatedUsd + day.estimatedUsd);
-    out.failures += day.failures;
-    out.promptHelpCalls += day.promptHelpCalls;
-    out.promptHelpUsd = roundUsd(out.promptHelpUsd + day.promptHelpUsd);
-    for (const [id, sum] of Object.entries(day.members)) merge(members, id, sum);
-    for (const [model, sum] of Object.entries(day.models)) merge(models, model, sum);
-    for (const [reason, count] of Object.entries(day.refusals)) refusals[reason] = (refusals[reason] ?? 0) + count;
+    if (userId !== undefined) addMemberDay(out, members, day, userId);
+    else addServerDay(out, { members, models }, day);
   }
   if (userId !== undefined) {
     const own = members.get(userId);
