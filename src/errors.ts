@@ -5,7 +5,7 @@
 
 import type { MessageKey } from './i18n/locales.js';
 import { formatList, formatUsd, t, type MessageValues } from './i18n/translate.js';
-import type { Phrase, PhraseId, PhraseValue } from './service/phrase.js';
+import type { Phrase, PhraseId, PhraseValue } from './core/phrase.js';
 
 /** Stable identifiers of member-facing errors; each has its message in the catalogues (`error.<identifier>`). */
 export type UserErrorIdentifier =

@@ -54,17 +54,17 @@ const COMMANDS_MAY_IMPORT_FROM_DISCORD: Record<string, string> = {
  */
 const ADAPTERS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/ports.ts': 'the ports the adapters implement',
-  'src/service/image-request.ts': 'the request schemas, value lists and wire names (the gateway names its parameters with them)',
-  'src/service/image-rules.ts': 'size parsing and sniffImageFormat (the size recovery and decoding)',
-  'src/service/model-profiles.ts': 'what each model accepts (the gateway sends only that)',
-  'src/service/cost.ts': "a model's prices (part of its profile)",
-  'src/service/periods.ts': 'the calendar windows of quota periods (the ledger keys usage by them, the reports sum their days)',
-  'src/service/usage-totals.ts': "the daily usage totals' record and how a job adds to it (the store applies it atomically)",
-  'src/service/history-entries.ts': "a member's history record and how an entry joins it (the store applies it atomically)",
-  'src/service/moderation-strikes.ts': "a member's moderation strikes and how a strike pauses them (the store applies it atomically)",
-  'src/service/phrase.ts': 'the phrases refusals are worded in (the size rules and the gateway refuse call options with them)',
-  'src/service/svg-sanitise.ts': "an SVG's declared size (the gateway reads it instead of sharp: the bot chooses the size it is drawn at)",
-  'src/service/svg-document.ts': 'the strict SVG reader svg-sanitise.ts reads documents with',
+  'src/core/image-request.ts': 'the request schemas, value lists and wire names (the gateway names its parameters with them)',
+  'src/core/image-rules.ts': 'size parsing and sniffImageFormat (the size recovery and decoding)',
+  'src/core/model-profiles.ts': 'what each model accepts (the gateway sends only that)',
+  'src/core/cost.ts': "a model's prices (part of its profile)",
+  'src/core/periods.ts': 'the calendar windows of quota periods (the ledger keys usage by them, the reports sum their days)',
+  'src/core/usage-totals.ts': "the daily usage totals' record and how a job adds to it (the store applies it atomically)",
+  'src/core/history-entries.ts': "a member's history record and how an entry joins it (the store applies it atomically)",
+  'src/core/moderation-strikes.ts': "a member's moderation strikes and how a strike pauses them (the store applies it atomically)",
+  'src/core/phrase.ts': 'the phrases refusals are worded in (the size rules and the gateway refuse call options with them)',
+  'src/core/svg-sanitise.ts': "an SVG's declared size (the gateway reads it instead of sharp: the bot chooses the size it is drawn at)",
+  'src/core/svg-document.ts': 'the strict SVG reader svg-sanitise.ts reads documents with',
 };
 
 /** The one way into src/service/streaming from outside it: the seam the service opens per job (and main.ts builds). */
@@ -82,13 +82,13 @@ const GATEWAY_MAY_IMPORT_UNDICI: Record<string, string> = {
  */
 const OPS_MAY_IMPORT_FROM_SERVICE: Record<string, string> = {
   'src/service/ports.ts': 'the gateway and ledger ports it wraps to time them',
-  'src/service/job-metrics.ts': 'the metrics port of the service, which it implements',
+  'src/ports/job-metrics.ts': 'the metrics port of the service, which it implements',
 };
 
 /** The only package the pure service modules above may import. */
 const PURE_SERVICE_PACKAGES = ['zod'];
 
-/** Resolved imports per file: keys and file targets are paths from the repository root (`src/service/jobs.ts`), packages stay bare (`undici/types`, `node:fs`). */
+/** Resolved imports per file: keys and file targets are paths from the repository root (`src/core/jobs.ts`), packages stay bare (`undici/types`, `node:fs`). */
 type ImportGraph = Record<string, readonly string[]>;
 
 interface Violation {
@@ -333,10 +333,10 @@ describe('the checker itself, on a made-up graph', () => {
     'src/service/streaming/semaphore.ts': [],
     'src/gateway/http.ts': ['undici'],
     'src/service/queue.ts': ['@keyv/redis', 'node:fs/promises', 'fs', 'discord.js/typings'],
-    'src/service/ports.ts': ['src/service/image-request.ts'],
-    'src/service/image-request.ts': ['zod'],
-    'src/service/image-rules.ts': ['src/service/ports.ts', 'src/service/image-request.ts', 'zod', 'sharp'],
-    'src/service/mask-check.ts': ['sharp', 'src/service/image-rules.ts'],
+    'src/service/ports.ts': ['src/core/image-request.ts'],
+    'src/core/image-request.ts': ['zod'],
+    'src/core/image-rules.ts': ['src/service/ports.ts', 'src/core/image-request.ts', 'zod', 'sharp'],
+    'src/service/mask-check.ts': ['sharp', 'src/core/image-rules.ts'],
     'src/commands/imagine.ts': [
       'src/discord/responder.ts',
       'src/discord/live-reply-upload.ts',
@@ -349,17 +349,17 @@ describe('the checker itself, on a made-up graph', () => {
     'src/discord/live-reply-upload.ts': [],
     'src/gateway/gateway-client.ts': [
       'src/service/ports.ts',
-      'src/service/image-rules.ts',
-      'src/service/image-request.ts',
+      'src/core/image-rules.ts',
+      'src/core/image-request.ts',
       'src/service/image-service.ts',
       'src/service/mask-check.ts',
       'undici',
     ],
     'src/gateway/errors.ts': ['src/gateway/classify.ts'],
     'src/gateway/classify.ts': ['src/gateway/errors.ts'],
-    'src/storage/quota-store.ts': ['src/service/ports.ts', 'src/service/jobs.ts', 'keyv'],
+    'src/storage/quota-store.ts': ['src/service/ports.ts', 'src/core/jobs.ts', 'keyv'],
     'src/errors.ts': ['src/errors.ts'],
-    'src/ops/metrics.ts': ['prom-client', 'src/service/job-metrics.ts', 'src/service/image-service.ts', 'src/storage/quota-store.ts'],
+    'src/ops/metrics.ts': ['prom-client', 'src/ports/job-metrics.ts', 'src/service/image-service.ts', 'src/storage/quota-store.ts'],
     'src/commands/router.ts': ['src/ops/metrics.ts', 'prom-client'],
   };
 
@@ -380,10 +380,10 @@ describe('the checker itself, on a made-up graph', () => {
         'src/gateway/gateway-client.ts → src/service/image-service.ts',
         'src/gateway/gateway-client.ts → undici',
         'src/gateway/gateway-client.ts → src/service/mask-check.ts',
-        'src/service/image-rules.ts → sharp',
-        'src/service/image-rules.ts → sharp',
+        'src/core/image-rules.ts → sharp',
+        'src/core/image-rules.ts → sharp',
         'src/service/mask-check.ts → sharp',
-        'src/storage/quota-store.ts → src/service/jobs.ts',
+        'src/storage/quota-store.ts → src/core/jobs.ts',
         'src/ops/metrics.ts → src/service/image-service.ts',
         'src/ops/metrics.ts → src/storage/quota-store.ts',
         'src/commands/router.ts → src/ops/metrics.ts',
@@ -395,7 +395,7 @@ describe('the checker itself, on a made-up graph', () => {
       'src/commands/imagine.ts → src/discord/live-reply-upload.ts  (commands import from src/discord only src/discord/responder.ts, src/discord/text.ts, src/discord/custom-ids.ts, src/discord/result-card.ts, src/discord/message-images.ts, src/discord/deferred-reply.ts, src/discord/file-names.ts, src/discord/pending-deletes.ts)',
     );
     expect(describeViolations(checkBoundaries(planted))).toContain(
-      'src/service/image-rules.ts → sharp  (what the adapters may import from src/service imports only zod and each other)',
+      'src/core/image-rules.ts → sharp  (what the adapters may import from src/service imports only zod and each other)',
     );
     expect(describeViolations(checkBoundaries(planted))).toContain(
       'src/service/mask-check.ts → sharp  (sharp is imported only by src/lazy-sharp.ts, which loads it on first use)',

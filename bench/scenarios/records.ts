@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import pino from 'pino';
 import type { SlotHold } from '../../src/service/ports.js';
-import type { SettledJob } from '../../src/service/usage-totals.js';
+import type { SettledJob } from '../../src/core/usage-totals.js';
 import type { ClusterJobSlots } from '../../src/storage/job-slots.js';
 import { openBackend } from '../../src/storage/open-backend.js';
 import { openJobSlots } from '../../src/storage/open-job-slots.js';

@@ -8,7 +8,7 @@ import { looksLikeImage, toRef } from './attachments.js';
 import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, parseEditOptions, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { withEnhance } from './prompt-help-options.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 

@@ -5,7 +5,7 @@
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { t } from '../i18n/translate.js';
-import type { HistoryOwner } from '../service/history-entries.js';
+import type { HistoryOwner } from '../core/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import { component, type ChatCommand, type ComponentHandler } from './command.js';
 import { renderHistoryPage } from './history-page.js';

@@ -4,7 +4,7 @@
  */
 import type { AutocompleteInteraction, BaseInteraction, RepliableInteraction } from 'discord.js';
 import type { ImageService } from '../service/image-service.js';
-import type { ImageJob, Responder } from '../service/jobs.js';
+import type { ImageJob, Responder } from '../core/jobs.js';
 import type { GenerateRequest } from '../service/ports.js';
 import type { InteractionContext } from './command.js';
 import { buildJob } from './job-from-interaction.js';

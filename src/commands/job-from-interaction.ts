@@ -3,7 +3,7 @@
  */
 import { PermissionFlagsBits, type BaseInteraction, type GuildMember } from 'discord.js';
 import { channelOf } from './channel-facts.js';
-import { newJobId, type ImageJob } from '../service/jobs.js';
+import { newJobId, type ImageJob } from '../core/jobs.js';
 import type { GenerateRequest, QuotaSubject } from '../service/ports.js';
 
 /**

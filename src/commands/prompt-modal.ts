@@ -5,7 +5,7 @@ import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallback
 import { UserFacingError } from '../errors.js';
 import { shortenForDiscord } from '../discord/text.js';
 import { translator, type Translate } from '../i18n/translate.js';
-import { Prompt } from '../service/image-request.js';
+import { Prompt } from '../core/image-request.js';
 import { issueDetail } from './issue-detail.js';
 
 /** The custom id of the prompt's text input, in this modal and in the actions' modals. */

@@ -3,7 +3,7 @@
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { z } from 'zod';
-import type { PhraseId } from '../service/phrase.js';
+import type { PhraseId } from '../core/phrase.js';
 
 /** Whom a limit is for: a member, or a role (neither: the server). */
 const TARGET_OPTIONS = [

@@ -13,7 +13,7 @@ import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
 import { renderLimitChange, renderMoneyChange, renderSpending, renderStatus, renderStrikes, renderStrikesCleared, renderUsageReset } from './quota-text.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 import { issueDetail } from './issue-detail.js';
 
 const QUOTAS_IN_SERVERS = phrase('detail.guild.quotas');

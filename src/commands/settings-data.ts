@@ -11,7 +11,7 @@ import {
   type APIApplicationCommandChannelOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../service/image-request.js';
+import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../core/image-request.js';
 import { CHANNEL_MODES, MAX_DESCRIBES_PER_PERIOD, NSFW_MODES, QUALITY_ORDER } from '../service/server-settings.js';
 import { SERVER_ADMIN_ONLY } from './server-admin.js';
 

@@ -3,7 +3,7 @@
  * admins typed (models, sizes, qualities) stay as they are; channels and roles are mentions.
  */
 import { formatList, formatUsd, t } from '../i18n/translate.js';
-import { MAX_IMAGES_PER_REQUEST } from '../service/image-request.js';
+import { MAX_IMAGES_PER_REQUEST } from '../core/image-request.js';
 import type { ServerSettings } from '../service/server-settings.js';
 
 const has = (value: unknown): 'yes' | 'no' => (value === undefined ? 'no' : 'yes');

@@ -6,9 +6,9 @@
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { t } from '../i18n/translate.js';
-import { GenerateRequest } from '../service/image-request.js';
-import { parseSize, validateGenerateRequest } from '../service/image-rules.js';
-import type { AuditTrail } from '../service/audit-trail.js';
+import { GenerateRequest } from '../core/image-request.js';
+import { parseSize, validateGenerateRequest } from '../core/image-rules.js';
+import type { AuditTrail } from '../ports/audit-trail.js';
 import type { QuotaPeriod } from '../service/ports.js';
 import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
@@ -16,7 +16,7 @@ import type { ChatCommand, InteractionContext } from './command.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
 import { CHANNEL_OPTIONS, ROLE_OPTIONS, SETTINGS_DATA } from './settings-data.js';
 import { renderSettings } from './settings-text.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 
 /** What /settings needs. */
 export interface SettingsCommandDeps {

@@ -18,7 +18,7 @@ import { shownCard } from '../discord/result-card.js';
 import { inertText, shortenForDiscord } from '../discord/text.js';
 import { formatDay, t } from '../i18n/translate.js';
 import { spoilerName } from '../discord/file-names.js';
-import type { HistoryEntry } from '../service/history-entries.js';
+import type { HistoryEntry } from '../core/history-entries.js';
 import type { MemberHistory, PostedImage } from '../service/member-history.js';
 import type { ShowPlace } from '../service/show-rules.js';
 import { channelOf } from './channel-facts.js';

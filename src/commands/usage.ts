@@ -16,10 +16,10 @@ import { formatList, formatUsdPrecise, t } from '../i18n/translate.js';
 import type { ModerationGate, StrikeReport } from '../service/moderation-gate.js';
 import type { Clock, QuotaPeriod } from '../service/ports.js';
 import type { UsageReport, UsageSummary } from '../service/usage-report.js';
-import { MAX_JOB_IDS_PER_DAY } from '../service/usage-totals.js';
+import { MAX_JOB_IDS_PER_DAY } from '../core/usage-totals.js';
 import type { ChatCommand } from './command.js';
 import { requireGuild, requireManageServer, SERVER_ADMIN_ONLY } from './server-admin.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 
 export const USAGE_DATA = {
   type: ApplicationCommandType.ChatInput,

@@ -6,7 +6,7 @@
  */
 import { Routes, type APIChannel, type REST } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AbandonedJobNotice, AbandonedJobNotifier } from '../service/jobs.js';
+import type { AbandonedJobNotice, AbandonedJobNotifier } from '../core/jobs.js';
 import type { Clock } from '../service/ports.js';
 import { textCard } from './result-card.js';
 import { rerollButton } from './render.js';

@@ -6,7 +6,7 @@
  */
 import { Routes, type REST } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AuditedChange, AuditedJob, AuditedPause, AuditTrail } from '../service/audit-trail.js';
+import type { AuditedChange, AuditedJob, AuditedPause, AuditTrail } from '../ports/audit-trail.js';
 import type { QuotaTarget } from '../service/ports.js';
 import { translator, type Translate } from '../i18n/translate.js';
 

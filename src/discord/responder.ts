@@ -20,7 +20,7 @@ import { UserFacingError } from '../errors.js';
 import { t } from '../i18n/translate.js';
 import { imageFileName, spoilerName } from './file-names.js';
 import { shortenForDiscord } from './text.js';
-import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Posted, ReplyAddress, Responder } from '../service/jobs.js';
+import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, ImageUpload, JobProgress, Posted, ReplyAddress, Responder } from '../core/jobs.js';
 import type { Clock, PartialImage } from '../service/ports.js';
 import { progressEmbed, renderCostConfirmation, renderProgress } from './render.js';
 import { resultCard, type CardPayload } from './result-card.js';

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { ModelProfiles } from '../service/model-profiles.js';
+import { ModelProfiles } from '../core/model-profiles.js';
 import type { Clock } from '../service/ports.js';
 import { createGatewayAgent } from './agent.js';
 import { ChatClient } from './chat-client.js';

@@ -27,7 +27,7 @@ import type { GatewayDialect } from './dialect.js';
 import { openAiDialect } from './openai-dialect.js';
 import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
-import { ModelProfiles } from '../service/model-profiles.js';
+import { ModelProfiles } from '../core/model-profiles.js';
 import { DEFAULT_MAX_DECODE_PIXELS } from './decode.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
 import { retryDelay, retryLimit } from './retry.js';

@@ -5,7 +5,7 @@
  */
 import type pino from 'pino';
 import type { Clock, GatewayModel } from '../service/ports.js';
-import type { ModelProfile } from '../service/model-profiles.js';
+import type { ModelProfile } from '../core/model-profiles.js';
 
 /** Looks like an image model: gpt-image-*, dall-e-*, chatgpt-image-*, imagen, flux, or "image" in the id. */
 const IMAGE_MODEL = /gpt-image|dall-e|chatgpt-image|imagen|flux|stable-diffusion|sdxl|midjourney|seedream|image/i;

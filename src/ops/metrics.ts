@@ -5,7 +5,7 @@
  * and the attachment download.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobMetrics, JobOutcome } from '../service/job-metrics.js';
+import type { JobMetrics, JobOutcome } from '../ports/job-metrics.js';
 
 /** What kind of interaction Discord sent. */
 export type InteractionKind = 'command' | 'button' | 'modal' | 'autocomplete' | 'menu' | 'other';

@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { JobArchive } from './job-archive.js';
 import { JournalEntry } from './job-journal-entry.js';
-import type { AbandonedJobNotifier } from './jobs.js';
+import type { AbandonedJobNotifier } from '../core/jobs.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
 import type { AbandonedJobEntry, JobJournal, QuotaLedger, SpendLedger } from './ports.js';
 import type { ClaimedJobs } from './claimed-jobs.js';

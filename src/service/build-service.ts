@@ -7,21 +7,21 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { AbandonedJobs } from './abandoned-jobs.js';
-import type { AuditTrail } from './audit-trail.js';
+import type { AuditTrail } from '../ports/audit-trail.js';
 import { ClaimedJobs } from './claimed-jobs.js';
 import { DescribedPrompts, DescribeService } from './describe-service.js';
 import { FairQueue } from './fair-queue.js';
-import type { HistoryStore } from './history-entries.js';
+import type { HistoryStore } from '../core/history-entries.js';
 import { ImageService } from './image-service.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './job-archive.js';
-import type { JobMetrics } from './job-metrics.js';
-import type { AbandonedJobNotifier } from './jobs.js';
+import type { JobMetrics } from '../ports/job-metrics.js';
+import type { AbandonedJobNotifier } from '../core/jobs.js';
 import type { LeaseTimers } from './lease-renewal.js';
 import { MemberHistory, type PostedImages } from './member-history.js';
 import { MemoryBudget } from './memory-budget.js';
-import type { ModelProfiles } from './model-profiles.js';
+import type { ModelProfiles } from '../core/model-profiles.js';
 import { ModerationGate } from './moderation-gate.js';
-import type { StrikeStore } from './moderation-strikes.js';
+import type { StrikeStore } from '../core/moderation-strikes.js';
 import type { Clock, DescribeCounts, ImageGateway, JobJournal, JobSlots, PromptModel, QuotaLedger, RecordStore, SpendLedger } from './ports.js';
 import { PromptHelp } from './prompt-help.js';
 import { QuotaAdmin } from './quota-admin.js';
@@ -31,7 +31,7 @@ import { StreamedDelivery } from './streaming/streamed-delivery.js';
 import { SvgRenderer } from './svg-render.js';
 import { DescribeUsage, JobUsage, UsageLog } from './usage-log.js';
 import { UsageReport } from './usage-report.js';
-import type { UsageTotals } from './usage-totals.js';
+import type { UsageTotals } from '../core/usage-totals.js';
 
 /** What the service reads of the configuration. */
 export type ServiceConfig = Pick<

@@ -4,7 +4,7 @@
  * tile count, and the longest answer asked for); after it: the cost the gateway reported, or its usage × the chat
  * model's prices (set for any model in MODEL_PROFILES_FILE, built in for OpenAI's). Pure.
  */
-import { costOf, roundUsd, type JobCost, type ModelPrices } from './cost.js';
+import { costOf, roundUsd, type JobCost, type ModelPrices } from '../core/cost.js';
 import type { ImageUsage } from './ports.js';
 
 /** The shape of one chat call, as far as its price goes. */

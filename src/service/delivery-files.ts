@@ -6,8 +6,8 @@
 import { UserFacingError } from '../errors.js';
 import { displayable, type SvgRendering } from './displayable.js';
 import { fitToLimit } from './fit-attachment.js';
-import { parseSize } from './image-rules.js';
-import type { DeliveryFile, DeliveryNotice } from './jobs.js';
+import { parseSize } from '../core/image-rules.js';
+import type { DeliveryFile, DeliveryNotice } from '../core/jobs.js';
 import type { ImageResult } from './ports.js';
 
 /** The images among the files: what the member is charged for (an SVG's original beside its rendering is not one). */

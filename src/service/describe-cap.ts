@@ -5,7 +5,7 @@
  * with its new value), and one that finds itself past the cap, or fails, gives its place back.
  */
 import { UserFacingError } from '../errors.js';
-import { periodWindow } from './periods.js';
+import { periodWindow } from '../core/periods.js';
 import type { DescribeCounts, QuotaPeriod } from './ports.js';
 
 /** A server's cap on describes per member. */

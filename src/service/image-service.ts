@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { ClaimedJobs } from './claimed-jobs.js';
-import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
+import type { AttachmentRef, ImageJob, Responder } from '../core/jobs.js';
 import type { Clock, ImageGateway } from './ports.js';
 import { resolveJobDeps, type HoldDeps, type JobRules, type ListenerDeps, type ProduceDeps } from './image-job/deps.js';
 import { archiveListener } from './image-job/listeners/archive.js';

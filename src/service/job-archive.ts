@@ -3,9 +3,9 @@
  * attachments of an "Edit image" target while the member types a prompt. Both expire on their own.
  */
 import { z } from 'zod';
-import { EditFields, GenerateRequest } from './image-request.js';
-import { EditTransform } from './result-actions.js';
-import { AttachmentRef, newJobId, type ImageJob } from './jobs.js';
+import { EditFields, GenerateRequest } from '../core/image-request.js';
+import { EditTransform } from '../core/result-actions.js';
+import { AttachmentRef, newJobId, type ImageJob } from '../core/jobs.js';
 import type { RecordStore } from './ports.js';
 
 /**

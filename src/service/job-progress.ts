@@ -4,7 +4,7 @@
  * rate-limited by the progress throttle.
  */
 import type { Logger } from 'pino';
-import type { JobProgress } from './jobs.js';
+import type { JobProgress } from '../core/jobs.js';
 import type { PartialImage } from './ports.js';
 import { createProgressThrottle, type ProgressThrottle } from './progress-throttle.js';
 

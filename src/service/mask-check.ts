@@ -5,9 +5,9 @@
  * only the service runs them, once per edit, after validateEditRequest.
  */
 import { loadSharp } from '../lazy-sharp.js';
-import { WIRE_NAMES } from './image-request.js';
-import { ImageInputError } from './image-rules.js';
-import { phrase } from './phrase.js';
+import { WIRE_NAMES } from '../core/image-request.js';
+import { ImageInputError } from '../core/image-rules.js';
+import { phrase } from '../core/phrase.js';
 import type { EditRequest } from './ports.js';
 
 async function inspect(bytes: Uint8Array): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {

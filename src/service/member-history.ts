@@ -5,8 +5,8 @@
  * else's history, admins included.
  */
 import { UserFacingError } from '../errors.js';
-import type { HistoryEntry, HistoryOwner, HistoryStore } from './history-entries.js';
-import type { ImageJob, Posted } from './jobs.js';
+import type { HistoryEntry, HistoryOwner, HistoryStore } from '../core/history-entries.js';
+import type { ImageJob, Posted } from '../core/jobs.js';
 import type { Clock } from './ports.js';
 import { DEFAULT_SETTINGS } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';

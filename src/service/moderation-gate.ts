@@ -7,11 +7,19 @@
  */
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
-import type { AuditTrail } from './audit-trail.js';
+import type { AuditTrail } from '../ports/audit-trail.js';
 import { toUserFacingError } from './error-mapping.js';
-import type { ImageJob } from './jobs.js';
-import { countStrikes, pausedUntil, strikesWithin, type MemberStrikes, type StrikeMember, type StrikePolicy, type StrikeStore } from './moderation-strikes.js';
-import { phrase } from './phrase.js';
+import type { ImageJob } from '../core/jobs.js';
+import {
+  countStrikes,
+  pausedUntil,
+  strikesWithin,
+  type MemberStrikes,
+  type StrikeMember,
+  type StrikePolicy,
+  type StrikeStore,
+} from '../core/moderation-strikes.js';
+import { phrase } from '../core/phrase.js';
 import { systemClock, type Clock, type QuotaPeriod } from './ports.js';
 import type { SettingsStore } from './settings-store.js';
 import { daysOf } from './usage-report.js';

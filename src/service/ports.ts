@@ -3,7 +3,7 @@
  * implement them; the service never imports discord.js, undici or keyv. The request types derive from the zod
  * schemas of image-request.ts.
  */
-import type { EditFields, GenerateRequest, IMAGE_FORMATS, INPUT_FIDELITIES } from './image-request.js';
+import type { EditFields, GenerateRequest, IMAGE_FORMATS, INPUT_FIDELITIES } from '../core/image-request.js';
 
 /** Output image formats the gateway can produce. */
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];

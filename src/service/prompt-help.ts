@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
-import { Prompt } from './image-request.js';
+import { Prompt } from '../core/image-request.js';
 import type { ChatCall } from './chat-cost.js';
 import type { ChatCompletion, ChatMessage, ImageUsage, PromptModel } from './ports.js';
 

@@ -3,7 +3,7 @@
  * logged (who, what, before, after). Permission checks happen in the command, from the interaction itself.
  */
 import type { Logger } from 'pino';
-import type { AuditTrail } from './audit-trail.js';
+import type { AuditTrail } from '../ports/audit-trail.js';
 import type { SettingsStore } from './settings-store.js';
 import type { MoneyLimit, QuotaLedger, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget, SpendLedger, SpendStatus } from './ports.js';
 

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import { UserFacingError } from '../errors.js';
-import { parseSize } from './image-rules.js';
-import { literal, phrase } from './phrase.js';
-import { GenerateRequest, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from './image-request.js';
+import { parseSize } from '../core/image-rules.js';
+import { literal, phrase } from '../core/phrase.js';
+import { GenerateRequest, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../core/image-request.js';
 
 const Snowflake = z.string().regex(/^\d{17,20}$/);
 

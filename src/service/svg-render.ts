@@ -20,7 +20,7 @@
  */
 import type { GeneratedImage } from './ports.js';
 import { rasteriseSvg } from './svg-rasterise.js';
-import { resizedSvg, sanitiseSvg, SvgRefusedError, type SvgChanges } from './svg-sanitise.js';
+import { resizedSvg, sanitiseSvg, SvgRefusedError, type SvgChanges } from '../core/svg-sanitise.js';
 
 /** The rendering's long side when the SVG says nothing larger: as large as a standard image. */
 const MIN_LONG_SIDE = 1024;

@@ -5,9 +5,9 @@
  * (usage-totals.ts, usage-log.ts); nothing is estimated after the fact.
  */
 import type { QuotaPeriod, RecordStore } from './ports.js';
-import { roundUsd } from './cost.js';
-import { isoDate, periodWindow } from './periods.js';
-import type { DayTotals, Sum, UsageTotals } from './usage-totals.js';
+import { roundUsd } from '../core/cost.js';
+import { isoDate, periodWindow } from '../core/periods.js';
+import type { DayTotals, Sum, UsageTotals } from '../core/usage-totals.js';
 import type { DescribeUsage, JobUsage } from './usage-log.js';
 
 /** One line of the CSV: a job's usage record, or a description's (command `describe`, no image). */

@@ -10,9 +10,9 @@ import {
   type SpendLedger,
   systemClock,
 } from '../service/ports.js';
-import type { HistoryStore } from '../service/history-entries.js';
-import type { UsageTotals } from '../service/usage-totals.js';
-import type { StrikeStore } from '../service/moderation-strikes.js';
+import type { HistoryStore } from '../core/history-entries.js';
+import type { UsageTotals } from '../core/usage-totals.js';
+import type { StrikeStore } from '../core/moderation-strikes.js';
 import { LedgerHistoryStore } from './history-store.js';
 import { LedgerStrikeStore } from './strike-store.js';
 import { LedgerJobJournal } from './job-journal.js';

@@ -1,5 +1,5 @@
 import type { QuotaLimit, QuotaLimitSource } from '../service/ports.js';
-import { PERIOD_DAYS } from '../service/periods.js';
+import { PERIOD_DAYS } from '../core/periods.js';
 
 /** The limit that applies to a member, and where it came from. */
 export interface EffectiveLimit extends QuotaLimit {

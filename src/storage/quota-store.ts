@@ -5,7 +5,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import type { KvStore } from './kv-store.js';
 import type { Ledger, LedgerChange } from './ledger.js';
 import { LimitStore } from './limit-store.js';
-import { periodWindow } from '../service/periods.js';
+import { periodWindow } from '../core/periods.js';
 import { IMAGES, JobReservationRecord, type Meter, type UsageRecord, jobKey, scopeOf, usageKey } from './quota-records.js';
 import { commitIn, readUsage, releaseIn, renewIn, reserveIn, statusOf } from './usage-changes.js';
 

@@ -1,5 +1,5 @@
 /**
- * Moderation strikes (service/moderation-strikes.ts) in the ledger's store: a strike is one atomic update of the
+ * Moderation strikes (core/moderation-strikes.ts) in the ledger's store: a strike is one atomic update of the
  * member's record (a Lua compare-and-set on Redis, a conditional statement on PostgreSQL, an immediate transaction on
  * SQLite), which decides the pause, so several processes sharing the store never lose a strike or pause a member
  * twice; it is then counted by one atomic update of the server's record (who is paused, strikes and pauses per day).
@@ -16,7 +16,7 @@ import {
   type StrikeOutcome,
   type StrikePolicy,
   type StrikeStore,
-} from '../service/moderation-strikes.js';
+} from '../core/moderation-strikes.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Ledger } from './ledger.js';
 

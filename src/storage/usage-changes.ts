@@ -4,7 +4,7 @@
  */
 import type { QuotaStatus } from '../service/ports.js';
 import { StorageCorruptError } from './errors.js';
-import type { PeriodWindow } from '../service/periods.js';
+import type { PeriodWindow } from '../core/periods.js';
 import type { EffectiveLimit } from './quota-limits.js';
 import { UsageRecord } from './quota-records.js';
 

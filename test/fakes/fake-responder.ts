@@ -1,7 +1,7 @@
 /**
  * A Responder that records progress and deliveries; delivery can be scripted to fail.
  */
-import type { Delivery, JobProgress, Responder } from '../../src/service/jobs.js';
+import type { Delivery, JobProgress, Responder } from '../../src/core/jobs.js';
 
 export class FakeResponder implements Responder {
   readonly maxFileBytes: number;

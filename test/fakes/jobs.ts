@@ -1,7 +1,7 @@
 /**
  * Builders for service jobs and results, with realistic ids.
  */
-import type { ImageJob } from '../../src/service/jobs.js';
+import type { ImageJob } from '../../src/core/jobs.js';
 import type { GeneratedImage, GenerateRequest, ImageResult, QuotaSubject } from '../../src/service/ports.js';
 
 export const GUILD_ID = '300000000000000001';

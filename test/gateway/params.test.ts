@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildWireParams } from '../../src/gateway/params.js';
-import { ModelProfiles } from '../../src/service/model-profiles.js';
+import { ModelProfiles } from '../../src/core/model-profiles.js';
 import type { GenerateRequest } from '../../src/service/ports.js';
 
 const profiles = new ModelProfiles();

@@ -11,7 +11,7 @@ import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
 import { ArchivedJob, JobArchive, PendingEdit } from '../../src/service/job-archive.js';
 import { journalEntryOf } from '../../src/service/job-journal-entry.js';
-import type { AbandonedJobNotice, AbandonedJobNotifier, ReplyAddress } from '../../src/service/jobs.js';
+import type { AbandonedJobNotice, AbandonedJobNotifier, ReplyAddress } from '../../src/core/jobs.js';
 import type { AbandonedJobEntry, JobJournal } from '../../src/service/ports.js';
 import { StorageUnavailableError } from '../../src/storage/errors.js';
 import { openBackend } from '../../src/storage/open-backend.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { costOf } from '../../src/service/cost.js';
-import { ModelProfiles } from '../../src/service/model-profiles.js';
+import { costOf } from '../../src/core/cost.js';
+import { ModelProfiles } from '../../src/core/model-profiles.js';
 
 const GPT_IMAGE_1 = { inputTextPerMillion: 5, inputImagePerMillion: 10, outputPerMillion: 40 };
 

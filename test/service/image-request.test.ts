@@ -9,7 +9,7 @@ import {
   Prompt,
   WIRE_NAMES,
   type RequestField,
-} from '../../src/service/image-request.js';
+} from '../../src/core/image-request.js';
 import type { EditRequest, ImageFormat, InputFidelity } from '../../src/service/ports.js';
 
 describe('the prompt rule', () => {

@@ -9,7 +9,7 @@ import {
   STANDARD_SIZES,
   validateEditRequest,
   validateGenerateRequest,
-} from '../../src/service/image-rules.js';
+} from '../../src/core/image-rules.js';
 import type { EditRequest, GenerateRequest } from '../../src/service/ports.js';
 import { makeImage } from '../gateway/fixtures.js';
 import { english, inEnglish } from '../support/phrases.js';

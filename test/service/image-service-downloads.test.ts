@@ -8,7 +8,7 @@ import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
-import type { AttachmentRef, ImageJob } from '../../src/service/jobs.js';
+import type { AttachmentRef, ImageJob } from '../../src/core/jobs.js';
 import { AttachmentDownloadError } from '../../src/service/ports.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';

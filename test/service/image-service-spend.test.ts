@@ -9,7 +9,7 @@ import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { GatewayError } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
-import type { CostConfirmation, ImageJob } from '../../src/service/jobs.js';
+import type { CostConfirmation, ImageJob } from '../../src/core/jobs.js';
 import type { PromptModel, SpendLedger } from '../../src/service/ports.js';
 import { ENHANCE_INSTRUCTION, PromptHelp } from '../../src/service/prompt-help.js';
 import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/service/server-settings.js';

@@ -3,7 +3,7 @@ import { UserFacingError, type UserErrorIdentifier } from '../../src/errors.js';
 import { FairQueue, QueueCancelledError, type FairQueueOptions } from '../../src/service/fair-queue.js';
 import { GatewayError, GatewayHttpError, type GatewayErrorCategory } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
-import type { ImageJob } from '../../src/service/jobs.js';
+import type { ImageJob } from '../../src/core/jobs.js';
 import type { QuotaStatus } from '../../src/service/ports.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImageInputError } from '../../src/service/image-rules.js';
+import { ImageInputError } from '../../src/core/image-rules.js';
 import { checkMask } from '../../src/service/mask-check.js';
 import type { EditRequest, InputImage } from '../../src/service/ports.js';
 import { makeImage } from '../gateway/fixtures.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { builtInProfileName, ModelProfiles, ProfilesFile } from '../../src/service/model-profiles.js';
+import { builtInProfileName, ModelProfiles, ProfilesFile } from '../../src/core/model-profiles.js';
 
 describe('built-in profiles', () => {
   it.each([

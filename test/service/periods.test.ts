@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodWindow } from '../../src/service/periods.js';
+import { periodWindow } from '../../src/core/periods.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

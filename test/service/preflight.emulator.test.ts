@@ -10,7 +10,7 @@ import { optionNameOf } from '../../src/commands/option-names.js';
 import { describeUserError, UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
-import type { AttachmentRef, ImageJob } from '../../src/service/jobs.js';
+import type { AttachmentRef, ImageJob } from '../../src/core/jobs.js';
 import type { GenerateRequest } from '../../src/service/ports.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';

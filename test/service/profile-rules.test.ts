@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ImageInputError } from '../../src/service/image-rules.js';
-import { ModelProfiles } from '../../src/service/model-profiles.js';
+import { ImageInputError } from '../../src/core/image-rules.js';
+import { ModelProfiles } from '../../src/core/model-profiles.js';
 import type { GenerateRequest } from '../../src/service/ports.js';
-import { checkAgainstProfile, type DeclaredEdit } from '../../src/service/profile-rules.js';
+import { checkAgainstProfile, type DeclaredEdit } from '../../src/core/profile-rules.js';
 import { inEnglish } from '../support/phrases.js';
 
 const profiles = new ModelProfiles();

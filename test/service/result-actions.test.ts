@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelProfiles } from '../../src/service/model-profiles.js';
-import { actionRequest, actionsOf, cellRect, enlargedSize, planCanvas } from '../../src/service/result-actions.js';
+import { ModelProfiles } from '../../src/core/model-profiles.js';
+import { actionRequest, actionsOf, cellRect, enlargedSize, planCanvas } from '../../src/core/result-actions.js';
 
 const profiles = new ModelProfiles();
 const gptImage1 = profiles.of('gpt-image-1').profile;

@@ -2,7 +2,7 @@
  * The strict SVG reader (issue 28): what it reads, what it drops, and every shape it refuses rather than interpret.
  */
 import { describe, expect, it } from 'vitest';
-import { readSvg, SvgDocumentError, writeSvg } from '../../src/service/svg-document.js';
+import { readSvg, SvgDocumentError, writeSvg } from '../../src/core/svg-document.js';
 
 const LIMITS = { maxBytes: 10_000, maxElements: 20, maxDepth: 4 };
 const read = (text: string) => readSvg(Buffer.from(text), LIMITS);

@@ -4,7 +4,7 @@
  * it refuses (entities, too many elements or filter primitives, <use> expansions), and the sizes it reads.
  */
 import { describe, expect, it } from 'vitest';
-import { resizedSvg, sanitiseSvg, svgDeclaredSize, SVG_LIMITS, SvgRefusedError } from '../../src/service/svg-sanitise.js';
+import { resizedSvg, sanitiseSvg, svgDeclaredSize, SVG_LIMITS, SvgRefusedError } from '../../src/core/svg-sanitise.js';
 
 const doc = (body: string, root = 'xmlns="http://www.w3.org/2000/svg" width="100" height="100"') => Buffer.from(`<svg ${root}>${body}</svg>`);
 const clean = (body: string, root?: string) => sanitiseSvg(doc(body, root));

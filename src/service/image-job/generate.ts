@@ -6,7 +6,7 @@
 import { UserFacingError } from '../../errors.js';
 import { fitPreview } from '../fit-preview.js';
 import type { JobProgressReporter } from '../job-progress.js';
-import type { ImageJob, Responder } from '../jobs.js';
+import type { ImageJob, Responder } from '../../core/jobs.js';
 import type { JobMemory } from '../memory-budget.js';
 import type { AnswerSink, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult } from '../ports.js';
 import type { JobDeps } from './deps.js';

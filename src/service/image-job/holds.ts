@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { UserFacingError } from '../../errors.js';
 import { journalEntryOf } from '../job-journal-entry.js';
-import type { ImageJob, ReplyAddress } from '../jobs.js';
+import type { ImageJob, ReplyAddress } from '../../core/jobs.js';
 import { keepLease, type Lease } from '../lease-renewal.js';
 import type { QuotaStatus, SpendStatus } from '../ports.js';
 import type { JobDeps } from './deps.js';

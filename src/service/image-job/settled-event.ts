@@ -4,9 +4,9 @@
  * audit, metrics) listens to it (listeners/). A listener's failure is logged and never changes the member's outcome.
  */
 import type { Logger } from 'pino';
-import type { JobCost } from '../cost.js';
-import type { JobOutcome } from '../job-metrics.js';
-import type { ImageJob, Posted } from '../jobs.js';
+import type { JobCost } from '../../core/cost.js';
+import type { JobOutcome } from '../../ports/job-metrics.js';
+import type { ImageJob, Posted } from '../../core/jobs.js';
 import type { GenerateRequest } from '../ports.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
 import type { ServerSettings } from '../server-settings.js';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EditTransform, ResultActions } from './result-actions.js';
 export type { ResultActions };
-import type { GenerateRequest, ImageFormat, InputFidelity, PartialImage, QuotaSubject } from './ports.js';
+import type { GenerateRequest, ImageFormat, InputFidelity, PartialImage, QuotaSubject } from '../service/ports.js';
 
 /** A Discord attachment the service downloads (signed URLs expire, so at once). */
 export const AttachmentRef = z.object({

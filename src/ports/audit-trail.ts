@@ -4,10 +4,10 @@
  * implements {@link AuditTrail} (the Discord adapter posts them; src/discord/audit-poster.ts). Prompts are never
  * included. An audit that cannot be posted never fails a job.
  */
-import type { JobCost } from './cost.js';
+import type { JobCost } from '../core/cost.js';
 import type { JobOutcome } from './job-metrics.js';
-import type { ImageJob } from './jobs.js';
-import type { QuotaTarget } from './ports.js';
+import type { ImageJob } from '../core/jobs.js';
+import type { QuotaTarget } from '../service/ports.js';
 
 /** One job, as the audit channel reads it. */
 export interface AuditedJob {
