@@ -16,7 +16,7 @@ import { buildOps } from './ops/build-ops.js';
 import { runUntilStopped } from './process-lifecycle.js';
 import { buildService } from './service/build-service.js';
 import type { LeaseTimers } from './service/lease-renewal.js';
-import { systemClock, type Clock } from './service/ports.js';
+import { systemClock, type Clock } from './ports/clock.js';
 import { buildStorage } from './storage/build-storage.js';
 
 /** Test seams; production passes nothing. */

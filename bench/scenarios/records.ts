@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import pino from 'pino';
-import type { SlotHold } from '../../src/service/ports.js';
+import type { SlotHold } from '../../src/ports/job-slots.js';
 import type { SettledJob } from '../../src/core/usage-totals.js';
 import type { ClusterJobSlots } from '../../src/storage/job-slots.js';
 import { openBackend } from '../../src/storage/open-backend.js';

@@ -8,7 +8,8 @@
 import type { AutocompleteInteraction } from 'discord.js';
 import { parseSize, sizeProblem } from '../core/image-rules.js';
 import type { ModelProfile, ModelProfiles } from '../core/model-profiles.js';
-import type { GatewayModel, ImageGateway } from '../service/ports.js';
+import type { GatewayModel } from '../core/images.js';
+import type { ImageGateway } from '../ports/image-gateway.js';
 import { OPTION_NAMES } from './option-names.js';
 import { localizedChoiceName } from '../i18n/command-localizations.js';
 import { t } from '../i18n/translate.js';

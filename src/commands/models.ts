@@ -3,7 +3,8 @@
  */
 import { ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { translator } from '../i18n/translate.js';
-import type { GatewayModel, ImageGateway } from '../service/ports.js';
+import type { GatewayModel } from '../core/images.js';
+import type { ImageGateway } from '../ports/image-gateway.js';
 import { shortenForDiscord } from '../discord/text.js';
 import type { ChatCommand } from './command.js';
 

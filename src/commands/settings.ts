@@ -9,7 +9,7 @@ import { t } from '../i18n/translate.js';
 import { GenerateRequest } from '../core/image-request.js';
 import { parseSize, validateGenerateRequest } from '../core/image-rules.js';
 import type { AuditTrail } from '../ports/audit-trail.js';
-import type { QuotaPeriod } from '../service/ports.js';
+import type { QuotaPeriod } from '../core/quota.js';
 import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';

@@ -14,7 +14,8 @@ import {
 import { UserFacingError } from '../errors.js';
 import { formatList, formatUsdPrecise, t } from '../i18n/translate.js';
 import type { ModerationGate, StrikeReport } from '../service/moderation-gate.js';
-import type { Clock, QuotaPeriod } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { QuotaPeriod } from '../core/quota.js';
 import type { UsageReport, UsageSummary } from '../service/usage-report.js';
 import { MAX_JOB_IDS_PER_DAY } from '../core/usage-totals.js';
 import type { ChatCommand } from './command.js';

@@ -4,7 +4,7 @@
  * report never passes an estimate off as a bill. Pure.
  */
 import { z } from 'zod';
-import type { ImageUsage } from '../service/ports.js';
+import type { ImageUsage } from './images.js';
 
 const Price = z.number().nonnegative().optional();
 

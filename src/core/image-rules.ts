@@ -29,7 +29,7 @@ import {
   WIRE_NAMES,
 } from './image-request.js';
 import { bytesPhrase, phrase, phraseForLog, type Phrase } from './phrase.js';
-import type { EditRequest, ImageFormat, InputImage } from '../service/ports.js';
+import type { EditRequest, ImageFormat, InputImage } from './images.js';
 
 /** Custom-size bounds, in one place so they can follow the gateway. */
 export const SIZE_BOUNDS = {

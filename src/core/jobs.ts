@@ -1,11 +1,11 @@
 /**
  * A member's image job as the service receives it from a command: what to make, for whom, from which attachments.
  */
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EditTransform, ResultActions } from './result-actions.js';
 export type { ResultActions };
-import type { GenerateRequest, ImageFormat, InputFidelity, PartialImage, QuotaSubject } from '../service/ports.js';
+import type { GenerateRequest, ImageFormat, InputFidelity, PartialImage } from './images.js';
+import type { QuotaSubject } from './quota.js';
 
 /** A Discord attachment the service downloads (signed URLs expire, so at once). */
 export const AttachmentRef = z.object({
@@ -84,17 +84,6 @@ export interface CostConfirmation {
   thresholdUsd: number;
 }
 
-/**
- * Short, URL-safe, unguessable id: fits in a button's custom id with room to spare. It starts with a letter or a digit,
- * so a spreadsheet never reads it as a formula (a leading `-`) and the usage CSV can carry it as it is.
- */
-export function newJobId(): string {
-  for (;;) {
-    const id = randomBytes(9).toString('base64url');
-    if (/^[A-Za-z0-9]/.test(id)) return id;
-  }
-}
-
 /** Progress the member sees on the deferred reply. */
 export type JobProgress =
   | { stage: 'queued'; position: number }
@@ -146,37 +135,6 @@ export interface Delivery {
   enhanceable?: boolean | undefined;
 }
 
-/** The service's view of the place the member asked from (implemented over a Discord interaction). */
-export interface Responder {
-  /** The largest file this destination accepts, in bytes. */
-  readonly maxFileBytes: number;
-  /** Where another process can answer this job if this one dies; journalled when the job is accepted. */
-  readonly replyAddress?: ReplyAddress | undefined;
-  /**
-   * Settles once the destination accepts writes (Discord: the deferred acknowledgement, sent without waiting,
-   * has landed). When it rejects, nothing can reach the member: the job is cancelled and refunded. Absent: ready.
-   */
-  readonly ready?: Promise<void> | undefined;
-  /** Best-effort progress; failures are logged by the caller and ignored. */
-  progress(update: JobProgress): Promise<void>;
-  /**
-   * Optional: starts posting the result while the gateway's answer is still arriving, so the upload runs alongside
-   * the download. Nothing is posted unless {@link deliver} completes it. `after` settles once nothing else will be
-   * written to the reply first (progress edits have stopped). Undefined when this destination cannot now.
-   */
-  openUpload?(job: ImageJob, options: { expectedImages: number; after: Promise<void> }): ImageUpload | undefined;
-  /**
-   * Posts the images; throws when they could not be posted. Returns the ids of the messages that carry them.
-   * `upload`, from {@link openUpload}, carries exactly `delivery.files` and is completed rather than sent again.
-   */
-  deliver(delivery: Delivery, upload?: ImageUpload): Promise<Posted>;
-  /**
-   * Optional: asks the member to confirm an expensive request instead of running it (a message with the estimate and
-   * Confirm and Cancel buttons that carry `confirmation.id`). Without it, requests run unasked.
-   */
-  confirmCost?(confirmation: CostConfirmation): Promise<void>;
-}
-
 /** Where a delivery landed (Responder.deliver): its messages, and where the first one is. */
 export interface Posted {
   /** The messages that carry the images, in order. */
@@ -187,41 +145,4 @@ export interface Posted {
   guildId?: string | null | undefined;
   /** The first image as Discord serves it: a signed URL, which expires. */
   imageUrl?: string | undefined;
-}
-
-/** A post of images still arriving (Responder.openUpload). */
-export interface ImageUpload {
-  /**
-   * Decoded bytes of image `index` (0-based, one image after another). False when the upload has given up (it
-   * cannot carry this image, or was abandoned); nothing more should be written then.
-   */
-  write(index: number, bytes: Buffer): boolean;
-  /** Image `index` is complete: all its bytes, in one Buffer. */
-  end(index: number, bytes: Buffer): void;
-  /** The complete images written so far, in order. */
-  readonly images: readonly Buffer[];
-  /** Cuts the request off before its end, so nothing is posted; resolves once it has stopped (never rejects). Idempotent. */
-  abandon(): Promise<void>;
-}
-
-/** A job whose process died before it settled: refunded, and its member is told. */
-export interface AbandonedJobNotice {
-  jobId: string;
-  prompt: string;
-  requesterId: string;
-  guildId: string | null;
-  channelId: string | null;
-  /** Absent when the job was journalled without one. */
-  reply?: ReplyAddress | undefined;
-  /** The requester's language; absent: English. */
-  locale?: string | undefined;
-}
-
-/**
- * Tells a member that their job was cancelled and not charged (implemented over Discord: an edit of the original
- * reply while its token lives, else a message in the channel that mentions them, else a direct message), with a
- * Re-roll button.
- */
-export interface AbandonedJobNotifier {
-  tell(notice: AbandonedJobNotice): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { QuotaPeriod } from '../service/ports.js';
+import type { QuotaPeriod } from './quota.js';
 
 /** One quota window, calendar-aligned in UTC: `[start, end)` in ms since epoch. */
 export interface PeriodWindow {

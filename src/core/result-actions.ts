@@ -9,7 +9,7 @@ import type { ModelProfile } from './model-profiles.js';
 import { ImageInputError, parseSize } from './image-rules.js';
 import { phrase } from './phrase.js';
 import { WIRE_NAMES } from './image-request.js';
-import type { InputFidelity } from '../service/ports.js';
+import type { InputFidelity } from './images.js';
 
 /** The actions a result offers, by what its model supports (model-profiles.ts). */
 export interface ResultActions {

@@ -6,7 +6,7 @@
  * answer does not load sharp and libvips (about 26 MB resident, docs/benchmarks.md), which a job that only delivers
  * what the gateway made never needs.
  */
-import type { GeneratedImage, ImageFormat } from '../service/ports.js';
+import type { GeneratedImage, ImageFormat } from '../core/images.js';
 import { overPixelCap, sniffImageFormat } from '../core/image-rules.js';
 import { svgDeclaredSize } from '../core/svg-sanitise.js';
 import { imageSize } from 'image-size';

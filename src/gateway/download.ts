@@ -5,7 +5,7 @@
  *
  * @see ../../../shared/docs/image-gateway.md §4.2.3 (relays return url items; downloads can be slow)
  */
-import type { AnswerMemory } from '../service/ports.js';
+import type { AnswerMemory } from '../ports/image-gateway.js';
 import type { CallScope } from './call-scope.js';
 import { GatewayResponseError, GatewayTimeoutError } from './errors.js';
 import { decodeBase64 } from './decode.js';

@@ -9,16 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type pino from 'pino';
-import {
-  systemClock,
-  type Clock,
-  type EditRequest,
-  type GatewayCallOptions,
-  type GatewayModel,
-  type GenerateRequest,
-  type ImageGateway,
-  type ImageResult,
-} from '../service/ports.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import { type EditRequest, type GatewayModel, type GenerateRequest, type ImageResult } from '../core/images.js';
+import { type GatewayCallOptions, type ImageGateway } from '../ports/image-gateway.js';
 import { CallScope } from './call-scope.js';
 import { GatewayHttpError, type GatewayError } from './errors.js';
 import { exchangeImages, type ExchangeContext, type ExchangeResult } from './image-exchange.js';

@@ -2,7 +2,7 @@
  * Reading a successful plain-JSON answer (an image answer, or a task poll's): first its room in the memory budget,
  * then the body chunk by chunk, with the base64 images decoded as they arrive.
  */
-import type { AnswerMemory, AnswerSink } from '../service/ports.js';
+import type { AnswerMemory, AnswerSink } from '../ports/image-gateway.js';
 import type { CallScope } from './call-scope.js';
 import { GatewayResponseError } from './errors.js';
 import { declaredLength, type GatewayHttp, type GatewayResponse } from './http.js';

@@ -6,7 +6,8 @@
  *
  * @see ../../../shared/docs/image-gateway.md §0.3, §2.2, §2.3
  */
-import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../service/ports.js';
+import type { EditRequest, GenerateRequest } from '../core/images.js';
+import type { GatewayCallOptions } from '../ports/image-gateway.js';
 import { WIRE_NAMES } from '../core/image-request.js';
 import { ImageInputError, wholeNumber } from '../core/image-rules.js';
 import type { ModelProfile } from '../core/model-profiles.js';

@@ -5,9 +5,9 @@
  * included. An audit that cannot be posted never fails a job.
  */
 import type { JobCost } from '../core/cost.js';
-import type { JobOutcome } from './job-metrics.js';
+import type { JobOutcome } from '../core/job-outcome.js';
 import type { ImageJob } from '../core/jobs.js';
-import type { QuotaTarget } from '../service/ports.js';
+import type { QuotaTarget } from '../core/quota.js';
 
 /** One job, as the audit channel reads it. */
 export interface AuditedJob {

@@ -3,10 +3,7 @@
  * it waited in the queue and how many bytes it posted. A port with a no-op default, so the service and its tests need
  * no metrics library.
  */
-import { UserFacingError } from '../errors.js';
-
-/** How a job ended: posted, refused (the request, the quota, the queue or the model said no), failed, or cancelled. */
-export type JobOutcome = 'delivered' | 'refused' | 'failed' | 'cancelled';
+import type { JobOutcome } from '../core/job-outcome.js';
 
 /** The service's observations. */
 export interface JobMetrics {
@@ -24,36 +21,3 @@ export const NO_JOB_METRICS: JobMetrics = {
   queueWaited: () => undefined,
   uploaded: () => undefined,
 };
-
-const REFUSED = new Set<string>([
-  'input.invalid',
-  'input.attachmentInvalid',
-  'input.noImages',
-  'input.moderationNotAllowed',
-  'quota.exceeded',
-  'quota.blocked',
-  'spend.exceeded',
-  'spend.unpriced',
-  'moderation.paused',
-  'moderation.pausedNow',
-  'queue.full',
-  'gateway.contentRejected',
-  'gateway.unknownModel',
-  'gateway.badParameter',
-  'gateway.transparencyRefused',
-  'settings.modelNotAllowed',
-  'settings.tooMany',
-  'settings.channelOnly',
-  'settings.channelExcept',
-  'settings.threadUnknown',
-  'settings.moderationOff',
-  'settings.moderationRoles',
-]);
-const CANCELLED = new Set<string>(['job.cancelled', 'job.unacknowledged']);
-
-/** The outcome of a job that ended with `err` (as the member hears it, after error mapping). */
-export function jobOutcomeOf(err: unknown): JobOutcome {
-  if (!(err instanceof UserFacingError)) return 'failed';
-  if (REFUSED.has(err.identifier)) return 'refused';
-  return CANCELLED.has(err.identifier) ? 'cancelled' : 'failed';
-}

@@ -5,7 +5,7 @@
  * model's prices (set for any model in MODEL_PROFILES_FILE, built in for OpenAI's). Pure.
  */
 import { costOf, roundUsd, type JobCost, type ModelPrices } from '../core/cost.js';
-import type { ImageUsage } from './ports.js';
+import type { ImageUsage } from '../core/images.js';
 
 /** The shape of one chat call, as far as its price goes. */
 export interface ChatCall {

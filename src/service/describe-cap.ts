@@ -6,7 +6,8 @@
  */
 import { UserFacingError } from '../errors.js';
 import { periodWindow } from '../core/periods.js';
-import type { DescribeCounts, QuotaPeriod } from './ports.js';
+import type { DescribeCounts } from '../ports/describe-counts.js';
+import type { QuotaPeriod } from '../core/quota.js';
 
 /** A server's cap on describes per member. */
 export interface DescribeLimit {

@@ -4,7 +4,7 @@
  * is posted beside it.
  */
 import { UserFacingError } from '../errors.js';
-import type { GeneratedImage } from './ports.js';
+import type { GeneratedImage } from '../core/images.js';
 import { SvgRenderError, type AdmitBytes, type SvgRenderer } from './svg-render.js';
 import type { SvgChanges } from '../core/svg-sanitise.js';
 

@@ -7,7 +7,7 @@ import type { DeliveryNotice, Delivery, ImageJob } from '../core/jobs.js';
 import type { ModelProfile } from '../core/model-profiles.js';
 import { validateGenerateRequest } from '../core/image-rules.js';
 import { checkAgainstProfile } from '../core/profile-rules.js';
-import type { GenerateRequest } from './ports.js';
+import type { GenerateRequest } from '../core/images.js';
 import type { PromptHelp, PromptHelpUsage } from './prompt-help.js';
 
 /** What the step needs of a checked request. */

@@ -4,7 +4,8 @@
  * by its request field (`outputCompression`); how members know it is the commands' business.
  */
 import { UserFacingError } from '../errors.js';
-import { AttachmentDownloadError, GatewayError } from './ports.js';
+import { AttachmentDownloadError } from '../core/attachment-download.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
 import { fieldOfWireName } from '../core/image-request.js';
 import { ImageInputError } from '../core/image-rules.js';

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { JobProgress } from '../core/jobs.js';
-import type { PartialImage } from './ports.js';
+import type { PartialImage } from '../core/images.js';
 import { createProgressThrottle, type ProgressThrottle } from './progress-throttle.js';
 
 /** One job's progress reports. */

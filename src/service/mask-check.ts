@@ -8,7 +8,7 @@ import { loadSharp } from '../lazy-sharp.js';
 import { WIRE_NAMES } from '../core/image-request.js';
 import { ImageInputError } from '../core/image-rules.js';
 import { phrase } from '../core/phrase.js';
-import type { EditRequest } from './ports.js';
+import type { EditRequest } from '../core/images.js';
 
 async function inspect(bytes: Uint8Array): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {
   const sharp = await loadSharp();

@@ -23,7 +23,7 @@
  * budget still tells the truth; an answer may wait for a describe's room, which nothing else holds up (a describe
  * ends within its time limit, whatever the answers and references do). Every wait here can be abandoned (a signal).
  */
-import type { AnswerMemory } from './ports.js';
+import type { AnswerMemory } from '../ports/image-gateway.js';
 import { Semaphore, type PartialRelease } from './semaphore.js';
 
 const MIB = 1024 * 1024;

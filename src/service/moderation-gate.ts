@@ -10,17 +10,11 @@ import { UserFacingError } from '../errors.js';
 import type { AuditTrail } from '../ports/audit-trail.js';
 import { toUserFacingError } from './error-mapping.js';
 import type { ImageJob } from '../core/jobs.js';
-import {
-  countStrikes,
-  pausedUntil,
-  strikesWithin,
-  type MemberStrikes,
-  type StrikeMember,
-  type StrikePolicy,
-  type StrikeStore,
-} from '../core/moderation-strikes.js';
+import { countStrikes, pausedUntil, strikesWithin, type MemberStrikes, type StrikeMember, type StrikePolicy } from '../core/moderation-strikes.js';
+import { type StrikeStore } from '../ports/strike-store.js';
 import { phrase } from '../core/phrase.js';
-import { systemClock, type Clock, type QuotaPeriod } from './ports.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import { type QuotaPeriod } from '../core/quota.js';
 import type { SettingsStore } from './settings-store.js';
 import { daysOf } from './usage-report.js';
 

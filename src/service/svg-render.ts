@@ -18,7 +18,7 @@
  * A document refused by the sanitiser, or a render that fails or runs out of time, throws SvgRenderError: the job
  * ends with a message and nothing is delivered or charged.
  */
-import type { GeneratedImage } from './ports.js';
+import type { GeneratedImage } from '../core/images.js';
 import { rasteriseSvg } from './svg-rasterise.js';
 import { resizedSvg, sanitiseSvg, SvgRefusedError, type SvgChanges } from '../core/svg-sanitise.js';
 

@@ -4,10 +4,12 @@
  * period's jobs as CSV from their usage records. Everything is read from what settled jobs stored
  * (usage-totals.ts, usage-log.ts); nothing is estimated after the fact.
  */
-import type { QuotaPeriod, RecordStore } from './ports.js';
+import type { QuotaPeriod } from '../core/quota.js';
+import type { RecordStore } from '../ports/record-store.js';
 import { roundUsd } from '../core/cost.js';
 import { isoDate, periodWindow } from '../core/periods.js';
-import type { DayTotals, Sum, UsageTotals } from '../core/usage-totals.js';
+import type { DayTotals, Sum } from '../core/usage-totals.js';
+import type { UsageTotals } from '../ports/usage-totals.js';
 import type { DescribeUsage, JobUsage } from './usage-log.js';
 
 /** One line of the CSV: a job's usage record, or a description's (command `describe`, no image). */

@@ -4,7 +4,8 @@
  * PostgreSQL, an immediate transaction on SQLite), so several processes never lose an entry; clearing deletes the
  * record. The record lives HISTORY_DAYS after its last entry.
  */
-import { HistoryRecord, withEntry, type HistoryEntry, type HistoryOwner, type HistoryStore } from '../core/history-entries.js';
+import { HistoryRecord, withEntry, type HistoryEntry, type HistoryOwner } from '../core/history-entries.js';
+import { type HistoryStore } from '../ports/history-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Ledger } from './ledger.js';
 

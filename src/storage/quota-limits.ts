@@ -1,4 +1,4 @@
-import type { QuotaLimit, QuotaLimitSource } from '../service/ports.js';
+import type { QuotaLimit, QuotaLimitSource } from '../core/quota.js';
 import { PERIOD_DAYS } from '../core/periods.js';
 
 /** The limit that applies to a member, and where it came from. */

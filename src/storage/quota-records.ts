@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { QuotaTarget } from '../service/ports.js';
+import type { QuotaTarget } from '../core/quota.js';
 import type { PeriodWindow } from '../core/periods.js';
 
 /*

@@ -1,5 +1,7 @@
 import type pino from 'pino';
-import type { Clock, QuotaLedger, QuotaLimit, QuotaStatus, QuotaSubject, QuotaTarget, ReserveOutcome } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { QuotaLedger } from '../ports/quota-ledger.js';
+import type { QuotaLimit, QuotaStatus, QuotaSubject, QuotaTarget, ReserveOutcome } from '../core/quota.js';
 import { StorageCorruptError } from './errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { KvStore } from './kv-store.js';

@@ -15,8 +15,8 @@ import {
   type StrikeMember,
   type StrikeOutcome,
   type StrikePolicy,
-  type StrikeStore,
 } from '../core/moderation-strikes.js';
+import { type StrikeStore } from '../ports/strike-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Ledger } from './ledger.js';
 

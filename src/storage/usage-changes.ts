@@ -2,7 +2,7 @@
  * The quota rules on one usage record, as pure functions of the record and the time: what a reservation, a commit,
  * a refund and a lease renewal make of it. quota-store.ts runs them inside the ledger's atomic updates.
  */
-import type { QuotaStatus } from '../service/ports.js';
+import type { QuotaStatus } from '../core/quota.js';
 import { StorageCorruptError } from './errors.js';
 import type { PeriodWindow } from '../core/periods.js';
 import type { EffectiveLimit } from './quota-limits.js';

@@ -9,7 +9,8 @@
  * Days written before issue 28 were one JSON record each (`usage-day:`): they are read beside the counters and added
  * to them, never written again, and expire with their time to live; nothing is migrated.
  */
-import { countsOf, dayFromCounts, DayTotals, jobIdCount, jobIdListed, mergeDays, type SettledJob, type UsageTotals } from '../core/usage-totals.js';
+import { countsOf, dayFromCounts, DayTotals, jobIdCount, jobIdListed, mergeDays, type SettledJob } from '../core/usage-totals.js';
+import { type UsageTotals } from '../ports/usage-totals.js';
 import type { Ledger } from './ledger.js';
 
 const KEEP_MS = 400 * 86_400_000;

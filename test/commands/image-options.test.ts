@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IMAGE_OPTIONS, parseEditOptions, parseImageOptions, PROMPT_OPTION } from '../../src/commands/image-options.js';
 import { optionNameOf } from '../../src/commands/option-names.js';
 import { describeUserError, UserFacingError } from '../../src/errors.js';
-import type { GenerateRequest } from '../../src/service/ports.js';
+import type { GenerateRequest } from '../../src/core/images.js';
 import { FakeOptions } from '../fakes/fake-interaction.js';
 import { english } from '../support/phrases.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderProgress, resultButtons } from '../../src/discord/render.js';
 import { MAX_CARD_TEXT } from '../../src/discord/result-card.js';
 import type { Delivery, DeliveryNotice } from '../../src/core/jobs.js';
-import { newJobId } from '../../src/core/jobs.js';
+import { newJobId } from '../../src/service/job-id.js';
 import { imagineJob, MEMBER_ID } from '../fakes/jobs.js';
 import { cardText } from './card-text.js';
 

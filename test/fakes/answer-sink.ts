@@ -1,7 +1,7 @@
 /**
  * An AnswerSink for gateway tests: each part defaults to doing nothing (a new Buffer for `buffer`).
  */
-import type { AnswerSink } from '../../src/service/ports.js';
+import type { AnswerSink } from '../../src/ports/image-gateway.js';
 
 export function answerSink(parts: Partial<AnswerSink> = {}): AnswerSink {
   return {

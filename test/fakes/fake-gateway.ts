@@ -2,7 +2,8 @@
  * An ImageGateway scripted per call: each generate/edit takes the next script (a result, an error, or a
  * function of the request and call options). It records every call.
  */
-import type { EditRequest, GatewayCallOptions, GatewayModel, GenerateRequest, ImageGateway, ImageResult } from '../../src/service/ports.js';
+import type { EditRequest, GatewayModel, GenerateRequest, ImageResult } from '../../src/core/images.js';
+import type { GatewayCallOptions, ImageGateway } from '../../src/ports/image-gateway.js';
 
 export type GatewayScript = (request: GenerateRequest | EditRequest, options: GatewayCallOptions) => Promise<ImageResult>;
 

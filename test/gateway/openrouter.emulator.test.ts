@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayClient } from '../../src/gateway/gateway-client.js';
 import { createOpenRouterDialect } from '../../src/gateway/openrouter-dialect.js';
 import { ModelProfiles } from '../../src/core/model-profiles.js';
-import type { PartialImage } from '../../src/service/ports.js';
+import type { PartialImage } from '../../src/core/images.js';
 import { OPENROUTER_MODELS, openRouterFailure, startGatewayEmulator, type GatewayEmulator, type OpenRouterModelDef } from '../emulators/gateway/index.js';
 import { clientFor, failure, makeImage } from './fixtures.js';
 

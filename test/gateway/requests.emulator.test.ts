@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
 import type { GatewayClient } from '../../src/gateway/gateway-client.js';
 import { ImageInputError } from '../../src/core/image-rules.js';
-import type { EditRequest, GenerateRequest } from '../../src/service/ports.js';
+import type { EditRequest, GenerateRequest } from '../../src/core/images.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { clientFor, makeImage } from './fixtures.js';
 

@@ -16,7 +16,7 @@ import { toUserFacingError } from '../../src/service/error-mapping.js';
 import { validateGenerateRequest } from '../../src/core/image-rules.js';
 import { ModelProfiles } from '../../src/core/model-profiles.js';
 import { literal, PHRASE_IDS, phrase } from '../../src/core/phrase.js';
-import { AttachmentDownloadError } from '../../src/service/ports.js';
+import { AttachmentDownloadError } from '../../src/core/attachment-download.js';
 import { checkAgainstProfile } from '../../src/core/profile-rules.js';
 import { applySettings, DEFAULT_SETTINGS } from '../../src/service/server-settings.js';
 import { FakeOptions } from '../fakes/fake-interaction.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeUserError, UserFacingError, type UserErrorIdentifier } from '../../src/errors.js';
-import { AttachmentDownloadError, type AttachmentDownloadFailure } from '../../src/service/ports.js';
+import { AttachmentDownloadError, type AttachmentDownloadFailure } from '../../src/core/attachment-download.js';
 import { toUserFacingError } from '../../src/service/error-mapping.js';
 import { QueueCancelledError, QueueClosedError } from '../../src/service/fair-queue.js';
 import { GatewayCancelledError, GatewayError, GatewayTimeoutError } from '../../src/gateway/errors.js';

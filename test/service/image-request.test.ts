@@ -10,7 +10,7 @@ import {
   WIRE_NAMES,
   type RequestField,
 } from '../../src/core/image-request.js';
-import type { EditRequest, ImageFormat, InputFidelity } from '../../src/service/ports.js';
+import type { EditRequest, ImageFormat, InputFidelity } from '../../src/core/images.js';
 
 describe('the prompt rule', () => {
   it('trims the prompt', () => {

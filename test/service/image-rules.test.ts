@@ -10,7 +10,7 @@ import {
   validateEditRequest,
   validateGenerateRequest,
 } from '../../src/core/image-rules.js';
-import type { EditRequest, GenerateRequest } from '../../src/service/ports.js';
+import type { EditRequest, GenerateRequest } from '../../src/core/images.js';
 import { makeImage } from '../gateway/fixtures.js';
 import { english, inEnglish } from '../support/phrases.js';
 

@@ -9,7 +9,7 @@ import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
 import type { AttachmentRef, ImageJob } from '../../src/core/jobs.js';
-import { AttachmentDownloadError } from '../../src/service/ports.js';
+import { AttachmentDownloadError } from '../../src/core/attachment-download.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
 import { FakeResponder } from '../fakes/fake-responder.js';

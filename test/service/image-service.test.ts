@@ -4,7 +4,7 @@ import { FairQueue, QueueCancelledError, type FairQueueOptions } from '../../src
 import { GatewayError, GatewayHttpError, type GatewayErrorCategory } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
 import type { ImageJob } from '../../src/core/jobs.js';
-import type { QuotaStatus } from '../../src/service/ports.js';
+import type { QuotaStatus } from '../../src/core/quota.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
 import { FakeResponder } from '../fakes/fake-responder.js';

@@ -12,7 +12,7 @@ import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
 import { ModerationGate } from '../../src/service/moderation-gate.js';
 import { isoDate } from '../../src/core/periods.js';
-import type { ImageResult } from '../../src/service/ports.js';
+import type { ImageResult } from '../../src/core/images.js';
 import { phrase } from '../../src/core/phrase.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';

@@ -11,7 +11,7 @@ import { describeUserError, UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
 import type { AttachmentRef, ImageJob } from '../../src/core/jobs.js';
-import type { GenerateRequest } from '../../src/service/ports.js';
+import type { GenerateRequest } from '../../src/core/images.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { FakeResponder } from '../fakes/fake-responder.js';

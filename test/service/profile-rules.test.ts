@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ImageInputError } from '../../src/core/image-rules.js';
 import { ModelProfiles } from '../../src/core/model-profiles.js';
-import type { GenerateRequest } from '../../src/service/ports.js';
+import type { GenerateRequest } from '../../src/core/images.js';
 import { checkAgainstProfile, type DeclaredEdit } from '../../src/core/profile-rules.js';
 import { inEnglish } from '../support/phrases.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { QuotaAdmin } from '../../src/service/quota-admin.js';
-import type { QuotaTarget } from '../../src/service/ports.js';
+import type { QuotaTarget } from '../../src/core/quota.js';
 import type { AuditedChange } from '../../src/ports/audit-trail.js';
 import { DEFAULT_SETTINGS } from '../../src/service/server-settings.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { QuotaLimit, QuotaSubject } from '../../src/service/ports.js';
+import type { QuotaLimit, QuotaSubject } from '../../src/core/quota.js';
 import { StorageCorruptError } from '../../src/storage/errors.js';
 import type { Backend } from '../../src/storage/open-backend.js';
 import { type Storage, createStorage } from '../../src/storage/open-storage.js';

@@ -15,15 +15,19 @@ import type { MemberHistory } from '../member-history.js';
 import { MemoryBudget } from '../memory-budget.js';
 import type { ModerationGate } from '../moderation-gate.js';
 import { ModelProfiles } from '../../core/model-profiles.js';
-import type { Clock, ImageGateway, JobJournal, QuotaLedger, SpendLedger } from '../ports.js';
-import { systemClock } from '../ports.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ImageGateway } from '../../ports/image-gateway.js';
+import type { JobJournal } from '../../ports/job-journal.js';
+import type { QuotaLedger } from '../../ports/quota-ledger.js';
+import type { SpendLedger } from '../../ports/spend-ledger.js';
+import { systemClock } from '../../ports/clock.js';
 import type { PromptHelp } from '../prompt-help.js';
 import type { SettingsStore } from '../settings-store.js';
 import type { StreamedDelivery } from '../streaming/streamed-delivery.js';
 import { SvgRenderer } from '../svg-render.js';
 import type { FairQueue } from '../fair-queue.js';
 import type { UsageLog } from '../usage-log.js';
-import type { UsageTotals } from '../../core/usage-totals.js';
+import type { UsageTotals } from '../../ports/usage-totals.js';
 
 /** The rules a request meets before anything is held (preflight and confirm). */
 export interface JobRules {

@@ -6,9 +6,11 @@
 import { UserFacingError } from '../../errors.js';
 import { fitPreview } from '../fit-preview.js';
 import type { JobProgressReporter } from '../job-progress.js';
-import type { ImageJob, Responder } from '../../core/jobs.js';
+import type { ImageJob } from '../../core/jobs.js';
+import type { Responder } from '../../ports/responder.js';
 import type { JobMemory } from '../memory-budget.js';
-import type { AnswerSink, EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult } from '../ports.js';
+import type { AnswerSink, GatewayCallOptions, ImageGateway } from '../../ports/image-gateway.js';
+import type { EditRequest, GenerateRequest, ImageResult } from '../../core/images.js';
 import type { JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';
 import { partialImagesFor } from './preflight.js';

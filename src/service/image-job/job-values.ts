@@ -7,7 +7,7 @@ import type { JobCost } from '../../core/cost.js';
 import type { EnhancementOutcome } from '../enhance-step.js';
 import type { ImageJob } from '../../core/jobs.js';
 import type { ModelProfile } from '../../core/model-profiles.js';
-import type { GenerateRequest, ImageResult } from '../ports.js';
+import type { GenerateRequest, ImageResult } from '../../core/images.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
 import type { ServerSettings } from '../server-settings.js';
 

@@ -10,7 +10,7 @@ import { declaredBytes, unsizedImageBytes, validateEditRequest } from '../../cor
 import { checkMask, checkSquare } from '../mask-check.js';
 import type { JobMemory } from '../memory-budget.js';
 import { outpaint } from '../outpaint.js';
-import type { EditRequest, GenerateRequest } from '../ports.js';
+import type { EditRequest, GenerateRequest } from '../../core/images.js';
 import { isCanvasTransform } from '../../core/result-actions.js';
 import type { JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';

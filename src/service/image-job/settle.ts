@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { UserFacingError } from '../../errors.js';
 import { JobClaimedError } from '../claimed-jobs.js';
 import { toUserFacingError } from '../error-mapping.js';
-import { jobOutcomeOf } from '../../ports/job-metrics.js';
+import { jobOutcomeOf } from '../job-outcome.js';
 import type { ImageJob } from '../../core/jobs.js';
 import { defaultModel, type JobDeps } from './deps.js';
 import type { Delivered } from './deliver.js';

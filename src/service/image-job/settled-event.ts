@@ -5,9 +5,9 @@
  */
 import type { Logger } from 'pino';
 import type { JobCost } from '../../core/cost.js';
-import type { JobOutcome } from '../../ports/job-metrics.js';
+import type { JobOutcome } from '../../core/job-outcome.js';
 import type { ImageJob, Posted } from '../../core/jobs.js';
-import type { GenerateRequest } from '../ports.js';
+import type { GenerateRequest } from '../../core/images.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
 import type { ServerSettings } from '../server-settings.js';
 import type { Answer } from './job-values.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../../src/errors.js';
 import { FairQueue } from '../../../src/service/fair-queue.js';
 import { ImageService } from '../../../src/service/image-service.js';
-import type { JobOutcome } from '../../../src/ports/job-metrics.js';
+import type { JobOutcome } from '../../../src/core/job-outcome.js';
 import type { SettledJob } from '../../../src/core/usage-totals.js';
 import { DEFAULT_SETTINGS } from '../../../src/service/server-settings.js';
 import { openStorage, type Storage } from '../../../src/storage/open-storage.js';
