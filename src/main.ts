@@ -10,7 +10,7 @@ import { promptFeaturesOf, promptModelsOf } from './commands/prompt-help-options
 import { configWarnings, type Config } from './config.js';
 import { buildDiscord } from './discord/build-discord.js';
 import { buildGateway } from './gateway/build-gateway.js';
-import { InteractionIntake } from './interaction-intake.js';
+import { InteractionIntake } from './discord/interaction-intake.js';
 import { createLogger } from './logger.js';
 import { buildOps } from './ops/build-ops.js';
 import { runUntilStopped } from './process-lifecycle.js';

@@ -4,7 +4,7 @@
  * interactions in flight, up to its grace period.
  */
 import { Events, MessageFlags, type Client, type Interaction, type REST } from 'discord.js';
-import { forgetInteractionHandlers } from './discord/rest-sweeps.js';
+import { forgetInteractionHandlers } from './rest-sweeps.js';
 
 /** Options of {@link InteractionIntake}. */
 export interface InteractionIntakeOptions {
