@@ -5,7 +5,7 @@
 import type { QuotaStatus } from '../core/quota.js';
 import { StorageCorruptError } from './errors.js';
 import type { PeriodWindow } from '../core/periods.js';
-import type { EffectiveLimit } from './quota-limits.js';
+import type { EffectiveLimit } from '../core/quota-precedence.js';
 import { UsageRecord } from './quota-records.js';
 
 /** How long a usage record remembers a committed job, so a repeated commit charges nothing. */

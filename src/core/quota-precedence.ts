@@ -1,5 +1,10 @@
-import type { QuotaLimit, QuotaLimitSource } from '../core/quota.js';
-import { PERIOD_DAYS } from '../core/periods.js';
+/**
+ * Which limit applies to a member (issue 30): a member override, else the most generous of their roles, else the
+ * server's, else the configured default. A rule of the quotas, not of a store: the ledgers (src/storage) look the
+ * candidates up and ask this.
+ */
+import type { QuotaLimit, QuotaLimitSource } from './quota.js';
+import { PERIOD_DAYS } from './periods.js';
 
 /** The limit that applies to a member, and where it came from. */
 export interface EffectiveLimit extends QuotaLimit {

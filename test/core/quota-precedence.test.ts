@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mostGenerous, pickEffectiveLimit } from '../../src/storage/quota-limits.js';
+import { mostGenerous, pickEffectiveLimit } from '../../src/core/quota-precedence.js';
 
 const defaults = { limit: 5, period: 'day' } as const;
 
