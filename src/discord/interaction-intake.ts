@@ -4,6 +4,7 @@
  * interactions in flight, up to its grace period.
  */
 import { Events, MessageFlags, type Client, type Interaction, type REST } from 'discord.js';
+import { t } from '../i18n/translate.js';
 import { forgetInteractionHandlers } from './rest-sweeps.js';
 
 /** Options of {@link InteractionIntake}. */
@@ -67,5 +68,5 @@ export class InteractionIntake {
 
 async function refuseWhileStopping(interaction: Interaction): Promise<void> {
   if (!interaction.isRepliable()) return;
-  await interaction.reply({ content: 'The bot is restarting. Please try again in a minute.', flags: MessageFlags.Ephemeral }).catch(() => undefined);
+  await interaction.reply({ content: t(interaction.locale, 'error.restarting'), flags: MessageFlags.Ephemeral }).catch(() => undefined);
 }
