@@ -6,7 +6,7 @@
  * is slow, so it waits a short while for the catalogue and otherwise answers from the cache.
  */
 import type { AutocompleteInteraction } from 'discord.js';
-import { parseSize, sizeProblem } from '../core/image-rules.js';
+import { parseSize, sizeProblem } from '../core/sizes.js';
 import type { ModelProfile, ModelProfiles } from '../core/model-profiles.js';
 import type { GatewayModel } from '../core/images.js';
 import type { ImageGateway } from '../ports/image-gateway.js';

@@ -20,7 +20,7 @@ import {
   MAX_PROMPT_LENGTH,
 } from './image-request.js';
 import { ModelPrices } from './cost.js';
-import { SIZE_BOUNDS, STANDARD_SIZES } from './image-rules.js';
+import { SIZE_BOUNDS, STANDARD_SIZES } from './sizes.js';
 
 const SizeText = z.string().regex(/^\d{1,5}x\d{1,5}$/, { error: 'expects sizes written WIDTHxHEIGHT, such as 1024x1024' });
 

@@ -4,7 +4,8 @@
  * image-rules' general checks, on the normalised request. Pure.
  */
 import { codePoints, type GenerateRequest, WIRE_NAMES } from './image-request.js';
-import { type DeclaredImage, ImageInputError, parseSize, sizeProblem } from './image-rules.js';
+import { type DeclaredImage, ImageInputError } from './image-rules.js';
+import { parseSize, sizeProblem } from './sizes.js';
 import type { ModelProfile } from './model-profiles.js';
 import { literal, phrase, type Phrase } from './phrase.js';
 

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { ModelProfile } from './model-profiles.js';
-import { ImageInputError, parseSize } from './image-rules.js';
+import { ImageInputError } from './image-rules.js';
+import { parseSize } from './sizes.js';
 import { phrase } from './phrase.js';
 import { WIRE_NAMES } from './image-request.js';
 import type { InputFidelity } from './images.js';

@@ -10,6 +10,7 @@
  * `<use>` is expanded, and the document is refused. Pure: no I/O, no sharp.
  */
 import { readSvg, SvgDocumentError, writeSvg, type SvgElement, type SvgNode } from './svg-document.js';
+import { declaredSize } from './svg-size.js';
 
 /** What a document may hold; beyond these it is refused (or, for filter parameters, clamped). */
 export const SVG_LIMITS = {
@@ -51,8 +52,6 @@ export class SvgRefusedError extends Error {
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
-/** The size of an SVG that declares none (librsvg's and browsers' default is 100%, which means nothing here). */
-const DEFAULT_SIDE = 1024;
 
 const PRIMITIVES = new Set([
   'feBlend',
@@ -297,31 +296,4 @@ function ensureNamespaces(root: SvgElement): void {
   const usesXlink = (element: SvgElement): boolean =>
     element.attributes.some(([name]) => name === 'xlink:href') || element.children.some((c) => typeof c !== 'string' && usesXlink(c));
   if (usesXlink(root) && !root.attributes.some(([name]) => name === 'xmlns:xlink')) root.attributes.push(['xmlns:xlink', XLINK_NS]);
-}
-
-const UNITS: Readonly<Record<string, number>> = { '': 1, px: 1, pt: 4 / 3, pc: 16, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, em: 16, ex: 8 };
-
-function length(value: string | undefined): number | undefined {
-  const match = value === undefined ? null : /^\s*([+]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)\s*(px|pt|pc|in|cm|mm|em|ex)?\s*$/i.exec(value);
-  if (!match) return undefined;
-  const n = Number(match[1]) * (UNITS[(match[2] ?? '').toLowerCase()] ?? 1);
-  return Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-/** Width and height in pixels: as declared, else from the viewBox (keeping its aspect), else 1024 square. */
-function declaredSize(root: SvgElement): { width: number; height: number } {
-  const attr = (name: string) => root.attributes.find(([n]) => n === name)?.[1];
-  const [, , boxWidth = NaN, boxHeight = NaN, ...extra] = (attr('viewBox') ?? '')
-    .trim()
-    .split(/[\s,]+/)
-    .map(Number);
-  const viewBox =
-    extra.length === 0 && boxWidth > 0 && boxHeight > 0 && Number.isFinite(boxWidth * boxHeight) ? { width: boxWidth, height: boxHeight } : undefined;
-  const width = length(attr('width'));
-  const height = length(attr('height'));
-  const size = (w: number, h: number) => ({ width: Math.max(1, Math.round(w)), height: Math.max(1, Math.round(h)) });
-  if (width !== undefined && height !== undefined) return size(width, height);
-  if (width !== undefined) return size(width, viewBox ? (width * viewBox.height) / viewBox.width : width);
-  if (height !== undefined) return size(viewBox ? (height * viewBox.width) / viewBox.height : height, height);
-  return viewBox ? size(viewBox.width, viewBox.height) : size(DEFAULT_SIDE, DEFAULT_SIDE);
 }

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { IMAGE_BACKGROUNDS, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_EDIT_IMAGES, MAX_IMAGES_PER_REQUEST, MAX_PROMPT_LENGTH } from '../core/image-request.js';
-import { parseSize } from '../core/image-rules.js';
+import { parseSize } from '../core/sizes.js';
 import type { ModelProfile } from '../core/model-profiles.js';
 
 /** One capability descriptor; a kind this client does not know still says the parameter is supported. */

@@ -7,7 +7,7 @@
  * exactly that instead.
  */
 import type { GenerateRequest } from '../core/image-request.js';
-import { parseSize } from '../core/image-rules.js';
+import { parseSize } from '../core/sizes.js';
 
 /** `size: auto` (or none): gpt-image-2's largest non-experimental size, 2560x1440, which covers the others'. */
 const AUTO_PIXELS = 2560 * 1440;

@@ -8,7 +8,7 @@
 import type { ModelPrices } from '../core/cost.js';
 import { roundUsd } from '../core/cost.js';
 import type { GenerateRequest, InputFidelity } from '../core/images.js';
-import { parseSize } from '../core/image-rules.js';
+import { parseSize } from '../core/sizes.js';
 
 /** Output tokens of one 1024×1024 image by quality (gpt-image-1's table; other sizes scale with their area). */
 const OUTPUT_TOKENS_1024: Readonly<Record<string, number>> = {

@@ -6,7 +6,7 @@
 import { UserFacingError } from '../errors.js';
 import { displayable, type SvgRendering } from './displayable.js';
 import { fitToLimit } from './fit-attachment.js';
-import { parseSize } from '../core/image-rules.js';
+import { parseSize } from '../core/sizes.js';
 import type { DeliveryFile, DeliveryNotice } from '../core/jobs.js';
 import type { ImageResult } from '../core/images.js';
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { UserFacingError } from '../errors.js';
-import { parseSize } from '../core/image-rules.js';
+import { parseSize } from '../core/sizes.js';
 import { literal, phrase } from '../core/phrase.js';
 import { GenerateRequest, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../core/image-request.js';
 

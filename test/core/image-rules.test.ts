@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ImageInputError,
-  isValidSizeText,
-  nearestStandardSize,
-  parseSize,
-  SIZE_BOUNDS,
-  sniffImageFormat,
-  STANDARD_SIZES,
-  validateEditRequest,
-  validateGenerateRequest,
-} from '../../src/core/image-rules.js';
+import { ImageInputError, sniffImageFormat, validateEditRequest, validateGenerateRequest } from '../../src/core/image-rules.js';
+import { isValidSizeText, nearestStandardSize, parseSize, SIZE_BOUNDS, STANDARD_SIZES } from '../../src/core/sizes.js';
 import type { EditRequest, GenerateRequest } from '../../src/core/images.js';
 import { makeImage } from '../gateway/fixtures.js';
 import { english, inEnglish } from '../support/phrases.js';
