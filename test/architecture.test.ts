@@ -2,6 +2,11 @@
  * The import directions of README's "How it is built", enforced. Every import of every file in src (static, `import type`,
  * `export … from`, dynamic `import()` and `import('…')` types, found by TypeScript's own scanner) is resolved, checked
  * against the rules below, and the graph searched for cycles. A failure lists each offending `file → import`.
+ *
+ * The rules are folder rules (issue 30): each folder of src is a room of one kind (core: vocabulary and pure rules;
+ * ports: one file per port; service: use cases and their machinery; the adapters; ops; the shared modules; the entry
+ * points), and MAY_IMPORT says which rooms each room may import. No file is an exception to them; the only files named
+ * are the owners of a library (sharp, undici in the gateway) and the streaming seam.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
