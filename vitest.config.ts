@@ -27,6 +27,8 @@ export default defineConfig({
         'src/commands/**': { lines: 90, statements: 88, functions: 93, branches: 80 },
         'src/discord/**': { lines: 96, statements: 91, functions: 91, branches: 82 },
         'src/service/*.ts': { lines: 97, statements: 95, functions: 97, branches: 93 },
+        // The vocabulary and pure rules, moved out of src/service with its floors (issue 30); src/ports is declarations.
+        'src/core/**': { lines: 97, statements: 95, functions: 97, branches: 93 },
         'src/service/streaming/**': { lines: 98, statements: 98, functions: 98, branches: 96 },
         'src/gateway/**': { lines: 95, statements: 94, functions: 96, branches: 88 },
         // functions 95, not 97: without REDIS_URL and POSTGRES_URL their adapters go untested and the folder measures 96.

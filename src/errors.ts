@@ -5,61 +5,10 @@
 
 import type { MessageKey } from './i18n/locales.js';
 import { formatList, formatUsd, t, type MessageValues } from './i18n/translate.js';
-import type { Phrase, PhraseId, PhraseValue } from './service/phrase.js';
+import { errorMessageId, type UserErrorIdentifier } from './core/member-messages.js';
+import type { Phrase, PhraseId, PhraseValue } from './core/phrase.js';
 
-/** Stable identifiers of member-facing errors; each has its message in the catalogues (`error.<identifier>`). */
-export type UserErrorIdentifier =
-  | 'input.invalid'
-  | 'input.attachmentInvalid'
-  | 'input.noImages'
-  | 'input.moderationNotAllowed'
-  | 'quota.exceeded'
-  | 'quota.blocked'
-  | 'spend.exceeded'
-  | 'spend.unpriced'
-  | 'moderation.paused'
-  | 'moderation.pausedNow'
-  | 'queue.full'
-  | 'permission.manageServer'
-  | 'permission.deleteResult'
-  | 'delete.expired'
-  | 'permission.confirmCost'
-  | 'gateway.contentRejected'
-  | 'gateway.unknownModel'
-  | 'gateway.badParameter'
-  | 'gateway.transparencyRefused'
-  | 'gateway.busy'
-  | 'gateway.timedOut'
-  | 'gateway.cutOff'
-  | 'gateway.unavailable'
-  | 'gateway.failure'
-  | 'gateway.endpointMissing'
-  | 'gateway.imageTooLarge'
-  | 'storage.unavailable'
-  | 'storage.corrupt'
-  | 'job.cancelled'
-  | 'job.unacknowledged'
-  | 'button.expired'
-  | 'delivery.failed'
-  | 'delivery.svgRefused'
-  | 'history.unknownJob'
-  | 'history.resultGone'
-  | 'show.noAttachFiles'
-  | 'show.ageRestrictedOnly'
-  | 'settings.modelNotAllowed'
-  | 'settings.tooMany'
-  | 'settings.channelOnly'
-  | 'settings.channelExcept'
-  | 'settings.threadUnknown'
-  | 'settings.moderationOff'
-  | 'settings.moderationRoles'
-  | 'promptHelp.off'
-  | 'promptHelp.failed'
-  | 'describe.running'
-  | 'describe.cooldown'
-  | 'describe.busy'
-  | 'describe.limit'
-  | 'memory.busy';
+export type { UserErrorIdentifier };
 
 /** Values the copy may use. */
 export interface UserErrorContext {
@@ -185,7 +134,7 @@ function errorValues(error: UserFacingError, nameOf: ParamNamer, locale: string 
 }
 
 /** Each identifier's message in the catalogues: adding an identifier without its English text does not compile. */
-const messageKeyOf = (identifier: UserErrorIdentifier): `error.${UserErrorIdentifier}` & MessageKey => `error.${identifier}`;
+const messageKeyOf = (identifier: UserErrorIdentifier): ReturnType<typeof errorMessageId> & MessageKey => errorMessageId(identifier);
 
 /**
  * The member-facing text for an error, with its reference id, in the member's language (`locale`: the

@@ -10,13 +10,13 @@ import { promptFeaturesOf, promptModelsOf } from './commands/prompt-help-options
 import { configWarnings, type Config } from './config.js';
 import { buildDiscord } from './discord/build-discord.js';
 import { buildGateway } from './gateway/build-gateway.js';
-import { InteractionIntake } from './interaction-intake.js';
+import { InteractionIntake } from './discord/interaction-intake.js';
 import { createLogger } from './logger.js';
 import { buildOps } from './ops/build-ops.js';
 import { runUntilStopped } from './process-lifecycle.js';
 import { buildService } from './service/build-service.js';
 import type { LeaseTimers } from './service/lease-renewal.js';
-import { systemClock, type Clock } from './service/ports.js';
+import { systemClock, type Clock } from './ports/clock.js';
 import { buildStorage } from './storage/build-storage.js';
 
 /** Test seams; production passes nothing. */

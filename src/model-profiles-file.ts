@@ -1,11 +1,11 @@
 /**
  * Reads MODEL_PROFILES_FILE for config.ts: JSON mapping model ids or patterns to profile changes
- * (service/model-profiles.ts), checked with zod. Every problem is named with its entry and field, so a bad file
+ * (core/model-profiles.ts), checked with zod. Every problem is named with its entry and field, so a bad file
  * stops the bot at start with a message that says what to fix.
  */
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { ProfilesFile } from './service/model-profiles.js';
+import { ProfilesFile } from './core/model-profiles.js';
 
 /** The file's profiles, or what is wrong with it. */
 export type ProfilesFileResult = { ok: true; profiles: ProfilesFile } | { ok: false; problems: string[] };

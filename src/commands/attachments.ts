@@ -3,7 +3,7 @@
  * (which downloads them). The real check is by magic bytes after download; this only filters the obvious.
  */
 import type { Attachment } from 'discord.js';
-import type { AttachmentRef } from '../service/jobs.js';
+import type { AttachmentRef } from '../core/jobs.js';
 
 export { looksLikeImage } from '../discord/message-images.js';
 

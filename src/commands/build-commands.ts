@@ -5,8 +5,9 @@
 import { Events, type Client, type Interaction, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { ModelProfiles } from '../service/model-profiles.js';
-import type { Clock, ImageGateway } from '../service/ports.js';
+import type { ModelProfiles } from '../core/model-profiles.js';
+import type { Clock } from '../ports/clock.js';
+import type { ImageGateway } from '../ports/image-gateway.js';
 import { InteractionChannels } from './channel-facts.js';
 import { syncCommands } from './command-sync.js';
 import { createImageAutocomplete } from './image-autocomplete.js';

@@ -13,7 +13,7 @@ import {
 } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { DescribeService } from '../service/describe-service.js';
-import type { AttachmentRef } from '../service/jobs.js';
+import type { AttachmentRef } from '../core/jobs.js';
 import { describeCard } from '../discord/views/result-card.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { component, type ChatCommand, type ComponentHandler, type InteractionContext, type MessageCommand } from './command.js';
@@ -23,7 +23,7 @@ import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs
 import { findMessageImages } from '../discord/message-images.js';
 import { channelOf } from './channel-facts.js';
 import { subjectOf } from './job-from-interaction.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 import { chatInputData, readOptions } from './option-reader.js';
 
 export const DESCRIBE_DATA = chatInputData({

@@ -7,14 +7,14 @@
 import { ApplicationCommandType, type RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
-import { MAX_EDIT_IMAGES } from '../service/image-request.js';
+import { MAX_EDIT_IMAGES } from '../core/image-request.js';
 import { component, type ComponentHandler, type MessageCommand } from './command.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { findMessageImages } from '../discord/message-images.js';
 import { editImageModal } from '../discord/views/edit-modals.js';
 import { readPrompt } from './prompt-modal.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 
 export const EDIT_IMAGE_MENU_DATA = {
   type: ApplicationCommandType.Message,

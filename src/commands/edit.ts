@@ -9,7 +9,7 @@ import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, pa
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { ENHANCE_OPTION, withEnhance } from './prompt-help-options.js';
 import { chatInputData, readOptions } from './option-reader.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
 

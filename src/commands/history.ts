@@ -4,7 +4,7 @@
  * there is no option to name anyone else, admins included. Everything is written in the asker's language.
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags } from 'discord.js';
-import type { HistoryOwner } from '../service/history-entries.js';
+import type { HistoryOwner } from '../core/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import { component, type ChatCommand, type ComponentHandler } from './command.js';
 import { historyClearedText, renderHistoryPage } from '../discord/views/history-page.js';

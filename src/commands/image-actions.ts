@@ -8,9 +8,9 @@
 import type { ButtonInteraction, ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
-import { GenerateRequest } from '../service/image-request.js';
-import type { EditTransform } from '../service/result-actions.js';
-import type { AttachmentRef } from '../service/jobs.js';
+import { GenerateRequest } from '../core/image-request.js';
+import type { EditTransform } from '../core/result-actions.js';
+import type { AttachmentRef } from '../core/jobs.js';
 import { component, type ComponentHandler, type InteractionContext } from './command.js';
 import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
@@ -18,7 +18,7 @@ import { buildJob } from './job-from-interaction.js';
 import { readPrompt } from './prompt-modal.js';
 import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from '../discord/views/action-modals.js';
 import { ACTIONS, CUSTOM_IDS, pickedImage } from '../discord/custom-ids.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 
 type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
 

@@ -6,9 +6,10 @@
  * is slow, so it waits a short while for the catalogue and otherwise answers from the cache.
  */
 import type { AutocompleteInteraction } from 'discord.js';
-import { parseSize, sizeProblem } from '../service/image-rules.js';
-import type { ModelProfile, ModelProfiles } from '../service/model-profiles.js';
-import type { GatewayModel, ImageGateway } from '../service/ports.js';
+import { parseSize, sizeProblem } from '../core/sizes.js';
+import type { ModelProfile, ModelProfiles } from '../core/model-profiles.js';
+import type { GatewayModel } from '../core/images.js';
+import type { ImageGateway } from '../ports/image-gateway.js';
 import { OPTION_NAMES } from './option-names.js';
 import { localizedChoiceName } from '../i18n/command-localizations.js';
 import { sizeChoiceName } from '../discord/views/autocomplete-choices.js';

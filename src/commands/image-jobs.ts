@@ -4,8 +4,9 @@
  */
 import type { AutocompleteInteraction, BaseInteraction, RepliableInteraction } from 'discord.js';
 import type { ImageService } from '../service/image-service.js';
-import type { ImageJob, Responder } from '../service/jobs.js';
-import type { GenerateRequest } from '../service/ports.js';
+import type { ImageJob } from '../core/jobs.js';
+import type { Responder } from '../ports/responder.js';
+import type { GenerateRequest } from '../core/images.js';
 import type { InteractionContext } from './command.js';
 import { buildJob } from './job-from-interaction.js';
 import type { PromptHelpFeatures } from './prompt-help-options.js';

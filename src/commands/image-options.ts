@@ -19,7 +19,7 @@ import {
   MAX_IMAGES_PER_REQUEST,
   MAX_MODEL_NAME_LENGTH,
   OUTPUT_COMPRESSION,
-} from '../service/image-request.js';
+} from '../core/image-request.js';
 import { OPTION_NAMES } from './option-names.js';
 import { issueDetail } from './issue-detail.js';
 import type { OptionReader } from './option-reader.js';

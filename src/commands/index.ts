@@ -4,7 +4,8 @@
 import type { RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
 import type { JobArchive } from '../service/job-archive.js';
 import type { MemberHistory } from '../service/member-history.js';
-import type { Clock, ImageGateway } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { ImageGateway } from '../ports/image-gateway.js';
 import type { UsageReport } from '../service/usage-report.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
 import type { ModerationGate } from '../service/moderation-gate.js';

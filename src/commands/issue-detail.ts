@@ -4,7 +4,7 @@
  * its values; any other issue is worded by its code and bounds.
  */
 import type { z } from 'zod';
-import { isPhraseId, phrase, type Phrase, type PhraseValue } from '../service/phrase.js';
+import { isPhraseId, phrase, type Phrase, type PhraseValue } from '../core/phrase.js';
 
 /** The phrase for a zod issue (the first of a failed parse); a generic one when there is none. */
 export function issueDetail(issue: z.core.$ZodIssue | undefined): Phrase {

@@ -3,8 +3,10 @@
  */
 import { PermissionFlagsBits, type BaseInteraction, type GuildMember } from 'discord.js';
 import { channelOf } from './channel-facts.js';
-import { newJobId, type ImageJob } from '../service/jobs.js';
-import type { GenerateRequest, QuotaSubject } from '../service/ports.js';
+import { newJobId } from '../service/job-id.js';
+import { type ImageJob } from '../core/jobs.js';
+import type { GenerateRequest } from '../core/images.js';
+import type { QuotaSubject } from '../core/quota.js';
 
 /**
  * The quota subject: the server the command ran in when the app is installed there (with its bot user or only its

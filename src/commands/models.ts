@@ -2,7 +2,7 @@
  * /models: the image models the gateway offers, for the member's eyes only.
  */
 import { ApplicationCommandType, MessageFlags, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import type { ImageGateway } from '../service/ports.js';
+import type { ImageGateway } from '../ports/image-gateway.js';
 import { renderModelList } from '../discord/views/models-text.js';
 import type { ChatCommand } from './command.js';
 

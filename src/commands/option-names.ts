@@ -3,7 +3,7 @@
  * members type. The image commands read and register their options by it, and the router words a field named
  * in an error as its option (the service names fields only).
  */
-import type { RequestField } from '../service/image-request.js';
+import type { RequestField } from '../core/image-request.js';
 
 /** Request fields → option names. */
 export const OPTION_NAMES = {

@@ -4,7 +4,7 @@
 import type { ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { PROMPT_FIELD } from '../discord/views/prompt-modal.js';
-import { Prompt } from '../service/image-request.js';
+import { Prompt } from '../core/image-request.js';
 import { issueDetail } from './issue-detail.js';
 
 /** The submitted prompt, trimmed; a blank one is refused. */

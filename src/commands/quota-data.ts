@@ -3,7 +3,7 @@
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, InteractionContextType } from 'discord.js';
 import { z } from 'zod';
-import type { PhraseId } from '../service/phrase.js';
+import type { PhraseId } from '../core/phrase.js';
 import { chatInputData } from './option-reader.js';
 import { PERIOD_CHOICES } from './server-admin.js';
 

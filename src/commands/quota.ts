@@ -7,7 +7,7 @@ import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { ModerationGate } from '../service/moderation-gate.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
-import type { QuotaSubject, QuotaTarget } from '../service/ports.js';
+import type { QuotaSubject, QuotaTarget } from '../core/quota.js';
 import type { ChatCommand } from './command.js';
 import { subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
@@ -22,7 +22,7 @@ import {
   renderUsageReset,
 } from '../discord/views/quota-text.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 import { issueDetail } from './issue-detail.js';
 
 const QUOTAS_IN_SERVERS = phrase('detail.guild.quotas');

@@ -9,7 +9,7 @@ import { MessageFlags, PermissionFlagsBits, type ButtonInteraction } from 'disco
 import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
 import { component, type ComponentHandler, type InteractionContext } from './command.js';
-import type { ImageJob } from '../service/jobs.js';
+import type { ImageJob } from '../core/jobs.js';
 import { cardImages } from '../discord/message-images.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { memberCan } from './job-from-interaction.js';

@@ -6,8 +6,8 @@
 import { InteractionContextType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { memberCan } from './job-from-interaction.js';
-import type { Phrase } from '../service/phrase.js';
-import type { QuotaPeriod } from '../service/ports.js';
+import type { Phrase } from '../core/phrase.js';
+import type { QuotaPeriod } from '../core/quota.js';
 
 /** Registration fields of a command only admins of a server see. */
 export const SERVER_ADMIN_ONLY = {

@@ -5,9 +5,10 @@
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
-import { GenerateRequest } from '../service/image-request.js';
-import { parseSize, validateGenerateRequest } from '../service/image-rules.js';
-import type { AuditTrail } from '../service/audit-trail.js';
+import { GenerateRequest } from '../core/image-request.js';
+import { parseSize } from '../core/sizes.js';
+import { validateGenerateRequest } from '../core/image-rules.js';
+import type { AuditTrail } from '../ports/audit-trail.js';
 import type { ServerSettings } from '../service/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
@@ -15,7 +16,7 @@ import { requireGuild, requireManageServer } from './server-admin.js';
 import { CHANNEL_OPTIONS, ROLE_OPTIONS, SETTINGS_DATA } from './settings-data.js';
 import { renderSettings, renderSettingsChanged } from '../discord/views/settings-text.js';
 import { readSubcommand, subcommandOf, type SubcommandName, type SubcommandReader } from './option-reader.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 
 /** What /settings needs. */
 export interface SettingsCommandDeps {

@@ -7,13 +7,13 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder, MessageFlags } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { ModerationGate } from '../service/moderation-gate.js';
-import type { Clock } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
 import type { UsageReport } from '../service/usage-report.js';
 import { renderUsageReply } from '../discord/views/usage-text.js';
 import type { ChatCommand } from './command.js';
 import { PERIOD_CHOICES, requireGuild, requireManageServer, SERVER_ADMIN_ONLY } from './server-admin.js';
 import { chatInputData, readOptions } from './option-reader.js';
-import { phrase } from '../service/phrase.js';
+import { phrase } from '../core/phrase.js';
 
 export const USAGE_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,

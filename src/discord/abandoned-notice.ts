@@ -6,8 +6,8 @@
  */
 import { Routes, type APIChannel, type REST } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AbandonedJobNotice, AbandonedJobNotifier } from '../service/jobs.js';
-import type { Clock } from '../service/ports.js';
+import type { AbandonedJobNotice, AbandonedJobNotifier } from '../ports/abandoned-job-notifier.js';
+import type { Clock } from '../ports/clock.js';
 import { textCard } from './views/result-card.js';
 import { rerollButton } from './views/render.js';
 import { inertText } from './text.js';

@@ -6,8 +6,8 @@
  */
 import { Routes, type REST } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AuditedChange, AuditedJob, AuditedPause, AuditTrail } from '../service/audit-trail.js';
-import type { QuotaTarget } from '../service/ports.js';
+import type { AuditedChange, AuditedJob, AuditedPause, AuditTrail } from '../ports/audit-trail.js';
+import type { QuotaTarget } from '../core/quota.js';
 import { translator, type Translate } from '../i18n/translate.js';
 
 const OUTCOME_MARK: Record<AuditedJob['outcome'], string> = { delivered: '✅', refused: '⛔', failed: '⚠️', cancelled: '✖️' };

@@ -7,7 +7,7 @@ import { Client, GatewayIntentBits, Status, type RepliableInteraction, type REST
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { shardPlan, type Config } from '../config.js';
-import type { Clock } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
 import { DiscordAbandonedNotifier } from './abandoned-notice.js';
 import { DiscordAuditTrail } from './audit-poster.js';
 import { cdnDownloader, isAllowedAttachmentUrl, type CdnDownload } from './cdn-download.js';

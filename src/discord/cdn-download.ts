@@ -4,7 +4,7 @@
  * Failures are the service's {@link AttachmentDownloadError}, so it can tell the member what went wrong.
  */
 import { request, type Dispatcher } from 'undici';
-import { AttachmentDownloadError } from '../service/ports.js';
+import { AttachmentDownloadError } from '../core/attachment-download.js';
 
 /** Options for {@link downloadAttachment}. */
 export interface DownloadOptions {

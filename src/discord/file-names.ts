@@ -1,7 +1,7 @@
 /**
  * Attachment file names for what the bot posts, derived from the prompt.
  */
-import type { ImageFormat } from '../service/ports.js';
+import type { ImageFormat } from '../core/images.js';
 
 /** Words of the prompt kept in a file name; the first few are enough to recognise an image in a download folder. */
 const MAX_SLUG_WORDS = 6;

@@ -6,8 +6,8 @@
  */
 import { MessagePayload, type APIMessage, type InteractionEditReplyOptions, type REST, type RepliableInteraction } from 'discord.js';
 import { imageFileName } from './file-names.js';
-import { sniffImageFormat } from '../service/image-rules.js';
-import type { ImageUpload } from '../service/jobs.js';
+import { sniffImageFormat } from '../core/image-rules.js';
+import type { ImageUpload } from '../ports/responder.js';
 import { MultipartBody } from './multipart-body.js';
 import { followUpRoute, mediaTypeOf } from './original-reply.js';
 

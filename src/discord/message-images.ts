@@ -21,7 +21,7 @@ import {
   type APIUnfurledMediaItem,
   type Attachment,
 } from 'discord.js';
-import type { AttachmentRef } from '../service/jobs.js';
+import type { AttachmentRef } from '../core/jobs.js';
 
 const IMAGE_TYPES = /^image\/(png|jpeg|jpg|webp)\b/i;
 const IMAGE_EXTENSIONS = /\.(png|jpe?g|webp)$/i;

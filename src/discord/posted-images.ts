@@ -9,9 +9,9 @@
  */
 import { DiscordAPIError, Routes, type APIMessage, type REST } from 'discord.js';
 import type { Logger } from 'pino';
-import type { FetchedImages, PostedImages } from '../service/member-history.js';
+import type { FetchedImages, PostedImages } from '../ports/posted-images.js';
 import { UserFacingError } from '../errors.js';
-import { AttachmentDownloadError } from '../service/ports.js';
+import { AttachmentDownloadError } from '../core/attachment-download.js';
 import { messageFiles } from './message-images.js';
 
 /** Discord's answers that put a message out of reach: unknown channel, unknown message, missing access. */

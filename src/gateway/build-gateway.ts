@@ -4,8 +4,8 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { ModelProfiles } from '../service/model-profiles.js';
-import type { Clock } from '../service/ports.js';
+import { ModelProfiles } from '../core/model-profiles.js';
+import type { Clock } from '../ports/clock.js';
 import { createGatewayAgent } from './agent.js';
 import { ChatClient } from './chat-client.js';
 import { createDialect } from './dialects.js';

@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type pino from 'pino';
-import { systemClock, type ChatCompletion, type ChatCompletionRequest, type Clock, type PromptModel } from '../service/ports.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import { type ChatCompletion, type ChatCompletionRequest, type PromptModel } from '../ports/prompt-model.js';
 import { CallScope } from './call-scope.js';
 import { exchangeChat, type ChatExchangeContext } from './chat-exchange.js';
 import type { GatewayDialect } from './dialect.js';

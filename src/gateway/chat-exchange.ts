@@ -3,7 +3,8 @@
  * endpoints do, then read plain JSON or an event stream (whatever the Content-Type says) into the answer's text.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { ChatCompletion, ChatCompletionRequest, Clock } from '../service/ports.js';
+import type { ChatCompletion, ChatCompletionRequest } from '../ports/prompt-model.js';
+import type { Clock } from '../ports/clock.js';
 import type { CallScope } from './call-scope.js';
 import { ChatCompletionChunk, ChatCompletionResponse, type ChatCompletionChunk as Chunk } from './chat-schemas.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';

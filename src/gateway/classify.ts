@@ -8,7 +8,7 @@
  *
  * @see ../../../shared/docs/image-gateway.md §2.6, §4, §6
  */
-import type { GatewayErrorCategory } from '../service/ports.js';
+import type { GatewayErrorCategory } from '../core/gateway-error.js';
 
 /** What we know about one failed response (or stream error event). */
 export interface FailureInfo {

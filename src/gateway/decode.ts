@@ -6,15 +6,15 @@
  * answer does not load sharp and libvips (about 26 MB resident, docs/benchmarks.md), which a job that only delivers
  * what the gateway made never needs.
  */
-import type { GeneratedImage, ImageFormat } from '../service/ports.js';
-import { overPixelCap, sniffImageFormat } from '../service/image-rules.js';
-import { svgDeclaredSize } from '../service/svg-sanitise.js';
+import type { GeneratedImage, ImageFormat } from '../core/images.js';
+import { overPixelCap, sniffImageFormat } from '../core/image-rules.js';
+import { svgDeclaredSize } from '../core/svg-sanitise.js';
 import { imageSize } from 'image-size';
 import { GatewayResponseError } from './errors.js';
 import { tooLarge } from './http-errors.js';
 
 /** MAX_DECODE_PIXELS' default, for the gateway client's options. */
-export { DEFAULT_MAX_DECODE_PIXELS } from '../service/image-rules.js';
+export { DEFAULT_MAX_DECODE_PIXELS } from '../core/image-rules.js';
 
 /** Decodes base64 into a Buffer, refusing anything that would exceed `maxBytes` before allocating it. */
 export function decodeBase64(b64: string, maxBytes: number, requestId?: string): Buffer {

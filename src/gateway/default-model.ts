@@ -7,7 +7,7 @@
  * and a shutdown date of the model in use (once a day), is logged.
  */
 import type pino from 'pino';
-import type { Clock } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
 import { listsImages, type ListedModel } from './models.js';
 
 /** The default before the gateway has listed anything, when DEFAULT_IMAGE_MODEL is unset. */

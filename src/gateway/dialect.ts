@@ -4,7 +4,8 @@
  * where a request goes and how its key and body are written (openai-dialect.ts, azure-dialect.ts,
  * openrouter-dialect.ts), and how the model catalogue is read.
  */
-import type { Clock, EditRequest } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { EditRequest } from '../core/images.js';
 import type { GatewayHttp } from './http.js';
 import type { ListedModel } from './models.js';
 import type { WireParams } from './params.js';

@@ -9,9 +9,9 @@ import { proxyOf, type GatewayProxy } from './cloudflare.js';
 import { findRequestId, stripRequestId, type ResponseHeaders } from './request-id.js';
 import { parseRetryAfter } from './retry-after.js';
 import { ErrorEnvelope, FlatErrorBody, parseJson } from './schemas.js';
-import { GatewayError, type GatewayErrorCategory, type GatewayErrorDetails } from '../service/ports.js';
+import { GatewayError, type GatewayErrorCategory, type GatewayErrorDetails } from '../core/gateway-error.js';
 
-export { GatewayError, type GatewayErrorCategory, type GatewayErrorDetails } from '../service/ports.js';
+export { GatewayError, type GatewayErrorCategory, type GatewayErrorDetails } from '../core/gateway-error.js';
 
 /** The gateway answered with an error status (or a 200 carrying an error object, or a stream error event). */
 export class GatewayHttpError extends GatewayError {

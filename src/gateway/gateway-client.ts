@@ -9,17 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type pino from 'pino';
-import {
-  systemClock,
-  type Clock,
-  type EditRequest,
-  type GatewayCallOptions,
-  type GatewayModel,
-  type GenerateRequest,
-  type ImageGateway,
-  type ImageResult,
-  type ImageStream,
-} from '../service/ports.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import { type EditRequest, type GatewayModel, type GenerateRequest, type ImageResult } from '../core/images.js';
+import { type GatewayCallOptions, type ImageGateway, type ImageStream } from '../ports/image-gateway.js';
 import { CallScope } from './call-scope.js';
 import { imageStream, type ImageCall } from './image-stream.js';
 import { GatewayHttpError, type GatewayError } from './errors.js';
@@ -29,7 +21,7 @@ import type { GatewayDialect } from './dialect.js';
 import { openAiDialect } from './openai-dialect.js';
 import { ModelCatalogue } from './models.js';
 import { buildWireParams, type WireParams } from './params.js';
-import { ModelProfiles } from '../service/model-profiles.js';
+import { ModelProfiles } from '../core/model-profiles.js';
 import { DEFAULT_MAX_DECODE_PIXELS } from './decode.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
 import { retryDelay, retryLimit } from './retry.js';

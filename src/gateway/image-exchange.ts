@@ -3,7 +3,8 @@
  * (whatever the Content-Type says, since gateways ignore `stream` both ways) and decode the images.
  */
 import type pino from 'pino';
-import type { Clock, EditRequest, GeneratedImage, ImageFormat, ImageUsage } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { EditRequest, GeneratedImage, ImageFormat, ImageUsage } from '../core/images.js';
 import type { CallEvents, ImageCall } from './image-stream.js';
 import type { CallScope } from './call-scope.js';
 import { checkImage, decodeBase64 } from './decode.js';

@@ -9,7 +9,8 @@
  * Nothing is sent before the iteration starts. Leaving it early aborts the call and waits for it to settle, so no
  * Buffer the caller handed over is written to after the caller has moved on.
  */
-import type { GatewayCallOptions, ImageResult, ImageStream, ImageStreamEvent, PartialImage } from '../service/ports.js';
+import type { GatewayCallOptions, ImageStream, ImageStreamEvent } from '../ports/image-gateway.js';
+import type { ImageResult, PartialImage } from '../core/images.js';
 
 /** What a running call reports, and the answers it waits for (each one an event to the caller). */
 export interface CallEvents {

@@ -4,8 +4,9 @@
  * keeps what we had (or the default alone) and is tried again after a short pause, not on every keystroke.
  */
 import type pino from 'pino';
-import type { Clock, GatewayModel } from '../service/ports.js';
-import type { ModelProfile } from '../service/model-profiles.js';
+import type { Clock } from '../ports/clock.js';
+import type { GatewayModel } from '../core/images.js';
+import type { ModelProfile } from '../core/model-profiles.js';
 
 /** Looks like an image model: gpt-image-*, dall-e-*, chatgpt-image-*, imagen, flux, or "image" in the id. */
 const IMAGE_MODEL = /gpt-image|dall-e|chatgpt-image|imagen|flux|stable-diffusion|sdxl|midjourney|seedream|image/i;

@@ -7,8 +7,8 @@
  * @see ../../../shared/docs/image-gateway.md §0.2, §3.5, §4.2.2
  */
 import { randomBytes } from 'node:crypto';
-import type { ImageFormat, InputImage } from '../service/ports.js';
-import { sniffImageFormat } from '../service/image-rules.js';
+import type { ImageFormat, InputImage } from '../core/images.js';
+import { sniffImageFormat } from '../core/image-rules.js';
 import type { WireParams } from './params.js';
 
 const EXTENSIONS: Readonly<Record<ImageFormat, string>> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif', svg: 'svg' };

@@ -4,7 +4,7 @@
  *
  * @see ../../../shared/docs/image-gateway.md §0.2, §2
  */
-import type { EditRequest } from '../service/ports.js';
+import type { EditRequest } from '../core/images.js';
 import type { GatewayDialect, ImagePost } from './dialect.js';
 import { fetchModels } from './model-ids.js';
 import { buildEditForm } from './multipart.js';

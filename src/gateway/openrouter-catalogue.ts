@@ -9,7 +9,7 @@
  * @see https://openrouter.ai/docs/guides/overview/multimodal/image-generation ("Model Discovery")
  */
 import { z } from 'zod';
-import type { ModelPrices } from '../service/cost.js';
+import type { ModelPrices } from '../core/cost.js';
 import { CallScope } from './call-scope.js';
 import type { CatalogueContext } from './dialect.js';
 import { fetchListing, MODELS_TIMEOUT_MS, unknownListing } from './model-ids.js';

@@ -11,8 +11,8 @@
  * @see https://openrouter.ai/docs/guides/overview/multimodal/image-generation
  * @see https://openrouter.ai/docs/client-sdks/typescript/api-reference/models/imagegenerationrequest
  */
-import type { EditRequest, InputImage } from '../service/ports.js';
-import { sniffImageFormat } from '../service/image-rules.js';
+import type { EditRequest, InputImage } from '../core/images.js';
+import { sniffImageFormat } from '../core/image-rules.js';
 import type { GatewayDialect, ImagePost } from './dialect.js';
 import { fetchImageModels, listed, type OpenRouterModel } from './openrouter-catalogue.js';
 import { OpenRouterPrices } from './openrouter-prices.js';

@@ -10,7 +10,7 @@
  * @see https://openrouter.ai/docs/client-sdks/typescript/models/imagemodelendpointsresponse
  */
 import { z } from 'zod';
-import type { ModelPrices } from '../service/cost.js';
+import type { ModelPrices } from '../core/cost.js';
 import { CallScope } from './call-scope.js';
 import type { CatalogueContext } from './dialect.js';
 import { fetchListing, MODELS_TIMEOUT_MS } from './model-ids.js';

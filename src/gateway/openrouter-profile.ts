@@ -9,9 +9,9 @@
  * @see https://openrouter.ai/docs/client-sdks/typescript/models/imagemodellistitem
  */
 import { z } from 'zod';
-import { IMAGE_BACKGROUNDS, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_EDIT_IMAGES, MAX_IMAGES_PER_REQUEST, MAX_PROMPT_LENGTH } from '../service/image-request.js';
-import { parseSize } from '../service/image-rules.js';
-import type { ModelProfile } from '../service/model-profiles.js';
+import { IMAGE_BACKGROUNDS, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_EDIT_IMAGES, MAX_IMAGES_PER_REQUEST, MAX_PROMPT_LENGTH } from '../core/image-request.js';
+import { parseSize } from '../core/sizes.js';
+import type { ModelProfile } from '../core/model-profiles.js';
 
 /** One capability descriptor; a kind this client does not know still says the parameter is supported. */
 export const Descriptor = z.union([

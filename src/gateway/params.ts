@@ -6,10 +6,11 @@
  *
  * @see ../../../shared/docs/image-gateway.md §0.3, §2.2, §2.3
  */
-import type { EditRequest, GatewayCallOptions, GenerateRequest } from '../service/ports.js';
-import { WIRE_NAMES } from '../service/image-request.js';
-import { ImageInputError, wholeNumber } from '../service/image-rules.js';
-import type { ModelProfile } from '../service/model-profiles.js';
+import type { EditRequest, GenerateRequest } from '../core/images.js';
+import type { GatewayCallOptions } from '../ports/image-gateway.js';
+import { WIRE_NAMES } from '../core/image-request.js';
+import { ImageInputError, wholeNumber } from '../core/image-rules.js';
+import type { ModelProfile } from '../core/model-profiles.js';
 
 /** A scalar field as it goes on the wire (JSON keeps types; multipart sends the text). */
 export type WireValue = string | number | boolean;

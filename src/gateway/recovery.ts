@@ -7,7 +7,7 @@
  *
  * @see ../../../shared/docs/gateway-interface.md "Behaviour rules" 4 and 6
  */
-import { isCustomSize, nearestStandardSize, parseSize } from '../service/image-rules.js';
+import { isCustomSize, nearestStandardSize, parseSize } from '../core/sizes.js';
 import { isUnsupportedParameter } from './classify.js';
 import { GatewayHttpError } from './errors.js';
 import { DROPPABLE_PARAMS, withParam, withoutParam, type WireParams } from './params.js';

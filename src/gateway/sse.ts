@@ -7,8 +7,8 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Readable } from 'node:stream';
-import type { PartialImage } from '../service/ports.js';
-import { sniffImageFormat } from '../service/image-rules.js';
+import type { PartialImage } from '../core/images.js';
+import { sniffImageFormat } from '../core/image-rules.js';
 import { GatewayHttpError, GatewayResponseError } from './errors.js';
 import { decodeBase64 } from './decode.js';
 import { findRequestId, stripRequestId } from './request-id.js';

@@ -5,7 +5,7 @@
  * `usage.cost_in_usd_ticks`, or LiteLLM's `x-litellm-response-cost` header).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ImageUsage } from '../service/ports.js';
+import type { ImageUsage } from '../core/images.js';
 import { headerValue } from './request-id.js';
 import type { ImagesUsage } from './schemas.js';
 

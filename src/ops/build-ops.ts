@@ -6,7 +6,9 @@
 import type { Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Clock, ImageGateway, QuotaLedger } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { ImageGateway } from '../ports/image-gateway.js';
+import type { QuotaLedger } from '../ports/quota-ledger.js';
 import type { HealthServer } from './health-server.js';
 import { interactionKind } from './interaction-kind.js';
 import type { BotMetrics } from './metrics.js';

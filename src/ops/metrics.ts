@@ -5,7 +5,8 @@
  * and the attachment download.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobMetrics, JobOutcome } from '../service/job-metrics.js';
+import type { JobMetrics } from '../ports/job-metrics.js';
+import type { JobOutcome } from '../core/job-outcome.js';
 
 /** What kind of interaction Discord sent. */
 export type InteractionKind = 'command' | 'button' | 'modal' | 'autocomplete' | 'menu' | 'other';

@@ -1,5 +1,5 @@
 /** The image gateway as the service sees it, with each generate and edit call timed and its failures counted by category. */
-import type { ImageGateway, ImageStream, ImageStreamEvent } from '../service/ports.js';
+import type { ImageGateway, ImageStream, ImageStreamEvent } from '../ports/image-gateway.js';
 import type { BotMetrics } from './metrics.js';
 
 /** What a failure is counted as: a GatewayError's category, or `other`. */

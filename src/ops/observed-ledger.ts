@@ -1,5 +1,5 @@
 /** The quota ledger with each operation timed and each refused reservation counted. */
-import type { QuotaLedger } from '../service/ports.js';
+import type { QuotaLedger } from '../ports/quota-ledger.js';
 import type { BotMetrics } from './metrics.js';
 
 /** `ledger`, reporting to `metrics`: every operation's duration (failed ones included) and refused reservations. */

@@ -8,9 +8,11 @@
 import type { Logger } from 'pino';
 import type { JobArchive } from './job-archive.js';
 import { JournalEntry } from './job-journal-entry.js';
-import type { AbandonedJobNotifier } from './jobs.js';
+import type { AbandonedJobNotifier } from '../ports/abandoned-job-notifier.js';
 import { keepLease, type Lease, type LeaseTimers, systemLeaseTimers } from './lease-renewal.js';
-import type { AbandonedJobEntry, JobJournal, QuotaLedger, SpendLedger } from './ports.js';
+import type { AbandonedJobEntry, JobJournal } from '../ports/job-journal.js';
+import type { QuotaLedger } from '../ports/quota-ledger.js';
+import type { SpendLedger } from '../ports/spend-ledger.js';
 import type { ClaimedJobs } from './claimed-jobs.js';
 
 /** Options of {@link AbandonedJobs}. */

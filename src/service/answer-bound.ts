@@ -6,8 +6,8 @@
  * answer beyond it is refused as too large instead of passing the budget; an answer with Content-Length takes
  * exactly that instead.
  */
-import type { GenerateRequest } from './image-request.js';
-import { parseSize } from './image-rules.js';
+import type { GenerateRequest } from '../core/image-request.js';
+import { parseSize } from '../core/sizes.js';
 
 /** `size: auto` (or none): gpt-image-2's largest non-experimental size, 2560x1440, which covers the others'. */
 const AUTO_PIXELS = 2560 * 1440;

@@ -4,8 +4,8 @@
  * tile count, and the longest answer asked for); after it: the cost the gateway reported, or its usage × the chat
  * model's prices (set for any model in MODEL_PROFILES_FILE, built in for OpenAI's). Pure.
  */
-import { costOf, roundUsd, type JobCost, type ModelPrices } from './cost.js';
-import type { ImageUsage } from './ports.js';
+import { costOf, roundUsd, type JobCost, type ModelPrices } from '../core/cost.js';
+import type { ImageUsage } from '../core/images.js';
 
 /** The shape of one chat call, as far as its price goes. */
 export interface ChatCall {

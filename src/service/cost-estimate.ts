@@ -5,10 +5,10 @@
  * the largest standard size), so a money limit is not overrun by its estimates; the commit records the actual cost.
  * Pure.
  */
-import type { ModelPrices } from './cost.js';
-import { roundUsd } from './cost.js';
-import type { GenerateRequest, InputFidelity } from './ports.js';
-import { parseSize } from './image-rules.js';
+import type { ModelPrices } from '../core/cost.js';
+import { roundUsd } from '../core/cost.js';
+import type { GenerateRequest, InputFidelity } from '../core/images.js';
+import { parseSize } from '../core/sizes.js';
 
 /** Output tokens of one 1024×1024 image by quality (gpt-image-1's table; other sizes scale with their area). */
 const OUTPUT_TOKENS_1024: Readonly<Record<string, number>> = {

@@ -7,8 +7,8 @@
  */
 import { loadSharp } from '../lazy-sharp.js';
 import { UserFacingError } from '../errors.js';
-import { overPixelCap } from './image-rules.js';
-import { tooManyPixels } from './phrase.js';
+import { overPixelCap } from '../core/image-rules.js';
+import { tooManyPixels } from '../core/phrase.js';
 
 /** What the header says. */
 export interface ImageHeader {

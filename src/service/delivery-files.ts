@@ -6,9 +6,9 @@
 import { UserFacingError } from '../errors.js';
 import { displayable, type SvgRendering } from './displayable.js';
 import { fitToLimit } from './fit-attachment.js';
-import { parseSize } from './image-rules.js';
-import type { DeliveryFile, DeliveryNotice } from './jobs.js';
-import type { ImageResult } from './ports.js';
+import { parseSize } from '../core/sizes.js';
+import type { DeliveryFile, DeliveryNotice } from '../core/jobs.js';
+import type { ImageResult } from '../core/images.js';
 
 /** The images among the files: what the member is charged for (an SVG's original beside its rendering is not one). */
 export function imagesIn(files: readonly DeliveryFile[]): number {

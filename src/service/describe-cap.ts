@@ -5,8 +5,9 @@
  * with its new value), and one that finds itself past the cap, or fails, gives its place back.
  */
 import { UserFacingError } from '../errors.js';
-import { periodWindow } from './periods.js';
-import type { DescribeCounts, QuotaPeriod } from './ports.js';
+import { periodWindow } from '../core/periods.js';
+import type { DescribeCounts } from '../ports/describe-counts.js';
+import type { QuotaPeriod } from '../core/quota.js';
 
 /** A server's cap on describes per member. */
 export interface DescribeLimit {

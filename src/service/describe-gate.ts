@@ -5,7 +5,7 @@
  * small as the members describing within one cooldown.
  */
 import { UserFacingError } from '../errors.js';
-import type { Clock } from './ports.js';
+import type { Clock } from '../ports/clock.js';
 
 /** See the module comment. */
 export class DescribeGate {

@@ -7,10 +7,10 @@
  */
 import { UserFacingError } from '../errors.js';
 import { checkedHeader } from './decode-guard.js';
-import { DEFAULT_MAX_DECODE_PIXELS, sniffImageFormat } from './image-rules.js';
-import type { AttachmentRef } from './jobs.js';
+import { DEFAULT_MAX_DECODE_PIXELS, sniffImageFormat } from '../core/image-rules.js';
+import type { AttachmentRef } from '../core/jobs.js';
 import type { DescribeHold, MemoryBudget } from './memory-budget.js';
-import { phrase } from './phrase.js';
+import { phrase } from '../core/phrase.js';
 import type { Description, PromptHelp } from './prompt-help.js';
 import { DOWNSCALE_WORK_BYTES, VISION_MAX_BYTES, visionImage } from './vision-image.js';
 

@@ -4,9 +4,9 @@
  * is posted beside it.
  */
 import { UserFacingError } from '../errors.js';
-import type { GeneratedImage } from './ports.js';
+import type { GeneratedImage } from '../core/images.js';
 import { SvgRenderError, type AdmitBytes, type SvgRenderer } from './svg-render.js';
-import type { SvgChanges } from './svg-sanitise.js';
+import type { SvgChanges } from '../core/svg-sanitise.js';
 
 /** The image to show, and for an SVG its sanitised original and what the sanitiser changed. */
 export interface Displayable {

@@ -3,11 +3,11 @@
  * and the job continues with the rewritten one, which must pass the same request and model rules as the member's.
  * It never fails the job: off here, unconfigured, failed or unusable, the member's prompt is used with a notice.
  */
-import type { DeliveryNotice, Delivery, ImageJob } from './jobs.js';
-import type { ModelProfile } from './model-profiles.js';
-import { validateGenerateRequest } from './image-rules.js';
-import { checkAgainstProfile } from './profile-rules.js';
-import type { GenerateRequest } from './ports.js';
+import type { DeliveryNotice, Delivery, ImageJob } from '../core/jobs.js';
+import type { ModelProfile } from '../core/model-profiles.js';
+import { validateGenerateRequest } from '../core/image-rules.js';
+import { checkAgainstProfile } from '../core/profile-rules.js';
+import type { GenerateRequest } from '../core/images.js';
 import type { PromptHelp, PromptHelpUsage } from './prompt-help.js';
 
 /** What the step needs of a checked request. */

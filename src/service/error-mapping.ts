@@ -4,11 +4,12 @@
  * by its request field (`outputCompression`); how members know it is the commands' business.
  */
 import { UserFacingError } from '../errors.js';
-import { AttachmentDownloadError, GatewayError } from './ports.js';
+import { AttachmentDownloadError } from '../core/attachment-download.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { QueueCancelledError, QueueClosedError } from './fair-queue.js';
-import { fieldOfWireName } from './image-request.js';
-import { ImageInputError } from './image-rules.js';
-import { largerThan, phrase, tooManyPixels, type Phrase } from './phrase.js';
+import { fieldOfWireName } from '../core/image-request.js';
+import { ImageInputError } from '../core/image-rules.js';
+import { largerThan, phrase, tooManyPixels, type Phrase } from '../core/phrase.js';
 
 /** Maps a failure to a {@link UserFacingError}; `models` feeds the unknown-model message. */
 export function toUserFacingError(err: unknown, models: () => readonly string[]): unknown {

@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SubmitHooks } from './fair-queue-types.js';
-import type { SlotHold } from './ports.js';
+import type { SlotHold } from '../ports/job-slots.js';
 
 /** One member's jobs in the queue. */
 export interface Member {

@@ -1,7 +1,7 @@
 /**
  * The public vocabulary of the fair queue: its options, tickets, refusals and errors.
  */
-import type { JobSlots } from './ports.js';
+import type { JobSlots } from '../ports/job-slots.js';
 
 /** Limits of a {@link FairQueue}. */
 export interface FairQueueOptions {

@@ -4,7 +4,7 @@
  */
 import { callHook, compareMembers, createJob, positiveInt, simulateStartOrder, type Job, type Member } from './fair-queue-order.js';
 import { QueueCancelledError, QueueClosedError, type FairQueueOptions, type QueueRefusal, type QueueTicket, type SubmitHooks } from './fair-queue-types.js';
-import type { JobSlots } from './ports.js';
+import type { JobSlots } from '../ports/job-slots.js';
 
 export { QueueCancelledError, QueueClosedError, type FairQueueOptions, type QueueRefusal, type QueueTicket, type SubmitHooks };
 

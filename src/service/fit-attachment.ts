@@ -3,7 +3,7 @@
  * @see https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object
  */
 import { loadSharp } from '../lazy-sharp.js';
-import type { GeneratedImage, ImageFormat } from './ports.js';
+import type { GeneratedImage, ImageFormat } from '../core/images.js';
 
 /** What became of one image. */
 export type FitOutcome =

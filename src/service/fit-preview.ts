@@ -5,7 +5,7 @@
  * holding a job up): with no room, there is no preview.
  */
 import { loadSharp } from '../lazy-sharp.js';
-import type { PartialImage } from './ports.js';
+import type { PartialImage } from '../core/images.js';
 
 /** The long side of a preview made smaller. */
 export const PREVIEW_MAX_SIDE = 768;

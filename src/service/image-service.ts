@@ -6,8 +6,10 @@
  */
 import type { Logger } from 'pino';
 import type { ClaimedJobs } from './claimed-jobs.js';
-import type { AttachmentRef, ImageJob, Responder } from './jobs.js';
-import type { Clock, ImageGateway } from './ports.js';
+import type { AttachmentRef, ImageJob } from '../core/jobs.js';
+import type { Responder } from '../ports/responder.js';
+import type { Clock } from '../ports/clock.js';
+import type { ImageGateway } from '../ports/image-gateway.js';
 import { resolveJobDeps, type HoldDeps, type JobRules, type ListenerDeps, type ProduceDeps } from './image-job/deps.js';
 import { archiveListener } from './image-job/listeners/archive.js';
 import { auditListener } from './image-job/listeners/audit.js';

@@ -3,10 +3,11 @@
  * attachments of an "Edit image" target while the member types a prompt. Both expire on their own.
  */
 import { z } from 'zod';
-import { EditFields, GenerateRequest } from './image-request.js';
-import { EditTransform } from './result-actions.js';
-import { AttachmentRef, newJobId, type ImageJob } from './jobs.js';
-import type { RecordStore } from './ports.js';
+import { EditFields, GenerateRequest } from '../core/image-request.js';
+import { EditTransform } from '../core/result-actions.js';
+import { AttachmentRef, type ImageJob } from '../core/jobs.js';
+import { newJobId } from './job-id.js';
+import type { RecordStore } from '../ports/record-store.js';
 
 /**
  * A finished job, as stored for its buttons. The request and the edit fields are read with the request schemas of

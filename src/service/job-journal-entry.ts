@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ArchivedJob, archivedFieldsOf } from './job-archive.js';
-import { ReplyAddress, type ImageJob } from './jobs.js';
+import { ReplyAddress, type ImageJob } from '../core/jobs.js';
 
 export const JournalEntry = z.object({
   v: z.literal(1),

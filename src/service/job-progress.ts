@@ -4,8 +4,8 @@
  * rate-limited by the progress throttle.
  */
 import type { Logger } from 'pino';
-import type { JobProgress } from './jobs.js';
-import type { PartialImage } from './ports.js';
+import type { JobProgress } from '../core/jobs.js';
+import type { PartialImage } from '../core/images.js';
 import { createProgressThrottle, type ProgressThrottle } from './progress-throttle.js';
 
 /** One job's progress reports. */

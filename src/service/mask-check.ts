@@ -5,10 +5,10 @@
  * only the service runs them, once per edit, after validateEditRequest.
  */
 import { loadSharp } from '../lazy-sharp.js';
-import { WIRE_NAMES } from './image-request.js';
-import { ImageInputError } from './image-rules.js';
-import { phrase } from './phrase.js';
-import type { EditRequest } from './ports.js';
+import { WIRE_NAMES } from '../core/image-request.js';
+import { ImageInputError } from '../core/image-rules.js';
+import { phrase } from '../core/phrase.js';
+import type { EditRequest } from '../core/images.js';
 
 async function inspect(bytes: Uint8Array): Promise<{ width: number; height: number; hasAlpha: boolean } | undefined> {
   const sharp = await loadSharp();

@@ -4,10 +4,14 @@
  * ask from. The owner always comes from who asks (the interaction), never from an option, so nobody reaches anyone
  * else's history, admins included.
  */
+import type { HistoryPage } from '../core/reports.js';
+export type { HistoryPage } from '../core/reports.js';
 import { UserFacingError } from '../errors.js';
-import type { HistoryEntry, HistoryOwner, HistoryStore } from './history-entries.js';
-import type { ImageJob, Posted } from './jobs.js';
-import type { Clock } from './ports.js';
+import type { HistoryEntry, HistoryOwner } from '../core/history-entries.js';
+import type { HistoryStore } from '../ports/history-store.js';
+import type { ImageJob, Posted } from '../core/jobs.js';
+import type { PostedImage, PostedImages } from '../ports/posted-images.js';
+import type { Clock } from '../ports/clock.js';
 import { DEFAULT_SETTINGS } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import { checkShow, type ShowPlace } from './show-rules.js';
@@ -16,36 +20,6 @@ import { checkShow, type ShowPlace } from './show-rules.js';
 export const HISTORY_PAGE_SIZE = 5;
 /** Autocomplete offers at most 25 choices (Discord's limit). */
 const MAX_CHOICES = 25;
-
-/** An image of a posted result, fetched again. */
-export interface PostedImage {
-  bytes: Buffer;
-  filename: string;
-}
-
-/** A posted result's images, fetched again, and their room in the memory budget (given back once they are posted). */
-export interface FetchedImages {
-  images: PostedImage[];
-  /** Gives their room back; safe to call more than once. */
-  release: () => void;
-}
-
-/** The images a message the bot posted carries now (over Discord: the message fetched again, its attachments downloaded). */
-export interface PostedImages {
-  /** Undefined when the message is gone or out of the bot's reach. */
-  fetch(place: { channelId: string; messageId: string }): Promise<FetchedImages | undefined>;
-}
-
-/** One page of a member's history. */
-export interface HistoryPage {
-  entries: HistoryEntry[];
-  /** 0-based, within [0, pages). */
-  page: number;
-  pages: number;
-  total: number;
-  /** The page counts only jobs delivered until then (ms since epoch), so later jobs do not shift the pages. */
-  asOf: number;
-}
 
 /** Options of {@link MemberHistory}. */
 export interface MemberHistoryOptions {

@@ -5,14 +5,18 @@
  * paused, and the audit channel is told of the pause), and admins see strikes and pauses in /usage and lift them with
  * /quota strikes-clear. The rule itself is in moderation-strikes.ts, the records in the store.
  */
+import type { StrikeReport, StrikeStatus } from '../core/reports.js';
+export type { StrikeReport, StrikeStatus } from '../core/reports.js';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
-import type { AuditTrail } from './audit-trail.js';
+import type { AuditTrail } from '../ports/audit-trail.js';
 import { toUserFacingError } from './error-mapping.js';
-import type { ImageJob } from './jobs.js';
-import { countStrikes, pausedUntil, strikesWithin, type MemberStrikes, type StrikeMember, type StrikePolicy, type StrikeStore } from './moderation-strikes.js';
-import { phrase } from './phrase.js';
-import { systemClock, type Clock, type QuotaPeriod } from './ports.js';
+import type { ImageJob } from '../core/jobs.js';
+import { countStrikes, pausedUntil, strikesWithin, type MemberStrikes, type StrikeMember, type StrikePolicy } from '../core/moderation-strikes.js';
+import { type StrikeStore } from '../ports/strike-store.js';
+import { phrase } from '../core/phrase.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import { type QuotaPeriod } from '../core/quota.js';
 import type { SettingsStore } from './settings-store.js';
 import { daysOf } from './usage-report.js';
 
@@ -28,21 +32,6 @@ export interface ModerationGateOptions {
   audit?: Pick<AuditTrail, 'memberPaused' | 'settingsChanged'> | undefined;
   clock?: Clock | undefined;
   logger: Logger;
-}
-
-/** A member's strikes now, as /quota show tells them. */
-export interface StrikeStatus {
-  strikes: number;
-  limit: number;
-  windowHours: number;
-  pausedUntil?: number | undefined;
-}
-
-/** A period's strikes and pauses, and who is paused now (soonest back first), as /usage shows them. */
-export interface StrikeReport {
-  strikes: number;
-  pauses: number;
-  paused: { userId: string; until: number }[];
 }
 
 /** See the module comment. */

@@ -4,11 +4,11 @@
  * region, the image as it is and a mask transparent in the chosen cells. Both are PNGs of the size the edit asks for.
  */
 import { loadSharp, type Sharp } from '../lazy-sharp.js';
-import { cellRect, planCanvas, type CanvasTransform, type Dimensions, type Placement } from './result-actions.js';
-import type { ModelProfile } from './model-profiles.js';
+import { cellRect, planCanvas, type CanvasTransform, type Dimensions, type Placement } from '../core/result-actions.js';
+import type { ModelProfile } from '../core/model-profiles.js';
 import { UserFacingError } from '../errors.js';
 import { checkedHeader } from './decode-guard.js';
-import { phrase } from './phrase.js';
+import { phrase } from '../core/phrase.js';
 
 const CLEAR = { r: 0, g: 0, b: 0, alpha: 0 };
 const SOLID = { r: 0, g: 0, b: 0, alpha: 1 };

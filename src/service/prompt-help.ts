@@ -6,9 +6,10 @@
  */
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
-import { Prompt } from './image-request.js';
+import { Prompt } from '../core/image-request.js';
 import type { ChatCall } from './chat-cost.js';
-import type { ChatCompletion, ChatMessage, ImageUsage, PromptModel } from './ports.js';
+import type { ChatCompletion, ChatMessage, PromptModel } from '../ports/prompt-model.js';
+import type { ImageUsage } from '../core/images.js';
 
 /** The system instruction of enhance. */
 export const ENHANCE_INSTRUCTION =

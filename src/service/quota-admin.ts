@@ -3,9 +3,11 @@
  * logged (who, what, before, after). Permission checks happen in the command, from the interaction itself.
  */
 import type { Logger } from 'pino';
-import type { AuditTrail } from './audit-trail.js';
+import type { AuditTrail } from '../ports/audit-trail.js';
 import type { SettingsStore } from './settings-store.js';
-import type { MoneyLimit, QuotaLedger, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget, SpendLedger, SpendStatus } from './ports.js';
+import type { MoneyLimit, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget, SpendStatus } from '../core/quota.js';
+import type { QuotaLedger } from '../ports/quota-ledger.js';
+import type { SpendLedger } from '../ports/spend-ledger.js';
 
 /** How an admin's change is told to the audit channel. */
 export interface AuditOptions {

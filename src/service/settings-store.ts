@@ -3,7 +3,8 @@
  * logged and reads as the defaults), kept for a few seconds per process like the quota limits: a change made
  * through this process applies at once, other processes see it within {@link SETTINGS_CACHE_MS}.
  */
-import type { Clock, RecordStore } from './ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { RecordStore } from '../ports/record-store.js';
 import { DEFAULT_SETTINGS, ServerSettings } from './server-settings.js';
 
 /** How long settings read from the store are used before they are read again. */

@@ -6,7 +6,7 @@
  * spoiler setting. Pure.
  */
 import { UserFacingError } from '../errors.js';
-import type { HistoryEntry } from './history-entries.js';
+import type { HistoryEntry } from '../core/history-entries.js';
 import { checkChannel, postsSpoilers, type ServerSettings } from './server-settings.js';
 
 /** Where /show is asked, as its rules need it. */

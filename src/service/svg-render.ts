@@ -18,9 +18,9 @@
  * A document refused by the sanitiser, or a render that fails or runs out of time, throws SvgRenderError: the job
  * ends with a message and nothing is delivered or charged.
  */
-import type { GeneratedImage } from './ports.js';
+import type { GeneratedImage } from '../core/images.js';
 import { rasteriseSvg } from './svg-rasterise.js';
-import { resizedSvg, sanitiseSvg, SvgRefusedError, type SvgChanges } from './svg-sanitise.js';
+import { resizedSvg, sanitiseSvg, SvgRefusedError, type SvgChanges } from '../core/svg-sanitise.js';
 
 /** The rendering's long side when the SVG says nothing larger: as large as a standard image. */
 const MIN_LONG_SIDE = 1024;

@@ -5,10 +5,11 @@
  * made; the reports themselves read them (a later issue).
  */
 import { z } from 'zod';
-import { IMAGE_QUALITIES } from './image-request.js';
-import type { ImageJob } from './jobs.js';
-import type { ImageResult, RecordStore } from './ports.js';
-import type { JobCost } from './cost.js';
+import { IMAGE_QUALITIES } from '../core/image-request.js';
+import type { ImageJob } from '../core/jobs.js';
+import type { ImageResult } from '../core/images.js';
+import type { RecordStore } from '../ports/record-store.js';
+import type { JobCost } from '../core/cost.js';
 import type { PromptHelpUsage } from './prompt-help.js';
 
 const Count = z.number().nonnegative().optional();

@@ -4,10 +4,14 @@
  * period's jobs as CSV from their usage records. Everything is read from what settled jobs stored
  * (usage-totals.ts, usage-log.ts); nothing is estimated after the fact.
  */
-import type { QuotaPeriod, RecordStore } from './ports.js';
-import { roundUsd } from './cost.js';
-import { isoDate, periodWindow } from './periods.js';
-import type { DayTotals, Sum, UsageTotals } from './usage-totals.js';
+import type { UsageSummary } from '../core/reports.js';
+export type { UsageSummary } from '../core/reports.js';
+import type { QuotaPeriod } from '../core/quota.js';
+import type { RecordStore } from '../ports/record-store.js';
+import { roundUsd } from '../core/cost.js';
+import { isoDate, periodWindow } from '../core/periods.js';
+import type { DayTotals, Sum } from '../core/usage-totals.js';
+import type { UsageTotals } from '../ports/usage-totals.js';
 import type { DescribeUsage, JobUsage } from './usage-log.js';
 
 /** One line of the CSV: a job's usage record, or a description's (command `describe`, no image). */
@@ -25,29 +29,6 @@ const describeRow = (d: DescribeUsage): UsageRow => ({
 });
 
 const DAY_MS = 86_400_000;
-
-/** A period's figures. */
-export interface UsageSummary {
-  /** First day of the period (ms since epoch, UTC midnight). */
-  from: number;
-  images: number;
-  jobs: number;
-  reportedUsd: number;
-  estimatedUsd: number;
-  /** A role's figures only: its cost, reported and estimated together. */
-  costUsd?: number | undefined;
-  /** Members by images, most first. */
-  members: (Sum & { userId: string })[];
-  models: (Sum & { model: string })[];
-  refusals: Record<string, number>;
-  failures: number;
-  /** Jobs that reached the gateway (for the CSV). */
-  jobIds: string[];
-  jobIdsCut: boolean;
-  /** Prompt help's chat calls and their cost (the member's own, with `userId`). */
-  promptHelpCalls: number;
-  promptHelpUsd: number;
-}
 
 /** Whose figures: one member's, or those of the members holding a role; neither: the server's. */
 export interface UsageFilter {

@@ -7,7 +7,7 @@
  */
 import { loadSharp } from '../lazy-sharp.js';
 import { UserFacingError } from '../errors.js';
-import { phrase } from './phrase.js';
+import { phrase } from '../core/phrase.js';
 
 const MIB = 1024 * 1024;
 /** The long side of the image sent: what vision models scale down to anyway. */

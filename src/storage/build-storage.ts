@@ -1,7 +1,7 @@
 /** The storage room, built from its part of the configuration: the store STORAGE_URL names, opened and checked. */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Clock } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
 import { openStorage, type Storage } from './open-storage.js';
 
 /** What the storage reads of the configuration. */

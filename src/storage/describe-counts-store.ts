@@ -4,8 +4,8 @@
  * `INSERT … ON CONFLICT DO UPDATE` on PostgreSQL and SQLite), so describes in several processes are counted exactly.
  * A window's record is kept a day past its end.
  */
-import type { DescribeCounts } from '../service/ports.js';
-import type { Clock } from '../service/ports.js';
+import type { DescribeCounts } from '../ports/describe-counts.js';
+import type { Clock } from '../ports/clock.js';
 import type { Ledger } from './ledger.js';
 
 const DAY_MS = 86_400_000;

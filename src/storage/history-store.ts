@@ -1,10 +1,11 @@
 /**
- * Members' histories (service/history-entries.ts) in the ledger's store, one record per member and server: a
+ * Members' histories (core/history-entries.ts) in the ledger's store, one record per member and server: a
  * delivered job is added by one atomic update (a Lua compare-and-set on Redis, a conditional statement on
  * PostgreSQL, an immediate transaction on SQLite), so several processes never lose an entry; clearing deletes the
  * record. The record lives HISTORY_DAYS after its last entry.
  */
-import { HistoryRecord, withEntry, type HistoryEntry, type HistoryOwner, type HistoryStore } from '../service/history-entries.js';
+import { HistoryRecord, withEntry, type HistoryEntry, type HistoryOwner } from '../core/history-entries.js';
+import { type HistoryStore } from '../ports/history-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Ledger } from './ledger.js';
 

@@ -13,7 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import type pino from 'pino';
 import { z } from 'zod';
-import type { AbandonedJobEntry, Clock, JobJournal } from '../service/ports.js';
+import type { AbandonedJobEntry, JobJournal } from '../ports/job-journal.js';
+import type { Clock } from '../ports/clock.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Ledger, LedgerChange } from './ledger.js';
 

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import pg from 'pg';
 import type pino from 'pino';
-import type { SlotHold } from '../service/ports.js';
+import type { SlotHold } from '../ports/job-slots.js';
 import { StorageUnavailableError } from './errors.js';
 import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import { SlotWakeups } from './slot-wakeups.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pino from 'pino';
-import type { SlotHold } from '../service/ports.js';
+import type { SlotHold } from '../ports/job-slots.js';
 import { StorageUnavailableError } from './errors.js';
 import { type ClusterJobSlots, type JobSlotLimits, pollForHold } from './job-slots.js';
 import type { RedisClient } from './redis-client.js';

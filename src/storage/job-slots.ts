@@ -2,7 +2,7 @@
  * What the cluster job slots of every backend share: their limits, their lifetime and how a caller waits for one.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JobSlots, SlotHold } from '../service/ports.js';
+import type { JobSlots, SlotHold } from '../ports/job-slots.js';
 
 /** The limits the slots hold across every process on the store. */
 export interface JobSlotLimits {

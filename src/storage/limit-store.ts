@@ -1,8 +1,9 @@
 import type pino from 'pino';
-import type { Clock, QuotaLimit, QuotaSubject, QuotaTarget } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { QuotaLimit, QuotaSubject, QuotaTarget } from '../core/quota.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { KvStore } from './kv-store.js';
-import { type EffectiveLimit, pickEffectiveLimit } from './quota-limits.js';
+import { type EffectiveLimit, pickEffectiveLimit } from '../core/quota-precedence.js';
 import { IMAGES, LimitRecord, type Meter, limitKey } from './quota-records.js';
 
 /** How long a limit read from the store is used before it is read again. */

@@ -1,24 +1,21 @@
 import type pino from 'pino';
 import type { z } from 'zod';
-import {
-  type Clock,
-  type JobJournal,
-  type JobSlots,
-  type QuotaLedger,
-  type QuotaLimit,
-  type RecordStore,
-  type SpendLedger,
-  systemClock,
-} from '../service/ports.js';
-import type { HistoryStore } from '../service/history-entries.js';
-import type { UsageTotals } from '../service/usage-totals.js';
-import type { StrikeStore } from '../service/moderation-strikes.js';
+import { type Clock, systemClock } from '../ports/clock.js';
+import { type JobJournal } from '../ports/job-journal.js';
+import { type JobSlots } from '../ports/job-slots.js';
+import { type QuotaLedger } from '../ports/quota-ledger.js';
+import { type QuotaLimit } from '../core/quota.js';
+import { type RecordStore } from '../ports/record-store.js';
+import { type SpendLedger } from '../ports/spend-ledger.js';
+import type { HistoryStore } from '../ports/history-store.js';
+import type { UsageTotals } from '../ports/usage-totals.js';
+import type { StrikeStore } from '../ports/strike-store.js';
 import { LedgerHistoryStore } from './history-store.js';
 import { LedgerStrikeStore } from './strike-store.js';
 import { LedgerJobJournal } from './job-journal.js';
 import { LedgerUsageTotals } from './usage-totals-store.js';
 import { LedgerDescribeCounts } from './describe-counts-store.js';
-import type { DescribeCounts } from '../service/ports.js';
+import type { DescribeCounts } from '../ports/describe-counts.js';
 import type { JobSlotLimits } from './job-slots.js';
 import { type Backend, openBackend } from './open-backend.js';
 import { QuotaStore } from './quota-store.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { QuotaTarget } from '../service/ports.js';
-import type { PeriodWindow } from '../service/periods.js';
+import type { QuotaTarget } from '../core/quota.js';
+import type { PeriodWindow } from '../core/periods.js';
 
 /*
  * Stored shapes and key layout of the quota ledger, private to src/storage. Every record carries `v` so a

@@ -1,11 +1,13 @@
 import type pino from 'pino';
-import type { Clock, QuotaLedger, QuotaLimit, QuotaStatus, QuotaSubject, QuotaTarget, ReserveOutcome } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { QuotaLedger } from '../ports/quota-ledger.js';
+import type { QuotaLimit, QuotaStatus, QuotaSubject, QuotaTarget, ReserveOutcome } from '../core/quota.js';
 import { StorageCorruptError } from './errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { KvStore } from './kv-store.js';
 import type { Ledger, LedgerChange } from './ledger.js';
 import { LimitStore } from './limit-store.js';
-import { periodWindow } from '../service/periods.js';
+import { periodWindow } from '../core/periods.js';
 import { IMAGES, JobReservationRecord, type Meter, type UsageRecord, jobKey, scopeOf, usageKey } from './quota-records.js';
 import { commitIn, readUsage, releaseIn, renewIn, reserveIn, statusOf } from './usage-changes.js';
 

@@ -1,6 +1,7 @@
 import type pino from 'pino';
 import { z } from 'zod';
-import type { Clock, RecordStore } from '../service/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { RecordStore } from '../ports/record-store.js';
 import type { KvStore } from './kv-store.js';
 
 /** The envelope every record is stored in: a version, its expiry on the injected clock, and the data. */

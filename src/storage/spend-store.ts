@@ -1,4 +1,5 @@
-import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaSubject, QuotaTarget, SpendLedger, SpendOutcome, SpendStatus } from '../service/ports.js';
+import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaSubject, QuotaTarget, SpendOutcome, SpendStatus } from '../core/quota.js';
+import type { SpendLedger } from '../ports/spend-ledger.js';
 import { QuotaStore, type QuotaStoreOptions } from './quota-store.js';
 import { SPEND } from './quota-records.js';
 

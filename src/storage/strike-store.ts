@@ -1,5 +1,5 @@
 /**
- * Moderation strikes (service/moderation-strikes.ts) in the ledger's store: a strike is one atomic update of the
+ * Moderation strikes (core/moderation-strikes.ts) in the ledger's store: a strike is one atomic update of the
  * member's record (a Lua compare-and-set on Redis, a conditional statement on PostgreSQL, an immediate transaction on
  * SQLite), which decides the pause, so several processes sharing the store never lose a strike or pause a member
  * twice; it is then counted by one atomic update of the server's record (who is paused, strikes and pauses per day).
@@ -15,8 +15,8 @@ import {
   type StrikeMember,
   type StrikeOutcome,
   type StrikePolicy,
-  type StrikeStore,
-} from '../service/moderation-strikes.js';
+} from '../core/moderation-strikes.js';
+import { type StrikeStore } from '../ports/strike-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Ledger } from './ledger.js';
 

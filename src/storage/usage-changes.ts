@@ -2,10 +2,10 @@
  * The quota rules on one usage record, as pure functions of the record and the time: what a reservation, a commit,
  * a refund and a lease renewal make of it. quota-store.ts runs them inside the ledger's atomic updates.
  */
-import type { QuotaStatus } from '../service/ports.js';
+import type { QuotaStatus } from '../core/quota.js';
 import { StorageCorruptError } from './errors.js';
-import type { PeriodWindow } from '../service/periods.js';
-import type { EffectiveLimit } from './quota-limits.js';
+import type { PeriodWindow } from '../core/periods.js';
+import type { EffectiveLimit } from '../core/quota-precedence.js';
 import { UsageRecord } from './quota-records.js';
 
 /** How long a usage record remembers a committed job, so a repeated commit charges nothing. */

@@ -1,5 +1,5 @@
 /**
- * Servers' daily usage totals (service/usage-totals.ts) in the quota ledger's store, as small counters (issue 28): a
+ * Servers' daily usage totals (core/usage-totals.ts) in the quota ledger's store, as small counters (issue 28): a
  * settled job adds to its day's few counters with the backend's own atomic increment (HINCRBY in a MULTI on Redis,
  * one `INSERT … ON CONFLICT DO UPDATE SET n = n + …` on PostgreSQL and SQLite), so several processes never lose a
  * job and a write costs the same however many members the day counts; refusals too. A job that reached the
@@ -9,7 +9,8 @@
  * Days written before issue 28 were one JSON record each (`usage-day:`): they are read beside the counters and added
  * to them, never written again, and expire with their time to live; nothing is migrated.
  */
-import { countsOf, dayFromCounts, DayTotals, jobIdCount, jobIdListed, mergeDays, type SettledJob, type UsageTotals } from '../service/usage-totals.js';
+import { countsOf, dayFromCounts, DayTotals, jobIdCount, jobIdListed, mergeDays, type SettledJob } from '../core/usage-totals.js';
+import { type UsageTotals } from '../ports/usage-totals.js';
 import type { Ledger } from './ledger.js';
 
 const KEEP_MS = 400 * 86_400_000;

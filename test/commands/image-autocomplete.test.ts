@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CATALOGUE_WAIT_MS, createImageAutocomplete, MAX_CHOICES, sizeChoices, valueChoices } from '../../src/commands/image-autocomplete.js';
-import { ModelProfiles } from '../../src/service/model-profiles.js';
-import type { GatewayModel } from '../../src/service/ports.js';
+import { ModelProfiles } from '../../src/core/model-profiles.js';
+import type { GatewayModel } from '../../src/core/images.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
 
 const PROFILES = new ModelProfiles();

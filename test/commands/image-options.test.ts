@@ -3,7 +3,7 @@ import { FIDELITY_OPTION, IMAGE_OPTIONS, parseEditOptions, parseImageOptions, PR
 import { readOptions } from '../../src/commands/option-reader.js';
 import { optionNameOf } from '../../src/commands/option-names.js';
 import { describeUserError, UserFacingError } from '../../src/errors.js';
-import type { GenerateRequest } from '../../src/service/ports.js';
+import type { GenerateRequest } from '../../src/core/images.js';
 import { FakeOptions } from '../fakes/fake-interaction.js';
 import { english } from '../support/phrases.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EDIT_DATA } from '../../src/commands/edit.js';
 import { IMAGE_OPTIONS, PROMPT_OPTION } from '../../src/commands/image-options.js';
 import { OPTION_NAMES, optionNameOf } from '../../src/commands/option-names.js';
-import { WIRE_NAMES } from '../../src/service/image-request.js';
+import { WIRE_NAMES } from '../../src/core/image-request.js';
 
 describe('option names', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderLimitChange, renderMoneyChange, renderStatus, renderUsageReset } from '../../src/discord/views/quota-text.js';
 import { QuotaSetRequest } from '../../src/commands/quota-data.js';
-import type { QuotaStatus, QuotaTarget } from '../../src/service/ports.js';
+import type { QuotaStatus, QuotaTarget } from '../../src/core/quota.js';
 
 const RESETS_AT = Date.parse('2025-06-02T00:00:00Z');
 

@@ -7,7 +7,7 @@ import { describeUnexpectedError, describeUserError, errorRef, UserFacingError }
 import { ERROR_ACCENT } from '../../src/discord/views/render.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
 import { JobClaimedError } from '../../src/service/claimed-jobs.js';
-import { phrase } from '../../src/service/phrase.js';
+import { phrase } from '../../src/core/phrase.js';
 import { LEVEL, memoryLogger } from '../fakes/memory-logger.js';
 
 const INTERACTION_ID = '1300000000000000042';

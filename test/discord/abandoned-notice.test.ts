@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordAbandonedNotifier } from '../../src/discord/abandoned-notice.js';
 import { createInteractionWebhookRest } from '../../src/discord/original-reply.js';
 import { createDiscordRestAgent } from '../../src/discord/rest-agent.js';
-import type { AbandonedJobNotice } from '../../src/service/jobs.js';
+import type { AbandonedJobNotice } from '../../src/ports/abandoned-job-notifier.js';
 import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord/index.js';
 import { ManualClock } from '../fakes/manual-clock.js';
 import { createLogger } from '../../src/logger.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeLine, jobLine, pauseLine } from '../../src/discord/audit-poster.js';
-import type { AuditedJob } from '../../src/service/audit-trail.js';
+import type { AuditedJob } from '../../src/ports/audit-trail.js';
 import { GUILD_ID, imagineJob } from '../fakes/jobs.js';
 
 function entry(guildLocale?: string): AuditedJob {

@@ -2,7 +2,7 @@
  * The text of a result card as a member reads it: its text displays, in order, one per line.
  */
 import { resultCard } from '../../src/discord/views/result-card.js';
-import type { Delivery } from '../../src/service/jobs.js';
+import type { Delivery } from '../../src/core/jobs.js';
 
 /** Every `content` of the card's text displays (inside containers too), joined by newlines. */
 export function cardText(delivery: Delivery, part: { index: number; total: number } = { index: 1, total: 1 }): string {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CDN_DOWNLOAD_TIMEOUT_MS, cdnDownloader, downloadAttachment, isAllowedAttachmentUrl, type DownloadOptions } from '../../src/discord/cdn-download.js';
-import { AttachmentDownloadError } from '../../src/service/ports.js';
+import { AttachmentDownloadError } from '../../src/core/attachment-download.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -6,7 +6,7 @@
 import type { APIMessage, REST } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { DiscordPostedImages } from '../../src/discord/posted-images.js';
-import { AttachmentDownloadError } from '../../src/service/ports.js';
+import { AttachmentDownloadError } from '../../src/core/attachment-download.js';
 import { silentLogger } from '../fakes/memory-logger.js';
 
 const attachment = (id: string, size: number) => ({ id, url: `https://cdn.discordapp.com/attachments/1/${id}/${id}.png`, filename: `${id}.png`, size });

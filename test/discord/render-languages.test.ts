@@ -2,7 +2,7 @@ import type { APIButtonComponent } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { renderCostConfirmation, renderProgress } from '../../src/discord/views/render.js';
 import { resultCard } from '../../src/discord/views/result-card.js';
-import type { Delivery } from '../../src/service/jobs.js';
+import type { Delivery } from '../../src/core/jobs.js';
 import { imagineJob } from '../fakes/jobs.js';
 import { cardText } from './card-text.js';
 

@@ -1,10 +1,10 @@
-import type { EditTransform } from '../../src/service/result-actions.js';
+import type { EditTransform } from '../../src/core/result-actions.js';
 import { ComponentType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { renderProgress, resultButtons } from '../../src/discord/views/render.js';
 import { MAX_CARD_TEXT } from '../../src/discord/views/result-card.js';
-import type { Delivery, DeliveryNotice } from '../../src/service/jobs.js';
-import { newJobId } from '../../src/service/jobs.js';
+import type { Delivery, DeliveryNotice } from '../../src/core/jobs.js';
+import { newJobId } from '../../src/service/job-id.js';
 import { imagineJob, MEMBER_ID } from '../fakes/jobs.js';
 import { cardText } from './card-text.js';
 

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { botProcessEnv } from './bot-process-env.js';
 import { startBot, type BotOverrides, type RunningBot } from '../../src/main.js';
 import type { LeaseTimers } from '../../src/service/lease-renewal.js';
-import type { Clock } from '../../src/service/ports.js';
+import type { Clock } from '../../src/ports/clock.js';
 import { startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from '../emulators/discord/index.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../emulators/gateway/index.js';
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { periodWindow } from '../../src/service/periods.js';
+import { periodWindow } from '../../src/core/periods.js';
 import { scopeOf, usageKey } from '../../src/storage/quota-records.js';
 import { PostgresSessions } from '../support/postgres-sessions.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';

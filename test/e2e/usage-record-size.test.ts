@@ -9,7 +9,7 @@ import pino from 'pino';
 import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle, UserFixture } from '../emulators/discord/index.js';
-import type { SettledJob } from '../../src/service/usage-totals.js';
+import type { SettledJob } from '../../src/core/usage-totals.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { startHarness, type Harness } from './harness.js';
 import { lastText, settled } from './support.js';

@@ -4,7 +4,8 @@
  * gateway client does (image-stream.ts): `admit` and `buffer` wait for the caller's answer, the rest are events.
  */
 import { imageStream, type ImageCall } from '../../src/gateway/image-stream.js';
-import type { EditRequest, GatewayCallOptions, GatewayModel, GenerateRequest, ImageGateway, ImageResult, ImageStream } from '../../src/service/ports.js';
+import type { EditRequest, GatewayModel, GenerateRequest, ImageResult } from '../../src/core/images.js';
+import type { GatewayCallOptions, ImageGateway, ImageStream } from '../../src/ports/image-gateway.js';
 
 /** The running call a script sees: the caller's options, and the events it reports with. */
 export type ScriptCall = Omit<ImageCall, 'events'> & ImageCall['events'];

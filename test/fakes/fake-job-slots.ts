@@ -2,7 +2,7 @@
  * Cluster job slots in memory: a global count and a count per member, with waiters served in arrival order. Other
  * processes are simulated by {@link FakeJobSlots.takeElsewhere}; failures and late grants are scripted.
  */
-import type { JobSlots, SlotHold } from '../../src/service/ports.js';
+import type { JobSlots, SlotHold } from '../../src/ports/job-slots.js';
 
 interface Waiter {
   memberId: string;

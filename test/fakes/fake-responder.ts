@@ -1,7 +1,8 @@
 /**
  * A Responder that records progress and deliveries; delivery can be scripted to fail.
  */
-import type { Delivery, JobProgress, Responder } from '../../src/service/jobs.js';
+import type { Delivery, JobProgress } from '../../src/core/jobs.js';
+import type { Responder } from '../../src/ports/responder.js';
 
 export class FakeResponder implements Responder {
   readonly maxFileBytes: number;

@@ -2,7 +2,7 @@
  * Real image bytes made with sharp: small flat images (tiny files) and noise (incompressible).
  */
 import sharp from 'sharp';
-import type { GeneratedImage } from '../../src/service/ports.js';
+import type { GeneratedImage } from '../../src/core/images.js';
 
 /** A flat-colour PNG of a few hundred bytes at most. */
 export async function flatPng(width = 16, height = 16): Promise<GeneratedImage> {

@@ -1,8 +1,9 @@
 /**
  * Builders for service jobs and results, with realistic ids.
  */
-import type { ImageJob } from '../../src/service/jobs.js';
-import type { GeneratedImage, GenerateRequest, ImageResult, QuotaSubject } from '../../src/service/ports.js';
+import type { ImageJob } from '../../src/core/jobs.js';
+import type { GeneratedImage, GenerateRequest, ImageResult } from '../../src/core/images.js';
+import type { QuotaSubject } from '../../src/core/quota.js';
 
 export const GUILD_ID = '300000000000000001';
 export const MEMBER_ID = '200000000000000001';

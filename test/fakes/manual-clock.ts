@@ -1,7 +1,7 @@
 /**
  * A clock the test sets by hand (the service and the quota ledger take it by injection).
  */
-import type { Clock } from '../../src/service/ports.js';
+import type { Clock } from '../../src/ports/clock.js';
 
 export class ManualClock implements Clock {
   #now: number;

@@ -1,7 +1,7 @@
 /**
  * An ImageUpload that records what it is written and how often it is abandoned; it can refuse images from an index on.
  */
-import type { ImageUpload } from '../../src/service/jobs.js';
+import type { ImageUpload } from '../../src/ports/responder.js';
 
 export class RecordingUpload implements ImageUpload {
   /** Each write: the image index and its bytes as text. */

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
 import { createGatewayAgent } from '../../src/gateway/agent.js';
 import { ChatClient, type ChatClientOptions } from '../../src/gateway/chat-client.js';
-import type { ChatCompletionRequest } from '../../src/service/ports.js';
+import type { ChatCompletionRequest } from '../../src/ports/prompt-model.js';
 import { startGatewayEmulator, type GatewayEmulator } from '../emulators/gateway/index.js';
 import { failure, makeImage, recordingSleep, silentLogger } from './fixtures.js';
 import { specTest } from '../support/openapi.js';

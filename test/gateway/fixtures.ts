@@ -8,7 +8,7 @@ import type { Agent } from 'undici';
 import { createGatewayAgent } from '../../src/gateway/agent.js';
 import { LinkPolicy } from '../../src/gateway/link-policy.js';
 import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/gateway-client.js';
-import type { ImageFormat } from '../../src/service/ports.js';
+import type { ImageFormat } from '../../src/core/images.js';
 import type { GatewayEmulator } from '../emulators/gateway/index.js';
 import { GatewayError } from '../../src/gateway/errors.js';
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { imageStream, type CallEvents } from '../../src/gateway/image-stream.js';
-import type { ImageResult, ImageStreamEvent } from '../../src/service/ports.js';
+import type { ImageResult } from '../../src/core/images.js';
+import type { ImageStreamEvent } from '../../src/ports/image-gateway.js';
 
 const result: ImageResult = { images: [], model: 'm', droppedParams: [] };
 

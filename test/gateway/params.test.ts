@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildWireParams } from '../../src/gateway/params.js';
-import { ModelProfiles } from '../../src/service/model-profiles.js';
-import type { GenerateRequest } from '../../src/service/ports.js';
+import { ModelProfiles } from '../../src/core/model-profiles.js';
+import type { GenerateRequest } from '../../src/core/images.js';
 
 const profiles = new ModelProfiles();
 const wire = (model: string, request: Partial<GenerateRequest>, stream = true) =>

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
 import type { GatewayClient, GatewayClientOptions } from '../../src/gateway/gateway-client.js';
-import type { PartialImage } from '../../src/service/ports.js';
+import type { PartialImage } from '../../src/core/images.js';
 import { startGatewayEmulator, type GatewayEmulator, type GatewayEmulatorOptions } from '../emulators/gateway/index.js';
 import { clientFor, makeImage, failure } from './fixtures.js';
 import { finalResult } from '../support/image-stream.js';

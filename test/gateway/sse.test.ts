@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readImageStream, type StreamOptions } from '../../src/gateway/sse.js';
-import type { PartialImage } from '../../src/service/ports.js';
+import type { PartialImage } from '../../src/core/images.js';
 import { makeImage, failure } from './fixtures.js';
 
 const chunks = (...parts: string[]): Readable => Readable.from(parts.map((p) => Buffer.from(p)));

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { BotMetrics } from '../../src/ops/metrics.js';
 import { observeGateway } from '../../src/ops/observed-gateway.js';
 import { observeLedger } from '../../src/ops/observed-ledger.js';
-import { GatewayError, type ImageGateway, type QuotaLedger, type ReserveOutcome } from '../../src/service/ports.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
+import { type ImageGateway } from '../../src/ports/image-gateway.js';
+import { type QuotaLedger } from '../../src/ports/quota-ledger.js';
+import { type ReserveOutcome } from '../../src/core/quota.js';
 import { finalResult } from '../support/image-stream.js';
 import { imageStream } from '../../src/gateway/image-stream.js';
 

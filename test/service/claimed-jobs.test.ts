@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ClaimedJobs, JobClaimedError } from '../../src/service/claimed-jobs.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
-import type { ImageResult } from '../../src/service/ports.js';
+import type { ImageResult } from '../../src/core/images.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
 import { FakeResponder } from '../fakes/fake-responder.js';

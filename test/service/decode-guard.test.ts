@@ -8,7 +8,7 @@ import { UserFacingError } from '../../src/errors.js';
 import { checkedHeader } from '../../src/service/decode-guard.js';
 import { toUserFacingError } from '../../src/service/error-mapping.js';
 import { GatewayResponseError } from '../../src/gateway/errors.js';
-import { BUILT_IN_PROFILES } from '../../src/service/model-profiles.js';
+import { BUILT_IN_PROFILES } from '../../src/core/model-profiles.js';
 import { outpaint } from '../../src/service/outpaint.js';
 import { declaredPng } from '../emulators/gateway/png-bomb.js';
 import { english } from '../support/phrases.js';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { deliveryFiles, imagesIn } from '../../src/service/delivery-files.js';
-import type { GeneratedImage, ImageResult } from '../../src/service/ports.js';
+import type { GeneratedImage, ImageResult } from '../../src/core/images.js';
 import { SvgRenderer } from '../../src/service/svg-render.js';
 
 async function flat(): Promise<GeneratedImage> {

@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DescribedPrompts, DescribeService } from '../../src/service/describe-service.js';
-import type { AttachmentRef } from '../../src/service/jobs.js';
-import { ModelProfiles } from '../../src/service/model-profiles.js';
-import { isoDate } from '../../src/service/periods.js';
+import type { AttachmentRef } from '../../src/core/jobs.js';
+import { ModelProfiles } from '../../src/core/model-profiles.js';
+import { isoDate } from '../../src/core/periods.js';
 import type { Description } from '../../src/service/prompt-help.js';
 import type { ServerSettings } from '../../src/service/server-settings.js';
 import { DEFAULT_SETTINGS } from '../../src/service/server-settings.js';

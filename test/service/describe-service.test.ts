@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import type { UserFacingError } from '../../src/errors.js';
 import { DESCRIBE_WORK_BYTES, describeHeldBytes } from '../../src/service/describe-image.js';
 import { DescribedPrompts, DescribeService } from '../../src/service/describe-service.js';
-import type { AttachmentRef } from '../../src/service/jobs.js';
+import type { AttachmentRef } from '../../src/core/jobs.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
 import type { Description } from '../../src/service/prompt-help.js';
 import { DescribeUsage } from '../../src/service/usage-log.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
 import { deliveryFiles, imagesIn } from '../../src/service/delivery-files.js';
 import { displayable } from '../../src/service/displayable.js';
-import type { GeneratedImage, ImageResult } from '../../src/service/ports.js';
+import type { GeneratedImage, ImageResult } from '../../src/core/images.js';
 import { MAX_LONG_SIDE, renderBytes, SvgRenderer } from '../../src/service/svg-render.js';
 
 const svgOf = (text: string, width = 0, height = 0): GeneratedImage => ({ bytes: Buffer.from(text), format: 'svg', width, height });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { describeUserError, UserFacingError, type UserErrorIdentifier } from '../../src/errors.js';
-import { AttachmentDownloadError, type AttachmentDownloadFailure } from '../../src/service/ports.js';
+import { AttachmentDownloadError, type AttachmentDownloadFailure } from '../../src/core/attachment-download.js';
 import { toUserFacingError } from '../../src/service/error-mapping.js';
 import { QueueCancelledError, QueueClosedError } from '../../src/service/fair-queue.js';
 import { GatewayCancelledError, GatewayError, GatewayTimeoutError } from '../../src/gateway/errors.js';
-import { ImageInputError, validateGenerateRequest } from '../../src/service/image-rules.js';
+import { ImageInputError, validateGenerateRequest } from '../../src/core/image-rules.js';
 import { StorageCorruptError, StorageUnavailableError } from '../../src/storage/errors.js';
 import { optionNameOf } from '../../src/commands/option-names.js';
 import { english } from '../support/phrases.js';

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fitToLimit } from '../../src/service/fit-attachment.js';
-import type { GeneratedImage } from '../../src/service/ports.js';
+import type { GeneratedImage } from '../../src/core/images.js';
 
 const WIDTH = 1536;
 const HEIGHT = 1024;

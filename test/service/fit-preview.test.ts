@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fitPreview, PREVIEW_MAX_SIDE } from '../../src/service/fit-preview.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
-import type { PartialImage } from '../../src/service/ports.js';
+import type { PartialImage } from '../../src/core/images.js';
 
 async function noisy(width: number, height: number): Promise<PartialImage> {
   const bytes = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 30 } } })

@@ -5,7 +5,7 @@ import { GatewayError } from '../../src/gateway/errors.js';
 import { ImageService } from '../../src/service/image-service.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
 import { StreamedDelivery } from '../../src/service/streaming/streamed-delivery.js';
-import type { Delivery } from '../../src/service/jobs.js';
+import type { Delivery } from '../../src/core/jobs.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
 import { FakeResponder } from '../fakes/fake-responder.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
-import type { QuotaLedger } from '../../src/service/ports.js';
+import type { QuotaLedger } from '../../src/ports/quota-ledger.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
 import { FakeResponder } from '../fakes/fake-responder.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ArchivedJob, JobArchive, PENDING_EDIT_TTL_MS, PendingEdit } from '../../src/service/job-archive.js';
-import type { AttachmentRef, ImageJob } from '../../src/service/jobs.js';
+import type { AttachmentRef, ImageJob } from '../../src/core/jobs.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { imagineJob } from '../fakes/jobs.js';
 import { ManualClock } from '../fakes/manual-clock.js';

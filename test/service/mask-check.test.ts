@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ImageInputError } from '../../src/service/image-rules.js';
+import { ImageInputError } from '../../src/core/image-rules.js';
 import { checkMask } from '../../src/service/mask-check.js';
-import type { EditRequest, InputImage } from '../../src/service/ports.js';
+import type { EditRequest, InputImage } from '../../src/core/images.js';
 import { makeImage } from '../gateway/fixtures.js';
 import { english } from '../support/phrases.js';
 

@@ -6,8 +6,9 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
-import type { ImageJob } from '../../src/service/jobs.js';
-import { MemberHistory, type PostedImage } from '../../src/service/member-history.js';
+import type { ImageJob } from '../../src/core/jobs.js';
+import { MemberHistory } from '../../src/service/member-history.js';
+import { type PostedImage } from '../../src/ports/posted-images.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { GUILD_ID, imagineJob, MEMBER_ID } from '../fakes/jobs.js';
 import { ManualClock } from '../fakes/manual-clock.js';

@@ -11,9 +11,9 @@ import { DescribedPrompts, DescribeService } from '../../src/service/describe-se
 import { FairQueue } from '../../src/service/fair-queue.js';
 import { ImageService } from '../../src/service/image-service.js';
 import { ModerationGate } from '../../src/service/moderation-gate.js';
-import { isoDate } from '../../src/service/periods.js';
-import type { ImageResult } from '../../src/service/ports.js';
-import { phrase } from '../../src/service/phrase.js';
+import { isoDate } from '../../src/core/periods.js';
+import type { ImageResult } from '../../src/core/images.js';
+import { phrase } from '../../src/core/phrase.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { deferred, FakeGateway } from '../fakes/fake-gateway.js';
 import { FakeResponder } from '../fakes/fake-responder.js';

@@ -4,7 +4,7 @@
  * id can be copied into /show even when it starts with `-`; new job ids never do.
  */
 import { describe, expect, it } from 'vitest';
-import { newJobId } from '../../src/service/jobs.js';
+import { newJobId } from '../../src/service/job-id.js';
 import { UsageReport, type UsageSummary } from '../../src/service/usage-report.js';
 import type { JobUsage } from '../../src/service/usage-log.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_HISTORY_ENTRIES, type HistoryEntry, type HistoryOwner } from '../../src/service/history-entries.js';
+import { MAX_HISTORY_ENTRIES, type HistoryEntry, type HistoryOwner } from '../../src/core/history-entries.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 
 const REDIS_URL = process.env['REDIS_URL'];

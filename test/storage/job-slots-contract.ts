@@ -3,7 +3,7 @@
  * of one member, a release frees, an aborted wait holds nothing, and a holder whose process is killed frees its slot.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SlotHold } from '../../src/service/ports.js';
+import type { SlotHold } from '../../src/ports/job-slots.js';
 import type { ClusterJobSlots, JobSlotLimits } from '../../src/storage/job-slots.js';
 import { startFixture } from './fixture-process.js';
 import type { SlotHolderTask } from './fixtures/slot-holder.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SlotHold } from '../../src/service/ports.js';
+import type { SlotHold } from '../../src/ports/job-slots.js';
 import type { ClusterJobSlots, JobSlotLimits } from '../../src/storage/job-slots.js';
 import { openPostgresJobSlots } from '../../src/storage/job-slots-postgres.js';
 import { eventually, memoryLogger, silentLogger } from './helpers.js';

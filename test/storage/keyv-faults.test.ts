@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { QuotaSubject, QuotaTarget } from '../../src/service/ports.js';
+import type { QuotaSubject, QuotaTarget } from '../../src/core/quota.js';
 import { StorageUnavailableError } from '../../src/storage/errors.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { limitKey } from '../../src/storage/quota-records.js';

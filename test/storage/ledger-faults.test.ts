@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { QuotaSubject } from '../../src/service/ports.js';
+import type { QuotaSubject } from '../../src/core/quota.js';
 import { StorageUnavailableError } from '../../src/storage/errors.js';
 import { openLedger } from '../../src/storage/open-ledger.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
-import { periodWindow } from '../../src/service/periods.js';
+import { periodWindow } from '../../src/core/periods.js';
 import { parseStorageUrl } from '../../src/storage/storage-url.js';
 import { PostgresSessions } from '../support/postgres-sessions.js';
 import { eventually, ManualClock, memoryLogger } from './helpers.js';

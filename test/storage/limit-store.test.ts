@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { QuotaSubject } from '../../src/service/ports.js';
+import type { QuotaSubject } from '../../src/core/quota.js';
 import { KvStore, deserializeEntry, serializeEntry } from '../../src/storage/kv-store.js';
 import { LIMIT_CACHE_MS, LimitStore } from '../../src/storage/limit-store.js';
 import { ManualClock, silentLogger } from './helpers.js';

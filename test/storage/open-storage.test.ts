@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { QuotaSubject } from '../../src/service/ports.js';
+import type { QuotaSubject } from '../../src/core/quota.js';
 import { StorageUnavailableError } from '../../src/storage/errors.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { ManualClock, silentLogger } from './helpers.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { QuotaLedger, QuotaSubject } from '../../src/service/ports.js';
+import type { QuotaLedger } from '../../src/ports/quota-ledger.js';
+import type { QuotaSubject } from '../../src/core/quota.js';
 import { LIMIT_CACHE_MS } from '../../src/storage/limit-store.js';
 import { createStorage } from '../../src/storage/open-storage.js';
 import { runReservers } from './child-reservers.js';

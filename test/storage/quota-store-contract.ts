@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { QuotaLimit, QuotaSubject } from '../../src/service/ports.js';
+import type { QuotaLimit, QuotaSubject } from '../../src/core/quota.js';
 import { StorageCorruptError } from '../../src/storage/errors.js';
 import type { Backend } from '../../src/storage/open-backend.js';
 import { type Storage, createStorage } from '../../src/storage/open-storage.js';
-import { periodWindow } from '../../src/service/periods.js';
+import { periodWindow } from '../../src/core/periods.js';
 import { ManualClock, memoryLogger } from './helpers.js';
 
 /** A fresh, empty backend; `cleanup` removes what the test wrote and disconnects. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
-import type { QuotaSubject } from '../../src/service/ports.js';
+import type { QuotaSubject } from '../../src/core/quota.js';
 
 const REDIS_URL = process.env['REDIS_URL'];
 const POSTGRES_URL = process.env['POSTGRES_URL'];

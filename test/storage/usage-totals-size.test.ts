@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SettledJob } from '../../src/service/usage-totals.js';
+import type { SettledJob } from '../../src/core/usage-totals.js';
 import { connectRedis } from '../../src/storage/redis-client.js';
 import { openBackend } from '../../src/storage/open-backend.js';
 import { createStorage, type Storage } from '../../src/storage/open-storage.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_JOB_IDS_PER_DAY, type SettledJob } from '../../src/service/usage-totals.js';
+import { MAX_JOB_IDS_PER_DAY, type SettledJob } from '../../src/core/usage-totals.js';
 import { openBackend } from '../../src/storage/open-backend.js';
 import { createStorage, openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { parseStorageUrl } from '../../src/storage/storage-url.js';

@@ -3,7 +3,8 @@
  * a request event gets its default (no memory budget, a Buffer the gateway allocates) and the rest are dropped.
  * Resolves with the completed event's result; rejects with the call's failure.
  */
-import type { ImageResult, ImageStream, PartialImage } from '../../src/service/ports.js';
+import type { ImageResult, PartialImage } from '../../src/core/images.js';
+import type { ImageStream } from '../../src/ports/image-gateway.js';
 
 export interface StreamHandlers {
   admit?: ((bytes: number | undefined) => number | Promise<number>) | undefined;

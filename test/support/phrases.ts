@@ -1,7 +1,7 @@
-/** Phrases (src/service/phrase.ts) as an English member reads them, for tests that check the words of a refusal. */
+/** Phrases (src/core/phrase.ts) as an English member reads them, for tests that check the words of a refusal. */
 import { renderPhrase } from '../../src/errors.js';
-import type { ImageInputError } from '../../src/service/image-rules.js';
-import type { Phrase } from '../../src/service/phrase.js';
+import type { ImageInputError } from '../../src/core/image-rules.js';
+import type { Phrase } from '../../src/core/phrase.js';
 
 /** A phrase in English; undefined stays undefined. */
 export const english = (p: Phrase | undefined): string | undefined => (p === undefined ? undefined : renderPhrase(p, 'en'));

@@ -7,7 +7,7 @@ import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallback
 import { ACTIONS, CUSTOM_IDS } from '../custom-ids.js';
 import { translator } from '../../i18n/translate.js';
 import type { MessageKey } from '../../i18n/locales.js';
-import type { GenerateRequest } from '../../service/image-request.js';
+import type { GenerateRequest } from '../../core/image-request.js';
 import { promptField } from './prompt-modal.js';
 
 export const SIZE_FIELD = 'size';

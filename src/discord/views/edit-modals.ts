@@ -4,7 +4,7 @@
  */
 import type { APIModalInteractionResponseCallbackData } from 'discord.js';
 import { t, translator } from '../../i18n/translate.js';
-import { MAX_EDIT_IMAGES } from '../../service/image-request.js';
+import { MAX_EDIT_IMAGES } from '../../core/image-request.js';
 import { CUSTOM_IDS } from '../custom-ids.js';
 import type { MessageImages } from '../message-images.js';
 import { promptModal } from './prompt-modal.js';

@@ -9,8 +9,8 @@ import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonC
 import { inertText } from '../text.js';
 import { CUSTOM_IDS } from '../custom-ids.js';
 import { translator, type Translate } from '../../i18n/translate.js';
-import type { HistoryEntry } from '../../service/history-entries.js';
-import type { HistoryPage } from '../../service/member-history.js';
+import type { HistoryEntry } from '../../core/history-entries.js';
+import type { HistoryPage } from '../../core/reports.js';
 
 /** Room for a prompt in an entry's embed: five embeds stay under Discord's 6000 characters for a message's embeds. */
 const EMBED_PROMPT_LENGTH = 700;

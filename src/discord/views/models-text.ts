@@ -2,7 +2,7 @@
  * What /models shows a member (commands/models.ts): the image models the gateway offers, in their language.
  */
 import { translator } from '../../i18n/translate.js';
-import type { GatewayModel } from '../../service/ports.js';
+import type { GatewayModel } from '../../core/images.js';
 import { shortenForDiscord } from '../text.js';
 
 /** A day (`2026-12-01`) as a Discord date, which every client shows in its own language; the text itself if not a date. */

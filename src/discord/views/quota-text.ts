@@ -3,8 +3,8 @@
  * (the interaction's locale). `who` is the mention of the member an admin asked about, or undefined for the member themselves.
  */
 import { formatUsd, t } from '../../i18n/translate.js';
-import type { StrikeStatus } from '../../service/moderation-gate.js';
-import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaTarget, SpendStatus } from '../../service/ports.js';
+import type { StrikeStatus } from '../../core/reports.js';
+import type { MoneyLimit, QuotaLimit, QuotaStatus, QuotaTarget, SpendStatus } from '../../core/quota.js';
 
 const timestamp = (ms: number): string => `<t:${Math.ceil(ms / 1000)}:R>`;
 /** A moment as a date and time each client writes in its own language and time zone. */

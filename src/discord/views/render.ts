@@ -3,7 +3,7 @@
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
 import { inertText, shortenForDiscord } from '../text.js';
-import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../../service/jobs.js';
+import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../../core/jobs.js';
 import { formatUsd, t, translator } from '../../i18n/translate.js';
 import { CUSTOM_IDS } from '../custom-ids.js';
 

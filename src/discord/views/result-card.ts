@@ -14,7 +14,7 @@ import {
   type APIComponentInContainer,
   type APIMessageTopLevelComponent,
 } from 'discord.js';
-import type { Delivery, ResultActions } from '../../service/jobs.js';
+import type { Delivery, ResultActions } from '../../core/jobs.js';
 import { translator } from '../../i18n/translate.js';
 import { CARD_ACCENT as ACCENT, ERROR_ACCENT, resultButtons, resultFooterLines } from './render.js';
 import { ACTIONS, CUSTOM_IDS } from '../custom-ids.js';

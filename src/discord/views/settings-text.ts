@@ -3,8 +3,8 @@
  * admins typed (models, sizes, qualities) stay as they are; channels and roles are mentions.
  */
 import { formatList, formatUsd, t } from '../../i18n/translate.js';
-import { MAX_IMAGES_PER_REQUEST } from '../../service/image-request.js';
-import type { ServerSettings } from '../../service/server-settings.js';
+import { MAX_IMAGES_PER_REQUEST } from '../../core/image-request.js';
+import type { ServerSettings } from '../../core/server-settings.js';
 
 const has = (value: unknown): 'yes' | 'no' => (value === undefined ? 'no' : 'yes');
 const code = (text: string): string => `\`${text}\``;

@@ -3,10 +3,10 @@
  * figures for the period, and the moderation strikes and pauses.
  */
 import { formatList, formatUsdPrecise, t } from '../../i18n/translate.js';
-import type { StrikeReport } from '../../service/moderation-gate.js';
-import type { QuotaPeriod } from '../../service/ports.js';
-import type { UsageSummary } from '../../service/usage-report.js';
-import { MAX_JOB_IDS_PER_DAY } from '../../service/usage-totals.js';
+import type { StrikeReport } from '../../core/reports.js';
+import type { QuotaPeriod } from '../../core/quota.js';
+import type { UsageSummary } from '../../core/reports.js';
+import { MAX_JOB_IDS_PER_DAY } from '../../core/usage-totals.js';
 
 /** Members listed at most under "Top members". */
 const TOP = 10;

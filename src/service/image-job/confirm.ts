@@ -4,7 +4,8 @@
  * member's quota or money limit anyway is refused now instead of asked about.
  */
 import type { Logger } from 'pino';
-import type { ImageJob, Responder } from '../jobs.js';
+import type { ImageJob } from '../../core/jobs.js';
+import type { Responder } from '../../ports/responder.js';
 import type { ServerSettings } from '../server-settings.js';
 import type { JobDeps } from './deps.js';
 import { quotaError, spendError } from './holds.js';

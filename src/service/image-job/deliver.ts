@@ -4,8 +4,9 @@
  * soon as they are posted (or could not be), not after the job's bookkeeping.
  */
 import { imagesIn } from '../delivery-files.js';
-import type { Posted, Responder } from '../jobs.js';
-import { actionsOf } from '../result-actions.js';
+import type { Posted } from '../../core/jobs.js';
+import type { Responder } from '../../ports/responder.js';
+import { actionsOf } from '../../core/result-actions.js';
 import type { JobDeps } from './deps.js';
 import type { Produced } from './produce.js';
 

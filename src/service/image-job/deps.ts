@@ -4,26 +4,30 @@
  * told once the job has settled. {@link resolveJobDeps} fills in the defaults once, when the service is built.
  */
 import type { Logger } from 'pino';
-import type { AuditTrail } from '../audit-trail.js';
+import type { AuditTrail } from '../../ports/audit-trail.js';
 import type { ClaimedJobs } from '../claimed-jobs.js';
-import { DEFAULT_MAX_DECODE_PIXELS } from '../image-rules.js';
+import { DEFAULT_MAX_DECODE_PIXELS } from '../../core/image-rules.js';
 import type { JobArchive } from '../job-archive.js';
-import { NO_JOB_METRICS, type JobMetrics } from '../job-metrics.js';
-import type { AttachmentRef } from '../jobs.js';
+import { NO_JOB_METRICS, type JobMetrics } from '../../ports/job-metrics.js';
+import type { AttachmentRef } from '../../core/jobs.js';
 import { type LeaseTimers, systemLeaseTimers } from '../lease-renewal.js';
 import type { MemberHistory } from '../member-history.js';
 import { MemoryBudget } from '../memory-budget.js';
 import type { ModerationGate } from '../moderation-gate.js';
-import { ModelProfiles } from '../model-profiles.js';
-import type { Clock, ImageGateway, JobJournal, QuotaLedger, SpendLedger } from '../ports.js';
-import { systemClock } from '../ports.js';
+import { ModelProfiles } from '../../core/model-profiles.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ImageGateway } from '../../ports/image-gateway.js';
+import type { JobJournal } from '../../ports/job-journal.js';
+import type { QuotaLedger } from '../../ports/quota-ledger.js';
+import type { SpendLedger } from '../../ports/spend-ledger.js';
+import { systemClock } from '../../ports/clock.js';
 import type { PromptHelp } from '../prompt-help.js';
 import type { SettingsStore } from '../settings-store.js';
 import type { StreamedDelivery } from '../streaming/streamed-delivery.js';
 import { SvgRenderer } from '../svg-render.js';
 import type { FairQueue } from '../fair-queue.js';
 import type { UsageLog } from '../usage-log.js';
-import type { UsageTotals } from '../usage-totals.js';
+import type { UsageTotals } from '../../ports/usage-totals.js';
 
 /** The rules a request meets before anything is held (preflight and confirm). */
 export interface JobRules {

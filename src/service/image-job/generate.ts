@@ -12,9 +12,11 @@
 import { UserFacingError } from '../../errors.js';
 import { fitPreview } from '../fit-preview.js';
 import type { JobProgressReporter } from '../job-progress.js';
-import type { ImageJob, Responder } from '../jobs.js';
+import type { ImageJob } from '../../core/jobs.js';
+import type { Responder } from '../../ports/responder.js';
 import type { JobMemory } from '../memory-budget.js';
-import type { EditRequest, GatewayCallOptions, GenerateRequest, ImageGateway, ImageResult, ImageStream, PartialImage } from '../ports.js';
+import type { EditRequest, GenerateRequest, ImageResult, PartialImage } from '../../core/images.js';
+import type { GatewayCallOptions, ImageGateway, ImageStream } from '../../ports/image-gateway.js';
 import type { JobStream } from '../streaming/streamed-delivery.js';
 import type { JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';

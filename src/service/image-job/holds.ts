@@ -8,9 +8,9 @@
 import type { Logger } from 'pino';
 import { UserFacingError } from '../../errors.js';
 import { journalEntryOf } from '../job-journal-entry.js';
-import type { ImageJob, ReplyAddress } from '../jobs.js';
+import type { ImageJob, ReplyAddress } from '../../core/jobs.js';
 import { keepLease, type Lease } from '../lease-renewal.js';
-import type { QuotaStatus, SpendStatus } from '../ports.js';
+import type { QuotaStatus, SpendStatus } from '../../core/quota.js';
 import type { JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';
 

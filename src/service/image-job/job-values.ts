@@ -3,11 +3,11 @@
  * failure a step throws: it carries what the job had come to, so the settle step can tell what was made and held
  * without any step writing into another's variables.
  */
-import type { JobCost } from '../cost.js';
+import type { JobCost } from '../../core/cost.js';
 import type { EnhancementOutcome } from '../enhance-step.js';
-import type { ImageJob } from '../jobs.js';
-import type { ModelProfile } from '../model-profiles.js';
-import type { GenerateRequest, ImageResult } from '../ports.js';
+import type { ImageJob } from '../../core/jobs.js';
+import type { ModelProfile } from '../../core/model-profiles.js';
+import type { GenerateRequest, ImageResult } from '../../core/images.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
 import type { ServerSettings } from '../server-settings.js';
 

@@ -7,12 +7,12 @@
  */
 import { UserFacingError } from '../../errors.js';
 import { estimateChatCost } from '../chat-cost.js';
-import { roundUsd } from '../cost.js';
+import { roundUsd } from '../../core/cost.js';
 import { estimateCost } from '../cost-estimate.js';
-import { checkDeclaredImages, validateGenerateRequest } from '../image-rules.js';
-import type { AttachmentRef, ImageJob } from '../jobs.js';
-import { checkAgainstProfile } from '../profile-rules.js';
-import { actionRequest } from '../result-actions.js';
+import { checkDeclaredImages, validateGenerateRequest } from '../../core/image-rules.js';
+import type { AttachmentRef, ImageJob } from '../../core/jobs.js';
+import { checkAgainstProfile } from '../../core/profile-rules.js';
+import { actionRequest } from '../../core/result-actions.js';
 import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from '../server-settings.js';
 import { defaultModel, type JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';

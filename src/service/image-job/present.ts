@@ -6,10 +6,11 @@
 import { UserFacingError } from '../../errors.js';
 import { checkedHeader } from '../decode-guard.js';
 import { toUserFacingError } from '../error-mapping.js';
-import { declaredBytes, sniffImageFormat } from '../image-rules.js';
+import { declaredBytes, sniffImageFormat } from '../../core/image-rules.js';
 import type { JobArchive } from '../job-archive.js';
-import type { AttachmentRef, ImageJob, Responder } from '../jobs.js';
-import { actionsOf } from '../result-actions.js';
+import type { AttachmentRef, ImageJob } from '../../core/jobs.js';
+import type { Responder } from '../../ports/responder.js';
+import { actionsOf } from '../../core/result-actions.js';
 import { defaultModel, type JobDeps } from './deps.js';
 import { queueRefusal } from './generate.js';
 

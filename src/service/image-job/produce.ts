@@ -9,11 +9,12 @@
 import type { Logger } from 'pino';
 import { unknownAnswerBytes } from '../answer-bound.js';
 import { chatCostOf } from '../chat-cost.js';
-import { costOf } from '../cost.js';
+import { costOf } from '../../core/cost.js';
 import { deliveryFiles } from '../delivery-files.js';
 import { enhancedRequest } from '../enhance-step.js';
 import { JobProgressReporter } from '../job-progress.js';
-import type { DeliveryFile, DeliveryNotice, ImageJob, Responder } from '../jobs.js';
+import type { DeliveryFile, DeliveryNotice, ImageJob } from '../../core/jobs.js';
+import type { Responder } from '../../ports/responder.js';
 import type { JobStream } from '../streaming/streamed-delivery.js';
 import type { JobDeps } from './deps.js';
 import { queueAndGenerate } from './generate.js';

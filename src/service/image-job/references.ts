@@ -6,12 +6,12 @@
  */
 import { UserFacingError } from '../../errors.js';
 import { checkedHeader } from '../decode-guard.js';
-import { declaredBytes, unsizedImageBytes, validateEditRequest } from '../image-rules.js';
+import { declaredBytes, unsizedImageBytes, validateEditRequest } from '../../core/image-rules.js';
 import { checkMask, checkSquare } from '../mask-check.js';
 import type { JobMemory } from '../memory-budget.js';
 import { outpaint } from '../outpaint.js';
-import type { EditRequest, GenerateRequest } from '../ports.js';
-import { isCanvasTransform } from '../result-actions.js';
+import type { EditRequest, GenerateRequest } from '../../core/images.js';
+import { isCanvasTransform } from '../../core/result-actions.js';
 import type { JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';
 

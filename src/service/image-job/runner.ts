@@ -7,8 +7,9 @@
  */
 import type { Logger } from 'pino';
 import { UserFacingError } from '../../errors.js';
-import { roundUsd } from '../cost.js';
-import type { ImageJob, Responder } from '../jobs.js';
+import { roundUsd } from '../../core/cost.js';
+import type { ImageJob } from '../../core/jobs.js';
+import type { Responder } from '../../ports/responder.js';
 import type { ServerSettings } from '../server-settings.js';
 import { askedToConfirm } from './confirm.js';
 import { deliver } from './deliver.js';

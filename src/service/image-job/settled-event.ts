@@ -4,10 +4,10 @@
  * audit, metrics) listens to it (listeners/). A listener's failure is logged and never changes the member's outcome.
  */
 import type { Logger } from 'pino';
-import type { JobCost } from '../cost.js';
-import type { JobOutcome } from '../job-metrics.js';
-import type { ImageJob, Posted } from '../jobs.js';
-import type { GenerateRequest } from '../ports.js';
+import type { JobCost } from '../../core/cost.js';
+import type { JobOutcome } from '../../core/job-outcome.js';
+import type { ImageJob, Posted } from '../../core/jobs.js';
+import type { GenerateRequest } from '../../core/images.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
 import type { ServerSettings } from '../server-settings.js';
 import type { Answer } from './job-values.js';

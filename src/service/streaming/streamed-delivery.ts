@@ -6,7 +6,8 @@
  * it, settles it with the files to post and closes it. Without a StreamedDelivery (STREAM_DELIVERIES=false) none
  * of this runs: the gateway reads answers on its own and the responder posts them the usual way.
  */
-import type { DeliveryFile, ImageUpload } from '../jobs.js';
+import type { DeliveryFile } from '../../core/jobs.js';
+import type { ImageUpload } from '../../ports/responder.js';
 import { AnswerBufferPool, type AnswerBufferLease } from './answer-buffers.js';
 import { UploadFeed, type OpenUpload } from './upload-feed.js';
 

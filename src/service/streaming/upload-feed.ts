@@ -5,7 +5,8 @@
  * image it cannot name), and used at the end only when its images are exactly the files to deliver. Otherwise it
  * is abandoned, which posts nothing, and delivery happens the usual way.
  */
-import type { DeliveryFile, ImageUpload } from '../jobs.js';
+import type { DeliveryFile } from '../../core/jobs.js';
+import type { ImageUpload } from '../../ports/responder.js';
 
 /** Opens the responder's upload (called with the first image bytes); undefined when it cannot. */
 export type OpenUpload = () => ImageUpload | undefined;

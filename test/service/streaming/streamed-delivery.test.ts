@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FairQueue } from '../../../src/service/fair-queue.js';
 import { ImageService } from '../../../src/service/image-service.js';
-import type { ImageJob, ImageUpload } from '../../../src/service/jobs.js';
+import type { ImageJob } from '../../../src/core/jobs.js';
+import type { ImageUpload } from '../../../src/ports/responder.js';
 import { StreamedDelivery } from '../../../src/service/streaming/streamed-delivery.js';
 import { openStorage, type Storage } from '../../../src/storage/open-storage.js';
 import { FakeGateway } from '../../fakes/fake-gateway.js';

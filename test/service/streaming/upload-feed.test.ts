@@ -4,7 +4,8 @@
  * when it carries exactly the files to deliver; otherwise it abandons it.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeliveryFile, ImageUpload } from '../../../src/service/jobs.js';
+import type { DeliveryFile } from '../../../src/core/jobs.js';
+import type { ImageUpload } from '../../../src/ports/responder.js';
 import { UploadFeed } from '../../../src/service/streaming/upload-feed.js';
 import { RecordingUpload } from '../../fakes/recording-upload.js';
 

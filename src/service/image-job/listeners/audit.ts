@@ -1,5 +1,5 @@
 /** Listener: tells a server's audit channel, when it has one, of each job settled there (audit-trail.ts). */
-import type { AuditTrail } from '../../audit-trail.js';
+import type { AuditTrail } from '../../../ports/audit-trail.js';
 import type { SettledListener } from '../settled-event.js';
 import { endOf } from './usage-totals.js';
 

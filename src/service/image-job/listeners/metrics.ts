@@ -1,5 +1,5 @@
 /** Listener: tells the operator's metrics how the job ended (job-metrics.ts). */
-import type { JobMetrics } from '../../job-metrics.js';
+import type { JobMetrics } from '../../../ports/job-metrics.js';
 import type { SettledListener } from '../settled-event.js';
 
 export function metricsListener(metrics: Pick<JobMetrics, 'jobSettled'>): SettledListener {

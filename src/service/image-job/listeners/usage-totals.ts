@@ -1,6 +1,6 @@
 /** Listener: counts a settled server job in its server's daily usage totals (usage-totals.ts: the /usage reports). */
-import { isoDate } from '../../periods.js';
-import type { UsageTotals } from '../../usage-totals.js';
+import { isoDate } from '../../../core/periods.js';
+import type { UsageTotals } from '../../../ports/usage-totals.js';
 import type { JobSettled, SettledListener } from '../settled-event.js';
 
 export function usageTotalsListener(totals: Pick<UsageTotals, 'add'>): SettledListener {

@@ -1,0 +1,55 @@
+/**
+ * What the use cases answer for members to read (src/service computes them, src/discord/views renders them): a page
+ * of a member's history, moderation strikes, a period's usage figures.
+ */
+import type { HistoryEntry } from './history-entries.js';
+import type { Sum } from './usage-totals.js';
+
+/** One page of a member's history. */
+export interface HistoryPage {
+  entries: HistoryEntry[];
+  /** 0-based, within [0, pages). */
+  page: number;
+  pages: number;
+  total: number;
+  /** The page counts only jobs delivered until then (ms since epoch), so later jobs do not shift the pages. */
+  asOf: number;
+}
+
+/** A member's strikes now, as /quota show tells them. */
+export interface StrikeStatus {
+  strikes: number;
+  limit: number;
+  windowHours: number;
+  pausedUntil?: number | undefined;
+}
+
+/** A period's strikes and pauses, and who is paused now (soonest back first), as /usage shows them. */
+export interface StrikeReport {
+  strikes: number;
+  pauses: number;
+  paused: { userId: string; until: number }[];
+}
+
+/** A period's figures. */
+export interface UsageSummary {
+  /** First day of the period (ms since epoch, UTC midnight). */
+  from: number;
+  images: number;
+  jobs: number;
+  reportedUsd: number;
+  estimatedUsd: number;
+  /** A role's figures only: its cost, reported and estimated together. */
+  costUsd?: number | undefined;
+  /** Members by images, most first. */
+  members: (Sum & { userId: string })[];
+  models: (Sum & { model: string })[];
+  refusals: Record<string, number>;
+  failures: number;
+  /** Jobs that reached the gateway (for the CSV). */
+  jobIds: string[];
+  jobIdsCut: boolean;
+  /** Prompt help's chat calls and their cost (the member's own, with `userId`). */
+  promptHelpCalls: number;
+  promptHelpUsd: number;
+}

@@ -1,0 +1,20 @@
+/**
+ * Job slots shared by every process on one store, so MAX_CONCURRENT_JOBS and MAX_RUNNING_PER_MEMBER hold across all
+ * of them: a job holds one global slot and one of its member's while it runs. The Redis and PostgreSQL stores offer
+ * them; the hold of a process that died frees itself (PostgreSQL with its connection, Redis when its expiry passes
+ * unrefreshed).
+ */
+export interface JobSlots {
+  /**
+   * Waits until a global slot and one of `memberId`'s are both free and holds them. Calls `onWait` once when they
+   * are not free at the first try. Rejects with `signal.reason` once `signal` aborts, holding nothing then, and with
+   * a StorageUnavailableError when the store fails.
+   */
+  acquire(memberId: string, options: { signal: AbortSignal; onWait?: (() => void) | undefined }): Promise<SlotHold>;
+}
+
+/** The slots one job holds. */
+export interface SlotHold {
+  /** Frees them; idempotent, and never rejects (a failure is logged, and the hold lapses on its own). */
+  release(): Promise<void>;
+}
