@@ -86,16 +86,22 @@ class Reader {
     if (++this.elements > this.limits.maxElements) throw new SvgDocumentError(`more than ${this.limits.maxElements} elements`);
     this.pos += 1; // '<'
     const name = this.name();
+    const { attributes, closed } = this.attributes(name);
+    return { name, attributes, children: closed ? [] : this.children(name, depth) };
+  }
+
+  /** The start tag's attributes, up to its `>` (or `/>`: `closed`). */
+  private attributes(name: string): { attributes: [string, string][]; closed: boolean } {
     const attributes: [string, string][] = [];
     for (;;) {
       const spaced = this.skipSpace();
       if (this.text.startsWith('/>', this.pos)) {
         this.pos += 2;
-        return { name, attributes, children: [] };
+        return { attributes, closed: true };
       }
       if (this.text.startsWith('>', this.pos)) {
         this.pos += 1;
-        break;
+        return { attributes, closed: false };
       }
       if (!spaced) throw new SvgDocumentError(`malformed tag <${name}>`);
       const attribute = this.name();
@@ -112,6 +118,10 @@ class Reader {
       attributes.push([attribute, decodeEntities(raw)]);
       this.pos = end + 1;
     }
+  }
+
+  /** The element's content, up to and including its end tag. */
+  private children(name: string, depth: number): SvgNode[] {
     const children: SvgNode[] = [];
     for (;;) {
       const next = this.text.indexOf('<', this.pos);
@@ -124,7 +134,7 @@ class Reader {
         this.skipSpace();
         this.expect('>');
         if (closed !== name) throw new SvgDocumentError(`</${closed}> closes <${name}>`);
-        return { name, attributes, children };
+        return children;
       }
       if (this.text.startsWith('<!--', this.pos)) this.skipPast('-->');
       else if (this.text.startsWith('<?', this.pos)) this.skipPast('?>');

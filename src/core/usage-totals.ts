@@ -186,23 +186,24 @@ export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
   return day;
 }
 
-/** Two records of one day together (a day stored before issue 28 as one record, and its counters since). */
-export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
-  const sums = (x: Record<string, Sum>, y: Record<string, Sum>) => {
-    const out: Record<string, Sum> = { ...x };
-    for (const [id, sum] of Object.entries(y)) {
-      const was = out[id];
-      out[id] = was ? { images: was.images + sum.images, jobs: was.jobs + sum.jobs, costUsd: roundUsd(was.costUsd + sum.costUsd) } : sum;
-    }
-    return out;
-  };
-  const counts = (x: Record<string, number>, y: Record<string, number>) => {
-    const out = { ...x };
-    for (const [id, n] of Object.entries(y)) out[id] = (out[id] ?? 0) + n;
-    return out;
-  };
-  const roles: Record<string, RoleDay> = { ...a.roles };
-  for (const [id, r] of Object.entries(b.roles)) {
+function mergeSums(x: Record<string, Sum>, y: Record<string, Sum>): Record<string, Sum> {
+  const out: Record<string, Sum> = { ...x };
+  for (const [id, sum] of Object.entries(y)) {
+    const was = out[id];
+    out[id] = was ? { images: was.images + sum.images, jobs: was.jobs + sum.jobs, costUsd: roundUsd(was.costUsd + sum.costUsd) } : sum;
+  }
+  return out;
+}
+
+function mergeCounts(x: Record<string, number>, y: Record<string, number>): Record<string, number> {
+  const out = { ...x };
+  for (const [id, n] of Object.entries(y)) out[id] = (out[id] ?? 0) + n;
+  return out;
+}
+
+function mergeRoles(a: Record<string, RoleDay>, b: Record<string, RoleDay>): Record<string, RoleDay> {
+  const roles: Record<string, RoleDay> = { ...a };
+  for (const [id, r] of Object.entries(b)) {
     const was = roles[id];
     roles[id] = was
       ? {
@@ -214,6 +215,14 @@ export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
         }
       : r;
   }
+  return roles;
+}
+
+/** Two records of one day together (a day stored before issue 28 as one record, and its counters since). */
+export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
+  const sums = mergeSums;
+  const counts = mergeCounts;
+  const roles = mergeRoles(a.roles, b.roles);
   return {
     v: 1,
     images: a.images + b.images,
