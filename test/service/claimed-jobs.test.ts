@@ -47,7 +47,7 @@ describe('a job another process claimed', () => {
     gateway.next(
       (_request, options) =>
         new Promise<ImageResult>((_resolve, reject) => {
-          options.signal?.addEventListener('abort', () => {
+          options.signal.addEventListener('abort', () => {
             aborted.resolve(undefined);
             reject(new Error('aborted'));
           });
