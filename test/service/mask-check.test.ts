@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ImageInputError } from '../../src/core/image-rules.js';
-import { checkMask } from '../../src/service/mask-check.js';
+import { checkMask, checkSquare } from '../../src/service/mask-check.js';
 import type { EditRequest, InputImage } from '../../src/core/images.js';
 import { makeImage } from '../gateway/fixtures.js';
 import { english } from '../support/phrases.js';
@@ -39,5 +39,18 @@ describe('checkMask', () => {
     const err = await refusal(checkMask(await make()));
     expect(err.param).toBe(param);
     expect(english(err.allowed)).toMatch(allowed);
+  });
+});
+
+describe('checkSquare', () => {
+  it('accepts a square first image, and an edit whose image cannot be read (checkMask and the gateway say so)', async () => {
+    await expect(checkSquare(await edit(undefined, { bytes: await makeImage('png', 32, 32) }), 'dall-e-2')).resolves.toBeUndefined();
+    await expect(checkSquare(await edit(undefined, { bytes: Buffer.from([1, 2, 3]) }), 'dall-e-2')).resolves.toBeUndefined();
+  });
+
+  it('refuses a first image that is not square, naming the model that needs it', async () => {
+    const err = await refusal(checkSquare(await edit(undefined), 'dall-e-2'));
+    expect(err.param).toBe('image');
+    expect(english(err.allowed)).toMatch(/square/i);
   });
 });
