@@ -54,7 +54,7 @@ export function createCostButtons(deps: Deps): ComponentHandler[] {
 
 /** Acknowledges the click by updating its message (no buttons left), without waiting; the job's writes await it. */
 function acknowledgeWith(interaction: ButtonInteraction, ctx: InteractionContext, answer: 'confirmed' | 'cancelled'): void {
-  const pending = interaction.update({ ...renderCostAnswer(answer), allowedMentions: { parse: [] } }).then(() => undefined);
+  const pending = interaction.update({ ...renderCostAnswer(answer, interaction.locale), allowedMentions: { parse: [] } }).then(() => undefined);
   pending.catch(() => undefined);
   ctx.acknowledgement = pending;
 }

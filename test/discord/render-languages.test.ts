@@ -1,6 +1,6 @@
 import type { APIButtonComponent } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { renderCostConfirmation, renderProgress } from '../../src/discord/views/render.js';
+import { renderCostAnswer, renderCostConfirmation, renderProgress } from '../../src/discord/views/render.js';
 import { resultCard } from '../../src/discord/views/result-card.js';
 import type { Delivery } from '../../src/core/jobs.js';
 import { imagineJob } from '../fakes/jobs.js';
@@ -53,5 +53,13 @@ describe('progress and results in the member’s language', () => {
     expect(content).toMatch(/cette demande coûtera environ \*\*1,50\s\$US\*\* \(1 image\)/);
     const buttons = components[0]?.components.filter((c): c is APIButtonComponent & { label: string } => 'label' in c);
     expect(buttons?.map((b) => b.label)).toEqual([expect.stringMatching(/^Générer \(~1,50\s\$US\)$/), 'Annuler']);
+  });
+});
+
+describe('the answered cost question in the clicker’s language', () => {
+  it('says confirmed or cancelled in the clicker’s language, and in English for an unknown one', () => {
+    expect(renderCostAnswer('confirmed', 'de')).toEqual({ content: '✅ Bestätigt. Es geht los…', components: [] });
+    expect(renderCostAnswer('cancelled', 'ja').content).toBe('❌ キャンセルしました。料金は発生していません。');
+    expect(renderCostAnswer('cancelled', 'xx').content).toBe('❌ Cancelled. Nothing was charged.');
   });
 });

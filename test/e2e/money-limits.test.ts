@@ -147,9 +147,10 @@ describe('money limits, end to end', () => {
     const cancelId = (secondQuestion.components![0] as { components: { custom_id: string }[] }).components[1]!.custom_id;
     expect(cancelId.startsWith('costno:')).toBe(true);
     expect(cancel!.custom_id.startsWith('costno:')).toBe(true);
-    const cancelled = h.discord.button(secondQuestion, cancelId, { user: member });
+    // Answered in the clicker's language (their client's locale on the click).
+    const cancelled = h.discord.button(secondQuestion, cancelId, { user: member, locale: 'fr' });
     await cancelled.waitForAck();
-    expect(cancelled.acks[0]?.body?.data?.content).toBe('❌ Cancelled. Nothing was charged.');
+    expect(cancelled.acks[0]?.body?.data?.content).toBe('❌ Annulé. Rien n’a été facturé.');
     expect(h.gateway.imageRequests()).toHaveLength(requests + 1);
     await admin('settings', 'confirm-cost');
   });

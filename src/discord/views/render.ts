@@ -211,11 +211,7 @@ export function renderCostConfirmation(confirmation: CostConfirmation): {
   };
 }
 
-/**
- * What the cost question becomes once answered (no buttons left): Generate's, then the job's progress, or Cancel's.
- * English only, as before the views moved here: these two lines are not in the catalogues yet.
- */
-export function renderCostAnswer(answer: 'confirmed' | 'cancelled'): { content: string; components: [] } {
-  // eslint-disable-next-line no-restricted-syntax -- not catalogued yet (kept as it was, issue 30); see the comment above
-  return { content: answer === 'confirmed' ? '✅ Confirmed. Starting…' : '❌ Cancelled. Nothing was charged.', components: [] };
+/** What the cost question becomes once answered (no buttons left), in the clicker's language: Generate's, then the job's progress, or Cancel's. */
+export function renderCostAnswer(answer: 'confirmed' | 'cancelled', locale?: string | null): { content: string; components: [] } {
+  return { content: t(locale, answer === 'confirmed' ? 'cost.confirmed' : 'cost.cancelled'), components: [] };
 }
