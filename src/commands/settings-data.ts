@@ -6,7 +6,8 @@
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, ChannelType, type APIApplicationCommandChannelOption } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../core/image-request.js';
-import { CHANNEL_MODES, MAX_DESCRIBES_PER_PERIOD, NSFW_MODES, QUALITY_ORDER } from '../service/server-settings.js';
+import { QUALITY_ORDER } from '../service/server-settings.js';
+import { CHANNEL_MODES, MAX_DESCRIBES_PER_PERIOD, NSFW_MODES } from '../core/server-settings.js';
 import { PERIOD_CHOICES, SERVER_ADMIN_ONLY } from './server-admin.js';
 import { chatInputData } from './option-reader.js';
 

@@ -9,7 +9,7 @@ import { GenerateRequest } from '../core/image-request.js';
 import { parseSize } from '../core/sizes.js';
 import { validateGenerateRequest } from '../core/image-rules.js';
 import type { AuditTrail } from '../ports/audit-trail.js';
-import type { ServerSettings } from '../service/server-settings.js';
+import type { ServerSettings } from '../core/server-settings.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
 import { requireGuild, requireManageServer } from './server-admin.js';

@@ -34,7 +34,7 @@ import type { RecordStore } from '../ports/record-store.js';
 import type { SpendLedger } from '../ports/spend-ledger.js';
 import { PromptHelp } from './prompt-help.js';
 import { QuotaAdmin } from './quota-admin.js';
-import { ServerSettings } from './server-settings.js';
+import { ServerSettings } from '../core/server-settings.js';
 import { SettingsStore } from './settings-store.js';
 import { StreamedDelivery } from './streaming/streamed-delivery.js';
 import { SvgRenderer } from './svg-render.js';

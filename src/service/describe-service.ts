@@ -41,7 +41,8 @@ import { isoDate } from '../core/periods.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
 import { VISION_MAX_SIDE } from './vision-image.js';
 import type { Description, PromptHelp } from './prompt-help.js';
-import { checkPromptHelp, DEFAULT_SETTINGS, type ServerSettings } from './server-settings.js';
+import { checkPromptHelp } from './server-settings.js';
+import { DEFAULT_SETTINGS, type ServerSettings } from '../core/server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import { JOB_USAGE_TTL_MS, type DescribeUsage } from './usage-log.js';
 

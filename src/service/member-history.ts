@@ -5,14 +5,13 @@
  * else's history, admins included.
  */
 import type { HistoryPage } from '../core/reports.js';
-export type { HistoryPage } from '../core/reports.js';
 import { UserFacingError } from '../errors.js';
 import type { HistoryEntry, HistoryOwner } from '../core/history-entries.js';
 import type { HistoryStore } from '../ports/history-store.js';
 import type { ImageJob, Posted } from '../core/jobs.js';
 import type { PostedImage, PostedImages } from '../ports/posted-images.js';
 import type { Clock } from '../ports/clock.js';
-import { DEFAULT_SETTINGS } from './server-settings.js';
+import { DEFAULT_SETTINGS } from '../core/server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import { checkShow, type ShowPlace } from './show-rules.js';
 

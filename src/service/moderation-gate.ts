@@ -6,7 +6,6 @@
  * /quota strikes-clear. The rule itself is in moderation-strikes.ts, the records in the store.
  */
 import type { StrikeReport, StrikeStatus } from '../core/reports.js';
-export type { StrikeReport, StrikeStatus } from '../core/reports.js';
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import type { AuditTrail } from '../ports/audit-trail.js';

@@ -9,15 +9,6 @@ import { parseSize } from '../core/sizes.js';
 import { literal, phrase } from '../core/phrase.js';
 import type { GenerateRequest } from '../core/image-request.js';
 
-export {
-  CHANNEL_MODES,
-  DEFAULT_SETTINGS,
-  MAX_DESCRIBES_PER_PERIOD,
-  MAX_LISTED_CHANNELS,
-  NSFW_MODES,
-  ServerSettings,
-  type ChannelMode,
-} from '../core/server-settings.js';
 import type { ServerSettings } from '../core/server-settings.js';
 
 /** Where and by whom a job is asked, as the settings' rules need it. */

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../ports/clock.js';
 import type { RecordStore } from '../ports/record-store.js';
-import { DEFAULT_SETTINGS, ServerSettings } from './server-settings.js';
+import { DEFAULT_SETTINGS, ServerSettings } from '../core/server-settings.js';
 
 /** How long settings read from the store are used before they are read again. */
 export const SETTINGS_CACHE_MS = 5_000;

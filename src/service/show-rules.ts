@@ -7,7 +7,8 @@
  */
 import { UserFacingError } from '../errors.js';
 import type { HistoryEntry } from '../core/history-entries.js';
-import { checkChannel, postsSpoilers, type ServerSettings } from './server-settings.js';
+import { checkChannel, postsSpoilers } from './server-settings.js';
+import { type ServerSettings } from '../core/server-settings.js';
 
 /** Where /show is asked, as its rules need it. */
 export interface ShowPlace {

@@ -5,7 +5,6 @@
  * (usage-totals.ts, usage-log.ts); nothing is estimated after the fact.
  */
 import type { UsageSummary } from '../core/reports.js';
-export type { UsageSummary } from '../core/reports.js';
 import type { QuotaPeriod } from '../core/quota.js';
 import type { RecordStore } from '../ports/record-store.js';
 import { roundUsd } from '../core/cost.js';

@@ -7,7 +7,8 @@ import type { BaseInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { channelOf, InteractionChannels } from '../../src/commands/channel-facts.js';
 import { UserFacingError } from '../../src/errors.js';
-import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from '../../src/service/server-settings.js';
+import { applySettings, postsSpoilers } from '../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/core/server-settings.js';
 
 /** An interaction as channelOf reads it: in a server, nothing in discord.js's cache. */
 function interaction(id: string, cached: Record<string, { nsfw: boolean }> = {}): BaseInteraction {

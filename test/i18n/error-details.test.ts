@@ -19,7 +19,8 @@ import { ModelProfiles } from '../../src/core/model-profiles.js';
 import { literal, PHRASE_IDS, phrase } from '../../src/core/phrase.js';
 import { AttachmentDownloadError } from '../../src/core/attachment-download.js';
 import { checkAgainstProfile } from '../../src/core/profile-rules.js';
-import { applySettings, DEFAULT_SETTINGS } from '../../src/service/server-settings.js';
+import { applySettings } from '../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/core/server-settings.js';
 import { FakeOptions } from '../fakes/fake-interaction.js';
 import { argumentsOf, sampleValues } from './icu-arguments.js';
 

@@ -13,7 +13,7 @@ import type { CostConfirmation, ImageJob } from '../../src/core/jobs.js';
 import type { PromptModel } from '../../src/ports/prompt-model.js';
 import type { SpendLedger } from '../../src/ports/spend-ledger.js';
 import { ENHANCE_INSTRUCTION, PromptHelp } from '../../src/service/prompt-help.js';
-import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/core/server-settings.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { FakeGateway } from '../fakes/fake-gateway.js';
 import { FakeResponder } from '../fakes/fake-responder.js';

@@ -9,7 +9,7 @@ import { UserFacingError } from '../../src/errors.js';
 import type { AuditedChange, AuditedPause } from '../../src/ports/audit-trail.js';
 import { ModerationGate } from '../../src/service/moderation-gate.js';
 import { phrase } from '../../src/core/phrase.js';
-import { DEFAULT_SETTINGS } from '../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/core/server-settings.js';
 import { MemoryAtomicStore } from '../../src/storage/atomic-memory.js';
 import { Ledger } from '../../src/storage/ledger.js';
 import { LedgerStrikeStore } from '../../src/storage/strike-store.js';

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
 import { parseDescription, PromptHelp, visionTokens } from '../../src/service/prompt-help.js';
 import { silentLogger } from '../fakes/memory-logger.js';
-import { checkPromptHelp, ServerSettings } from '../../src/service/server-settings.js';
+import { checkPromptHelp } from '../../src/service/server-settings.js';
+import { ServerSettings } from '../../src/core/server-settings.js';
 
 const CHANNEL = '100000000000000001';
 const OTHER = '100000000000000002';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { QuotaAdmin } from '../../src/service/quota-admin.js';
 import type { QuotaTarget } from '../../src/core/quota.js';
 import type { AuditedChange } from '../../src/ports/audit-trail.js';
-import { DEFAULT_SETTINGS } from '../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS } from '../../src/core/server-settings.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { GUILD_ID, MEMBER_ID, memberSubject } from '../fakes/jobs.js';
 import { ManualClock } from '../fakes/manual-clock.js';

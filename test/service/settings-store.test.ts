@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, ServerSettings } from '../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS, ServerSettings } from '../../src/core/server-settings.js';
 import { SETTINGS_CACHE_MS, SettingsStore } from '../../src/service/settings-store.js';
 import { openStorage, type Storage } from '../../src/storage/open-storage.js';
 import { ManualClock } from '../fakes/manual-clock.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../src/errors.js';
-import { DEFAULT_SETTINGS, ServerSettings } from '../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS, ServerSettings } from '../../src/core/server-settings.js';
 import { checkShow, type ShowPlace } from '../../src/service/show-rules.js';
 
 const GENERAL = '300000000000000001';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newJobId } from '../../src/service/job-id.js';
-import { UsageReport, type UsageSummary } from '../../src/service/usage-report.js';
+import { UsageReport } from '../../src/service/usage-report.js';
+import { type UsageSummary } from '../../src/core/reports.js';
 import type { JobUsage } from '../../src/service/usage-log.js';
 
 const job = (jobId: string, extra: Partial<JobUsage>): JobUsage => ({

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { ImageJob } from '../../core/jobs.js';
 import type { Responder } from '../../ports/responder.js';
-import type { ServerSettings } from '../server-settings.js';
+import type { ServerSettings } from '../../core/server-settings.js';
 import type { JobDeps } from './deps.js';
 import { quotaError, spendError } from './holds.js';
 import type { Prepared } from './job-values.js';

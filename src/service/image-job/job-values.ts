@@ -9,7 +9,7 @@ import type { ImageJob } from '../../core/jobs.js';
 import type { ModelProfile } from '../../core/model-profiles.js';
 import type { GenerateRequest, ImageResult } from '../../core/images.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
-import type { ServerSettings } from '../server-settings.js';
+import type { ServerSettings } from '../../core/server-settings.js';
 
 /** A checked request, with the model it goes to and that model's profile (preflight). */
 export interface Prepared {

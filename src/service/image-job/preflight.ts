@@ -13,7 +13,8 @@ import { checkDeclaredImages, validateGenerateRequest } from '../../core/image-r
 import type { AttachmentRef, ImageJob } from '../../core/jobs.js';
 import { checkAgainstProfile } from '../../core/profile-rules.js';
 import { actionRequest } from '../../core/result-actions.js';
-import { applySettings, DEFAULT_SETTINGS, postsSpoilers, type ServerSettings } from '../server-settings.js';
+import { applySettings, postsSpoilers } from '../server-settings.js';
+import { DEFAULT_SETTINGS, type ServerSettings } from '../../core/server-settings.js';
 import { defaultModel, type JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';
 

@@ -10,7 +10,7 @@ import { UserFacingError } from '../../errors.js';
 import { roundUsd } from '../../core/cost.js';
 import type { ImageJob } from '../../core/jobs.js';
 import type { Responder } from '../../ports/responder.js';
-import type { ServerSettings } from '../server-settings.js';
+import type { ServerSettings } from '../../core/server-settings.js';
 import { askedToConfirm } from './confirm.js';
 import { deliver } from './deliver.js';
 import { JobHolds } from './holds.js';

@@ -9,7 +9,7 @@ import type { JobOutcome } from '../../core/job-outcome.js';
 import type { ImageJob, Posted } from '../../core/jobs.js';
 import type { GenerateRequest } from '../../core/images.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
-import type { ServerSettings } from '../server-settings.js';
+import type { ServerSettings } from '../../core/server-settings.js';
 import type { Answer } from './job-values.js';
 
 /** One settled job, as the bookkeeping reads it. */

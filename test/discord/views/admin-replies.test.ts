@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderModels } from '../../../src/discord/views/models-text.js';
 import { renderRoleUsage, renderUsage } from '../../../src/discord/views/usage-text.js';
 import type { GatewayModel } from '../../../src/core/images.js';
-import type { UsageSummary } from '../../../src/service/usage-report.js';
+import type { UsageSummary } from '../../../src/core/reports.js';
 
 const FROM = Date.parse('2025-06-01T00:00:00Z');
 

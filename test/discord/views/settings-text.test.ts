@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSettings } from '../../../src/discord/views/settings-text.js';
-import { DEFAULT_SETTINGS, type ServerSettings } from '../../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS, type ServerSettings } from '../../../src/core/server-settings.js';
 
 const CHANGED_AT = Date.parse('2025-06-04T12:00:00Z');
 

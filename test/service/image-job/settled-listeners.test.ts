@@ -4,7 +4,7 @@ import { FairQueue } from '../../../src/service/fair-queue.js';
 import { ImageService } from '../../../src/service/image-service.js';
 import type { JobOutcome } from '../../../src/core/job-outcome.js';
 import type { SettledJob } from '../../../src/core/usage-totals.js';
-import { DEFAULT_SETTINGS } from '../../../src/service/server-settings.js';
+import { DEFAULT_SETTINGS } from '../../../src/core/server-settings.js';
 import { openStorage, type Storage } from '../../../src/storage/open-storage.js';
 import { FakeGateway } from '../../fakes/fake-gateway.js';
 import { FakeResponder } from '../../fakes/fake-responder.js';
