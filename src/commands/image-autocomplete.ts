@@ -6,7 +6,7 @@
  * is slow, so it waits a short while for the catalogue and otherwise answers from the cache.
  */
 import type { AutocompleteInteraction } from 'discord.js';
-import { parseSize, sizeProblem } from '../core/sizes.js';
+import { readSize, sizeProblem, sizeText } from '../core/sizes.js';
 import type { ModelProfile, ModelProfiles } from '../core/model-profiles.js';
 import type { GatewayModel } from '../core/images.js';
 import type { ImageGateway } from '../ports/image-gateway.js';
@@ -84,11 +84,13 @@ export function valueChoices(option: string, typed: string, profile: ModelProfil
  * size the model takes; a size above the model's experimental bound says so.
  */
 export function sizeChoices(typed: string, profile: ModelProfile, locale?: string | null): Choice[] {
-  const listed = ['auto', ...profile.sizes].filter((s) => s.startsWith(typed)).map((value) => ({ name: localizedChoiceName(locale, value), value }));
+  const listed = ['auto', ...profile.sizes.map(sizeText)]
+    .filter((s) => s.startsWith(typed))
+    .map((value) => ({ name: localizedChoiceName(locale, value), value }));
   const rule = profile.customSizes;
-  const size = parseSize(typed);
-  if (!rule || !size || sizeProblem(size.width, size.height, rule) !== undefined) return listed;
-  const value = `${size.width}x${size.height}`;
+  const size = readSize(typed);
+  if (!rule || size === undefined || size === 'auto' || sizeProblem(size.width, size.height, rule) !== undefined) return listed;
+  const value = sizeText(size);
   if (listed.some((c) => c.value === value)) return listed;
   const experimental = rule.experimentalAbovePixels !== undefined && size.width * size.height > rule.experimentalAbovePixels;
   return [{ name: sizeChoiceName(value, experimental, locale), value }, ...listed];

@@ -6,7 +6,7 @@
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import { GenerateRequest } from '../core/image-request.js';
-import { parseSize } from '../core/sizes.js';
+import { readSize } from '../core/sizes.js';
 import { validateGenerateRequest } from '../core/image-rules.js';
 import type { AuditTrail } from '../ports/audit-trail.js';
 import type { ServerSettings } from '../core/server-settings.js';
@@ -105,9 +105,10 @@ const SETTINGS: { [S in Setting]: (read: Read<S>) => Change } = {
   'max-size'(read) {
     const text = read.string('size').trim().toLowerCase();
     if (text === 'any') return (s) => ({ ...s, maxSize: undefined });
-    const size = parseSize(text);
-    if (!size || size.width < 1 || size.height < 1) throw new UserFacingError('input.invalid', { param: 'size', allowed: phrase('allowed.serverSizeSetting') });
-    return (s) => ({ ...s, maxSize: `${size.width}x${size.height}` });
+    const size = readSize(text);
+    if (size === undefined || size === 'auto' || size.width < 1 || size.height < 1)
+      throw new UserFacingError('input.invalid', { param: 'size', allowed: phrase('allowed.serverSizeSetting') });
+    return (s) => ({ ...s, maxSize: size });
   },
   'max-quality'(read) {
     const quality = read.string('quality');

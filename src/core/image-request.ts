@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { PhraseId } from './phrase.js';
+import { SizeChoiceSchema } from './sizes.js';
 
 /** Output image formats some model can produce (gif and svg: the gpt-image-2.6 family; model-profiles.ts says which). */
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp', 'gif', 'svg'] as const;
@@ -52,15 +53,15 @@ export const Prompt = z
   .refine((prompt) => codePoints(prompt) <= MAX_PROMPT_LENGTH, { error: 'detail.prompt.tooLong' satisfies PhraseId, params: { max: MAX_PROMPT_LENGTH } });
 
 /**
- * A text-to-image request: only what the member set, besides the prompt. `size` is `auto`, a standard size or a
- * custom `WIDTHxHEIGHT`; its bounds and the pairings (compression only with jpeg or webp, transparency not with
+ * A text-to-image request: only what the member set, besides the prompt. `size` is `auto` or a parsed size (read
+ * from `WIDTHxHEIGHT` text where it enters, sizes.ts); its bounds and the pairings (compression only with jpeg or webp, transparency not with
  * jpeg) are image-rules' to check, with the reasons members read.
  */
 export const GenerateRequest = z.object({
   prompt: Prompt,
   /** A model of the gateway's catalogue; the configured default when absent. */
   model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).optional(),
-  size: z.string().trim().toLowerCase().optional(),
+  size: SizeChoiceSchema.optional(),
   quality: z.enum(IMAGE_QUALITIES).optional(),
   background: z.enum(IMAGE_BACKGROUNDS).optional(),
   outputFormat: z.enum(IMAGE_FORMATS).optional(),

@@ -30,7 +30,7 @@ import {
 } from './image-request.js';
 import { bytesPhrase, phrase, phraseForLog, type Phrase } from './phrase.js';
 import type { EditRequest, ImageFormat, InputImage } from './images.js';
-import { parseSize, SIZE_BOUNDS, sizeProblem, STANDARD_SIZES } from './sizes.js';
+import { SIZE_BOUNDS, type SizeChoice, sizeProblem, sizeText, STANDARD_SIZES } from './sizes.js';
 
 /**
  * Bad input, refused before the gateway is called. `param` is the parameter's name on the gateway's wire
@@ -87,7 +87,7 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
 }
 
 const SIZE_ALLOWED = phrase('allowed.size', {
-  sizes: ['auto', ...STANDARD_SIZES],
+  sizes: ['auto', ...STANDARD_SIZES.map(sizeText)],
   multiple: String(SIZE_BOUNDS.multiple),
   minSide: String(SIZE_BOUNDS.minSide),
   maxSide: String(SIZE_BOUNDS.maxSide),
@@ -95,13 +95,9 @@ const SIZE_ALLOWED = phrase('allowed.size', {
   largest: '3840x2160',
 });
 
-function normaliseSize(size: string): string {
-  if (size.trim().toLowerCase() === 'auto') return 'auto';
-  const parsed = parseSize(size);
-  if (!parsed) throw new ImageInputError(WIRE_NAMES.size, SIZE_ALLOWED);
-  const problem = sizeProblem(parsed.width, parsed.height);
+function checkSize(size: SizeChoice): void {
+  const problem = size === 'auto' ? undefined : sizeProblem(size.width, size.height);
   if (problem) throw new ImageInputError(WIRE_NAMES.size, SIZE_ALLOWED, problem);
-  return `${parsed.width}x${parsed.height}`;
 }
 
 const oneOf = (values: readonly string[]): Phrase => phrase('allowed.oneOf', { values });
@@ -136,13 +132,13 @@ function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.output<S
 }
 
 /**
- * Checks a text-to-image request and returns it normalised (prompt trimmed, size spelt `WxH`; transparent with no
+ * Checks a text-to-image request and returns it normalised (prompt trimmed, size parsed; transparent with no
  * format → png).
  * @throws ImageInputError naming the parameter and what is allowed
  */
 export function validateGenerateRequest<T extends GenerateRequest>(req: T): T {
   const out: T = { ...req, ...parseFields(GenerateRequest, req) };
-  if (out.size !== undefined) out.size = normaliseSize(out.size);
+  if (out.size !== undefined) checkSize(out.size);
   if (out.background === 'transparent') {
     if (out.outputFormat === 'jpeg') {
       throw new ImageInputError(WIRE_NAMES.background, phrase('allowed.transparentFormat'));

@@ -3,6 +3,7 @@
  * of image-request.ts; the ports (src/ports) speak in these.
  */
 import type { EditFields, GenerateRequest, IMAGE_FORMATS, INPUT_FIDELITIES } from './image-request.js';
+import type { Size } from './sizes.js';
 
 /** Output image formats the gateway can produce. */
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -60,7 +61,7 @@ export interface ImageResult {
   usage?: ImageUsage | undefined;
   requestId?: string | undefined;
   /** Set when the gateway rejected a custom size and the standard size of the nearest aspect ratio was used. */
-  sizeFallback?: { requested: string; used: string } | undefined;
+  sizeFallback?: { requested: Size; used: Size } | undefined;
   /** Parameters the model rejected as unknown or unsupported, dropped on the one retry. */
   droppedParams: string[];
 }

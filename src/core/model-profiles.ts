@@ -20,9 +20,18 @@ import {
   MAX_PROMPT_LENGTH,
 } from './image-request.js';
 import { ModelPrices } from './cost.js';
-import { SIZE_BOUNDS, STANDARD_SIZES } from './sizes.js';
+import { type Size, SIZE_BOUNDS, SizeSchema, STANDARD_SIZES } from './sizes.js';
 
-const SizeText = z.string().regex(/^\d{1,5}x\d{1,5}$/, { error: 'expects sizes written WIDTHxHEIGHT, such as 1024x1024' });
+/** A listed size: written WIDTHxHEIGHT in a profile file, parsed once here. */
+const ListedSize = z.union([
+  z.strictObject({ width: z.int().min(1), height: z.int().min(1) }),
+  z
+    .string()
+    .regex(/^\d{1,5}x\d{1,5}$/, { error: 'expects sizes written WIDTHxHEIGHT, such as 1024x1024' })
+    .transform((text) => SizeSchema.parse(text)),
+]);
+
+const px = (width: number, height: number): Size => ({ width, height });
 
 /** Custom WIDTHxHEIGHT sizes a model takes beyond its listed ones. */
 const SizeRule = z.strictObject({
@@ -51,7 +60,7 @@ const Edits = z.strictObject({
 /** One model's profile. An empty value list means the model has no such parameter (it is never sent). */
 export const ModelProfile = z.strictObject({
   /** Sizes offered and always accepted. */
-  sizes: z.array(SizeText).min(1),
+  sizes: z.array(ListedSize).min(1),
   /** Custom sizes beyond `sizes`; null: only the listed ones. */
   customSizes: SizeRule.nullable(),
   /** Whether the model takes `size: auto` (otherwise auto means: send no size, the model's default). */
@@ -114,7 +123,7 @@ const GPT_IMAGE_2_5: ModelProfile = { ...GPT_IMAGE_2, qualities: [...GPT_QUALITI
 const GPT_IMAGE_2_6: ModelProfile = { ...GPT_IMAGE_2_5, formats: [...RASTER, 'gif', 'svg'], complexities: [...IMAGE_COMPLEXITIES] };
 
 const DALL_E_3: ModelProfile = {
-  sizes: ['1024x1024', '1792x1024', '1024x1792'],
+  sizes: [px(1024, 1024), px(1792, 1024), px(1024, 1792)],
   customSizes: null,
   autoSize: false,
   qualities: ['standard', 'hd'],
@@ -133,7 +142,7 @@ const DALL_E_3: ModelProfile = {
 
 const DALL_E_2: ModelProfile = {
   ...DALL_E_3,
-  sizes: ['256x256', '512x512', '1024x1024'],
+  sizes: [px(256, 256), px(512, 512), px(1024, 1024)],
   qualities: [],
   styles: [],
   edits: { maxImages: 1, mask: true, inputFidelity: false, squarePng: true },

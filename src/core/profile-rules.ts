@@ -5,7 +5,7 @@
  */
 import { codePoints, type GenerateRequest, WIRE_NAMES } from './image-request.js';
 import { type DeclaredImage, ImageInputError } from './image-rules.js';
-import { parseSize, sizeProblem } from './sizes.js';
+import { sameSize, type SizeChoice, sizeProblem, sizeText } from './sizes.js';
 import type { ModelProfile } from './model-profiles.js';
 import { literal, phrase, type Phrase } from './phrase.js';
 
@@ -63,15 +63,19 @@ function checkFormat(request: GenerateRequest, model: string, profile: ModelProf
   if (request.outputCompression !== undefined && !profile.compression) refuse('outputCompression', LEAVE_OUT, noSetting(model, 'compression'));
 }
 
-function checkSize(size: string | undefined, model: string, profile: ModelProfile): void {
-  if (size === undefined || size === 'auto' || profile.sizes.includes(size)) return;
+function checkSize(size: SizeChoice | undefined, model: string, profile: ModelProfile): void {
+  if (size === undefined || size === 'auto' || profile.sizes.some((listed) => sameSize(listed, size))) return;
   const rule = profile.customSizes;
-  const sizes = profile.autoSize ? ['auto', ...profile.sizes] : profile.sizes;
+  const listed = profile.sizes.map(sizeText);
+  const sizes = profile.autoSize ? ['auto', ...listed] : listed;
   if (!rule) throw new ImageInputError(WIRE_NAMES.size, list(sizes), phrase('detail.model.listedSizes', { model }));
-  const parsed = parseSize(size);
-  const problem = parsed ? sizeProblem(parsed.width, parsed.height, rule) : phrase('detail.size.notSize');
+  const problem = sizeProblem(size.width, size.height, rule);
   if (problem)
-    throw new ImageInputError(WIRE_NAMES.size, phrase('allowed.sizeOrCustom', { sizes, problem }), phrase('detail.model.cantMakeSize', { model, size }));
+    throw new ImageInputError(
+      WIRE_NAMES.size,
+      phrase('allowed.sizeOrCustom', { sizes, problem }),
+      phrase('detail.model.cantMakeSize', { model, size: sizeText(size) }),
+    );
 }
 
 function checkEdit(edit: DeclaredEdit, model: string, profile: ModelProfile, refuse: Refuse): void {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ModelProfile } from './model-profiles.js';
 import { ImageInputError } from './image-rules.js';
-import { parseSize } from './sizes.js';
+import { type Size, sizeText } from './sizes.js';
 import { phrase } from './phrase.js';
 import { WIRE_NAMES } from './image-request.js';
 import type { InputFidelity } from './images.js';
@@ -37,10 +37,8 @@ export type EditTransform = z.infer<typeof EditTransform>;
 
 export const REGION_GRID = 3;
 
-export interface Dimensions {
-  width: number;
-  height: number;
-}
+/** An image's or canvas's pixels, as sizes are (sizes.ts). */
+export type Dimensions = Size;
 
 /** Where the original goes on the canvas, scaled, in the canvas's pixels. */
 export interface Placement extends Dimensions {
@@ -81,28 +79,28 @@ export function actionRequest(
   source: Dimensions,
   profile: ModelProfile,
   model: string,
-): { size: string; inputFidelity: InputFidelity | undefined } {
+): { size: Size; inputFidelity: InputFidelity | undefined } {
   const { edits } = profile;
   if (!edits || edits.squarePng) throw new ImageInputError(WIRE_NAMES.images, phrase('allowed.editModel'), phrase('detail.model.noVariations', { model }));
   if (isCanvasTransform(transform) && !edits.mask)
     throw new ImageInputError(WIRE_NAMES.mask, phrase('allowed.maskModel'), phrase('detail.model.noMask', { model }));
   const fidelity = (value: InputFidelity) => (edits.inputFidelity ? value : undefined);
-  const text = (size: Dimensions) => `${size.width}x${size.height}`;
   switch (transform.kind) {
     case 'vary':
       return {
-        size: text(fitSize(profile, source.width / source.height, source.width * source.height)),
+        size: fitSize(profile, source.width / source.height, source.width * source.height),
         inputFidelity: fidelity(transform.strength === 'subtle' ? 'high' : 'low'),
       };
     case 'enlarge': {
       const size = enlargedSize(profile, source);
-      if (!size) throw new ImageInputError(WIRE_NAMES.size, phrase('allowed.largerSize'), phrase('detail.model.nothingLarger', { model, size: text(source) }));
-      return { size: text(size), inputFidelity: fidelity('high') };
+      if (!size)
+        throw new ImageInputError(WIRE_NAMES.size, phrase('allowed.largerSize'), phrase('detail.model.nothingLarger', { model, size: sizeText(source) }));
+      return { size, inputFidelity: fidelity('high') };
     }
     case 'zoom':
     case 'pan':
     case 'region':
-      return { size: text(planCanvas(transform, source, profile).size), inputFidelity: undefined };
+      return { size: planCanvas(transform, source, profile).size, inputFidelity: undefined };
   }
 }
 
@@ -154,7 +152,7 @@ export function fitSize(profile: ModelProfile, aspect: number, pixels: number, l
     const width = side(Math.sqrt(budget * ratio));
     return { width, height: side(width / ratio) };
   }
-  const listed = profile.sizes.map(parseSize).filter((s): s is Dimensions => s !== undefined);
+  const listed = profile.sizes;
   const distance = (s: Dimensions) => Math.abs(Math.log(s.width / s.height / aspect));
   const nearest = Math.min(...listed.map(distance));
   const candidates = listed.filter((s) => distance(s) - nearest < 1e-9);

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { GenerateRequest, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from './image-request.js';
+import { SizeSchema } from './sizes.js';
 
 const Snowflake = z.string().regex(/^\d{17,20}$/);
 
@@ -38,11 +39,8 @@ export const ServerSettings = z.object({
   allowedModels: z.array(z.string().min(1).max(MAX_MODEL_NAME_LENGTH)).max(25).default([]),
   /** The most images per request for members; absent: the bot's own limit. Admins are not bound by it. */
   maxCount: z.int().min(1).max(MAX_IMAGES_PER_REQUEST).optional(),
-  /** The largest size members may ask for (by pixels, `WIDTHxHEIGHT`); absent: any. Admins are not bound by it. */
-  maxSize: z
-    .string()
-    .regex(/^\d{1,5}x\d{1,5}$/)
-    .optional(),
+  /** The largest size members may ask for (by pixels); absent: any. Admins are not bound by it. */
+  maxSize: SizeSchema.optional(),
   /** The highest quality members may ask for ({@link QUALITY_ORDER}); absent: any. Admins are not bound by it. */
   maxQuality: z.enum(IMAGE_QUALITIES).optional(),
   channels: z.object({ mode: z.enum(CHANNEL_MODES), ids: z.array(Snowflake).max(MAX_LISTED_CHANNELS) }).default({ mode: 'everywhere', ids: [] }),

@@ -14,7 +14,7 @@ import { CallScope } from './call-scope.js';
 import type { GatewayDialect } from './dialect.js';
 import { fetchListing, MODELS_TIMEOUT_MS } from './model-ids.js';
 import { openAiImagePost } from './openai-dialect.js';
-import { withParam } from './params.js';
+import { modelOf, withParam } from './params.js';
 
 /** Options of {@link createAzureDialect}. */
 export interface AzureDialectOptions {
@@ -49,7 +49,7 @@ export function createAzureDialect(options: AzureDialectOptions): GatewayDialect
     name: 'azure',
     keyHeader: 'api-key',
     imagePost(endpoint, params, edit) {
-      const model = String(params.get('model'));
+      const model = modelOf(params);
       // The deployment is what Azure knows; the params keep the model's name for the bot's own records and prices.
       return openAiImagePost(path(`images/${endpoint}`, model), withParam(params, 'model', deployment(model)), edit);
     },

@@ -20,7 +20,7 @@ import { DefaultModel } from './default-model.js';
 import type { GatewayDialect } from './dialect.js';
 import { openAiDialect } from './openai-dialect.js';
 import { ModelCatalogue } from './models.js';
-import { buildWireParams, type WireParams } from './params.js';
+import { buildWireParams, modelOf, type WireParams } from './params.js';
 import { ModelProfiles } from '../core/model-profiles.js';
 import { DEFAULT_MAX_DECODE_PIXELS } from './decode.js';
 import { planRecovery, type RecoveryState } from './recovery.js';
@@ -208,8 +208,8 @@ export class GatewayClient implements ImageGateway {
             { endpoint, requestId: result.requestId, images: result.images.length, durationMs: this.ctx.clock.now() - started },
             'image request completed',
           );
-          this.rememberStreamRefusal(String(params.get('model')), state);
-          return { ...result, model: String(params.get('model')), sizeFallback: state.sizeFallback, droppedParams: state.droppedParams };
+          this.rememberStreamRefusal(modelOf(params), state);
+          return { ...result, model: modelOf(params), sizeFallback: state.sizeFallback, droppedParams: state.droppedParams };
         } catch (err) {
           const next = planRecovery(err, params, state);
           if (!next) throw err;

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ImageFormat, InputImage } from '../core/images.js';
 import { sniffImageFormat } from '../core/image-rules.js';
-import type { WireParams } from './params.js';
+import { wireValue, type WireParams } from './params.js';
 
 const EXTENSIONS: Readonly<Record<ImageFormat, string>> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif', svg: 'svg' };
 const CRLF = Buffer.from('\r\n');
@@ -39,7 +39,7 @@ export function buildEditForm(params: WireParams, images: readonly InputImage[],
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n`));
   for (const [name, value] of params) {
     head(`name="${name}"`);
-    chunks.push(Buffer.from(String(value)), CRLF);
+    chunks.push(Buffer.from(String(wireValue(value))), CRLF);
   }
   const file = (name: string, image: InputImage, fallbackStem: string) => {
     // The service's validateEditRequest has already refused anything that is not png, jpeg or webp (ImageGateway's contract).

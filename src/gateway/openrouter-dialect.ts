@@ -12,12 +12,13 @@
  * @see https://openrouter.ai/docs/client-sdks/typescript/api-reference/models/imagegenerationrequest
  */
 import type { EditRequest, InputImage } from '../core/images.js';
+import { type Size, sizeText } from '../core/sizes.js';
 import { sniffImageFormat } from '../core/image-rules.js';
 import type { GatewayDialect, ImagePost } from './dialect.js';
 import { fetchImageModels, listed, type OpenRouterModel } from './openrouter-catalogue.js';
 import { OpenRouterPrices } from './openrouter-prices.js';
 import { enumValues, toTierAndRatio } from './openrouter-profile.js';
-import type { WireParams } from './params.js';
+import { modelOf, type WireParams } from './params.js';
 
 /** Fields passed on when they were asked for and the model lists them (or, before the catalogue is known, always). */
 const PASSED = ['n', 'quality', 'background', 'output_format', 'output_compression', 'partial_images'] as const;
@@ -25,9 +26,9 @@ const PASSED = ['n', 'quality', 'background', 'output_format', 'output_compressi
 const DEFINED: readonly string[] = ['n', 'quality', 'background', 'output_format', 'output_compression'];
 
 /** The size as the model takes it: one of its `size` values, or its nearest resolution tier and aspect ratio. */
-function sizeFields(size: string, model: OpenRouterModel | undefined): Record<string, string> {
+function sizeFields(size: Size, model: OpenRouterModel | undefined): Record<string, string> {
   // Unknown model: OpenRouter's own shorthand, normalised for the provider.
-  if (!model || enumValues(model.params, 'size')?.includes(size)) return { size };
+  if (!model || enumValues(model.params, 'size')?.includes(sizeText(size))) return { size: sizeText(size) };
   return toTierAndRatio(size, model.params);
 }
 
@@ -40,7 +41,7 @@ export function openRouterFields(params: WireParams, model: OpenRouterModel | un
     if (value !== undefined && takes(name)) body[name] = value;
   }
   const size = params.get('size');
-  if (typeof size === 'string' && size !== 'auto') Object.assign(body, sizeFields(size, model));
+  if (typeof size === 'object') Object.assign(body, sizeFields(size, model));
   if (params.get('stream') === true && (model?.streaming ?? true)) body['stream'] = true;
   return body;
 }
@@ -77,7 +78,7 @@ export function createOpenRouterDialect(): GatewayDialect {
   return {
     name: 'openrouter',
     keyHeader: 'authorization',
-    imagePost: (_endpoint, params, edit) => openRouterImagePost(params, edit, models.get(String(params.get('model')))),
+    imagePost: (_endpoint, params, edit) => openRouterImagePost(params, edit, models.get(modelOf(params))),
     chatRoute: (model) => ({ path: '/chat/completions', model }),
     async fetchModels(ctx, signal, timeoutMs) {
       const list = await fetchImageModels(ctx, signal, timeoutMs);

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { IMAGE_BACKGROUNDS, IMAGE_FORMATS, IMAGE_QUALITIES, MAX_EDIT_IMAGES, MAX_IMAGES_PER_REQUEST, MAX_PROMPT_LENGTH } from '../core/image-request.js';
-import { parseSize } from '../core/sizes.js';
+import { readSize, type Size, sizeText } from '../core/sizes.js';
 import type { ModelProfile } from '../core/model-profiles.js';
 
 /** One capability descriptor; a kind this client does not know still says the parameter is supported. */
@@ -48,31 +48,32 @@ function ratioOf(text: string): number | undefined {
 const round = (side: number): number => Math.max(STEP, Math.round(side / STEP) * STEP);
 
 /** The nominal WIDTHxHEIGHT of a tier and aspect ratio: the tier's square area, at that ratio. */
-export function sizeOf(tier: string, ratio: string): string | undefined {
+export function sizeOf(tier: string, ratio: string): Size | undefined {
   const side = TIER_SIDES[tier];
   const r = ratioOf(ratio);
   if (side === undefined || r === undefined) return undefined;
-  return `${round(side * Math.sqrt(r))}x${round(side / Math.sqrt(r))}`;
+  return { width: round(side * Math.sqrt(r)), height: round(side / Math.sqrt(r)) };
 }
 
+/** Each size once, in order. */
+const distinct = (sizes: readonly Size[]): Size[] => [...new Map(sizes.map((size) => [sizeText(size), size])).values()];
+
 /** The sizes members are offered: the model's `size` values, or one per tier and ratio it lists (1K and 1:1 where it lists none). */
-export function sizesOf(params: Descriptors): string[] {
-  const listed = enumValues(params, 'size')?.filter((size) => parseSize(size) !== undefined);
-  if (listed && listed.length > 0) return [...new Set(listed)];
+export function sizesOf(params: Descriptors): Size[] {
+  const listed = (enumValues(params, 'size') ?? []).map(readSize).filter((size): size is Size => size !== undefined && size !== 'auto');
+  if (listed.length > 0) return distinct(listed);
   const tiers = enumValues(params, 'resolution')?.filter((tier) => TIER_SIDES[tier] !== undefined) ?? ['1K'];
   const ratios = enumValues(params, 'aspect_ratio')?.filter((ratio) => ratioOf(ratio) !== undefined) ?? ['1:1'];
   const sizes = tiers.flatMap((tier) => ratios.map((ratio) => sizeOf(tier, ratio)));
-  const known = sizes.filter((size): size is string => size !== undefined);
-  return known.length > 0 ? [...new Set(known)] : ['1024x1024'];
+  const known = sizes.filter((size): size is Size => size !== undefined);
+  return known.length > 0 ? distinct(known) : [{ width: 1024, height: 1024 }];
 }
 
 /**
  * The model's resolution tier and aspect ratio nearest to a WIDTHxHEIGHT (the ratio by its logarithm, the tier by
  * the area), each only when the model takes that parameter.
  */
-export function toTierAndRatio(size: string, params: Descriptors): { resolution?: string; aspect_ratio?: string } {
-  const parsed = parseSize(size);
-  if (!parsed) return {};
+export function toTierAndRatio(parsed: Size, params: Descriptors): { resolution?: string; aspect_ratio?: string } {
   const nearest = (values: readonly string[] | undefined, distance: (value: string) => number | undefined): string | undefined => {
     const scored = (values ?? []).map((value) => ({ value, d: distance(value) })).filter((s): s is { value: string; d: number } => s.d !== undefined);
     return scored.sort((a, b) => a.d - b.d)[0]?.value;

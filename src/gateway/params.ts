@@ -11,9 +11,10 @@ import type { GatewayCallOptions } from '../ports/image-gateway.js';
 import { WIRE_NAMES } from '../core/image-request.js';
 import { ImageInputError, wholeNumber } from '../core/image-rules.js';
 import type { ModelProfile } from '../core/model-profiles.js';
+import { type Size, sizeText } from '../core/sizes.js';
 
 /** A scalar field as it goes on the wire (JSON keeps types; multipart sends the text). */
-export type WireValue = string | number | boolean;
+export type WireValue = string | number | boolean | Size;
 
 /** Ordered wire fields; the order is the multipart part order. */
 export type WireParams = ReadonlyMap<string, WireValue>;
@@ -114,7 +115,17 @@ export function withParam(params: WireParams, name: string, value: WireValue): W
   return next;
 }
 
+/** The model a request asks for, as written in its params. */
+export function modelOf(params: WireParams): string {
+  return String(wireValue(params.get('model') ?? ''));
+}
+
+/** A value as the wire writes it: a size as `WIDTHxHEIGHT`, anything else as it is. */
+export function wireValue(value: WireValue): string | number | boolean {
+  return typeof value === 'object' ? sizeText(value) : value;
+}
+
 /** The JSON body for /images/generations. */
 export function toJsonBody(params: WireParams): string {
-  return JSON.stringify(Object.fromEntries(params));
+  return JSON.stringify(Object.fromEntries([...params].map(([name, value]) => [name, wireValue(value)])));
 }

@@ -7,14 +7,14 @@
  *
  * @see ../../../shared/docs/gateway-interface.md "Behaviour rules" 4 and 6
  */
-import { isCustomSize, nearestStandardSize, parseSize } from '../core/sizes.js';
+import { isCustomSize, nearestStandardSize, type Size } from '../core/sizes.js';
 import { isUnsupportedParameter } from './classify.js';
 import { GatewayHttpError } from './errors.js';
 import { DROPPABLE_PARAMS, withParam, withoutParam, type WireParams } from './params.js';
 
 /** What has been tried so far for one logical request. */
 export interface RecoveryState {
-  sizeFallback?: { requested: string; used: string } | undefined;
+  sizeFallback?: { requested: Size; used: Size } | undefined;
   droppedParams: string[];
 }
 
@@ -22,10 +22,8 @@ export interface RecoveryState {
 export function planRecovery(err: unknown, params: WireParams, state: RecoveryState): WireParams | undefined {
   if (!(err instanceof GatewayHttpError) || err.category !== 'bad_parameter' || !err.param) return undefined;
   const size = params.get('size');
-  if (err.param === 'size' && !state.sizeFallback && typeof size === 'string' && isCustomSize(size)) {
-    const parsed = parseSize(size);
-    if (!parsed) return undefined;
-    const used = nearestStandardSize(parsed.width, parsed.height);
+  if (err.param === 'size' && !state.sizeFallback && typeof size === 'object' && isCustomSize(size)) {
+    const used = nearestStandardSize(size);
     state.sizeFallback = { requested: size, used };
     return withParam(params, 'size', used);
   }

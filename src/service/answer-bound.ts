@@ -7,7 +7,6 @@
  * exactly that instead.
  */
 import type { GenerateRequest } from '../core/image-request.js';
-import { parseSize } from '../core/sizes.js';
 
 /** `size: auto` (or none): gpt-image-2's largest non-experimental size, 2560x1440, which covers the others'. */
 const AUTO_PIXELS = 2560 * 1440;
@@ -20,8 +19,8 @@ const ANSWER_SLACK = 64 * 1024;
  * streamed). The memory budget caps it at the gateway's response cap.
  */
 export function unknownAnswerBytes(request: Pick<GenerateRequest, 'size' | 'n'>, partialImages: number): number {
-  const size = request.size === undefined ? undefined : parseSize(request.size);
-  const pixels = size ? size.width * size.height : AUTO_PIXELS;
+  const size = request.size ?? 'auto';
+  const pixels = size === 'auto' ? AUTO_PIXELS : size.width * size.height;
   const perImage = Math.ceil(((pixels * 4 + PER_IMAGE_SLACK) * 4) / 3);
   return (request.n ?? 1) * (1 + partialImages) * perImage + ANSWER_SLACK;
 }

@@ -8,7 +8,6 @@
 import type { ModelPrices } from '../core/cost.js';
 import { roundUsd } from '../core/cost.js';
 import type { GenerateRequest, InputFidelity } from '../core/images.js';
-import { parseSize } from '../core/sizes.js';
 
 /** Output tokens of one 1024×1024 image by quality (gpt-image-1's table; other sizes scale with their area). */
 const OUTPUT_TOKENS_1024: Readonly<Record<string, number>> = {
@@ -70,8 +69,8 @@ export function estimateCost(
 
 function outputTokens(request: GenerateRequest): number {
   const perSquare = OUTPUT_TOKENS_1024[request.quality ?? 'auto'] ?? ABOVE_HIGH_TOKENS;
-  const size = request.size === undefined || request.size === 'auto' ? undefined : parseSize(request.size);
-  const pixels = size ? size.width * size.height : AUTO_PIXELS;
+  const size = request.size ?? 'auto';
+  const pixels = size === 'auto' ? AUTO_PIXELS : size.width * size.height;
   return Math.ceil((perSquare * pixels) / SQUARE);
 }
 

@@ -6,7 +6,7 @@
 import { UserFacingError } from '../errors.js';
 import { displayable, type SvgRendering } from './displayable.js';
 import { fitToLimit } from './fit-attachment.js';
-import { parseSize } from '../core/sizes.js';
+import { type SizeChoice, sizeText } from '../core/sizes.js';
 import type { DeliveryFile, DeliveryNotice } from '../core/jobs.js';
 import type { ImageResult } from '../core/images.js';
 
@@ -16,12 +16,11 @@ export function imagesIn(files: readonly DeliveryFile[]): number {
 }
 
 /** A note when the gateway made another size than asked (some models ignore `size`); none for `auto` or no size. */
-function sizeDiffers(result: ImageResult, requestedSize: string | undefined): DeliveryNotice | undefined {
-  const requested = result.sizeFallback?.used ?? requestedSize;
-  const asked = requested === undefined ? undefined : parseSize(requested);
-  if (!requested || !asked) return undefined;
+function sizeDiffers(result: ImageResult, requestedSize: SizeChoice | undefined): DeliveryNotice | undefined {
+  const asked = result.sizeFallback?.used ?? requestedSize;
+  if (asked === undefined || asked === 'auto') return undefined;
   const other = result.images.find((image) => image.width !== asked.width || image.height !== asked.height);
-  return other ? { kind: 'sizeDiffers', requested: `${asked.width}x${asked.height}`, made: `${other.width}x${other.height}` } : undefined;
+  return other ? { kind: 'sizeDiffers', requested: sizeText(asked), made: sizeText(other) } : undefined;
 }
 
 /**
@@ -34,7 +33,7 @@ function sizeDiffers(result: ImageResult, requestedSize: string | undefined): De
 export async function deliveryFiles(
   result: ImageResult,
   maxFileBytes: number,
-  asked: { size?: string | undefined; n?: number | undefined },
+  asked: { size?: SizeChoice | undefined; n?: number | undefined },
   { svg, maxPixels }: { svg: SvgRendering; maxPixels: number },
 ): Promise<{ files: DeliveryFile[]; notices: DeliveryNotice[] }> {
   const shown = await displayable(result.images, svg);
@@ -60,7 +59,7 @@ export async function deliveryFiles(
   const notices: DeliveryNotice[] = [];
   const requested = asked.n ?? 1;
   if (result.images.length < requested) notices.push({ kind: 'fewer', requested, received: result.images.length, charged: imagesIn(files) });
-  if (result.sizeFallback) notices.push({ kind: 'sizeFallback', ...result.sizeFallback });
+  if (result.sizeFallback) notices.push({ kind: 'sizeFallback', requested: sizeText(result.sizeFallback.requested), used: sizeText(result.sizeFallback.used) });
   const differs = sizeDiffers(result, asked.size);
   if (differs) notices.push(differs);
   // Streaming is the bot's business, not the member's: a gateway that refused it gets no note.

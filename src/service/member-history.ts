@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock.js';
 import { DEFAULT_SETTINGS } from '../core/server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import { checkShow, type ShowPlace } from './show-rules.js';
+import { sizeText } from '../core/sizes.js';
 
 /** Entries on one page of /history (one embed each; a message holds 10). */
 export const HISTORY_PAGE_SIZE = 5;
@@ -51,7 +52,7 @@ export class MemberHistory {
       kind: job.kind,
       prompt: job.request.prompt,
       model: delivered.model,
-      size: job.request.size ?? null,
+      size: job.request.size ? sizeText(job.request.size) : null,
       images: delivered.images,
       createdAt: now,
       guildId: posted.guildId === undefined ? job.origin.guildId : posted.guildId,

@@ -5,7 +5,7 @@
  * rules they impose on a job are {@link applySettings}'s; the settings themselves are src/core/server-settings.ts's.
  */
 import { UserFacingError } from '../errors.js';
-import { parseSize } from '../core/sizes.js';
+import { type SizeChoice, sizeText } from '../core/sizes.js';
 import { literal, phrase } from '../core/phrase.js';
 import type { GenerateRequest } from '../core/image-request.js';
 
@@ -50,8 +50,8 @@ export function applySettings(request: GenerateRequest, settings: ServerSettings
   if (settings.maxSize !== undefined && applied.size !== undefined && pixelsOf(applied.size) > pixelsOf(settings.maxSize))
     throw new UserFacingError('input.invalid', {
       param: 'size',
-      detail: phrase('detail.server.maxSize', { size: settings.maxSize }),
-      allowed: phrase('allowed.serverSize', { size: settings.maxSize }),
+      detail: phrase('detail.server.maxSize', { size: sizeText(settings.maxSize) }),
+      allowed: phrase('allowed.serverSize', { size: sizeText(settings.maxSize) }),
     });
   if (settings.maxQuality !== undefined && applied.quality !== undefined && rankOf(applied.quality) > rankOf(settings.maxQuality))
     throw new UserFacingError('input.invalid', {
@@ -90,10 +90,9 @@ export const QUALITY_ORDER = ['auto', 'low', 'medium', 'standard', 'high', 'hd',
 
 const rankOf = (quality: string): number => (quality === 'auto' ? 0 : QUALITY_ORDER.indexOf(quality as (typeof QUALITY_ORDER)[number]));
 
-/** Pixels of a `WIDTHxHEIGHT` size (as members may type it); 0 for auto or anything else. */
-function pixelsOf(size: string): number {
-  const parsed = parseSize(size);
-  return parsed ? parsed.width * parsed.height : 0;
+/** Pixels of a size; 0 for auto. */
+function pixelsOf(size: SizeChoice): number {
+  return size === 'auto' ? 0 : size.width * size.height;
 }
 
 /** `moderation:low` by the server's NSFW policy: nowhere; age-restricted channels or admins (the default); or the chosen roles (and admins) anywhere. */

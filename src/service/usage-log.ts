@@ -11,6 +11,7 @@ import type { ImageResult } from '../core/images.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { JobCost } from '../core/cost.js';
 import type { PromptHelpUsage } from './prompt-help.js';
+import { sizeText } from '../core/sizes.js';
 
 const Count = z.number().nonnegative().optional();
 
@@ -89,6 +90,7 @@ export class UsageLog {
     cost?: JobCost,
     promptHelp?: PromptHelpUsage & { cost?: JobCost | undefined },
   ): Promise<void> {
+    const size = result.sizeFallback?.used ?? job.request.size;
     const entry: JobUsage = {
       v: 1,
       jobId: job.id,
@@ -96,7 +98,7 @@ export class UsageLog {
       userId: job.subject.userId,
       kind: job.kind,
       model: result.model,
-      size: result.sizeFallback?.used ?? job.request.size,
+      size: size && sizeText(size),
       quality: job.request.quality,
       requested: job.request.n ?? 1,
       delivered,

@@ -30,7 +30,7 @@ describe('parseImageOptions', () => {
       {
         prompt: 'a red fox',
         model: 'gpt-image-1',
-        size: '1536x1024',
+        size: { width: 1536, height: 1024 },
         quality: 'high',
         background: 'opaque',
         outputFormat: 'jpeg',
@@ -39,7 +39,7 @@ describe('parseImageOptions', () => {
         moderation: 'low',
       },
     ],
-    ['a size in capitals with spaces', { size: ' 1024X1024 ' }, { prompt: 'a red fox', size: '1024x1024' }],
+    ['a size in capitals with spaces', { size: ' 1024X1024 ' }, { prompt: 'a red fox', size: { width: 1024, height: 1024 } }],
     ['count at the bounds', { count: 10, compression: 0, format: 'webp' }, { prompt: 'a red fox', n: 10, outputCompression: 0, outputFormat: 'webp' }],
   ])('GIVEN %s THEN a typed request', (_name, values, request) => {
     expect(parse(values)).toEqual(request);

@@ -46,7 +46,9 @@ describe('GenerateRequest', () => {
       n: 10,
       moderation: 'low',
     };
-    expect(GenerateRequest.parse(full)).toEqual(full);
+    expect(GenerateRequest.parse(full)).toEqual({ ...full, size: { width: 1536, height: 1024 } });
+    // A size read once stays read: a stored request of this version parses to itself.
+    expect(GenerateRequest.parse(GenerateRequest.parse(full))).toEqual(GenerateRequest.parse(full));
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -55,6 +57,8 @@ describe('GenerateRequest', () => {
     ['compression of 101', { outputCompression: 101 }, 'outputCompression'],
     ['n of 11', { n: 11 }, 'n'],
     ['a blank model', { model: ' ' }, 'model'],
+    ['a size that is not WIDTHxHEIGHT', { size: 'big' }, 'size'],
+    ['a size of the wrong shape', { size: { width: '1024', height: 1024 } }, 'size'],
   ])('refuses %s, naming the field', (_name, fields, field) => {
     expect(GenerateRequest.safeParse({ prompt: 'p', ...fields }).error?.issues[0]?.path).toEqual([field]);
   });

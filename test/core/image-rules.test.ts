@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ImageInputError, sniffImageFormat, validateEditRequest, validateGenerateRequest } from '../../src/core/image-rules.js';
-import { isValidSizeText, nearestStandardSize, parseSize, SIZE_BOUNDS, STANDARD_SIZES } from '../../src/core/sizes.js';
+import { nearestStandardSize, readSize, SIZE_BOUNDS, SizeChoiceSchema, sizeProblem, sizeText, STANDARD_SIZES } from '../../src/core/sizes.js';
+
+/** `auto`, or a size read from text within SIZE_BOUNDS. */
+function isValidSizeText(text: string): boolean {
+  const size = readSize(text);
+  return size === 'auto' || (size !== undefined && sizeProblem(size.width, size.height) === undefined);
+}
 import type { EditRequest, GenerateRequest } from '../../src/core/images.js';
 import { makeImage } from '../gateway/fixtures.js';
 import { english, inEnglish } from '../support/phrases.js';
@@ -38,9 +44,12 @@ describe('sizes', () => {
   });
 
   it('parses WIDTHxHEIGHT and nothing else', () => {
-    expect(parseSize('1536x864')).toEqual({ width: 1536, height: 864 });
-    expect(parseSize('auto')).toBeUndefined();
-    expect(parseSize('12x')).toBeUndefined();
+    expect(readSize('1536x864')).toEqual({ width: 1536, height: 864 });
+    expect(readSize(' AUTO ')).toBe('auto');
+    expect(readSize('12x')).toBeUndefined();
+    expect(SizeChoiceSchema.parse({ width: 1536, height: 864 })).toEqual({ width: 1536, height: 864 });
+    expect(SizeChoiceSchema.safeParse({ width: '1536', height: 864 }).success).toBe(false);
+    expect(sizeText({ width: 1536, height: 864 })).toBe('1536x864');
   });
 
   it.each([
@@ -50,8 +59,8 @@ describe('sizes', () => {
     [864, 1536, '1024x1536'],
     [1100, 1000, '1024x1024'],
   ])('GIVEN %ix%i THEN the nearest standard size is %s', (w, h, size) => {
-    expect(nearestStandardSize(w, h)).toBe(size);
-    expect(STANDARD_SIZES).toContain(size);
+    expect(sizeText(nearestStandardSize({ width: w, height: h }))).toBe(size);
+    expect(STANDARD_SIZES.map(sizeText)).toContain(size);
   });
 
   it('keeps the bounds in one object', () => {
@@ -89,7 +98,7 @@ describe('validateGenerateRequest', () => {
   const base: GenerateRequest = { prompt: 'a lighthouse' };
 
   it('returns the request normalised', () => {
-    expect(validateGenerateRequest({ ...base, size: '1536X864' })).toEqual({ ...base, size: '1536x864' });
+    expect(validateGenerateRequest({ ...base, size: { width: 1536, height: 864 } })).toEqual({ ...base, size: { width: 1536, height: 864 } });
     expect(validateGenerateRequest({ ...base, background: 'transparent' })).toEqual({ ...base, background: 'transparent', outputFormat: 'png' });
     expect(validateGenerateRequest({ ...base, background: 'transparent', outputFormat: 'webp', outputCompression: 50 }).outputFormat).toBe('webp');
   });
@@ -100,7 +109,7 @@ describe('validateGenerateRequest', () => {
     ['n of 0', { ...base, n: 0 }, 'n'],
     ['n of 11', { ...base, n: 11 }, 'n'],
     ['a fractional n', { ...base, n: 1.5 }, 'n'],
-    ['a bad size', { ...base, size: '1000x1000' }, 'size'],
+    ['a bad size', { ...base, size: { width: 1000, height: 1000 } }, 'size'],
     ['compression above 100', { ...base, outputFormat: 'jpeg', outputCompression: 101 }, 'output_compression'],
     ['compression with png', { ...base, outputFormat: 'png', outputCompression: 50 }, 'output_compression'],
     ['compression without a format', { ...base, outputCompression: 50 }, 'output_compression'],
@@ -121,8 +130,9 @@ describe('validateGenerateRequest', () => {
     expect(inEnglish(refusal(() => validateGenerateRequest(req)))).toMatchObject({ param, allowed });
   });
 
-  it('trims the prompt and spells the size in lower case', () => {
-    expect(validateGenerateRequest({ prompt: '  a lighthouse \n', size: ' AUTO ' })).toEqual({ prompt: 'a lighthouse', size: 'auto' });
+  it('trims the prompt and reads the size where it is still text (a stored record of an earlier version)', () => {
+    const stored = { prompt: '  a lighthouse \n', size: ' AUTO ' } as unknown as GenerateRequest;
+    expect(validateGenerateRequest(stored)).toEqual({ prompt: 'a lighthouse', size: 'auto' });
   });
 
   it('accepts a prompt of exactly 32000 characters, counted as characters', () => {

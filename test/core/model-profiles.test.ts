@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtInProfileName, ModelProfiles, ProfilesFile } from '../../src/core/model-profiles.js';
+import type { Size } from '../../src/core/sizes.js';
+
+const px = (width: number, height: number): Size => ({ width, height });
 
 describe('built-in profiles', () => {
   it.each([
@@ -31,7 +34,7 @@ describe('built-in profiles', () => {
     expect(of('gpt-image-2.5').qualities).toEqual(['auto', 'low', 'medium', 'high', 'xhigh', 'max']);
     expect(of('gpt-image-2.6-flare')).toMatchObject({ formats: ['png', 'jpeg', 'webp', 'gif', 'svg'], complexities: ['low', 'medium', 'high'] });
     expect(of('dall-e-3')).toMatchObject({
-      sizes: ['1024x1024', '1792x1024', '1024x1792'],
+      sizes: [px(1024, 1024), px(1792, 1024), px(1024, 1792)],
       qualities: ['standard', 'hd'],
       styles: ['vivid', 'natural'],
       maxN: 1,
@@ -40,7 +43,11 @@ describe('built-in profiles', () => {
       responseFormat: true,
       formats: [],
     });
-    expect(of('dall-e-2')).toMatchObject({ sizes: ['256x256', '512x512', '1024x1024'], edits: { maxImages: 1, squarePng: true }, responseFormat: true });
+    expect(of('dall-e-2')).toMatchObject({
+      sizes: [px(256, 256), px(512, 512), px(1024, 1024)],
+      edits: { maxImages: 1, squarePng: true },
+      responseFormat: true,
+    });
     expect(of('flux-pro')).toMatchObject({ maxN: 10, streaming: true, responseFormat: false });
   });
 });
@@ -56,10 +63,22 @@ describe("the operator's profiles", () => {
 
   it('add models by pattern, over the profile they extend; an exact id wins over a pattern', () => {
     const profiles = new ModelProfiles({
-      'flux-*': { extends: 'dall-e-3', sizes: ['1024x1024', '768x1344'] },
+      'flux-*': {
+        extends: 'dall-e-3',
+        sizes: [
+          { width: 1024, height: 1024 },
+          { width: 768, height: 1344 },
+        ],
+      },
       'flux-dev': { edits: null, maxN: 2 },
     });
-    expect(profiles.of('FLUX-pro').profile).toMatchObject({ sizes: ['1024x1024', '768x1344'], qualities: ['standard', 'hd'] });
+    expect(profiles.of('FLUX-pro').profile).toMatchObject({
+      sizes: [
+        { width: 1024, height: 1024 },
+        { width: 768, height: 1344 },
+      ],
+      qualities: ['standard', 'hd'],
+    });
     expect(profiles.of('flux-dev')).toMatchObject({ source: 'MODEL_PROFILES_FILE "flux-dev"', profile: { maxN: 2, edits: null, streaming: true } });
     expect(profiles.of('sdxl').source).toBe('generic');
   });
@@ -79,7 +98,7 @@ describe("the operator's profiles", () => {
 });
 
 describe('profiles the gateway catalogue describes', () => {
-  const described = { ...new ModelProfiles().of('anything').profile, maxN: 1, sizes: ['1376x768'], edits: null };
+  const described = { ...new ModelProfiles().of('anything').profile, maxN: 1, sizes: [{ width: 1376, height: 768 }], edits: null };
 
   it("stand over the built-in profile, under the operator's file, and keep the built-in prices of a prefixed OpenAI model", () => {
     const profiles = new ModelProfiles({ 'vendor/*': { maxN: 3 }, 'vendor/based': { extends: 'dall-e-3' } });
@@ -92,7 +111,10 @@ describe('profiles the gateway catalogue describes', () => {
       ]),
     );
     expect(profiles.of('other/image')).toEqual({ profile: described, source: 'the gateway catalogue' });
-    expect(profiles.of('vendor/image')).toMatchObject({ source: 'MODEL_PROFILES_FILE "vendor/*"', profile: { maxN: 3, sizes: ['1376x768'] } });
+    expect(profiles.of('vendor/image')).toMatchObject({
+      source: 'MODEL_PROFILES_FILE "vendor/*"',
+      profile: { maxN: 3, sizes: [{ width: 1376, height: 768 }] },
+    });
     expect(profiles.of('vendor/based').profile.qualities).toEqual(['standard', 'hd']);
     expect(profiles.of('openai/gpt-image-1').profile.prices).toEqual({ inputTextPerMillion: 5, inputImagePerMillion: 10, outputPerMillion: 40 });
   });

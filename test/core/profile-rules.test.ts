@@ -27,9 +27,9 @@ describe('checkAgainstProfile', () => {
     ['dall-e-3', { quality: 'high' }, 'quality', 'standard, hd', "dall-e-3 doesn't offer high"],
     ['dall-e-2', { quality: 'hd' }, 'quality', 'leave it out', 'dall-e-2 has no quality setting'],
     ['dall-e-3', { n: 2 }, 'n', '1', 'dall-e-3 makes at most 1 image per request'],
-    ['dall-e-3', { size: '1536x1024' }, 'size', '1024x1024, 1792x1024, 1024x1792', 'dall-e-3 takes only its listed sizes'],
-    ['dall-e-2', { size: '1792x1024' }, 'size', '256x256, 512x512, 1024x1024', 'dall-e-2 takes only its listed sizes'],
-    ['gpt-image-1', { size: '2048x1152' }, 'size', 'auto, 1024x1024, 1536x1024, 1024x1536', 'gpt-image-1 takes only its listed sizes'],
+    ['dall-e-3', { size: { width: 1536, height: 1024 } }, 'size', '1024x1024, 1792x1024, 1024x1792', 'dall-e-3 takes only its listed sizes'],
+    ['dall-e-2', { size: { width: 1792, height: 1024 } }, 'size', '256x256, 512x512, 1024x1024', 'dall-e-2 takes only its listed sizes'],
+    ['gpt-image-1', { size: { width: 2048, height: 1152 } }, 'size', 'auto, 1024x1024, 1536x1024, 1024x1536', 'gpt-image-1 takes only its listed sizes'],
     ['gpt-image-2', { background: 'transparent', outputFormat: 'png' }, 'background', 'auto, opaque', "gpt-image-2 can't make transparent backgrounds"],
     ['gpt-image-2', { outputFormat: 'svg' }, 'output_format', 'png, jpeg, webp', "gpt-image-2 doesn't make SVG"],
     ['dall-e-3', { outputFormat: 'webp' }, 'output_format', 'png', "dall-e-3 doesn't make WEBP"],
@@ -43,19 +43,19 @@ describe('checkAgainstProfile', () => {
   });
 
   it('refuses a custom size outside the rule of a model that takes custom sizes, naming the rule', () => {
-    expect(refusal('gpt-image-2', { size: '3840x1024' })).toMatchObject({ param: 'size', detail: "gpt-image-2 can't make 3840x1024" });
-    expect(refusal('gpt-image-2', { size: '3840x1024' })?.allowed).toContain('the long side may be at most 3× the short side');
+    expect(refusal('gpt-image-2', { size: { width: 3840, height: 1024 } })).toMatchObject({ param: 'size', detail: "gpt-image-2 can't make 3840x1024" });
+    expect(refusal('gpt-image-2', { size: { width: 3840, height: 1024 } })?.allowed).toContain('the long side may be at most 3× the short side');
   });
 
   it.each<[string, Partial<GenerateRequest>]>([
     ['gpt-image-2.5', { quality: 'xhigh' }],
     ['gpt-image-2.6-flare', { quality: 'max', outputFormat: 'svg', complexity: 'high', background: 'transparent' }],
-    ['gpt-image-2', { size: '3840x2160' }],
+    ['gpt-image-2', { size: { width: 3840, height: 2160 } }],
     ['gpt-image-2', { quality: 'auto', background: 'auto', size: 'auto' }],
-    ['dall-e-3', { quality: 'hd', style: 'natural', size: '1792x1024', outputFormat: 'png', n: 1 }],
+    ['dall-e-3', { quality: 'hd', style: 'natural', size: { width: 1792, height: 1024 }, outputFormat: 'png', n: 1 }],
     ['dall-e-3', { quality: 'auto', size: 'auto', moderation: 'auto' }],
-    ['dall-e-2', { size: '512x512', n: 4 }],
-    ['flux-pro', { quality: 'xhigh', style: 'vivid', complexity: 'low', outputFormat: 'gif', size: '2048x1152' }],
+    ['dall-e-2', { size: { width: 512, height: 512 }, n: 4 }],
+    ['flux-pro', { quality: 'xhigh', style: 'vivid', complexity: 'low', outputFormat: 'gif', size: { width: 2048, height: 1152 } }],
   ])('accepts for %s %j', (model, request) => {
     expect(refusal(model, request)).toBeUndefined();
   });

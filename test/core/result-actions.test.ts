@@ -40,7 +40,10 @@ describe('result actions', () => {
   it('enlarges to the largest non-experimental size at the aspect, and refuses where none is larger', () => {
     expect(enlargedSize(gptImage2, square)).toEqual({ width: 1920, height: 1920 });
     expect(() => actionRequest({ kind: 'enlarge' }, square, gptImage1, 'gpt-image-1')).toThrow('detail.model.nothingLarger(model=gpt-image-1, size=1024x1024)');
-    expect(actionRequest({ kind: 'vary', strength: 'strong' }, square, gptImage1, 'gpt-image-1')).toEqual({ size: '1024x1024', inputFidelity: 'low' });
+    expect(actionRequest({ kind: 'vary', strength: 'strong' }, square, gptImage1, 'gpt-image-1')).toEqual({
+      size: { width: 1024, height: 1024 },
+      inputFidelity: 'low',
+    });
   });
 
   it('splits an image into a 3×3 grid of cells that cover it exactly', () => {

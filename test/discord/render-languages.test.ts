@@ -7,7 +7,7 @@ import { imagineJob } from '../fakes/jobs.js';
 import { cardText } from './card-text.js';
 
 function delivery(locale: string): Delivery {
-  const job = imagineJob({ prompt: 'a lighthouse', size: '1536x1024', quality: 'high' });
+  const job = imagineJob({ prompt: 'a lighthouse', size: { width: 1536, height: 1024 }, quality: 'high' });
   return {
     job: { ...job, origin: { ...job.origin, locale } },
     model: 'gpt-image-1',

@@ -9,7 +9,7 @@ import { imagineJob, MEMBER_ID } from '../fakes/jobs.js';
 import { cardText } from './card-text.js';
 
 function delivery(prompt: string, notices: DeliveryNotice[] = [], kind: 'imagine' | 'edit' = 'imagine'): Delivery {
-  const job = { ...imagineJob({ prompt, size: '1536x1024', quality: 'high' }), kind };
+  const job = { ...imagineJob({ prompt, size: { width: 1536, height: 1024 }, quality: 'high' }), kind };
   return { job, model: 'gpt-image-1', files: [], notices };
 }
 

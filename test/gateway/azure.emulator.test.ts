@@ -38,7 +38,7 @@ afterEach(async () => {
 describe('the Azure dialect', () => {
   it('generates on the deployment path with api-version and the api-key header, the model keeping its name', async () => {
     const client = await setup();
-    const result = await finalResult(client.generate({ prompt: 'a lighthouse', size: '1024x1024', quality: 'low' }));
+    const result = await finalResult(client.generate({ prompt: 'a lighthouse', size: { width: 1024, height: 1024 }, quality: 'low' }));
     expect(result.model).toBe('gpt-image-1');
     expect(result.usage?.outputTokens).toBe(272);
     const [request] = gw.imageRequests();

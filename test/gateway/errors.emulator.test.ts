@@ -76,7 +76,7 @@ describe('error classification', () => {
   it.each(cases)('classifies preset %s (%s) and keeps its request id', async (preset, lang) => {
     const { gw, client } = await setup();
     gw.enqueue({ type: 'error', preset, lang });
-    const err = await failure(finalResult(client.generate({ prompt: 'a red fox', size: '1536x1024' })));
+    const err = await failure(finalResult(client.generate({ prompt: 'a red fox', size: { width: 1536, height: 1024 } })));
     expect(err.category).toBe(EXPECTED[preset]);
     expect(err.status).toBe(ERROR_PRESETS[preset].status);
     expect(err.requestId).toBeTruthy();

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openRouterFields, openRouterImagePost } from '../../src/gateway/openrouter-dialect.js';
+import { sizeText } from '../../src/core/sizes.js';
+import type { WireValue } from '../../src/gateway/params.js';
 import { Descriptor, profileOf, sizeOf, sizesOf, toTierAndRatio, type Descriptors } from '../../src/gateway/openrouter-profile.js';
 
 const oneOf = (...values: string[]) => ({ type: 'enum' as const, values });
@@ -18,28 +20,27 @@ const GEMINI: Descriptors = {
 
 describe('OpenRouter descriptors as a profile', () => {
   it('offers one size per tier and ratio, the tier keeping its area and sides multiples of 16', () => {
-    expect(sizeOf('1K', '1:1')).toBe('1024x1024');
-    expect(sizeOf('2K', '16:9')).toBe('2736x1536');
-    expect(sizeOf('512', '9:16')).toBe('384x688');
+    expect(sizeOf('1K', '1:1')).toEqual({ width: 1024, height: 1024 });
+    expect(sizeOf('2K', '16:9')).toEqual({ width: 2736, height: 1536 });
+    expect(sizeOf('512', '9:16')).toEqual({ width: 384, height: 688 });
     expect(sizeOf('8K', '1:1')).toBeUndefined();
     expect(sizesOf(GEMINI)).toHaveLength(12);
-    expect(sizesOf({ aspect_ratio: oneOf('1:1', '3:2', 'auto') })).toEqual(['1024x1024', '1248x832']);
-    expect(sizesOf({ resolution: oneOf('1K', '2K') })).toEqual(['1024x1024', '2048x2048']);
-    expect(sizesOf({})).toEqual(['1024x1024']);
-    expect(sizesOf({ resolution: oneOf('8K') })).toEqual(['1024x1024']);
+    expect(sizesOf({ aspect_ratio: oneOf('1:1', '3:2', 'auto') }).map(sizeText)).toEqual(['1024x1024', '1248x832']);
+    expect(sizesOf({ resolution: oneOf('1K', '2K') }).map(sizeText)).toEqual(['1024x1024', '2048x2048']);
+    expect(sizesOf({}).map(sizeText)).toEqual(['1024x1024']);
+    expect(sizesOf({ resolution: oneOf('8K') }).map(sizeText)).toEqual(['1024x1024']);
   });
 
   it("offers the model's own size values when it lists them", () => {
-    expect(sizesOf({ size: oneOf('1024x1024', '1536x1024', '2K'), resolution: oneOf('1K') })).toEqual(['1024x1024', '1536x1024']);
+    expect(sizesOf({ size: oneOf('1024x1024', '1536x1024', '2K'), resolution: oneOf('1K') }).map(sizeText)).toEqual(['1024x1024', '1536x1024']);
   });
 
   it('maps a size back to the nearest tier and aspect ratio the model takes', () => {
-    expect(toTierAndRatio('2736x1536', GEMINI)).toEqual({ resolution: '2K', aspect_ratio: '16:9' });
-    expect(toTierAndRatio('1536x1024', GEMINI)).toEqual({ resolution: '1K', aspect_ratio: '16:9' });
-    expect(toTierAndRatio('1024x1536', { aspect_ratio: oneOf('auto', '1:1', '2:3') })).toEqual({ aspect_ratio: '2:3' });
-    expect(toTierAndRatio('4096x4096', { resolution: oneOf('1K', '4K') })).toEqual({ resolution: '4K' });
-    expect(toTierAndRatio('auto', GEMINI)).toEqual({});
-    expect(toTierAndRatio('2048x2048', { resolution: oneOf('8K', '2K'), aspect_ratio: oneOf('wide', '1:1') })).toEqual({
+    expect(toTierAndRatio({ width: 2736, height: 1536 }, GEMINI)).toEqual({ resolution: '2K', aspect_ratio: '16:9' });
+    expect(toTierAndRatio({ width: 1536, height: 1024 }, GEMINI)).toEqual({ resolution: '1K', aspect_ratio: '16:9' });
+    expect(toTierAndRatio({ width: 1024, height: 1536 }, { aspect_ratio: oneOf('auto', '1:1', '2:3') })).toEqual({ aspect_ratio: '2:3' });
+    expect(toTierAndRatio({ width: 4096, height: 4096 }, { resolution: oneOf('1K', '4K') })).toEqual({ resolution: '4K' });
+    expect(toTierAndRatio({ width: 2048, height: 2048 }, { resolution: oneOf('8K', '2K'), aspect_ratio: oneOf('wide', '1:1') })).toEqual({
       resolution: '2K',
       aspect_ratio: '1:1',
     });
@@ -82,11 +83,11 @@ describe('OpenRouter descriptors as a profile', () => {
 });
 
 describe('OpenRouter request bodies', () => {
-  const params = new Map<string, string | number | boolean>([
+  const params = new Map<string, WireValue>([
     ['model', 'm'],
     ['prompt', 'a fox'],
     ['n', 2],
-    ['size', '2736x1536'],
+    ['size', { width: 2736, height: 1536 }],
     ['quality', 'high'],
     ['moderation', 'low'],
     ['stream', true],

@@ -6,6 +6,7 @@
 import type { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayClient } from '../../src/gateway/gateway-client.js';
+import { sizeText } from '../../src/core/sizes.js';
 import { createOpenRouterDialect } from '../../src/gateway/openrouter-dialect.js';
 import { ModelProfiles } from '../../src/core/model-profiles.js';
 import type { PartialImage } from '../../src/core/images.js';
@@ -45,7 +46,7 @@ describe('the OpenRouter dialect', () => {
     expect(models.every((m) => m.image)).toBe(true);
     expect(models.map((m) => m.id)).toContain('black-forest-labs/flux.2-pro');
     expect(profiles.of(GEMINI)).toMatchObject({ source: 'the gateway catalogue', profile: { maxN: 1, edits: { maxImages: 14, mask: false } } });
-    expect(profiles.of('black-forest-labs/flux.2-pro').profile.sizes).toEqual(['1024x1024', '1536x1024', '1024x1536']);
+    expect(profiles.of('black-forest-labs/flux.2-pro').profile.sizes.map(sizeText)).toEqual(['1024x1024', '1536x1024', '1024x1536']);
   });
 
   it('prices each model from its endpoint records, highest first, fetching them again only after an hour', async () => {
@@ -76,7 +77,7 @@ describe('the OpenRouter dialect', () => {
 
   it('generates on POST /images with the size as a tier and ratio, and records the reported cost', async () => {
     const client = await setup();
-    const result = await finalResult(client.generate({ prompt: 'a harbour', model: GEMINI, size: '2736x1536' }));
+    const result = await finalResult(client.generate({ prompt: 'a harbour', model: GEMINI, size: { width: 2736, height: 1536 } }));
     expect(result.images[0]).toMatchObject({ width: 2736, height: 1536, format: 'png' });
     expect(result.usage?.costUsd).toBe(0.078);
     expect(gw.imageRequests()[0]?.json).toEqual({ model: GEMINI, prompt: 'a harbour', resolution: '2K', aspect_ratio: '16:9' });
@@ -85,7 +86,9 @@ describe('the OpenRouter dialect', () => {
 
   it("sends a size value to a model that lists sizes, and only the model's own fields", async () => {
     const client = await setup();
-    await finalResult(client.generate({ prompt: 'a harbour', model: 'black-forest-labs/flux.2-pro', size: '1536x1024', quality: 'high', n: 1 }));
+    await finalResult(
+      client.generate({ prompt: 'a harbour', model: 'black-forest-labs/flux.2-pro', size: { width: 1536, height: 1024 }, quality: 'high', n: 1 }),
+    );
     expect(gw.imageRequests()[0]?.json).toEqual({ model: 'black-forest-labs/flux.2-pro', prompt: 'a harbour', size: '1536x1024' });
   });
 
@@ -143,7 +146,7 @@ describe('the OpenRouter dialect', () => {
 
   it("reads OpenRouter's error shape, and before the catalogue is known sends the size shorthand", async () => {
     const client = await setup({ list: false });
-    const refused = await failure(finalResult(client.generate({ prompt: 'a harbour', model: GEMINI, size: '1024x1024' })));
+    const refused = await failure(finalResult(client.generate({ prompt: 'a harbour', model: GEMINI, size: { width: 1024, height: 1024 } })));
     expect(refused).toMatchObject({ status: 400, category: 'bad_parameter', param: 'size' });
     expect(gw.imageRequests()[0]?.json).toEqual({ model: GEMINI, prompt: 'a harbour', size: '1024x1024' });
     expect((await failure(finalResult(client.generate({ prompt: 'a harbour', model: 'vendor/nothing' })))).category).toBe('unknown_model');

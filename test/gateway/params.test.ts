@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { buildWireParams } from '../../src/gateway/params.js';
+import { buildWireParams, wireValue } from '../../src/gateway/params.js';
 import { ModelProfiles } from '../../src/core/model-profiles.js';
 import type { GenerateRequest } from '../../src/core/images.js';
 
 const profiles = new ModelProfiles();
 const wire = (model: string, request: Partial<GenerateRequest>, stream = true) =>
-  Object.fromEntries(buildWireParams({ prompt: 'a fox', ...request }, model, { stream, partialImages: 1 }, profiles.of(model).profile));
+  Object.fromEntries(
+    [...buildWireParams({ prompt: 'a fox', ...request }, model, { stream, partialImages: 1 }, profiles.of(model).profile)].map(([name, value]) => [
+      name,
+      wireValue(value),
+    ]),
+  );
 
 describe('buildWireParams: a request carries only what its model accepts', () => {
   it('asks dall-e-3 for base64, leaves out auto and what it has no parameter for, and never streams', () => {
@@ -14,7 +19,7 @@ describe('buildWireParams: a request carries only what its model accepts', () =>
       prompt: 'a fox',
       response_format: 'b64_json',
     });
-    expect(wire('dall-e-3', { quality: 'hd', size: '1792x1024', style: 'natural' })).toEqual({
+    expect(wire('dall-e-3', { quality: 'hd', size: { width: 1792, height: 1024 }, style: 'natural' })).toEqual({
       model: 'dall-e-3',
       prompt: 'a fox',
       size: '1792x1024',

@@ -54,7 +54,7 @@ describe('POST /images/generations', () => {
     const req: GenerateRequest = {
       prompt: 'a red fox',
       model: 'gpt-image-2',
-      size: '1536x864',
+      size: { width: 1536, height: 864 },
       quality: 'high',
       background: 'opaque',
       outputFormat: 'webp',
@@ -115,7 +115,7 @@ describe('POST /images/edits', () => {
         { bytes: webp },
       ],
       mask: { bytes: mask, filename: 'my mask.png' },
-      size: '1024x1536',
+      size: { width: 1024, height: 1536 },
       quality: 'low',
       background: 'auto',
       outputFormat: 'jpeg',

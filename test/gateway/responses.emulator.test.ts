@@ -64,7 +64,7 @@ describe('JSON answers', () => {
   it('fails on an image link beyond the size cap', async () => {
     const client = await setup({}, { maxResponseBytes: 1_000 });
     gw.enqueue({ type: 'success', urlItems: true });
-    expect(await failure(finalResult(client.generate({ prompt: 'p', size: '256x256' })))).toMatchObject({ code: 'response_too_large' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p', size: { width: 256, height: 256 } })))).toMatchObject({ code: 'response_too_large' });
   });
 
   it.each([
@@ -151,7 +151,7 @@ describe('streams', () => {
     const client = await setup();
     gw.enqueue({ type: 'success', sseFraming });
     const partials: PartialImage[] = [];
-    const result = await finalResult(client.generate({ prompt: 'p', size: '1024x1536' }, { stream: true, partialImages: 2 }), {
+    const result = await finalResult(client.generate({ prompt: 'p', size: { width: 1024, height: 1536 } }, { stream: true, partialImages: 2 }), {
       partial: (p) => partials.push(p),
     });
     expect(partials.map((p) => [p.index, p.format])).toEqual([
@@ -222,9 +222,9 @@ describe('streams', () => {
 describe('recoveries the gateway documentation asks for', () => {
   it('retries a rejected custom size once with the nearest standard size and says so', async () => {
     const client = await setup({ customSizes: false });
-    const result = await finalResult(client.generate({ prompt: 'p', size: '1920x1088' }));
+    const result = await finalResult(client.generate({ prompt: 'p', size: { width: 1920, height: 1088 } }));
     expect(gw.imageRequests().map((r) => r.json?.['size'])).toEqual(['1920x1088', '1536x1024']);
-    expect(result.sizeFallback).toEqual({ requested: '1920x1088', used: '1536x1024' });
+    expect(result.sizeFallback).toEqual({ requested: { width: 1920, height: 1088 }, used: { width: 1536, height: 1024 } });
     expect(result.images[0]).toMatchObject({ width: 1536, height: 1024 });
     const keys = gw.imageRequests().map((r) => r.headers['idempotency-key']);
     expect(keys[0]).not.toBe(keys[1]);
@@ -233,7 +233,10 @@ describe('recoveries the gateway documentation asks for', () => {
   it('does not fall back when a standard size is rejected', async () => {
     const client = await setup();
     gw.enqueue({ type: 'error', preset: 'bad_size' });
-    expect(await failure(finalResult(client.generate({ prompt: 'p', size: '1024x1024' })))).toMatchObject({ category: 'bad_parameter', param: 'size' });
+    expect(await failure(finalResult(client.generate({ prompt: 'p', size: { width: 1024, height: 1024 } })))).toMatchObject({
+      category: 'bad_parameter',
+      param: 'size',
+    });
     expect(gw.imageRequests()).toHaveLength(1);
   });
 
@@ -276,7 +279,7 @@ describe('recoveries the gateway documentation asks for', () => {
 
   it('decodes realistic multi-megabyte images', async () => {
     const client = await setup({ imageStyle: 'textured' });
-    const result = await finalResult(client.generate({ prompt: 'p', n: 2, size: '1536x1024' }));
+    const result = await finalResult(client.generate({ prompt: 'p', n: 2, size: { width: 1536, height: 1024 } }));
     expect(result.images.map((i) => [i.width, i.height])).toEqual([
       [1536, 1024],
       [1536, 1024],

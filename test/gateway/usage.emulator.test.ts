@@ -39,7 +39,9 @@ describe('usage in every shape', () => {
     const client = await setup();
     for (const stream of [false, true]) {
       gw.enqueue({ type: 'success', ...behaviour });
-      const result = await finalResult(client.generate({ prompt: 'p', size: '1024x1024', quality: 'low' }, { stream, partialImages: stream ? 1 : undefined }));
+      const result = await finalResult(
+        client.generate({ prompt: 'p', size: { width: 1024, height: 1024 }, quality: 'low' }, { stream, partialImages: stream ? 1 : undefined }),
+      );
       expect(result.usage).toEqual(expected);
     }
   });

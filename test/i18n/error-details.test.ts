@@ -65,7 +65,9 @@ describe('the details of a refusal, in the member’s language', () => {
   });
 
   it("words the server's largest size in Simplified Chinese and Russian", () => {
-    const error = refusal(() => applySettings({ prompt: 'p', size: '2048x1152' }, { ...DEFAULT_SETTINGS, maxSize: '1536x1024' }, member));
+    const error = refusal(() =>
+      applySettings({ prompt: 'p', size: { width: 2048, height: 1152 } }, { ...DEFAULT_SETTINGS, maxSize: { width: 1536, height: 1024 } }, member),
+    );
     expect(read(error, 'zh-CN')).toBe('size 的值无效：这个服务器允许的尺寸最大为 1536x1024 像素。可用的值：auto，或最大 1536x1024。');
     expect(read(error, 'ru')).toBe(
       'Это значение size не подходит: этот сервер разрешает размеры до 1536x1024 пикселей. Допустимо: auto или не больше 1536x1024.',
@@ -73,7 +75,7 @@ describe('the details of a refusal, in the member’s language', () => {
   });
 
   it('words a size the general rules refuse in Spanish and Korean: what is wrong with it, then every size allowed', () => {
-    const error = refusal(() => validateGenerateRequest({ prompt: 'p', size: '1000x1000' }));
+    const error = refusal(() => validateGenerateRequest({ prompt: 'p', size: { width: 1000, height: 1000 } }));
     expect(read(error, 'es-ES')).toBe(
       'Ese valor de size no sirve: ambos lados deben ser múltiplos de 16. Valores permitidos: auto, 1024x1024, 1536x1024 y 1024x1536, o ANCHOxALTO con ambos lados múltiplos de 16, cada uno entre 16 y 3840, como mucho 3:1 y no más píxeles que 3840x2160.',
     );
@@ -83,7 +85,7 @@ describe('the details of a refusal, in the member’s language', () => {
   });
 
   it("words a custom size outside the model's rule in Japanese, the rule inside what is allowed", () => {
-    expect(read(byModel('gpt-image-2', { prompt: 'p', size: '3840x1024' }), 'ja')).toBe(
+    expect(read(byModel('gpt-image-2', { prompt: 'p', size: { width: 3840, height: 1024 } }), 'ja')).toBe(
       'size の値は使えません：gpt-image-2 は 3840x1024 の画像を作れません。使える値：auto、1024x1024、1536x1024、1024x1536、または 幅x高さ（条件：長辺は短辺の 3 倍までです）。',
     );
   });

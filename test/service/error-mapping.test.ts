@@ -42,7 +42,7 @@ describe('toUserFacingError', () => {
   it.each<[string, Parameters<typeof validateGenerateRequest>[0], string, string]>([
     ['compression with png', { prompt: 'x', outputFormat: 'png', outputCompression: 50 }, 'outputCompression', 'compression'],
     ['eleven images', { prompt: 'x', n: 11 }, 'n', 'count'],
-    ['a bad size', { prompt: 'x', size: '999x999' }, 'size', 'size'],
+    ['a bad size', { prompt: 'x', size: { width: 999, height: 999 } }, 'size', 'size'],
     ['transparent jpeg', { prompt: 'x', background: 'transparent', outputFormat: 'jpeg' }, 'background', 'background'],
   ])(
     'GIVEN %s THEN input.invalid naming the request field (%s), which the commands word as the option the member typed (%s)',

@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 /** gpt-image-1 at 1024x1024, high: about $0.17 an image. */
-const PRICED = { model: 'gpt-image-1', size: '1024x1024', quality: 'high' } as const;
+const PRICED = { model: 'gpt-image-1', size: { width: 1024, height: 1024 }, quality: 'high' } as const;
 
 async function setup(
   options: {

@@ -84,13 +84,15 @@ describe('ImageService.run', () => {
     gateway.returns(imageResult(images));
     const responder = new FakeResponder();
 
-    await service.run(imagineJob({ n: 3, size: '1536x1024' }), responder);
+    await service.run(imagineJob({ n: 3, size: { width: 1536, height: 1024 } }), responder);
 
     expect(await quota()).toMatchObject({ used: 3, reserved: 0, remaining: 2 });
     expect(responder.deliveries).toHaveLength(1);
     expect(responder.deliveries[0]?.files.map((f) => f.bytes)).toEqual(images.map((i) => i.bytes));
     expect(responder.deliveries[0]?.notices).toEqual([]);
-    expect(gateway.calls).toEqual([expect.objectContaining({ kind: 'generate', request: expect.objectContaining({ n: 3, size: '1536x1024' }) as unknown })]);
+    expect(gateway.calls).toEqual([
+      expect.objectContaining({ kind: 'generate', request: expect.objectContaining({ n: 3, size: { width: 1536, height: 1024 } }) as unknown }),
+    ]);
   });
 
   it('charges only what the gateway returned when it made fewer images than asked, and says so on the result', async () => {
@@ -196,7 +198,7 @@ describe('ImageService.run', () => {
   });
 
   it.each([
-    ['size 999x999', { size: '999x999' }, 'size'],
+    ['size 999x999', { size: { width: 999, height: 999 } }, 'size'],
     ['compression with png', { outputFormat: 'png' as const, outputCompression: 50 }, 'outputCompression'],
     ['transparent jpeg', { background: 'transparent' as const, outputFormat: 'jpeg' as const }, 'background'],
     ['a blank prompt', { prompt: '   ' }, 'prompt'],

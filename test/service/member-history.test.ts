@@ -61,7 +61,7 @@ const other = { guildId: GUILD_ID, userId: OTHER_ID };
 describe('MemberHistory', () => {
   it('records each delivered job for its requester on its server, where its first message is', async () => {
     const { history, deliver } = await setup();
-    const job = imagineJob({ prompt: 'a red kite', size: '1024x1536' });
+    const job = imagineJob({ prompt: 'a red kite', size: { width: 1024, height: 1536 } });
     const messageId = await deliver(job);
     await deliver(imagineJob({ prompt: 'not mine' }, OTHER_ID));
     await deliver({

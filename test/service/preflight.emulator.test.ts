@@ -85,7 +85,7 @@ describe('pre-flight refusals', () => {
   const refusals: [string, () => Promise<ImageJob>, string, string][] = [
     [
       'a bad size',
-      async () => imagineJob({ size: '1000x1000' }),
+      async () => imagineJob({ size: { width: 1000, height: 1000 } }),
       'size',
       "That size doesn't work: both sides must be multiples of 16. Allowed: auto, 1024x1024",
     ],
@@ -146,7 +146,7 @@ describe('what the rules send on', () => {
 
   it('sends an edit whose mask fits, with the size and prompt as the rules spelt them', async () => {
     const job = editJob(
-      { prompt: '  make it blue ', size: '1024X1536' },
+      { prompt: '  make it blue ', size: { width: 1024, height: 1536 } },
       { images: [attach('a.png', await makeImage('png', 64, 48))], mask: attach('mask.png', await makeImage('png', 64, 48, true)) },
     );
     await service.run(job, new FakeResponder());

@@ -48,7 +48,7 @@ describe('ImageService usage records', () => {
     const { gateway, service, log } = await setup();
     const image = await flatPng();
     gateway.returns(imageResult([image, image], { usage: { inputTokens: 5, outputTokens: 544, costUsd: 0.04 }, requestId: 'req-1' }));
-    const job = imagineJob({ prompt: 'two', n: 2, quality: 'low', size: '1024x1024' });
+    const job = imagineJob({ prompt: 'two', n: 2, quality: 'low', size: { width: 1024, height: 1024 } });
     await service.run(job, new FakeResponder());
     expect(await log.get(job.id)).toMatchObject({
       kind: 'imagine',

@@ -9,6 +9,7 @@ import { translator } from '../../i18n/translate.js';
 import type { MessageKey } from '../../i18n/locales.js';
 import type { GenerateRequest } from '../../core/image-request.js';
 import { promptField } from './prompt-modal.js';
+import { sizeText } from '../../core/sizes.js';
 
 export const SIZE_FIELD = 'size';
 export const QUALITY_FIELD = 'quality';
@@ -49,7 +50,7 @@ export function remixModal(jobId: string, request: GenerateRequest, locale?: str
     title: say('button.remix'),
     components: [
       promptField(say, say('modal.remix.prompt'), request.prompt),
-      short(SIZE_FIELD, say('modal.remix.size'), request.size, say('modal.remix.sizePlaceholder')),
+      short(SIZE_FIELD, say('modal.remix.size'), request.size && sizeText(request.size), say('modal.remix.sizePlaceholder')),
       short(QUALITY_FIELD, say('modal.remix.quality'), request.quality, say('modal.remix.qualityPlaceholder')),
       {
         type: ComponentType.Label,

@@ -59,7 +59,7 @@ function sizeMade(delivery: Delivery): string | undefined {
   const image = delivery.files.find((f) => f.original !== true);
   if (image) return `${image.width}×${image.height}`;
   const asked = delivery.job.request.size;
-  return asked === undefined || asked === 'auto' ? undefined : asked.replace('x', '×');
+  return asked === undefined || asked === 'auto' ? undefined : `${asked.width}×${asked.height}`;
 }
 
 /** What a job did, as `result.action` words it. */

@@ -5,6 +5,7 @@
 import { formatList, formatUsd, t } from '../../i18n/translate.js';
 import { MAX_IMAGES_PER_REQUEST } from '../../core/image-request.js';
 import type { ServerSettings } from '../../core/server-settings.js';
+import { sizeText } from '../../core/sizes.js';
 
 const has = (value: unknown): 'yes' | 'no' => (value === undefined ? 'no' : 'yes');
 const code = (text: string): string => `\`${text}\``;
@@ -14,9 +15,10 @@ const role = (id: string): string => `<@&${id}>`;
 /** The settings as an admin reads them. */
 export function renderSettings(settings: ServerSettings, locale?: string | null): string {
   const { defaults, channels } = settings;
+  const shown = { ...defaults, size: defaults.size && sizeText(defaults.size) };
   const defaultParts = (['model', 'size', 'quality', 'outputFormat'] as const)
-    .filter((part) => defaults[part] !== undefined)
-    .map((part) => t(locale, 'admin.settings.default', { part: part === 'outputFormat' ? 'format' : part, value: code(String(defaults[part])) }));
+    .filter((part) => shown[part] !== undefined)
+    .map((part) => t(locale, 'admin.settings.default', { part: part === 'outputFormat' ? 'format' : part, value: code(String(shown[part])) }));
   const lines = [
     t(locale, 'admin.settings.title'),
     t(locale, 'admin.settings.defaults', { hasDefaults: defaultParts.length > 0 ? 'yes' : 'no', defaults: defaultParts.join(' · ') }),
@@ -27,7 +29,7 @@ export function renderSettings(settings: ServerSettings, locale?: string | null)
     t(locale, 'admin.settings.maxCount', { hasMax: has(settings.maxCount), max: settings.maxCount ?? 0, botMax: MAX_IMAGES_PER_REQUEST }),
     t(locale, 'admin.settings.sizeQuality', {
       hasSize: has(settings.maxSize),
-      size: settings.maxSize ?? '',
+      size: settings.maxSize ? sizeText(settings.maxSize) : '',
       hasQuality: has(settings.maxQuality),
       quality: settings.maxQuality ?? '',
     }),

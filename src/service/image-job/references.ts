@@ -43,7 +43,7 @@ export async function completeRequest(
   const canvas = isCanvasTransform(transform) && imageBytes[0] ? await outpaint(imageBytes[0], transform, profile, maxDecodePixels) : undefined;
   const sent = validateEditRequest({
     ...request,
-    ...(canvas ? { size: `${canvas.size.width}x${canvas.size.height}` } : {}),
+    ...(canvas ? { size: canvas.size } : {}),
     images: canvas ? [{ bytes: canvas.image, filename: 'canvas.png' }] : imageBytes.map((bytes, i) => ({ bytes, filename: images[i]?.filename })),
     mask: canvas ? { bytes: canvas.mask, filename: 'mask.png' } : maskBytes && mask ? { bytes: maskBytes, filename: mask.filename } : undefined,
     inputFidelity,

@@ -37,7 +37,7 @@ function textsOf(modal: APIModalInteractionResponseCallbackData): ModalText[] {
   return texts;
 }
 
-const REQUEST = { prompt: 'a lighthouse at dusk', size: '1024x1024', quality: 'high' } as const;
+const REQUEST = { prompt: 'a lighthouse at dusk', size: { width: 1024, height: 1024 }, quality: 'high' } as const;
 
 /** Each modal as a member of `locale` sees it, with a usual note for Edit image. */
 const modalsIn = (locale: string): Record<string, APIModalInteractionResponseCallbackData> => ({

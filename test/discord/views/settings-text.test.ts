@@ -6,10 +6,10 @@ const CHANGED_AT = Date.parse('2025-06-04T12:00:00Z');
 
 const configured: ServerSettings = {
   ...DEFAULT_SETTINGS,
-  defaults: { size: '1536x1024', quality: 'low' },
+  defaults: { size: { width: 1536, height: 1024 }, quality: 'low' },
   allowedModels: ['gpt-image-1', 'gpt-image-1-mini'],
   maxCount: 2,
-  maxSize: '1536x1024',
+  maxSize: { width: 1536, height: 1024 },
   channels: { mode: 'only', ids: ['400000000000000001', '400000000000000002'] },
   nsfw: { mode: 'roles', roleIds: ['500000000000000001'] },
   spoilerChannelIds: ['400000000000000003'],

@@ -2,6 +2,7 @@
 import type { AuditTrail } from '../../../ports/audit-trail.js';
 import type { SettledListener } from '../settled-event.js';
 import { endOf } from './usage-totals.js';
+import { sizeText } from '../../../core/sizes.js';
 
 export function auditListener(audit: Pick<AuditTrail, 'job'>): SettledListener {
   return {
@@ -11,7 +12,15 @@ export function auditListener(audit: Pick<AuditTrail, 'job'>): SettledListener {
       const guildId = job.subject.guildId;
       const auditChannelId = settings?.auditChannelId;
       if (guildId === null || auditChannelId === undefined) return;
-      await audit.job({ guildId, auditChannelId, job, size: request.size, quality: request.quality, count: request.n ?? 1, ...endOf(event) });
+      await audit.job({
+        guildId,
+        auditChannelId,
+        job,
+        size: request.size && sizeText(request.size),
+        quality: request.quality,
+        count: request.n ?? 1,
+        ...endOf(event),
+      });
     },
   };
 }
