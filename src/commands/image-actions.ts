@@ -75,7 +75,9 @@ export function createImageActions(deps: Deps): ComponentHandler {
         quality: optional(interaction.fields.getTextInputValue(QUALITY_FIELD)),
       });
       if (!changed.success) throw new UserFacingError('input.invalid', { param: String(changed.error.issues[0]?.path[0] ?? 'size') });
-      const request = { ...kept(record.request), ...changed.data, prompt };
+      // A size typed in the modal replaces the ratio the result was asked with.
+      const typed = changed.data.size === undefined ? {} : { ratio: undefined, resolution: undefined };
+      const request = { ...kept(record.request), ...changed.data, ...typed, prompt };
       const fromImage = interaction.fields.getStringSelectValues(MODE_FIELD)[0] === 'edit';
       deferInBackground(interaction, ctx);
       ctx.logger.info({ from: jobId, action: 'remix', fromImage }, 'action on a result');

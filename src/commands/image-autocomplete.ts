@@ -7,6 +7,7 @@
  */
 import type { AutocompleteInteraction } from 'discord.js';
 import { readSize, sizeProblem, sizeText } from '../core/sizes.js';
+import { isAspectRatio, ratiosOf, resolutionsOf } from '../core/aspect-ratios.js';
 import type { ModelProfile, ModelProfiles } from '../core/model-profiles.js';
 import type { GatewayModel } from '../core/images.js';
 import type { ImageGateway } from '../ports/image-gateway.js';
@@ -38,7 +39,8 @@ export function createImageAutocomplete(models: Catalogue, profiles: Pick<ModelP
     } else {
       const chosen = interaction.options.getString(OPTION_NAMES.model)?.trim();
       const model = chosen === undefined || chosen === '' ? models.cachedModels().find((m) => m.default === true)?.id : chosen;
-      choices = valueChoices(focused.name, typed, model === undefined ? undefined : profiles.of(model).profile, interaction.locale);
+      const ratio = interaction.options.getString(OPTION_NAMES.ratio) ?? undefined;
+      choices = valueChoices(focused.name, typed, model === undefined ? undefined : profiles.of(model).profile, interaction.locale, ratio);
     }
     await interaction.respond(choices.slice(0, MAX_CHOICES));
   };
@@ -57,13 +59,21 @@ async function modelChoices(models: Catalogue, typed: string): Promise<string[]>
  * The values of a model-dependent option that start with what is typed, each named in the member's language where
  * the word has a translation (`high`: 高); nothing for an option without suggestions.
  */
-export function valueChoices(option: string, typed: string, profile: ModelProfile | undefined, locale?: string | null): Choice[] {
+export function valueChoices(option: string, typed: string, profile: ModelProfile | undefined, locale?: string | null, ratio?: string): Choice[] {
   if (!profile) return [];
   const worded = (value: string): Choice => ({ name: localizedChoiceName(locale, value), value });
   const starting = (values: readonly string[]) => values.filter((v) => v.startsWith(typed)).map(worded);
   switch (option) {
     case OPTION_NAMES.size:
       return sizeChoices(typed, profile, locale);
+    case OPTION_NAMES.ratio:
+      return ratiosOf(profile)
+        .filter((r) => r.ratio.startsWith(typed))
+        .map((r) => ({ name: sizeChoiceName(r.ratio, r.experimental, locale), value: r.ratio }));
+    case OPTION_NAMES.resolution:
+      return resolutionsOf(profile, isAspectRatio(ratio) ? ratio : undefined)
+        .filter((r) => r.resolution.toLowerCase().startsWith(typed))
+        .map((r) => ({ name: sizeChoiceName(r.resolution, r.experimental, locale), value: r.resolution }));
     case OPTION_NAMES.quality:
       return starting(profile.qualities.length > 0 ? profile.qualities : ['auto']);
     case OPTION_NAMES.outputFormat:

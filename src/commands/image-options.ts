@@ -7,6 +7,8 @@ import { ApplicationCommandOptionType, ApplicationIntegrationType, InteractionCo
 import type { z } from 'zod';
 import { UserFacingError } from '../errors.js';
 import {
+  ASPECT_RATIOS,
+  RESOLUTIONS,
   EditFields,
   GenerateRequest,
   IMAGE_BACKGROUNDS,
@@ -60,6 +62,21 @@ export const IMAGE_OPTIONS = [
     description: 'auto, 1024x1024, 1536x1024, 1024x1536 or WIDTHxHEIGHT',
     autocomplete: true,
     max_length: 20,
+  },
+  // Ratio and resolution instead of a size: autocomplete offers what the model makes (aspect-ratios.ts).
+  {
+    type: ApplicationCommandOptionType.String,
+    name: OPTION_NAMES.ratio,
+    description: 'Aspect ratio instead of a size: 1:1, 4:5, 2:3, 3:2, 16:9, 9:16 or 21:9',
+    autocomplete: true,
+    max_length: longest(ASPECT_RATIOS),
+  },
+  {
+    type: ApplicationCommandOptionType.String,
+    name: OPTION_NAMES.resolution,
+    description: "1K, 2K or 4K: the model's nearest size at the ratio",
+    autocomplete: true,
+    max_length: longest(RESOLUTIONS),
   },
   // Quality, background, format, style and complexity depend on the model: autocomplete offers what it accepts.
   {
@@ -131,7 +148,7 @@ export const FIDELITY_OPTION = {
 type ImageOption = (typeof IMAGE_OPTIONS)[number];
 
 /** The request fields read from string options, and from integer options. */
-const STRING_FIELDS = ['model', 'size', 'quality', 'background', 'outputFormat', 'moderation', 'style', 'complexity'] as const;
+const STRING_FIELDS = ['model', 'size', 'ratio', 'resolution', 'quality', 'background', 'outputFormat', 'moderation', 'style', 'complexity'] as const;
 const INTEGER_FIELDS = ['outputCompression', 'n'] as const;
 
 /** Reads and validates the shared image options; throws a member-facing error naming the bad field. */

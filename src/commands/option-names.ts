@@ -10,6 +10,8 @@ export const OPTION_NAMES = {
   prompt: 'prompt',
   model: 'model',
   size: 'size',
+  ratio: 'ratio',
+  resolution: 'resolution',
   quality: 'quality',
   background: 'background',
   outputFormat: 'format',

@@ -19,6 +19,10 @@ export const IMAGE_QUALITIES = ['auto', 'low', 'medium', 'high', 'xhigh', 'max',
 export const IMAGE_STYLES = ['vivid', 'natural'] as const;
 /** The gpt-image-2.6 family's `complexity`. */
 export const IMAGE_COMPLEXITIES = ['low', 'medium', 'high'] as const;
+/** Ratios members ask for instead of pixels (aspect-ratios.ts turns them into a size per model). */
+export const ASPECT_RATIOS = ['1:1', '4:5', '2:3', '3:2', '16:9', '9:16', '21:9'] as const;
+/** Resolutions, by the long side: 1K 1024, 2K 2048, 4K 4096 px (within the model's bounds). */
+export const RESOLUTIONS = ['1K', '2K', '4K'] as const;
 /** `transparent` needs png or webp output (image-rules). */
 export const IMAGE_BACKGROUNDS = ['auto', 'opaque', 'transparent'] as const;
 export const IMAGE_MODERATIONS = ['auto', 'low'] as const;
@@ -62,6 +66,9 @@ export const GenerateRequest = z.object({
   /** A model of the gateway's catalogue; the configured default when absent. */
   model: z.string().trim().min(1).max(MAX_MODEL_NAME_LENGTH).optional(),
   size: SizeChoiceSchema.optional(),
+  /** Instead of `size` (not with it): the ratio, and the resolution, turned into a size per model. */
+  ratio: z.enum(ASPECT_RATIOS).optional(),
+  resolution: z.enum(RESOLUTIONS).optional(),
   quality: z.enum(IMAGE_QUALITIES).optional(),
   background: z.enum(IMAGE_BACKGROUNDS).optional(),
   outputFormat: z.enum(IMAGE_FORMATS).optional(),
@@ -86,6 +93,8 @@ export const WIRE_NAMES = {
   prompt: 'prompt',
   model: 'model',
   size: 'size',
+  ratio: 'aspect_ratio',
+  resolution: 'resolution',
   quality: 'quality',
   background: 'background',
   outputFormat: 'output_format',

@@ -15,6 +15,8 @@ import {
   IMAGE_FORMATS,
   IMAGE_MODERATIONS,
   IMAGE_COMPLEXITIES,
+  ASPECT_RATIOS,
+  RESOLUTIONS,
   IMAGE_QUALITIES,
   IMAGE_STYLES,
   INPUT_FIDELITIES,
@@ -117,6 +119,8 @@ const ALLOWED: Record<keyof GenerateRequest | keyof EditFields, Phrase> = {
   moderation: oneOf(IMAGE_MODERATIONS),
   style: oneOf(IMAGE_STYLES),
   complexity: oneOf(IMAGE_COMPLEXITIES),
+  ratio: oneOf(ASPECT_RATIOS),
+  resolution: oneOf(RESOLUTIONS),
   inputFidelity: oneOf(INPUT_FIDELITIES),
 };
 

@@ -63,6 +63,10 @@ export const ModelProfile = z.strictObject({
   sizes: z.array(ListedSize).min(1),
   /** Custom sizes beyond `sizes`; null: only the listed ones. */
   customSizes: SizeRule.nullable(),
+  /** Ratios the model's dialect takes itself (OpenRouter's `aspect_ratio`); absent: ratios become sizes. */
+  aspectRatios: z.array(z.string().max(16)).max(32).optional(),
+  /** Resolutions the model's dialect takes itself (OpenRouter's `resolution`). */
+  resolutions: z.array(z.string().max(16)).max(16).optional(),
   /** Whether the model takes `size: auto` (otherwise auto means: send no size, the model's default). */
   autoSize: z.boolean(),
   /** `auto` is always accepted: sent when listed, otherwise left out (the model's default). */

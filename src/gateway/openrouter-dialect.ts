@@ -21,7 +21,7 @@ import { enumValues, toTierAndRatio } from './openrouter-profile.js';
 import { modelOf, type WireParams } from './params.js';
 
 /** Fields passed on when they were asked for and the model lists them (or, before the catalogue is known, always). */
-const PASSED = ['n', 'quality', 'background', 'output_format', 'output_compression', 'partial_images'] as const;
+const PASSED = ['n', 'aspect_ratio', 'resolution', 'quality', 'background', 'output_format', 'output_compression', 'partial_images'] as const;
 /** Where its catalogue is not known, only what OpenRouter's request itself defines is sent. */
 const DEFINED: readonly string[] = ['n', 'quality', 'background', 'output_format', 'output_compression'];
 

@@ -96,11 +96,19 @@ function known<T extends string>(all: readonly T[], values: readonly string[] | 
   return all.filter((value) => values?.includes(value) === true);
 }
 
+/** The ratios and resolutions the model lists, which the bot sends as they are (aspect-ratios.ts). */
+function nativeRatios(params: Descriptors): Pick<ModelProfile, 'aspectRatios' | 'resolutions'> {
+  const ratios = enumValues(params, 'aspect_ratio')?.filter((ratio) => ratioOf(ratio) !== undefined);
+  const tiers = enumValues(params, 'resolution')?.filter((tier) => TIER_SIDES[tier] !== undefined);
+  return { ...(ratios && ratios.length > 0 ? { aspectRatios: [...ratios] } : {}), ...(tiers && tiers.length > 0 ? { resolutions: [...tiers] } : {}) };
+}
+
 /** The profile of an OpenRouter image model (see the module comment). */
 export function profileOf(params: Descriptors, streaming: boolean): ModelProfile {
   const references = rangeMax(params, 'input_references');
   return {
     sizes: sizesOf(params),
+    ...nativeRatios(params),
     customSizes: null,
     // `auto` leaves the size to the model: nothing is sent.
     autoSize: false,

@@ -38,7 +38,20 @@ const DEPENDENTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The request fields sent as wire fields besides the model, in wire order (also the multipart part order). */
-const SENT_FIELDS = ['prompt', 'n', 'size', 'quality', 'background', 'outputFormat', 'outputCompression', 'moderation', 'style', 'complexity'] as const;
+const SENT_FIELDS = [
+  'prompt',
+  'n',
+  'size',
+  'ratio',
+  'resolution',
+  'quality',
+  'background',
+  'outputFormat',
+  'outputCompression',
+  'moderation',
+  'style',
+  'complexity',
+] as const;
 type SentField = (typeof SENT_FIELDS)[number] | 'inputFidelity';
 
 /** Whether the profile takes the field with this value; `auto` where the model has no such word means its default (left out). */
@@ -46,6 +59,10 @@ function accepts(profile: ModelProfile, field: SentField, value: unknown): boole
   switch (field) {
     case 'size':
       return value !== 'auto' || profile.autoSize;
+    case 'ratio':
+      return profile.aspectRatios?.includes(value as never) === true;
+    case 'resolution':
+      return profile.resolutions?.includes(value as never) === true;
     case 'quality':
       return profile.qualities.includes(value as never);
     case 'background':
@@ -83,7 +100,9 @@ export function buildWireParams(req: GenerateRequest | EditRequest, model: strin
     if (value !== undefined && accepts(profile, field, value)) put(WIRE_NAMES[field], value);
   };
   put(WIRE_NAMES.model, model);
-  for (const field of SENT_FIELDS) putField(field, req[field]);
+  // A ratio the dialect takes itself goes as it is; the size then only estimated it.
+  const nativeRatio = req.ratio !== undefined && accepts(profile, 'ratio', req.ratio);
+  for (const field of SENT_FIELDS) if (!(field === 'size' && nativeRatio)) putField(field, req[field]);
   if ('images' in req) putField('inputFidelity', req.inputFidelity);
   if (profile.responseFormat) put('response_format', 'b64_json');
   if (call.stream && profile.streaming) {

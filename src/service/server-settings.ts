@@ -36,7 +36,8 @@ export function applySettings(request: GenerateRequest, settings: ServerSettings
   const { defaults } = settings;
   const filled = {
     model: request.model ?? defaults.model ?? settings.allowedModels[0],
-    size: request.size ?? defaults.size,
+    // A ratio or resolution asks for its own size: the server's default size does not stand in for it.
+    size: request.ratio !== undefined || request.resolution !== undefined ? request.size : (request.size ?? defaults.size),
     quality: request.quality ?? defaults.quality,
     outputFormat: request.outputFormat ?? defaults.outputFormat,
   };
@@ -47,12 +48,6 @@ export function applySettings(request: GenerateRequest, settings: ServerSettings
   if (settings.allowedModels.length > 0 && (model === undefined || !settings.allowedModels.includes(model)))
     throw new UserFacingError('settings.modelNotAllowed', { allowed: literal(...settings.allowedModels) });
   if (settings.maxCount !== undefined && (applied.n ?? 1) > settings.maxCount) throw new UserFacingError('settings.tooMany', { limit: settings.maxCount });
-  if (settings.maxSize !== undefined && applied.size !== undefined && pixelsOf(applied.size) > pixelsOf(settings.maxSize))
-    throw new UserFacingError('input.invalid', {
-      param: 'size',
-      detail: phrase('detail.server.maxSize', { size: sizeText(settings.maxSize) }),
-      allowed: phrase('allowed.serverSize', { size: sizeText(settings.maxSize) }),
-    });
   if (settings.maxQuality !== undefined && applied.quality !== undefined && rankOf(applied.quality) > rankOf(settings.maxQuality))
     throw new UserFacingError('input.invalid', {
       param: 'quality',
@@ -83,6 +78,20 @@ export function checkChannel(settings: ServerSettings, channelId: string | null,
   const listed = ids.includes(channelId);
   if (mode === 'only' && !listed) throw new UserFacingError('settings.channelOnly', { channels: ids.map((id) => `<#${id}>`).join(', ') });
   if (mode === 'except' && listed) throw new UserFacingError('settings.channelExcept', { channels: ids.map((id) => `<#${id}>`).join(', ') });
+}
+
+/**
+ * The server's largest size, for members, on the size the request asks for once its ratio is turned into one.
+ * @throws UserFacingError naming the largest size allowed
+ */
+export function checkServerSize(request: GenerateRequest, settings: ServerSettings, place: Pick<JobPlace, 'manager'>): void {
+  if (place.manager || settings.maxSize === undefined || request.size === undefined) return;
+  if (pixelsOf(request.size) > pixelsOf(settings.maxSize))
+    throw new UserFacingError('input.invalid', {
+      param: 'size',
+      detail: phrase('detail.server.maxSize', { size: sizeText(settings.maxSize) }),
+      allowed: phrase('allowed.serverSize', { size: sizeText(settings.maxSize) }),
+    });
 }
 
 /** Qualities from the cheapest up (dall-e-3's standard and hd beside the GPT ones); auto is the model's own choice. */

@@ -30,6 +30,8 @@ describe('option names', () => {
       'prompt',
       'model',
       'size',
+      'ratio',
+      'resolution',
       'quality',
       'background',
       'format',

@@ -19,7 +19,7 @@ import { ModelProfiles } from '../../src/core/model-profiles.js';
 import { literal, PHRASE_IDS, phrase } from '../../src/core/phrase.js';
 import { AttachmentDownloadError } from '../../src/core/attachment-download.js';
 import { checkAgainstProfile } from '../../src/core/profile-rules.js';
-import { applySettings } from '../../src/service/server-settings.js';
+import { checkServerSize } from '../../src/service/server-settings.js';
 import { DEFAULT_SETTINGS } from '../../src/core/server-settings.js';
 import { FakeOptions } from '../fakes/fake-interaction.js';
 import { argumentsOf, sampleValues } from './icu-arguments.js';
@@ -66,7 +66,7 @@ describe('the details of a refusal, in the member’s language', () => {
 
   it("words the server's largest size in Simplified Chinese and Russian", () => {
     const error = refusal(() =>
-      applySettings({ prompt: 'p', size: { width: 2048, height: 1152 } }, { ...DEFAULT_SETTINGS, maxSize: { width: 1536, height: 1024 } }, member),
+      checkServerSize({ prompt: 'p', size: { width: 2048, height: 1152 } }, { ...DEFAULT_SETTINGS, maxSize: { width: 1536, height: 1024 } }, member),
     );
     expect(read(error, 'zh-CN')).toBe('size 的值无效：这个服务器允许的尺寸最大为 1536x1024 像素。可用的值：auto，或最大 1536x1024。');
     expect(read(error, 'ru')).toBe(

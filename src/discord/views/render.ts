@@ -48,7 +48,8 @@ export function renderFooter(delivery: Delivery, part?: { index: number; total: 
   const locale = job.origin.locale;
   const quality =
     job.request.quality && job.request.quality !== 'auto' ? t(locale, 'result.quality', { quality: job.request.quality }) : t(locale, 'result.qualityAuto');
-  const details = [delivery.model, sizeMade(delivery), quality].filter((d): d is string => d !== undefined).join(' · ');
+  // The ratio asked for, beside the size made (`16:9 · 2048×1152`).
+  const details = [delivery.model, job.request.ratio, sizeMade(delivery), quality].filter((d): d is string => d !== undefined).join(' · ');
   const partText = part && part.total > 1 ? ` (${part.index}/${part.total})` : '';
   const action = t(locale, 'result.action', { action: actionOf(job) });
   return `-# ${t(locale, 'result.footer', { action, requester: `<@${job.origin.requesterId}>`, details })}${partText}`;

@@ -13,7 +13,8 @@ import { checkDeclaredImages, validateGenerateRequest } from '../../core/image-r
 import type { AttachmentRef, ImageJob } from '../../core/jobs.js';
 import { checkAgainstProfile } from '../../core/profile-rules.js';
 import { actionRequest } from '../../core/result-actions.js';
-import { applySettings, postsSpoilers } from '../server-settings.js';
+import { applySettings, checkServerSize, postsSpoilers } from '../server-settings.js';
+import { applyRatio } from '../../core/aspect-ratios.js';
 import { DEFAULT_SETTINGS, type ServerSettings } from '../../core/server-settings.js';
 import { defaultModel, type JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';
@@ -35,9 +36,11 @@ export async function preflight(deps: JobDeps, job: ImageJob, settings: ServerSe
     ageRestricted: job.origin.ageRestricted === true,
     roleIds: job.subject.roleIds,
   };
-  const asked = validateGenerateRequest(applySettings(job.request, settings, place));
-  const model = asked.model ?? defaultModel(deps.gateway);
+  const applied = validateGenerateRequest(applySettings(job.request, settings, place));
+  const model = applied.model ?? defaultModel(deps.gateway);
   const { profile } = deps.rules.profiles.of(model);
+  const asked = applyRatio(applied, model, profile);
+  checkServerSize(asked, settings, place);
   // An action on a result asks for the size (and fidelity) its plan needs, from the image's declared dimensions.
   const action = job.edit?.transform && actionRequest(job.edit.transform, declaredDimensions(job.edit.images[0]), profile, model);
   const request = action ? { ...asked, size: action.size } : asked;
