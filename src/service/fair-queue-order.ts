@@ -1,13 +1,17 @@
 /**
- * The fair queue's bookkeeping and its ordering policy: members, jobs, and the order waiting jobs start in.
+ * The fair queue's bookkeeping and its ordering policy: members, jobs, the lanes' turns and the order waiting jobs
+ * start in.
  */
 import { randomUUID } from 'node:crypto';
 import type { SubmitHooks } from './fair-queue-types.js';
 import type { SlotHold } from '../ports/job-slots.js';
+import type { Lane } from '../core/server-settings.js';
 
 /** One member's jobs in the queue. */
 export interface Member {
   readonly id: string;
+  /** The lane of the member's latest submission: all their waiting jobs wait in it. */
+  lane: Lane;
   running: number;
   /** Jobs picked to run, waiting for a cluster slot: always the first `starting` of `waiting`. */
   starting: number;
@@ -67,16 +71,52 @@ export function createJob<T>(seq: number, member: Member, run: (signal: AbortSig
 }
 
 /**
- * The order waiting jobs would start in under the round-robin policy, ignoring running caps: jobs already picked
- * (starting) first, then the rest. Every start makes its member the most recently served, so the policy settles
- * into rounds in a fixed member order.
+ * How the lanes share the starts: while both have a job that could start, the priority lane takes `weight` starts
+ * in a row, then the normal lane one. `run` counts the priority lane's starts since the normal lane's last one,
+ * counted only while the normal lane had a job that could start.
  */
-export function simulateStartOrder(members: readonly Member[]): Job[] {
+export interface LaneTurns {
+  weight: number;
+  run: number;
+}
+
+/** Which lane starts next when `priority` and `normal` say whether each has a job that could start; undefined: neither. */
+export function nextLane(turns: LaneTurns, priority: boolean, normal: boolean): Lane | undefined {
+  if (priority && normal) return turns.run >= turns.weight ? 'normal' : 'priority';
+  return priority ? 'priority' : normal ? 'normal' : undefined;
+}
+
+/** `turns` after a start in `lane`, the normal lane having had a job that could start (`contested`) or not. */
+export function afterStart(turns: LaneTurns, lane: Lane, contested: boolean): LaneTurns {
+  return { weight: turns.weight, run: lane === 'priority' && contested ? turns.run + 1 : 0 };
+}
+
+/**
+ * The order waiting jobs would start in under the lanes and the round-robin policy, ignoring running caps: jobs
+ * already picked (starting) first, then the two lanes merged by {@link nextLane}, each lane's members taking turns.
+ * Every start makes its member the most recently served, so each lane settles into rounds in a fixed member order.
+ */
+export function simulateStartOrder(members: readonly Member[], turns: LaneTurns): Job[] {
+  const order: Job[] = members.flatMap((m) => m.waiting.slice(0, m.starting));
+  const priority = roundRobin(members.filter((m) => m.lane === 'priority'));
+  const normal = roundRobin(members.filter((m) => m.lane === 'normal'));
+  let state = turns;
+  for (let p = 0, n = 0; p < priority.length || n < normal.length;) {
+    const lane = nextLane(state, p < priority.length, n < normal.length);
+    state = afterStart(state, lane ?? 'normal', n < normal.length);
+    const job = lane === 'priority' ? priority[p++] : normal[n++];
+    if (job !== undefined) order.push(job);
+  }
+  return order;
+}
+
+/** The waiting (not yet picked) jobs of `members` in round-robin order. */
+function roundRobin(members: readonly Member[]): Job[] {
   const queues = members
     .filter((m) => m.waiting.length > m.starting)
     .sort(compareMembers)
     .map((m) => m.waiting.slice(m.starting));
-  const order: Job[] = members.flatMap((m) => m.waiting.slice(0, m.starting));
+  const order: Job[] = [];
   for (let round = 0; queues.some((jobs) => jobs.length > round); round++) {
     for (const jobs of queues) {
       const job = jobs[round];
