@@ -5,6 +5,12 @@
  */
 import type { Lane, Perk, PrioritySettings } from './server-settings.js';
 
+/** Whose perks an admin sets: a role's, the server boosters', or both at once. */
+export interface PerkTarget {
+  roleId?: string | undefined;
+  boosters: boolean;
+}
+
 /**
  * While jobs of both lanes wait, the priority lane starts this many for each one of the normal lane: 3 of every 4,
  * so ordinary members always get at least a quarter of the starts, and a job at the head of the normal lane starts
@@ -49,4 +55,22 @@ export function perksOf(priority: PrioritySettings, member: { roleIds: readonly 
 /** `limit` times `multiplier`, in whole units (images, millionths of a dollar), never past the largest safe integer; 0 still blocks. */
 export function multiplyLimit(limit: number, multiplier: number): number {
   return Math.min(Number.MAX_SAFE_INTEGER, Math.floor(limit * multiplier));
+}
+
+/**
+ * `priority` with `perk` as the whole grant of `target` (a role's, the boosters', or both), replacing what they had;
+ * a perk that gives nothing removes their grant. Roles keep the order they were first given perks in; the result may
+ * hold more roles than the settings allow (the caller refuses it).
+ */
+export function grantPerk(priority: PrioritySettings, target: PerkTarget, perk: Perk): PrioritySettings {
+  const keep = !givesNothing(perk);
+  const { roleId } = target;
+  const roles =
+    roleId === undefined
+      ? priority.roles
+      : priority.roles.some((grant) => grant.roleId === roleId)
+        ? priority.roles.flatMap((grant) => (grant.roleId !== roleId ? [grant] : keep ? [{ roleId, ...perk }] : []))
+        : [...priority.roles, ...(keep ? [{ roleId, ...perk }] : [])];
+  const boosters = target.boosters ? (keep ? perk : undefined) : priority.boosters;
+  return boosters === undefined ? { roles } : { boosters, roles };
 }

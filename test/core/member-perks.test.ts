@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { givesNothing, multiplyLimit, NO_PERKS, perksOf } from '../../src/core/member-perks.js';
+import { givesNothing, grantPerk, multiplyLimit, NO_PERKS, perksOf } from '../../src/core/member-perks.js';
 import { PrioritySettings } from '../../src/core/server-settings.js';
 
 const VIP = '100000000000000001';
@@ -58,5 +58,29 @@ describe('multiplyLimit', () => {
     expect(multiplyLimit(7, 3)).toBe(21);
     expect(multiplyLimit(0, 10)).toBe(0);
     expect(multiplyLimit(Number.MAX_SAFE_INTEGER, 10)).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe('grantPerk', () => {
+  const fast = { lane: 'priority', quotaMultiplier: 1, moneyMultiplier: 1 } as const;
+  const nothing = { lane: 'normal', quotaMultiplier: 1, moneyMultiplier: 1 } as const;
+
+  it('sets the whole grant of a role, keeping the order roles first got perks in', () => {
+    const once = grantPerk(priority, { roleId: VIP, boosters: false }, fast);
+    expect(once.roles).toEqual([
+      { roleId: VIP, ...fast },
+      { roleId: ARTIST, lane: 'normal', quotaMultiplier: 4, moneyMultiplier: 1 },
+    ]);
+    expect(once.boosters).toEqual(priority.boosters);
+    expect(grantPerk({ roles: [] }, { roleId: ARTIST, boosters: false }, fast).roles).toEqual([{ roleId: ARTIST, ...fast }]);
+  });
+
+  it('removes a grant that gives nothing, for a role and for boosters', () => {
+    expect(grantPerk(priority, { roleId: VIP, boosters: true }, nothing)).toEqual({ roles: [priority.roles[1]] });
+    expect(grantPerk({ roles: [] }, { roleId: VIP, boosters: false }, nothing)).toEqual({ roles: [] });
+  });
+
+  it('gives boosters and a role the same grant at once', () => {
+    expect(grantPerk({ roles: [] }, { roleId: VIP, boosters: true }, fast)).toEqual({ boosters: fast, roles: [{ roleId: VIP, ...fast }] });
   });
 });
