@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { SubmitHooks } from './fair-queue-types.js';
 import type { SlotHold } from '../ports/job-slots.js';
 import type { Lane } from '../core/server-settings.js';
+import { afterStart, nextLane, type LaneTurns } from '../core/lane-turns.js';
 
 /** One member's jobs in the queue. */
 export interface Member {
@@ -68,27 +69,6 @@ export function createJob<T>(seq: number, member: Member, run: (signal: AbortSig
     },
   };
   return { job, result };
-}
-
-/**
- * How the lanes share the starts: while both have a job that could start, the priority lane takes `weight` starts
- * in a row, then the normal lane one. `run` counts the priority lane's starts since the normal lane's last one,
- * counted only while the normal lane had a job that could start.
- */
-export interface LaneTurns {
-  weight: number;
-  run: number;
-}
-
-/** Which lane starts next when `priority` and `normal` say whether each has a job that could start; undefined: neither. */
-export function nextLane(turns: LaneTurns, priority: boolean, normal: boolean): Lane | undefined {
-  if (priority && normal) return turns.run >= turns.weight ? 'normal' : 'priority';
-  return priority ? 'priority' : normal ? 'normal' : undefined;
-}
-
-/** `turns` after a start in `lane`, the normal lane having had a job that could start (`contested`) or not. */
-export function afterStart(turns: LaneTurns, lane: Lane, contested: boolean): LaneTurns {
-  return { weight: turns.weight, run: lane === 'priority' && contested ? turns.run + 1 : 0 };
 }
 
 /**

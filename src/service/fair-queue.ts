@@ -2,18 +2,8 @@
  * Fair scheduling of gateway calls across members. p-queue and p-limit offer one global FIFO (with priorities),
  * not per-member caps or round-robin between members, so this is a small hand-rolled scheduler.
  */
-import {
-  afterStart,
-  callHook,
-  compareMembers,
-  createJob,
-  nextLane,
-  positiveInt,
-  simulateStartOrder,
-  type Job,
-  type LaneTurns,
-  type Member,
-} from './fair-queue-order.js';
+import { callHook, compareMembers, createJob, positiveInt, simulateStartOrder, type Job, type Member } from './fair-queue-order.js';
+import { afterStart, nextLane, type LaneTurns } from '../core/lane-turns.js';
 import { QueueCancelledError, QueueClosedError, type FairQueueOptions, type QueueRefusal, type QueueTicket, type SubmitHooks } from './fair-queue-types.js';
 import type { JobSlots } from '../ports/job-slots.js';
 import { PRIORITY_LANE_WEIGHT } from '../core/member-perks.js';
@@ -192,7 +182,7 @@ export class FairQueue {
       this.publishPositions();
     };
     // Not awaited: both handlers settle everything themselves and never throw (hooks run through callHook).
-    void slots.acquire(job.member.id, { signal: job.controller.signal, onWait }).then(
+    void slots.acquire(job.member.id, { signal: job.controller.signal, onWait, lane: job.member.lane }).then(
       (hold) => {
         if (job.state !== 'starting') {
           // Cancelled or closed while the slot was being granted: hand it back.
