@@ -81,13 +81,13 @@ export function simulateStartOrder(members: readonly Member[], turns: LaneTurns)
   const priority = roundRobin(members.filter((m) => m.lane === 'priority'));
   const normal = roundRobin(members.filter((m) => m.lane === 'normal'));
   let state = turns;
-  for (let p = 0, n = 0; p < priority.length || n < normal.length;) {
+  for (let p = 0, n = 0; ;) {
     const lane = nextLane(state, p < priority.length, n < normal.length);
-    state = afterStart(state, lane ?? 'normal', n < normal.length);
+    if (lane === undefined) return order;
+    state = afterStart(state, lane, n < normal.length);
     const job = lane === 'priority' ? priority[p++] : normal[n++];
     if (job !== undefined) order.push(job);
   }
-  return order;
 }
 
 /** The waiting (not yet picked) jobs of `members` in round-robin order. */

@@ -54,7 +54,10 @@ if lane == 'priority' and normalWaits then run = run + 1 else run = 0 end
 redis.call('SET', KEYS[3], run, 'PX', ttl)
 return 1`;
 
-/** How long a waiter stays in its lane after its latest attempt: a few of its polls, so a process that died holds no lane back for longer. */
+/**
+ * How long a waiter keeps its place in its lane after its latest attempt: a few of its polls (at most 250 ms apart),
+ * so a waiter whose process died holds the other lane back no longer.
+ */
 const WAITER_MS = 1_000;
 
 /** Extends holder ARGV[1] in both sets by ARGV[2] ms from now; 0 (and gone from both) when it had already expired. */
