@@ -89,7 +89,13 @@ async function answer(interaction: RepliableInteraction & BaseInteraction, ctx: 
   deferInBackground(interaction, ctx);
   const { parentChannelId } = channelOf(interaction);
   const subject = subjectOf(interaction);
-  const place = { guildId: subject.guildId, roleIds: subject.roleIds, channelId: parentChannelId ?? interaction.channelId, userId: interaction.user.id };
+  const place = {
+    guildId: subject.guildId,
+    roleIds: subject.roleIds,
+    booster: subject.booster,
+    channelId: parentChannelId ?? interaction.channelId,
+    userId: interaction.user.id,
+  };
   const described = await deps.describe.describe({ ...place, parentUnknown: parentChannelId === null }, image);
   await ctx.acknowledgement;
   await interaction.editReply({ ...describeCard(described, interaction.locale), allowedMentions: { parse: [] } });

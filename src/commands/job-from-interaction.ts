@@ -17,7 +17,15 @@ import type { QuotaSubject } from '../core/quota.js';
 export function subjectOf(interaction: BaseInteraction): QuotaSubject {
   const guildInstalled = interaction.inGuild() && interaction.authorizingIntegrationOwners.guildId === interaction.guildId;
   if (!interaction.inGuild() || !guildInstalled) return { guildId: null, userId: interaction.user.id, roleIds: [] };
-  return { guildId: interaction.guildId, userId: interaction.user.id, roleIds: memberRoleIds(interaction.member) };
+  return { guildId: interaction.guildId, userId: interaction.user.id, roleIds: memberRoleIds(interaction.member), booster: boosts(interaction.member) };
+}
+
+/** Whether the member boosts the server: Discord sends `premium_since` with every interaction's member. */
+export function boosts(member: BaseInteraction['member'] | { roles: string[]; premium_since?: string | null | undefined } | undefined): boolean {
+  if (!member) return false;
+  // Uncached, the member is the raw payload (its roles an array), as for memberRoleIds.
+  if (Array.isArray(member.roles)) return 'premium_since' in member && member.premium_since != null;
+  return (member as GuildMember).premiumSinceTimestamp !== null;
 }
 
 function memberRoleIds(member: BaseInteraction['member']): string[] {

@@ -9,7 +9,7 @@ import type { ModerationGate } from '../service/moderation-gate.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
 import type { QuotaSubject, QuotaTarget } from '../core/quota.js';
 import type { ChatCommand } from './command.js';
-import { subjectOf } from './job-from-interaction.js';
+import { boosts, subjectOf } from './job-from-interaction.js';
 import { QUOTA_DATA, QuotaMoneyRequest, QuotaSetRequest } from './quota-data.js';
 import { readSubcommand, subcommandOf, type SubcommandName, type SubcommandReader } from './option-reader.js';
 import {
@@ -61,7 +61,9 @@ async function show(interaction: ChatInputCommandInteraction, read: Read<'show'>
   const user = read.user('user');
   if (user && user.id !== interaction.user.id) requireManageServer(interaction);
   const subject: QuotaSubject =
-    user && user.id !== interaction.user.id ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(read.member('user')) } : subjectOf(interaction);
+    user && user.id !== interaction.user.id
+      ? { guildId: interaction.guildId, userId: user.id, roleIds: rolesOf(read.member('user')), booster: boosts(read.member('user')) }
+      : subjectOf(interaction);
   const [status, spending, strikes] = await Promise.all([
     deps.quotas.show(subject),
     deps.quotas.spending(subject),

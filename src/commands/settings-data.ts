@@ -7,7 +7,7 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, ChannelType, type APIApplicationCommandChannelOption } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../core/image-request.js';
 import { QUALITY_ORDER } from '../service/server-settings.js';
-import { CHANNEL_MODES, MAX_DESCRIBES_PER_PERIOD, NSFW_MODES } from '../core/server-settings.js';
+import { CHANNEL_MODES, LANES, MAX_DESCRIBES_PER_PERIOD, MAX_MULTIPLIER, NSFW_MODES } from '../core/server-settings.js';
 import { PERIOD_CHOICES, SERVER_ADMIN_ONLY } from './server-admin.js';
 import { chatInputData } from './option-reader.js';
 
@@ -175,6 +175,35 @@ export const SETTINGS_DATA = chatInputData({
           name: 'period',
           description: 'Day, week or month (UTC) of the describes cap; day by default',
           choices: PERIOD_CHOICES,
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'priority',
+      description: 'Give server boosters or a role a priority lane and larger limits (what is left out: none)',
+      options: [
+        { type: ApplicationCommandOptionType.Role, name: 'role', description: 'The role whose perks these are' },
+        { type: ApplicationCommandOptionType.Boolean, name: 'boosters', description: 'True: these are the perks of server boosters' },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'lane',
+          description: 'priority: their jobs start first (others keep a quarter of the starts); normal by default',
+          choices: choices(LANES),
+        },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'quota-multiplier',
+          description: 'Multiplies their image limit (1 by default)',
+          min_value: 1,
+          max_value: MAX_MULTIPLIER,
+        },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'money-multiplier',
+          description: 'Multiplies their money limit (1 by default)',
+          min_value: 1,
+          max_value: MAX_MULTIPLIER,
         },
       ],
     },

@@ -1,5 +1,5 @@
 /**
- * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|previews|prompt-help|confirm-cost (Manage Server, checked here from the member's
+ * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|previews|prompt-help|priority|confirm-cost (Manage Server, checked here from the member's
  * permissions as well as by Discord's command settings). Each change answers with what it was and what it is now,
  * and is logged with who made it.
  */
@@ -9,7 +9,8 @@ import { GenerateRequest } from '../core/image-request.js';
 import { readSize } from '../core/sizes.js';
 import { validateGenerateRequest } from '../core/image-rules.js';
 import type { AuditTrail } from '../ports/audit-trail.js';
-import type { ServerSettings } from '../core/server-settings.js';
+import { MAX_PERK_ROLES, type ServerSettings } from '../core/server-settings.js';
+import { grantPerk } from '../core/member-perks.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
 import { requireGuild, requireManageServer } from './server-admin.js';
@@ -134,6 +135,22 @@ const SETTINGS: { [S in Setting]: (read: Read<S>) => Change } = {
   audit(read) {
     const channelId = read.channel('channel')?.id;
     return (s) => ({ ...s, auditChannelId: channelId });
+  },
+  priority(read) {
+    const target = { roleId: read.role('role')?.id, boosters: read.boolean('boosters') === true };
+    if (target.roleId === undefined && !target.boosters)
+      throw new UserFacingError('input.invalid', { param: 'role', detail: phrase('detail.settings.priorityTarget') });
+    const perk = {
+      lane: read.string('lane') ?? 'normal',
+      quotaMultiplier: read.integer('quota-multiplier') ?? 1,
+      moneyMultiplier: read.integer('money-multiplier') ?? 1,
+    };
+    return (s) => {
+      const priority = grantPerk(s.priority, target, perk);
+      if (priority.roles.length > MAX_PERK_ROLES)
+        throw new UserFacingError('input.invalid', { param: 'role', detail: phrase('detail.settings.priorityRoles', { max: MAX_PERK_ROLES }) });
+      return { ...s, priority };
+    };
   },
   'confirm-cost'(read) {
     const threshold = read.number('usd');

@@ -48,6 +48,8 @@ export const PHRASE_IDS = [
   'detail.param.messageImages',
   'detail.settings.channels',
   'detail.settings.roles',
+  'detail.settings.priorityRoles',
+  'detail.settings.priorityTarget',
   'detail.target.both',
   'detail.region.empty',
   'detail.guild.settings',

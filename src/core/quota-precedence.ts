@@ -1,9 +1,10 @@
 /**
  * Which limit applies to a member (issue 30): a member override, else the most generous of their roles, else the
- * server's, else the configured default. A rule of the quotas, not of a store: the ledgers (src/storage) look the
- * candidates up and ask this.
+ * server's, else the configured default; then the member's perk multiplier (issue 32) on the one that wins. A rule
+ * of the quotas, not of a store: the ledgers (src/storage) look the candidates up and ask this.
  */
 import type { QuotaLimit, QuotaLimitSource } from './quota.js';
+import { multiplyLimit } from './member-perks.js';
 import { PERIOD_DAYS } from './periods.js';
 
 /** The limit that applies to a member, and where it came from. */
@@ -21,9 +22,15 @@ export interface LimitCandidates {
 
 /**
  * Precedence: a member override wins (0 blocks); else the most generous of the member's roles that have limits;
- * else the server default; else the configured default.
+ * else the server default; else the configured default. The member's `multiplier` (their largest perk, 1 without
+ * one) then multiplies the limit that won, whichever level it came from; a limit of 0 still blocks.
  */
-export function pickEffectiveLimit(candidates: LimitCandidates): EffectiveLimit {
+export function pickEffectiveLimit(candidates: LimitCandidates, multiplier = 1): EffectiveLimit {
+  const won = winningLimit(candidates);
+  return multiplier === 1 ? won : { ...won, limit: multiplyLimit(won.limit, multiplier) };
+}
+
+function winningLimit(candidates: LimitCandidates): EffectiveLimit {
   if (candidates.member) return { ...candidates.member, source: 'member' };
   const role = mostGenerous(candidates.roles);
   if (role) return { ...role, source: 'role' };

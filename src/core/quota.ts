@@ -1,4 +1,5 @@
 /** The quotas' vocabulary: periods, who is counted, limits, what a member has left (images and money). */
+import type { MemberPerks } from './member-perks.js';
 
 /** Quota period, calendar-aligned in UTC. */
 export type QuotaPeriod = 'day' | 'week' | 'month';
@@ -10,6 +11,13 @@ export interface QuotaSubject {
   userId: string;
   /** The member's role ids in that server (empty outside servers). */
   roleIds: readonly string[];
+  /** The member boosts that server (Discord's `premium_since`), so the server's booster perks apply to them. */
+  booster?: boolean | undefined;
+  /**
+   * What the server's settings give the member (member-perks.ts): their queue lane, and the multipliers of the limit
+   * that applies to them. Resolved by the service from the settings; absent: none.
+   */
+  perks?: MemberPerks | undefined;
 }
 
 /** Where a member's effective limit came from. */

@@ -1,7 +1,7 @@
 /**
  * A server's settings (issue 17), as admins set them with /settings: defaults for requests that name none, the
  * models members may use and the most images per request, where generation is allowed, whether previews are on,
- * prompt help, the describes cap, cost confirmation and the audit channel. The vocabulary: the rules they impose on a
+ * prompt help, the describes cap, cost confirmation, priority perks and the audit channel. The vocabulary: the rules they impose on a
  * job are src/service/server-settings.ts's.
  */
 import { z } from 'zod';
@@ -22,6 +22,28 @@ export const MAX_DESCRIBES_PER_PERIOD = 1000;
 
 /** Channels listed at most. */
 export const MAX_LISTED_CHANNELS = 25;
+
+/** The queue lanes (issue 32): the priority lane starts first, the normal lane keeps a bounded share (member-perks.ts). */
+export const LANES = ['priority', 'normal'] as const;
+export type Lane = (typeof LANES)[number];
+
+/** Roles with perks at most. */
+export const MAX_PERK_ROLES = 10;
+/** The largest quota or money multiplier. */
+export const MAX_MULTIPLIER = 10;
+
+const Multiplier = z.int().min(1).max(MAX_MULTIPLIER);
+
+/** What the server gives boosters or a role: a lane, and multipliers of the quota and money limits that apply. */
+export const Perk = z.object({ lane: z.enum(LANES), quotaMultiplier: Multiplier, moneyMultiplier: Multiplier });
+export type Perk = z.infer<typeof Perk>;
+
+/** The perks admins give (issue 32): to the server's boosters, and to up to {@link MAX_PERK_ROLES} roles. */
+export const PrioritySettings = z.object({
+  boosters: Perk.optional(),
+  roles: z.array(Perk.extend({ roleId: Snowflake })).max(MAX_PERK_ROLES),
+});
+export type PrioritySettings = z.infer<typeof PrioritySettings>;
 
 /** Version 1 of a server's settings; every field has its default, so a server without a record reads as defaults. */
 export const ServerSettings = z.object({
@@ -56,6 +78,8 @@ export const ServerSettings = z.object({
   describeLimit: z.object({ count: z.int().min(0).max(MAX_DESCRIBES_PER_PERIOD), period: z.enum(['day', 'week', 'month']) }).optional(),
   /** Members confirm a request whose estimated cost (cost-estimate.ts) is above this many USD; absent: never asked. */
   confirmAboveUsd: z.number().nonnegative().max(10_000).optional(),
+  /** Priority lanes and limit multipliers for boosters and chosen roles (member-perks.ts). */
+  priority: PrioritySettings.default({ roles: [] }),
   /** Where every job and every change of these settings is told (audit-trail.ts); absent: nowhere. */
   auditChannelId: Snowflake.optional(),
   /** Who changed them last, and when (ms since epoch). */

@@ -41,7 +41,7 @@ import { isoDate } from '../core/periods.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
 import { VISION_MAX_SIDE } from './vision-image.js';
 import type { Description, PromptHelp } from './prompt-help.js';
-import { checkPromptHelp } from './server-settings.js';
+import { checkPromptHelp, withPerks } from './server-settings.js';
 import { DEFAULT_SETTINGS, type ServerSettings } from '../core/server-settings.js';
 import type { SettingsStore } from './settings-store.js';
 import { JOB_USAGE_TTL_MS, type DescribeUsage } from './usage-log.js';
@@ -97,6 +97,8 @@ export interface DescribePlace {
   userId: string;
   /** The member's role ids on the server (money limits set for a role apply). */
   roleIds?: readonly string[] | undefined;
+  /** The member boosts the server (its booster perks multiply their money limit). */
+  booster?: boolean | undefined;
   /** A thread whose parent is not known: the channel rules fail closed. */
   parentUnknown?: boolean | undefined;
 }
@@ -149,7 +151,7 @@ export class DescribeService {
     if (image.size !== undefined && image.size > max) throw new UserFacingError('input.attachmentInvalid', { param: image.filename, detail: largerThan(max) });
     const leave = this.gate.enter(place.userId);
     const id = newJobId();
-    const subject: QuotaSubject = { guildId: place.guildId, userId: place.userId, roleIds: place.roleIds ?? [] };
+    const subject = withPerks({ guildId: place.guildId, userId: place.userId, roleIds: place.roleIds ?? [], booster: place.booster }, settings);
     let settled: Settled;
     try {
       settled = await this.describeHeld({ place, subject, id, limit: settings.describeLimit }, image, max);

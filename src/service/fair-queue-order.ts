@@ -1,13 +1,18 @@
 /**
- * The fair queue's bookkeeping and its ordering policy: members, jobs, and the order waiting jobs start in.
+ * The fair queue's bookkeeping and its ordering policy: members, jobs, the lanes' turns and the order waiting jobs
+ * start in.
  */
 import { randomUUID } from 'node:crypto';
 import type { SubmitHooks } from './fair-queue-types.js';
 import type { SlotHold } from '../ports/job-slots.js';
+import type { Lane } from '../core/server-settings.js';
+import { afterStart, nextLane, type LaneTurns } from '../core/lane-turns.js';
 
 /** One member's jobs in the queue. */
 export interface Member {
   readonly id: string;
+  /** The lane of the member's latest submission: all their waiting jobs wait in it. */
+  lane: Lane;
   running: number;
   /** Jobs picked to run, waiting for a cluster slot: always the first `starting` of `waiting`. */
   starting: number;
@@ -67,16 +72,31 @@ export function createJob<T>(seq: number, member: Member, run: (signal: AbortSig
 }
 
 /**
- * The order waiting jobs would start in under the round-robin policy, ignoring running caps: jobs already picked
- * (starting) first, then the rest. Every start makes its member the most recently served, so the policy settles
- * into rounds in a fixed member order.
+ * The order waiting jobs would start in under the lanes and the round-robin policy, ignoring running caps: jobs
+ * already picked (starting) first, then the two lanes merged by {@link nextLane}, each lane's members taking turns.
+ * Every start makes its member the most recently served, so each lane settles into rounds in a fixed member order.
  */
-export function simulateStartOrder(members: readonly Member[]): Job[] {
+export function simulateStartOrder(members: readonly Member[], turns: LaneTurns): Job[] {
+  const order: Job[] = members.flatMap((m) => m.waiting.slice(0, m.starting));
+  const priority = roundRobin(members.filter((m) => m.lane === 'priority'));
+  const normal = roundRobin(members.filter((m) => m.lane === 'normal'));
+  let state = turns;
+  for (let p = 0, n = 0; ;) {
+    const lane = nextLane(state, p < priority.length, n < normal.length);
+    if (lane === undefined) return order;
+    state = afterStart(state, lane, n < normal.length);
+    const job = lane === 'priority' ? priority[p++] : normal[n++];
+    if (job !== undefined) order.push(job);
+  }
+}
+
+/** The waiting (not yet picked) jobs of `members` in round-robin order. */
+function roundRobin(members: readonly Member[]): Job[] {
   const queues = members
     .filter((m) => m.waiting.length > m.starting)
     .sort(compareMembers)
     .map((m) => m.waiting.slice(m.starting));
-  const order: Job[] = members.flatMap((m) => m.waiting.slice(0, m.starting));
+  const order: Job[] = [];
   for (let round = 0; queues.some((jobs) => jobs.length > round); round++) {
     for (const jobs of queues) {
       const job = jobs[round];

@@ -12,6 +12,11 @@ export interface FairQueueOptions {
   /** Jobs one member may have waiting; further submissions are refused. @default 10 */
   perMemberQueued?: number | undefined;
   /**
+   * Starts the priority lane gets for each one of the normal lane while both have jobs waiting.
+   * @default PRIORITY_LANE_WEIGHT (3: ordinary members get at least a quarter of the starts)
+   */
+  priorityWeight?: number | undefined;
+  /**
    * Slots shared with the other processes on the store (Redis, PostgreSQL), so the running caps hold across all of
    * them; without them (SQLite, memory) the caps are this process's own. @default undefined
    */

@@ -3,8 +3,11 @@
  * not per-member caps or round-robin between members, so this is a small hand-rolled scheduler.
  */
 import { callHook, compareMembers, createJob, positiveInt, simulateStartOrder, type Job, type Member } from './fair-queue-order.js';
+import { afterStart, nextLane, type LaneTurns } from '../core/lane-turns.js';
 import { QueueCancelledError, QueueClosedError, type FairQueueOptions, type QueueRefusal, type QueueTicket, type SubmitHooks } from './fair-queue-types.js';
 import type { JobSlots } from '../ports/job-slots.js';
+import { PRIORITY_LANE_WEIGHT } from '../core/member-perks.js';
+import type { Lane } from '../core/server-settings.js';
 
 export { QueueCancelledError, QueueClosedError, type FairQueueOptions, type QueueRefusal, type QueueTicket, type SubmitHooks };
 
@@ -15,6 +18,11 @@ export { QueueCancelledError, QueueClosedError, type FairQueueOptions, type Queu
  * waiting and below their running cap; a member who was idle counts as never served, and ties go to the oldest
  * job. One member's ten jobs therefore interleave with everyone else's, and a member at their running cap is
  * skipped without holding back others.
+ *
+ * Lanes (issue 32): each member waits in the lane of their latest submission, and members take turns within their
+ * lane as above. While both lanes have a job that could start, the priority lane starts `priorityWeight` jobs (3 by
+ * default) for each one of the normal lane: the priority lane goes first, and the normal lane still gets at least
+ * one start in every `priorityWeight + 1` (a quarter by default), however many priority jobs wait.
  *
  * With cluster slots (`slots`), a picked job first acquires one (global and per member, across every process on the
  * store): meanwhile it stays first in its member's line, counts against this queue's caps as a running job does, and
@@ -34,6 +42,7 @@ export class FairQueue {
   private readonly startingJobs = new Set<Job>();
   private readonly idleWaiters: (() => void)[] = [];
   private turns = 0;
+  private laneTurns: LaneTurns;
   private seq = 0;
   private publishVersion = 0;
   private closed = false;
@@ -43,6 +52,7 @@ export class FairQueue {
     this.perMemberRunning = positiveInt(options.perMemberRunning ?? 2, 'perMemberRunning');
     this.perMemberQueued = positiveInt(options.perMemberQueued ?? 10, 'perMemberQueued');
     this.slots = options.slots;
+    this.laneTurns = { weight: positiveInt(options.priorityWeight ?? PRIORITY_LANE_WEIGHT, 'priorityWeight'), run: 0 };
   }
 
   /** Jobs running now. */
@@ -56,13 +66,14 @@ export class FairQueue {
   }
 
   /**
-   * Queues `run` for `memberId`, starting it at once when the caps allow. Refuses synchronously when the member
-   * already has `perMemberQueued` jobs waiting, or the queue is closed.
+   * Queues `run` for `memberId` in `lane` (the member's waiting jobs move to it), starting it at once when the caps
+   * allow. Refuses synchronously when the member already has `perMemberQueued` jobs waiting, or the queue is closed.
    */
-  submit<T>(memberId: string, run: (signal: AbortSignal) => Promise<T>, hooks: SubmitHooks = {}): QueueTicket<T> | QueueRefusal {
+  submit<T>(memberId: string, run: (signal: AbortSignal) => Promise<T>, hooks: SubmitHooks = {}, lane: Lane = 'normal'): QueueTicket<T> | QueueRefusal {
     if (this.closed) return { accepted: false, reason: 'closed' };
-    const member = this.members.get(memberId) ?? { id: memberId, running: 0, starting: 0, waiting: [], lastTurn: 0 };
+    const member = this.members.get(memberId) ?? { id: memberId, lane, running: 0, starting: 0, waiting: [], lastTurn: 0 };
     if (member.waiting.length >= this.perMemberQueued) return { accepted: false, reason: 'member_queue_full' };
+    member.lane = lane;
     this.members.set(memberId, member);
 
     const { job, result } = createJob(++this.seq, member, run, hooks);
@@ -141,14 +152,20 @@ export class FairQueue {
     }
   }
 
+  /** The next job to start (the lanes' turns, then the member served least recently in that lane), counted as started. */
   private pickNext(): Job | undefined {
     if (this.runningJobs.size + this.startingJobs.size >= this.concurrency) return undefined;
-    let best: Member | undefined;
+    const best: Record<Lane, Member | undefined> = { priority: undefined, normal: undefined };
     for (const member of this.members.values()) {
       if (member.waiting.length <= member.starting || member.running + member.starting >= this.perMemberRunning) continue;
-      if (best === undefined || compareMembers(member, best) < 0) best = member;
+      const current = best[member.lane];
+      if (current === undefined || compareMembers(member, current) < 0) best[member.lane] = member;
     }
-    return best?.waiting[best.starting];
+    const lane = nextLane(this.laneTurns, best.priority !== undefined, best.normal !== undefined);
+    const member = lane && best[lane];
+    if (lane === undefined || member === undefined) return undefined;
+    this.laneTurns = afterStart(this.laneTurns, lane, best.normal !== undefined);
+    return member.waiting[member.starting];
   }
 
   private markRunning(job: Job): void {
@@ -165,7 +182,7 @@ export class FairQueue {
       this.publishPositions();
     };
     // Not awaited: both handlers settle everything themselves and never throw (hooks run through callHook).
-    void slots.acquire(job.member.id, { signal: job.controller.signal, onWait }).then(
+    void slots.acquire(job.member.id, { signal: job.controller.signal, onWait, lane: job.member.lane }).then(
       (hold) => {
         if (job.state !== 'starting') {
           // Cancelled or closed while the slot was being granted: hand it back.
@@ -206,7 +223,7 @@ export class FairQueue {
 
   private publishPositions(): void {
     const version = ++this.publishVersion;
-    const order = simulateStartOrder([...this.members.values()]);
+    const order = simulateStartOrder([...this.members.values()], this.laneTurns);
     for (const [index, job] of order.entries()) {
       // A hook that re-entered the queue has already published fresher positions.
       if (version !== this.publishVersion) return;

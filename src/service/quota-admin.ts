@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { AuditTrail } from '../ports/audit-trail.js';
 import type { SettingsStore } from './settings-store.js';
+import { withPerks } from './server-settings.js';
 import type { MoneyLimit, QuotaLimit, QuotaPeriod, QuotaStatus, QuotaSubject, QuotaTarget, SpendStatus } from '../core/quota.js';
 import type { QuotaLedger } from '../ports/quota-ledger.js';
 import type { SpendLedger } from '../ports/spend-ledger.js';
@@ -43,14 +44,21 @@ export class QuotaAdmin {
     this.log = options.logger.child({ module: 'quota-admin' });
   }
 
-  /** A member's quota now. */
-  show(subject: QuotaSubject): Promise<QuotaStatus> {
-    return this.quotas.status(subject);
+  /** A member's quota now (their perks' multiplier included). */
+  async show(subject: QuotaSubject): Promise<QuotaStatus> {
+    return this.quotas.status(await this.withPerks(subject));
   }
 
-  /** A member's spending, when a money limit applies to them. */
+  /** A member's spending, when a money limit applies to them (their perks' multiplier included). */
   async spending(subject: QuotaSubject): Promise<SpendStatus | undefined> {
-    return this.spend?.status(subject);
+    return this.spend?.status(await this.withPerks(subject));
+  }
+
+  /** `subject` with the perks their server's settings give them (none without the settings). */
+  private async withPerks(subject: QuotaSubject): Promise<QuotaSubject> {
+    const { settings } = this.options;
+    if (subject.guildId === null || !settings) return subject;
+    return withPerks(subject, await settings.get(subject.guildId));
   }
 
   /** Sets (or with undefined removes) a money limit and logs the change; the period defaults to a month. */

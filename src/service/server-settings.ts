@@ -8,7 +8,8 @@ import { UserFacingError } from '../errors.js';
 import { type SizeChoice, sizeText } from '../core/sizes.js';
 import { literal, phrase } from '../core/phrase.js';
 import type { GenerateRequest } from '../core/image-request.js';
-
+import { perksOf } from '../core/member-perks.js';
+import type { QuotaSubject } from '../core/quota.js';
 import type { ServerSettings } from '../core/server-settings.js';
 
 /** Where and by whom a job is asked, as the settings' rules need it. */
@@ -122,4 +123,13 @@ function checkModeration(settings: ServerSettings, place: JobPlace): void {
 export function postsSpoilers(settings: ServerSettings, channelId: string | null, parentUnknown = false): boolean {
   if (parentUnknown) return settings.spoilerChannelIds.length > 0;
   return channelId !== null && settings.spoilerChannelIds.includes(channelId);
+}
+
+/**
+ * `subject` with the perks `settings` give them (issue 32: their queue lane and their limits' multipliers), from their
+ * roles and whether they boost the server; outside servers, as it is (no perks).
+ */
+export function withPerks(subject: QuotaSubject, settings: ServerSettings): QuotaSubject {
+  if (subject.guildId === null) return subject;
+  return { ...subject, perks: perksOf(settings.priority, subject) };
 }

@@ -1,20 +1,23 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type pino from 'pino';
-import type { SlotHold } from '../ports/job-slots.js';
+import type { SlotHold, SlotRequest } from '../ports/job-slots.js';
+import { PRIORITY_LANE_WEIGHT } from '../core/member-perks.js';
+import { beginAttempt, createLaneTables, leaveLane, settleAttempt, type LaneWaiter } from './job-slot-lanes-postgres.js';
 import { StorageUnavailableError } from './errors.js';
 import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import { SlotWakeups } from './slot-wakeups.js';
 import { withTimeout } from './with-timeout.js';
 
 /**
- * One attempt, one statement: takes the first free lock of the member's keys ($1), then, if it got one, the first
- * free lock of the global keys ($2), and gives the member's back when no global one was free. Each scan stops at
- * its first win (LIMIT 1 over the function scan, no sort); the keys arrive rotated to a random start, so waiters do
- * not all queue on the first key. `member` null: the member's slots were full; `global` null: the global ones.
+ * The locks of one attempt, one statement: takes the first free lock of the member's keys ($1), then, if it got one
+ * and it is the job's lane's turn ($3), the first free lock of the global keys ($2), and gives the member's back
+ * when it took no global one. Each scan stops at its first win (LIMIT 1 over the function scan, no sort); the keys
+ * arrive rotated to a random start, so waiters do not all queue on the first key. `member` null: the member's slots
+ * were full; `global` null: the global ones, or not the lane's turn.
  */
 const TRY_HOLD = `WITH m AS MATERIALIZED (SELECT k FROM unnest($1::bigint[]) AS k WHERE pg_try_advisory_lock(k) LIMIT 1),
-  g AS MATERIALIZED (SELECT k FROM unnest($2::bigint[]) AS k WHERE EXISTS (SELECT 1 FROM m) AND pg_try_advisory_lock(k) LIMIT 1)
+  g AS MATERIALIZED (SELECT k FROM unnest($2::bigint[]) AS k WHERE EXISTS (SELECT 1 FROM m) AND $3::boolean AND pg_try_advisory_lock(k) LIMIT 1)
   SELECT (SELECT k FROM m) AS member, (SELECT k FROM g) AS global,
     (SELECT pg_advisory_unlock(k) FROM m WHERE NOT EXISTS (SELECT 1 FROM g)) AS undone`;
 /** Frees the session's locks and tells every process's waiters a slot is free, in one statement. */
@@ -68,7 +71,7 @@ export async function openPostgresJobSlots(url: string, options: PostgresJobSlot
   pool.on('error', (err) => log.warn({ err }, 'idle job slot connection lost'));
   const slots = new PostgresJobSlots(pool, url, options, log);
   try {
-    await withTimeout(Promise.all([pool.query('SELECT 1'), slots.listen()]), options.connectTimeoutMs);
+    await withTimeout(Promise.all([createLaneTables(pool, options.namespace), slots.listen()]), options.connectTimeoutMs);
   } catch (error) {
     await slots.close().catch(() => undefined);
     throw error;
@@ -79,8 +82,8 @@ export async function openPostgresJobSlots(url: string, options: PostgresJobSlot
 /** What one attempt found. */
 interface Attempt {
   hold?: SlotHold | undefined;
-  /** The member's slots were all taken (another member's job may still get in). */
-  memberFull: boolean;
+  /** The member's slots were all taken, or it was not the job's lane's turn (another job may still get in). */
+  passOn: boolean;
 }
 
 class PostgresJobSlots implements ClusterJobSlots {
@@ -106,20 +109,31 @@ class PostgresJobSlots implements ClusterJobSlots {
     this.#channel = `imagine_bot_slots_${createHash('sha256').update(options.namespace).digest('hex').slice(0, 24)}`;
   }
 
-  async acquire(memberId: string, options: { signal: AbortSignal; onWait?: (() => void) | undefined }): Promise<SlotHold> {
+  async acquire(memberId: string, options: SlotRequest): Promise<SlotHold> {
+    const waiter = { namespace: this.#options.namespace, waiter: randomUUID(), lane: options.lane ?? 'normal', weight: PRIORITY_LANE_WEIGHT };
+    try {
+      return await this.#acquire(memberId, waiter, options);
+    } catch (error) {
+      // Given up (or the store failed): out of its lane now, not when its place lapses.
+      await leaveLane(this.#pool, waiter).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #acquire(memberId: string, waiter: LaneWaiter, options: SlotRequest): Promise<SlotHold> {
     const { signal } = options;
     const memberKeys = lockKeys(`${this.#options.namespace}:member:${memberId}`, this.#options.limits.perMember);
     let budget = 0;
     for (let attempt = 0; ; attempt++) {
       signal.throwIfAborted();
-      const { hold, memberFull } = await this.#tryOnce(memberKeys);
+      const { hold, passOn } = await this.#tryOnce(memberKeys, waiter);
       if (hold !== undefined) {
         if (!signal.aborted) return hold;
         await hold.release();
         signal.throwIfAborted();
       }
-      // Woken for a freed slot this member cannot take: the next waiter may.
-      if (memberFull && budget > 1) this.#wakeups.wake(budget - 1);
+      // Woken for a freed slot this job cannot take (its member's are full, or it is the other lane's turn): the next waiter may.
+      if (passOn && budget > 1) this.#wakeups.wake(budget - 1);
       if (attempt === 0) options.onWait?.();
       const { first, max } = this.#options.pauseMs ?? { first: FIRST_PAUSE_MS, max: MAX_PAUSE_MS };
       const pauseMs = Math.min(first * 2 ** Math.min(attempt, 30), max) * (0.5 + Math.random() / 2);
@@ -179,8 +193,8 @@ class PostgresJobSlots implements ClusterJobSlots {
     }, RELISTEN_MS).unref();
   }
 
-  /** One member lock and one global lock on one connection, or neither. */
-  async #tryOnce(memberKeys: readonly string[]): Promise<Attempt> {
+  /** One member lock and one global lock on one connection, or neither; the lanes decide in the same transaction. */
+  async #tryOnce(memberKeys: readonly string[], waiter: LaneWaiter): Promise<Attempt> {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw this.#unavailable(error);
     });
@@ -192,15 +206,18 @@ class PostgresJobSlots implements ClusterJobSlots {
       client.release(destroy);
     };
     try {
+      const turn = await beginAttempt(client, waiter);
       const { rows } = await client.query<{ member: string | null; global: string | null }>({
         name: 'job-slot-try-hold',
         text: TRY_HOLD,
-        values: [rotated(memberKeys), rotated(this.#globalKeys)],
+        values: [rotated(memberKeys), rotated(this.#globalKeys), turn.mayStart],
       });
       const row = rows[0];
-      if (row?.member != null && row.global != null) return { hold: this.#hold(done, client), memberFull: false };
+      const outcome = row?.member == null ? 'leaves' : row.global == null ? 'waits' : 'started';
+      await settleAttempt(client, waiter, turn, outcome);
+      if (outcome === 'started') return { hold: this.#hold(done, client), passOn: false };
       done(false);
-      return { memberFull: row?.member == null };
+      return { passOn: outcome === 'leaves' || !turn.mayStart };
     } catch (error) {
       // Destroyed, not returned: its session, and any lock it took, ends with it.
       done(true);

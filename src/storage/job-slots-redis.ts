@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pino from 'pino';
-import type { SlotHold } from '../ports/job-slots.js';
+import type { SlotHold, SlotRequest } from '../ports/job-slots.js';
+import { PRIORITY_LANE_WEIGHT } from '../core/member-perks.js';
+import type { Lane } from '../core/server-settings.js';
 import { StorageUnavailableError } from './errors.js';
 import { type ClusterJobSlots, type JobSlotLimits, pollForHold } from './job-slots.js';
 import type { RedisClient } from './redis-client.js';
@@ -16,23 +18,47 @@ end`;
 
 /**
  * The counted semaphore with expiring holders (the pattern of redis-semaphore), over two sorted sets at once: KEYS[1]
- * the global holders, KEYS[2] the member's, each scored by its expiry. Drops expired holders, then adds ARGV[1] to
- * both for ARGV[4] ms only if the global set holds fewer than ARGV[2] and the member's fewer than ARGV[3]. 1 when
- * it did, else 0; one script, so both sets change together or not at all.
+ * the global holders, KEYS[2] the member's, each scored by its expiry; and the lanes' rule (src/core/lane-turns.ts)
+ * between the jobs waiting in every process: KEYS[3] the priority lane's run, KEYS[4] and KEYS[5] the priority and
+ * normal waiters, each scored by its expiry. Drops what expired; a waiter whose member's slots are full leaves its
+ * lane (it could not take a freed slot). Then adds holder ARGV[1] to both holder sets for ARGV[4] ms only if the
+ * member's set holds fewer than ARGV[3], it is lane ARGV[5]'s turn (weight ARGV[6]) and the global set holds fewer
+ * than ARGV[2]: 1 when it did (the waiter leaves its lane, the run counts on), else 0 (the waiter stays in its lane
+ * for ARGV[7] ms). One script, so all of it changes together or not at all.
  */
 const ACQUIRE = `${NOW}
 ${KEEP}
 local limits = { tonumber(ARGV[2]), tonumber(ARGV[3]) }
-for i = 1, 2 do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
-  if redis.call('ZCARD', KEYS[i]) >= limits[i] then return 0 end
+local ttl, lane, weight, waitMs = tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
+local mine = lane == 'priority' and KEYS[4] or KEYS[5]
+for _, i in ipairs({ 1, 2, 4, 5 }) do redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now) end
+if redis.call('ZCARD', KEYS[2]) >= limits[2] then
+  redis.call('ZREM', mine, ARGV[1])
+  return 0
 end
-local ttl = tonumber(ARGV[4])
+local run = tonumber(redis.call('GET', KEYS[3]) or '0')
+local priorityWaits, normalWaits = redis.call('ZCARD', KEYS[4]) > 0, redis.call('ZCARD', KEYS[5]) > 0
+local turn
+if lane == 'priority' then turn = not (normalWaits and run >= weight) else turn = not (priorityWaits and run < weight) end
+if not turn or redis.call('ZCARD', KEYS[1]) >= limits[1] then
+  redis.call('ZADD', mine, now + waitMs, ARGV[1])
+  keep(mine, waitMs)
+  return 0
+end
 for i = 1, 2 do
   redis.call('ZADD', KEYS[i], now + ttl, ARGV[1])
   keep(KEYS[i], ttl)
 end
+redis.call('ZREM', mine, ARGV[1])
+if lane == 'priority' and normalWaits then run = run + 1 else run = 0 end
+redis.call('SET', KEYS[3], run, 'PX', ttl)
 return 1`;
+
+/**
+ * How long a waiter keeps its place in its lane after its latest attempt: a few of its polls (at most 250 ms apart),
+ * so a waiter whose process died holds the other lane back no longer.
+ */
+const WAITER_MS = 1_000;
 
 /** Extends holder ARGV[1] in both sets by ARGV[2] ms from now; 0 (and gone from both) when it had already expired. */
 const REFRESH = `${NOW}
@@ -54,6 +80,8 @@ return 1`;
 
 /** The global set's key and the member's. */
 type SlotKeys = [global: string, member: string];
+/** The keys of the lanes' rule: the priority lane's run, its waiters and the normal lane's. */
+type LaneKeys = [run: string, priority: string, normal: string];
 
 /** Options of {@link RedisJobSlots}. */
 export interface RedisJobSlotsOptions {
@@ -88,9 +116,19 @@ export class RedisJobSlots implements ClusterJobSlots {
     this.#log = options.logger.child({ module: 'job-slots', storage: options.display });
   }
 
-  acquire(memberId: string, options: { signal: AbortSignal; onWait?: (() => void) | undefined }): Promise<SlotHold> {
+  async acquire(memberId: string, options: SlotRequest): Promise<SlotHold> {
     const keys: SlotKeys = [`${this.#prefix}global`, `${this.#prefix}member:${memberId}`];
-    return pollForHold(() => this.#tryOnce(keys), options);
+    const lanes: LaneKeys = [`${this.#prefix}lane-run`, `${this.#prefix}waiting:priority`, `${this.#prefix}waiting:normal`];
+    // One id for the job: its place among the waiters, then its holder.
+    const holder = randomUUID();
+    const lane = options.lane ?? 'normal';
+    try {
+      return await pollForHold(() => this.#tryOnce(keys, lanes, holder, lane), options);
+    } catch (error) {
+      // Given up (or the store failed): out of its lane now, not when its place lapses.
+      await this.#client.zRem(lane === 'priority' ? lanes[1] : lanes[2], holder).catch(() => undefined);
+      throw error;
+    }
   }
 
   close(): Promise<void> {
@@ -101,11 +139,10 @@ export class RedisJobSlots implements ClusterJobSlots {
     return this.#closing;
   }
 
-  async #tryOnce(keys: SlotKeys): Promise<SlotHold | undefined> {
-    const holder = randomUUID();
+  async #tryOnce(keys: SlotKeys, lanes: LaneKeys, holder: string, lane: Lane): Promise<SlotHold | undefined> {
     const { global, perMember } = this.#options.limits;
-    const args = [holder, String(global), String(perMember), String(this.#options.holdMs)];
-    const reply = await this.#client.eval(ACQUIRE, { keys, arguments: args }).catch((error: unknown) => {
+    const args = [holder, String(global), String(perMember), String(this.#options.holdMs), lane, String(PRIORITY_LANE_WEIGHT), String(WAITER_MS)];
+    const reply = await this.#client.eval(ACQUIRE, { keys: [...keys, ...lanes], arguments: args }).catch((error: unknown) => {
       throw new StorageUnavailableError(`Job slots unavailable at ${this.#options.display}`, { cause: error });
     });
     return reply === 1 ? this.#hold(keys, holder) : undefined;

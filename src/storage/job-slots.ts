@@ -2,7 +2,7 @@
  * What the cluster job slots of every backend share: their limits, their lifetime and how a caller waits for one.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JobSlots, SlotHold } from '../ports/job-slots.js';
+import type { JobSlots, SlotHold, SlotRequest } from '../ports/job-slots.js';
 
 /** The limits the slots hold across every process on the store. */
 export interface JobSlotLimits {
@@ -29,10 +29,7 @@ const MAX_POLL_MS = 250;
  * processes waiting together do not poll in step). Calls `onWait` after the first failed attempt. Once `signal`
  * aborts, rejects with its reason and holds nothing (a hold won meanwhile is released).
  */
-export async function pollForHold(
-  tryOnce: () => Promise<SlotHold | undefined>,
-  options: { signal: AbortSignal; onWait?: (() => void) | undefined },
-): Promise<SlotHold> {
+export async function pollForHold(tryOnce: () => Promise<SlotHold | undefined>, options: Pick<SlotRequest, 'signal' | 'onWait'>): Promise<SlotHold> {
   const { signal } = options;
   for (let attempt = 0; ; attempt++) {
     signal.throwIfAborted();

@@ -62,7 +62,10 @@ export class LimitStore {
     this.#log = options.logger;
   }
 
-  /** The member, server and role limits (from the cache, or those missing in one round trip), and the one that applies. */
+  /**
+   * The member, server and role limits (from the cache, or those missing in one round trip), and the one that
+   * applies, times the member's perk multiplier for this meter.
+   */
   async effective(subject: QuotaSubject): Promise<EffectiveLimit> {
     const { guildId, userId } = subject;
     if (guildId === null) return pickEffectiveLimit({ roles: [], defaults: this.#defaults });
@@ -72,7 +75,8 @@ export class LimitStore {
       ...subject.roleIds.map((roleId) => limitKey({ kind: 'role', guildId, roleId }, this.#meter)),
     ];
     const [member, server, ...roles] = await this.#read(keys);
-    return pickEffectiveLimit({ member, server, roles: roles.filter((found): found is QuotaLimit => found !== undefined), defaults: this.#defaults });
+    const candidates = { member, server, roles: roles.filter((found): found is QuotaLimit => found !== undefined), defaults: this.#defaults };
+    return pickEffectiveLimit(candidates, subject.perks?.[this.#meter.multiplier] ?? 1);
   }
 
   /** Sets the limit of `target` and returns it with the one it replaces (read from the store, not the cache). */

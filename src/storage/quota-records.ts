@@ -25,12 +25,14 @@ export interface Meter {
   uncapped: boolean;
   /** Without a limit set for a member (at any level), nothing is held or counted for them. */
   optional: boolean;
+  /** Which of the member's perk multipliers (member-perks.ts) scales the limit that applies to them. */
+  multiplier: 'quotaMultiplier' | 'moneyMultiplier';
 }
 
 /** Images: every member has a limit (the configured default at least); a commit charges at most what was reserved. */
-export const IMAGES: Meter = { usage: 'usage', job: 'job', limit: 'limit', uncapped: false, optional: false };
+export const IMAGES: Meter = { usage: 'usage', job: 'job', limit: 'limit', uncapped: false, optional: false, multiplier: 'quotaMultiplier' };
 /** Spend in millionths of a US dollar, held only where an admin set a money limit. */
-export const SPEND: Meter = { usage: 'spend', job: 'spendjob', limit: 'spendlimit', uncapped: true, optional: true };
+export const SPEND: Meter = { usage: 'spend', job: 'spendjob', limit: 'spendlimit', uncapped: true, optional: true, multiplier: 'moneyMultiplier' };
 
 const Count = z.number().int().nonnegative();
 

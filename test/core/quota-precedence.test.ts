@@ -13,6 +13,21 @@ describe('pickEffectiveLimit', () => {
     expect(pickEffectiveLimit({ roles: [], server, defaults })).toEqual({ ...server, source: 'server' });
     expect(pickEffectiveLimit({ roles: [], defaults })).toEqual({ ...defaults, source: 'default' });
   });
+
+  it('multiplies the limit that wins by the member’s perk multiplier, whichever level it came from', () => {
+    const role = { limit: 50, period: 'day' } as const;
+    const server = { limit: 20, period: 'week' } as const;
+    expect(pickEffectiveLimit({ member: { limit: 4, period: 'day' }, roles: [role], server, defaults }, 3)).toEqual({
+      limit: 12,
+      period: 'day',
+      source: 'member',
+    });
+    expect(pickEffectiveLimit({ roles: [role], server, defaults }, 2)).toEqual({ limit: 100, period: 'day', source: 'role' });
+    expect(pickEffectiveLimit({ roles: [], server, defaults }, 2)).toEqual({ limit: 40, period: 'week', source: 'server' });
+    expect(pickEffectiveLimit({ roles: [], defaults }, 10)).toEqual({ limit: 50, period: 'day', source: 'default' });
+    // A block stays a block.
+    expect(pickEffectiveLimit({ member: { limit: 0, period: 'day' }, roles: [], defaults }, 10)).toMatchObject({ limit: 0 });
+  });
 });
 
 describe('mostGenerous', () => {

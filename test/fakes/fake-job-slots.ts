@@ -2,7 +2,8 @@
  * Cluster job slots in memory: a global count and a count per member, with waiters served in arrival order. Other
  * processes are simulated by {@link FakeJobSlots.takeElsewhere}; failures and late grants are scripted.
  */
-import type { JobSlots, SlotHold } from '../../src/ports/job-slots.js';
+import type { JobSlots, SlotHold, SlotRequest } from '../../src/ports/job-slots.js';
+import type { Lane } from '../../src/core/server-settings.js';
 
 interface Waiter {
   memberId: string;
@@ -23,6 +24,8 @@ export class FakeJobSlots implements JobSlots {
   releases = 0;
   /** Calls of onWait. */
   waits = 0;
+  /** The lane of each acquisition, in order (the fake serves waiters in arrival order whatever their lane). */
+  readonly lanes: (Lane | undefined)[] = [];
   /** When true, an abort does not withdraw a waiter: the grant can race the cancellation. */
   ignoreAbort = false;
 
@@ -47,7 +50,8 @@ export class FakeJobSlots implements JobSlots {
     return this.#take(memberId);
   }
 
-  acquire(memberId: string, options: { signal: AbortSignal; onWait?: (() => void) | undefined }): Promise<SlotHold> {
+  acquire(memberId: string, options: SlotRequest): Promise<SlotHold> {
+    this.lanes.push(options.lane);
     if (this.#failure) {
       const { error } = this.#failure;
       this.#failure = undefined;

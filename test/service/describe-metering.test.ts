@@ -87,6 +87,14 @@ describe('describe, metered', () => {
     expect(await spend()).toMatchObject({ spent: 0, reserved: 0 });
   });
 
+  it('multiplies the money limit by the perks the server gives the member (boosters here)', async () => {
+    const boosters = { lane: 'normal', quotaMultiplier: 1, moneyMultiplier: 10 } as const;
+    const { service, limitSpend } = await setup({ settings: { priority: { boosters, roles: [] } } });
+    await limitSpend(0.0001);
+    await expect(service.describe(place, image)).rejects.toEqual(refusal('spend.exceeded'));
+    await expect(service.describe({ ...place, booster: true }, image)).resolves.toMatchObject({ description: answer.description });
+  });
+
   it("charges the call's cost (its usage at the vision model's prices) to the money limit once the model answered", async () => {
     const { service, limitSpend, spend } = await setup();
     await limitSpend(1);

@@ -2,6 +2,7 @@
  * A fair queue whose jobs stay running until the test finishes them by label, recording starts and positions.
  */
 import { FairQueue, type FairQueueOptions, type QueueTicket, type SubmitHooks } from '../../src/service/fair-queue.js';
+import type { Lane } from '../../src/core/server-settings.js';
 
 /** Lets promise callbacks (the queue's settle handlers) run. */
 export const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -19,7 +20,7 @@ export function harness(options: FairQueueOptions) {
   const jobs = new Map<string, Controlled>();
   const positions = new Map<string, number[]>();
 
-  const submit = (member: string, label: string, hooks: SubmitHooks = {}) =>
+  const submit = (member: string, label: string, hooks: SubmitHooks = {}, lane: Lane = 'normal') =>
     queue.submit(
       member,
       (signal) =>
@@ -31,6 +32,7 @@ export function harness(options: FairQueueOptions) {
         onPosition: (position) => positions.set(label, [...(positions.get(label) ?? []), position]),
         ...hooks,
       },
+      lane,
     );
 
   const job = (label: string): Controlled => {

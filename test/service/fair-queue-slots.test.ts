@@ -23,6 +23,14 @@ describe('FairQueue with cluster slots', () => {
     expect(positions.get('a1')).toBeUndefined();
   });
 
+  it('asks the cluster slots for each job in its member’s lane, so they apply the lanes across processes', async () => {
+    const { slots, submit } = clustered({ global: 4, perMember: 2 });
+    submit('a', 'a1');
+    submit('p', 'p1', {}, 'priority');
+    await tick();
+    expect(slots.lanes).toEqual(['normal', 'priority']);
+  });
+
   it('keeps a job waiting while the cluster is full, with its position, and starts it when a slot frees up', async () => {
     const { slots, submit, started, positions, queue } = clustered({ global: 1, perMember: 2 });
     const elsewhere = slots.takeElsewhere('x');

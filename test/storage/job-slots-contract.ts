@@ -1,9 +1,11 @@
 /**
  * What cluster job slots promise on every backend that offers them: at most `global` holders, at most `perMember`
- * of one member, a release frees, an aborted wait holds nothing, and a holder whose process is killed frees its slot.
+ * of one member, a release frees, an aborted wait holds nothing, a holder whose process is killed frees its slot, and
+ * the lanes share freed slots across processes (priority first, one in every four for a waiting normal job).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SlotHold } from '../../src/ports/job-slots.js';
+import type { Lane } from '../../src/core/server-settings.js';
 import type { ClusterJobSlots, JobSlotLimits } from '../../src/storage/job-slots.js';
 import { startFixture } from './fixture-process.js';
 import type { SlotHolderTask } from './fixtures/slot-holder.js';
@@ -17,10 +19,10 @@ export interface SlotsOpener {
 }
 
 /** An acquisition under way: `waiting` resolves once its first attempt found no free slot. */
-function acquiring(slots: ClusterJobSlots, memberId: string, controller = new AbortController()) {
+function acquiring(slots: ClusterJobSlots, memberId: string, controller = new AbortController(), lane?: Lane) {
   let waited!: () => void;
   const waiting = new Promise<void>((resolve) => (waited = resolve));
-  const hold = slots.acquire(memberId, { signal: controller.signal, onWait: () => waited() });
+  const hold = slots.acquire(memberId, { signal: controller.signal, onWait: () => waited(), lane });
   return { hold, waiting, controller };
 }
 
@@ -100,6 +102,27 @@ export function describeJobSlotsContract(name: string, createOpener: () => Slots
       await third.waiting;
       await b.release();
       await expect(third.hold).resolves.toBeDefined();
+    });
+
+    it('gives a waiting normal job one slot in every four while priority jobs of other processes wait, after three of theirs', async () => {
+      const first = await open({ global: 1, perMember: 1 });
+      const second = await opener.open({ global: 1, perMember: 1 });
+      const held = await acquireFree(first, 'x');
+      const granted: string[] = [];
+      const waiters = [
+        ...['p1', 'p2', 'p3', 'p4', 'p5'].map((member) => ({ member, ...acquiring(first, member, undefined, 'priority') })),
+        { member: 'n1', ...acquiring(second, 'n1', undefined, 'normal') },
+      ];
+      await Promise.all(waiters.map((w) => w.waiting));
+      // Each job gives its slot back as soon as it has it, so the next one can take it.
+      const done = waiters.map(async ({ member, hold }) => {
+        const holding = await hold;
+        granted.push(member);
+        await holding.release();
+      });
+      await held.release();
+      await Promise.all(done);
+      expect(granted.map((member) => member[0]).join('')).toBe('pppnpp');
     });
 
     it('frees the slot of a holder whose process is killed', async () => {

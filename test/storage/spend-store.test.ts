@@ -86,4 +86,18 @@ describe.each(places)('money limits on %s', (name, url) => {
     // The image quota is a ledger of its own: the money limits leave it as it was.
     expect(await storage.quotas.status(member(guild))).toMatchObject({ limit: 100, used: 0, reserved: 0, source: 'default' });
   });
+  it.skipIf(url === undefined)(`multiplies the limit that applies by the member's perks: images and money each by their own${skipped}`, async () => {
+    const storage = await open();
+    const guild = randomUUID();
+    await storage.spend.setLimit({ kind: 'role', guildId: guild, roleId: 'vip' }, { usd: 1, period: 'day' });
+    await storage.quotas.setLimit({ kind: 'server', guildId: guild }, { limit: 2, period: 'day' });
+    const perked: QuotaSubject = { ...member(guild, ['vip']), perks: { lane: 'priority', quotaMultiplier: 3, moneyMultiplier: 2 } };
+    expect(await storage.spend.status(perked)).toMatchObject({ usd: 2, source: 'role' });
+    expect(await storage.quotas.status(perked)).toMatchObject({ limit: 6, source: 'server' });
+    expect((await storage.spend.reserve(perked, 'big', 1.5)).ok).toBe(true);
+    expect((await storage.quotas.reserve(perked, 'many', 6)).ok).toBe(true);
+    // Without the perks, the same member is held to the limits as set.
+    expect((await storage.quotas.reserve(member(guild, ['vip']), 'one-more', 1)).ok).toBe(false);
+    expect(await storage.spend.status(member(guild, ['vip']))).toMatchObject({ usd: 1 });
+  });
 });

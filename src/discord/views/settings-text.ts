@@ -4,7 +4,8 @@
  */
 import { formatList, formatUsd, t } from '../../i18n/translate.js';
 import { MAX_IMAGES_PER_REQUEST } from '../../core/image-request.js';
-import type { ServerSettings } from '../../core/server-settings.js';
+import type { Perk, PrioritySettings, ServerSettings } from '../../core/server-settings.js';
+import { PRIORITY_LANE_WEIGHT } from '../../core/member-perks.js';
 import { sizeText } from '../../core/sizes.js';
 
 const has = (value: unknown): 'yes' | 'no' => (value === undefined ? 'no' : 'yes');
@@ -49,12 +50,24 @@ export function renderSettings(settings: ServerSettings, locale?: string | null)
       limit: settings.describeLimit?.count ?? 0,
       period: settings.describeLimit?.period ?? 'day',
     }),
+    renderPriority(settings.priority, locale),
     t(locale, 'admin.settings.confirmCost', { hasThreshold: has(settings.confirmAboveUsd), usd: formatUsd(locale, settings.confirmAboveUsd) }),
     t(locale, 'admin.settings.audit', { hasChannel: has(settings.auditChannelId), channel: channel(settings.auditChannelId ?? '') }),
   ];
   if (settings.updatedBy !== undefined && settings.updatedAt !== undefined)
     lines.push(t(locale, 'admin.settings.lastChanged', { by: `<@${settings.updatedBy}>`, when: `<t:${Math.floor(settings.updatedAt / 1000)}:R>` }));
   return lines.join('\n');
+}
+
+/** Who has which perks (boosters first, then the roles in the order they got them), and the normal lane's share. */
+function renderPriority(priority: PrioritySettings, locale: string | null | undefined): string {
+  const perk = (who: string, { lane, quotaMultiplier, moneyMultiplier }: Perk) =>
+    t(locale, 'admin.settings.perk', { who, lane, quota: quotaMultiplier, money: moneyMultiplier });
+  const perks = [
+    ...(priority.boosters ? [perk(t(locale, 'admin.settings.boosters'), priority.boosters)] : []),
+    ...priority.roles.map((grant) => perk(role(grant.roleId), grant)),
+  ];
+  return t(locale, 'admin.settings.priority', { hasPerks: perks.length > 0 ? 'yes' : 'no', perks: perks.join(' · '), turns: PRIORITY_LANE_WEIGHT + 1 });
 }
 
 /** The answer to a change: that it was made, and the settings now. */

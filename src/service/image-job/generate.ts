@@ -31,20 +31,22 @@ export interface CallSeams {
   memory: JobMemory;
 }
 
-/** Queues the gateway call and reports progress until it ends. */
+/** Queues the gateway call in the member's lane (their perks) and reports progress until it ends. */
 export async function queueAndGenerate(deps: JobDeps, job: ImageJob, prepared: Prepared, responder: Responder, seams: CallSeams): Promise<ImageResult> {
   const { produce, clock, claims } = deps;
   const { progress } = seams;
   const queuedAt = clock.now();
-  const ticket = produce.queue.submit(job.subject.userId, (signal) => callInTurn(deps, job, prepared, responder, seams, signal), {
-    onPosition: (position) => {
+  const hooks = {
+    onPosition: (position: number) => {
       progress.queued(position);
     },
     onStart: () => {
       produce.metrics.queueWaited((clock.now() - queuedAt) / 1000);
       progress.started(clock.now());
     },
-  });
+  };
+  const run = (signal: AbortSignal) => callInTurn(deps, job, prepared, responder, seams, signal);
+  const ticket = produce.queue.submit(job.subject.userId, run, hooks, job.subject.perks?.lane);
   if (!ticket.accepted) throw queueRefusal(ticket.reason, produce.perMemberQueued);
   // No reply to deliver into: stop waiting or generating (the job refunds).
   responder.ready?.catch(() => ticket.cancel());

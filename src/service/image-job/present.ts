@@ -13,13 +13,16 @@ import type { Responder } from '../../ports/responder.js';
 import { actionsOf } from '../../core/result-actions.js';
 import { defaultModel, type JobDeps } from './deps.js';
 import { queueRefusal } from './generate.js';
+import { settingsOf } from './preflight.js';
+import { perksOf } from '../../core/member-perks.js';
 
 /** What presenting takes: the steps' dependencies, and the archive that keeps the card's buttons. */
 export type PresentDeps = Pick<JobDeps, 'gateway' | 'log' | 'rules' | 'produce'> & { archive: Pick<JobArchive, 'remember'> | undefined };
 
-/** Presents `ref` as its own card, in the member's line; see the module comment. */
+/** Presents `ref` as its own card, in the member's line (and lane); see the module comment. */
 export async function presentImage(deps: PresentDeps, job: ImageJob, ref: AttachmentRef, responder: Responder): Promise<void> {
-  const ticket = deps.produce.queue.submit(job.subject.userId, () => presentNow(deps, job, ref, responder));
+  const { lane } = perksOf((await settingsOf(deps, job)).priority, job.subject);
+  const ticket = deps.produce.queue.submit(job.subject.userId, () => presentNow(deps, job, ref, responder), {}, lane);
   if (!ticket.accepted) throw queueRefusal(ticket.reason, deps.produce.perMemberQueued);
   await ticket.result;
 }

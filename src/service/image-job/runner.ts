@@ -16,6 +16,7 @@ import { deliver } from './deliver.js';
 import { JobHolds } from './holds.js';
 import { JobFailure, step, type Prepared } from './job-values.js';
 import { preflight, settingsOf } from './preflight.js';
+import { withPerks } from '../server-settings.js';
 import { produce } from './produce.js';
 import { settleDelivered, settleFailure, type DeliveredJob, type RunnerDeps } from './settle.js';
 
@@ -34,8 +35,10 @@ export async function runImageJob(deps: RunnerDeps, job: ImageJob, responder: Re
 }
 
 /** The steps up to delivery; undefined when the member was asked to confirm the cost first (nothing is held then). */
-async function runSteps(deps: RunnerDeps, job: ImageJob, responder: Responder, log: Logger): Promise<DeliveredJob | undefined> {
-  const settings = await settingsOf(deps, job);
+async function runSteps(deps: RunnerDeps, asked: ImageJob, responder: Responder, log: Logger): Promise<DeliveredJob | undefined> {
+  const settings = await settingsOf(deps, asked);
+  // The member's perks (their queue lane, their limits' multipliers) go with the job from here on.
+  const job = { ...asked, subject: withPerks(asked.subject, settings) };
   const prepared = await step({ settings }, () => preflight(deps, job, settings));
   const checked = { settings, prepared };
   if (await step(checked, () => askedToConfirm(deps, job, checked, responder, log))) return undefined;

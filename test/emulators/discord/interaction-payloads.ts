@@ -45,7 +45,11 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
     guild_locale: ctx.guildLocale ?? 'en-US',
     channel_id: channelId,
     channel: { ...channel, permissions: appPermissions },
-    member: { ...memberJson(guild, ctx.user, roles), permissions: ctx.memberPermissions ?? memberPermissions(guild, ctx.user, roles) },
+    member: {
+      ...memberJson(guild, ctx.user, roles),
+      premium_since: ctx.premiumSince ?? null,
+      permissions: ctx.memberPermissions ?? memberPermissions(guild, ctx.user, roles),
+    },
     context: 0,
     authorizing_integration_owners: ctx.userInstall ? { '1': ctx.user.id } : { '0': guild.id },
   };

@@ -136,6 +136,11 @@ export interface InteractionContext {
   /** Overrides the member's role ids. */
   roles?: string[] | undefined;
   /**
+   * Since when the member boosts the server (the member's `premium_since`, an ISO timestamp, as Discord sends it with
+   * every interaction in a guild). @default null (not a booster)
+   */
+  premiumSince?: string | null | undefined;
+  /**
    * In a guild: the command comes from the member's own (user) install of the app, not the server's, so
    * authorizing_integration_owners names only the user (`{ "1": user id }`), as Discord sends it in a server that
    * did not install the app. @default false
