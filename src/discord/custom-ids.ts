@@ -20,6 +20,8 @@ export const ACTIONS = {
   panRight: 'pr',
   panUp: 'pu',
   panDown: 'pd',
+  makeEmoji: 'em',
+  makeSticker: 'st',
 } as const;
 export type ActionCode = (typeof ACTIONS)[keyof typeof ACTIONS];
 
