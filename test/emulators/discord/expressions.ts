@@ -133,7 +133,17 @@ async function createSticker(state: EmulatorState, req: RestRequest, guildId: st
   state.expressions.stickers.set(guildId, [...list, created]);
   return {
     status: 201,
-    body: { id: created.id, name, tags, type: 2, format_type: image.format === 'gif' ? 4 : 1, description, available: true, guild_id: guildId, user: state.botUser },
+    body: {
+      id: created.id,
+      name,
+      tags,
+      type: 2,
+      format_type: image.format === 'gif' ? 4 : 1,
+      description,
+      available: true,
+      guild_id: guildId,
+      user: state.botUser,
+    },
   };
 }
 
