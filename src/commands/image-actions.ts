@@ -4,7 +4,8 @@
  * Every action is a normal job started from the click (startJob): charged to whoever clicks, with every gate checked
  * again for them; the service plans the size, canvas and mask from the model's profile, and refuses what the model
  * cannot do before anything is charged. The result's request comes from the archive (so after a restart too). Make
- * emoji and Make sticker turn the card's image into the server's own (expression-actions.ts).
+ * emoji and Make sticker turn the card's image into the server's own (expression-actions.ts); ⭐ saves it to the
+ * clicker's favorites and the server's showcase (favorite-action.ts).
  */
 import type { ButtonInteraction, ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
@@ -20,8 +21,9 @@ import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_F
 import { ACTIONS, CUSTOM_IDS, pickedImage } from '../discord/custom-ids.js';
 import { phrase } from '../core/phrase.js';
 import { askExpression, expressionKindOf, makeExpressionFromModal, type ExpressionActionDeps } from './expression-actions.js';
+import { starResult, type FavoriteActionDeps } from './favorite-action.js';
 
-type Deps = ImageCommandDeps & ExpressionActionDeps;
+type Deps = ImageCommandDeps & ExpressionActionDeps & FavoriteActionDeps;
 
 /** The transform each button asks for, by its code (any other code: none). */
 const TRANSFORMS = new Map<string, EditTransform>([
@@ -41,6 +43,7 @@ export function createImageActions(deps: Deps): ComponentHandler {
   const recalled = (jobId: string) => recalledRecord(deps, jobId);
   return component(CUSTOM_IDS.action, {
     async button(interaction, { jobId, code }, ctx) {
+      if (code === ACTIONS.favorite) return starResult(interaction, jobId, chosenImage(interaction), deps, ctx);
       const expression = expressionKindOf(code);
       if (expression) {
         chosenImage(interaction);

@@ -34,6 +34,7 @@ export const USER_ERROR_IDS = [
   'expression.stickerSlotsFull',
   'expression.discordRefused',
   'expression.unavailable',
+  'favorite.tooFast',
   'gateway.contentRejected',
   'gateway.unknownModel',
   'gateway.badParameter',

@@ -22,6 +22,7 @@ export const ACTIONS = {
   panDown: 'pd',
   makeEmoji: 'em',
   makeSticker: 'st',
+  favorite: 'fv',
 } as const;
 export type ActionCode = (typeof ACTIONS)[keyof typeof ACTIONS];
 

@@ -21,6 +21,8 @@ import { usageTotalsListener } from './image-job/listeners/usage-totals.js';
 import { presentImage, type PresentDeps } from './image-job/present.js';
 import { makeExpression, type ExpressionDeps, type ExpressionOrder } from './expressions.js';
 import type { AddedExpression, GuildExpressions } from '../ports/guild-expressions.js';
+import type { FavoritesStore } from '../ports/favorites-store.js';
+import { Favorites } from './favorites.js';
 import { runImageJob } from './image-job/runner.js';
 import { SettledJobs } from './image-job/settled-event.js';
 import type { RunnerDeps } from './image-job/settle.js';
@@ -43,6 +45,8 @@ export interface ImageServiceOptions {
   produce: ProduceDeps;
   /** The bookkeeping told of each settled job; each one absent keeps nothing of its kind. */
   listeners?: ListenerDeps | undefined;
+  /** Where ⭐ keeps members' favorites and the showcase's posts; without it, there are no favorites. */
+  favorites?: FavoritesStore | undefined;
 }
 
 /** Runs image jobs; see the module comment. */
@@ -50,6 +54,8 @@ export class ImageService {
   private readonly deps: RunnerDeps;
   private readonly presenting: PresentDeps;
   private readonly expressions: ExpressionDeps;
+  /** ⭐: members' favorites and the servers' showcases (favorites.ts), over the same downloads, memory and line. */
+  readonly favorites: Favorites | undefined;
 
   constructor(options: ImageServiceOptions) {
     const steps = resolveJobDeps(options, { rules: options.rules ?? {}, holds: options.holds, produce: options.produce });
@@ -57,6 +63,8 @@ export class ImageService {
     this.deps = { ...steps, settled: settledJobs(listeners) };
     this.presenting = { ...steps, archive: listeners.archive };
     this.expressions = { produce: steps.produce, log: steps.log, moderation: steps.rules.moderation };
+    const { produce, clock, rules } = steps;
+    this.favorites = options.favorites && new Favorites({ store: options.favorites, settings: rules.settings, produce, clock, logger: options.logger });
   }
 
   /**

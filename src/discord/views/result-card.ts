@@ -139,7 +139,7 @@ const row = (components: APIButtonComponent[]): APIActionRowComponent<APIButtonC
 
 /**
  * The actions on a single image that its model supports (`actions`; none known: none shown but Remix), labelled in
- * `locale`'s language; in a server, a row of what keeps the image: Make emoji and Make sticker.
+ * `locale`'s language; and a row of what keeps the image: ⭐ Favorite, and in a server Make emoji and Make sticker.
  */
 export function imageActionRows(
   jobId: string,
@@ -168,8 +168,10 @@ export function imageActionRows(
       row([button(jobId, ACTIONS.panUp, say('button.pan'), '⬆️'), button(jobId, ACTIONS.panDown, say('button.pan'), '⬇️')]),
     );
   }
+  const keep = [button(jobId, ACTIONS.favorite, say('button.favorite'), '⭐')];
   if (place.inServer)
-    rows.push(row([button(jobId, ACTIONS.makeEmoji, say('button.makeEmoji'), '😀'), button(jobId, ACTIONS.makeSticker, say('button.makeSticker'), '🏷️')]));
+    keep.push(button(jobId, ACTIONS.makeEmoji, say('button.makeEmoji'), '😀'), button(jobId, ACTIONS.makeSticker, say('button.makeSticker'), '🏷️'));
+  rows.push(row(keep));
   return rows;
 }
 

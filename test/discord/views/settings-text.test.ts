@@ -18,6 +18,7 @@ const configured: ServerSettings = {
   describeLimit: { count: 3, period: 'week' },
   confirmAboveUsd: 0.25,
   auditChannelId: '400000000000000009',
+  showcaseChannelId: '400000000000000010',
   updatedBy: '200000000000000099',
   updatedAt: CHANGED_AT,
 };
@@ -39,6 +40,7 @@ describe('renderSettings', () => {
         'Describes per member: no cap',
         'Cost confirmation: never asked',
         'Audit channel: none',
+        'Showcase channel: none',
       ].join('\n'),
     );
     expect(renderSettings(configured, 'en-US')).toBe(
@@ -56,6 +58,7 @@ describe('renderSettings', () => {
         'Describes per member: 3 per week',
         'Cost confirmation: members confirm requests estimated above $0.25',
         'Audit channel: <#400000000000000009>',
+        'Showcase channel: <#400000000000000010>',
         `-# Last changed by <@200000000000000099> <t:${CHANGED_AT / 1000}:R>. Admins (Manage Server) are not bound by the model and count limits.`,
       ].join('\n'),
     );
@@ -77,6 +80,7 @@ describe('renderSettings', () => {
         'メンバーごとの画像説明：1週間あたり3回',
         '費用の確認：見積もりが $0.25 を超えるリクエストはメンバーが確認します',
         '監査チャンネル：<#400000000000000009>',
+        'ショーケースチャンネル：<#400000000000000010>',
         `-# 最終変更：<@200000000000000099>（<t:${CHANGED_AT / 1000}:R>）。管理者（サーバー管理）はモデルと枚数の制限を受けません。`,
       ].join('\n'),
     );
