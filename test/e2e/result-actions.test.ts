@@ -76,6 +76,7 @@ describe('result cards and their actions, end to end', () => {
       'pr',
       'pu',
       'pd',
+      'fv',
       'em',
       'st',
       expect.any(String),
