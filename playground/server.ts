@@ -13,7 +13,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { startHarness, type Harness, type HarnessOptions } from '../test/e2e/harness.js';
-import type { InteractionHandle } from '../test/emulators/discord/index.js';
+import { CREATE_GUILD_EXPRESSIONS, type InteractionHandle } from '../test/emulators/discord/index.js';
+import { Permissions } from '../test/emulators/discord/fixtures.js';
 import { emojiFontSubsets } from '../demo/transcript-font.js';
 import {
   AutocompleteRequestSchema,
@@ -57,6 +58,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     gateway: { delayMs: 1_200, imageStyle: 'illustrated' },
     ...options.harness,
   });
+  // The bot may add the server's emoji and stickers here (Make emoji, Make sticker); members need the permission too.
+  harness.discord.setBotPermissions(harness.discord.fixtures.guild.id, Permissions.everyone | CREATE_GUILD_EXPRESSIONS);
   const live = new LiveChannel(harness);
   const actions = playgroundActions(harness, (handle) => live.track(handle));
   const fonts = new Map(emojiFontSubsets().map((subset) => [subset.file, subset.path]));

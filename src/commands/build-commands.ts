@@ -23,7 +23,7 @@ export interface CommandsParts {
   clock: Clock;
   logger: Logger;
   service: Pick<CommandDeps, 'images' | 'describe' | 'usage' | 'settings' | 'quotas' | 'moderation' | 'archive' | 'history'>;
-  discord: Pick<CommandDeps, 'audit' | 'pendingDeletes' | 'isAllowedImageUrl' | 'createResponder'> & { client: Client };
+  discord: Pick<CommandDeps, 'audit' | 'pendingDeletes' | 'isAllowedImageUrl' | 'createResponder' | 'expressions' | 'showcase'> & { client: Client };
   gateway: { client: Pick<ImageGateway, 'listModels' | 'cachedModels'>; profiles: Pick<ModelProfiles, 'of'> };
 }
 
@@ -56,6 +56,8 @@ export function buildCommands(config: CommandsConfig, parts: CommandsParts): Com
     promptFeatures,
     describe: service.describe,
     createResponder: discord.createResponder,
+    expressions: discord.expressions,
+    showcase: discord.showcase,
   };
   // Each interaction's own channel object (discord.js keeps only its cache's): threads and commands-only servers.
   const channels = new InteractionChannels();

@@ -1,6 +1,7 @@
 /**
- * /history list and /history clear: the member's own recent images on this server (or in direct messages), shown only
- * to them and paged with buttons; clearing deletes the history from the store. Whose history is always the asker's:
+ * /history list, /history clear and /history favorites: the member's own recent images on this server (or in direct
+ * messages), shown only to them and paged with buttons; clearing deletes the history from the store; favorites lists
+ * what they starred (⭐) here. Whose history is always the asker's:
  * there is no option to name anyone else, admins included. Everything is written in the asker's language.
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags } from 'discord.js';
@@ -8,6 +9,8 @@ import type { HistoryOwner } from '../core/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import { component, type ChatCommand, type ComponentHandler } from './command.js';
 import { historyClearedText, renderHistoryPage } from '../discord/views/history-page.js';
+import { renderFavorites } from '../discord/views/favorite-views.js';
+import type { ImageService } from '../service/image-service.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { chatInputData, subcommandOf } from './option-reader.js';
@@ -20,12 +23,15 @@ export const HISTORY_DATA = chatInputData({
   options: [
     { type: ApplicationCommandOptionType.Subcommand, name: 'list', description: 'Your recent images, newest first (only you see this)' },
     { type: ApplicationCommandOptionType.Subcommand, name: 'clear', description: 'Delete your history here (the images stay where they were posted)' },
+    { type: ApplicationCommandOptionType.Subcommand, name: 'favorites', description: 'The results you starred here, newest first (only you see this)' },
   ],
 });
 
 /** What /history and its buttons need. */
 interface Deps {
   history: Pick<MemberHistory, 'page' | 'clear'>;
+  /** ⭐'s favorites (/history favorites); without them, the list is empty. */
+  images?: Pick<ImageService, 'favorites'> | undefined;
 }
 
 /** The asker's history: theirs, where they ask from. */
@@ -40,9 +46,14 @@ export function createHistoryCommand(deps: Deps): ChatCommand {
     kind: 'chat',
     data: HISTORY_DATA,
     async execute(interaction, ctx) {
-      const clear = subcommandOf(interaction.options, HISTORY_DATA) === 'clear';
+      const sub = subcommandOf(interaction.options, HISTORY_DATA);
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      if (clear) {
+      if (sub === 'favorites') {
+        const entries = (await deps.images?.favorites?.list(ownerOf(interaction))) ?? [];
+        await interaction.editReply({ ...renderFavorites(entries, interaction.locale), allowedMentions: { parse: [] } });
+        return;
+      }
+      if (sub === 'clear') {
         await deps.history.clear(ownerOf(interaction));
         ctx.logger.info('history cleared');
         await interaction.editReply({ content: historyClearedText(interaction.locale) });

@@ -3,11 +3,12 @@
  * and Enlarge on the card's image, and U1…U10 on a card of several, which post the chosen image as a card of its own.
  * Every action is a normal job started from the click (startJob): charged to whoever clicks, with every gate checked
  * again for them; the service plans the size, canvas and mask from the model's profile, and refuses what the model
- * cannot do before anything is charged. The result's request comes from the archive (so after a restart too).
+ * cannot do before anything is charged. The result's request comes from the archive (so after a restart too). Make
+ * emoji and Make sticker turn the card's image into the server's own (expression-actions.ts); ⭐ saves it to the
+ * clicker's favorites and the server's showcase (favorite-action.ts).
  */
 import type { ButtonInteraction, ModalSubmitInteraction } from 'discord.js';
 import { UserFacingError } from '../errors.js';
-import type { JobArchive } from '../service/job-archive.js';
 import { GenerateRequest } from '../core/image-request.js';
 import type { EditTransform } from '../core/result-actions.js';
 import type { AttachmentRef } from '../core/jobs.js';
@@ -19,8 +20,10 @@ import { readPrompt } from './prompt-modal.js';
 import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from '../discord/views/action-modals.js';
 import { ACTIONS, CUSTOM_IDS, pickedImage } from '../discord/custom-ids.js';
 import { phrase } from '../core/phrase.js';
+import { askExpression, expressionKindOf, makeExpressionFromModal, type ExpressionActionDeps } from './expression-actions.js';
+import { starResult, type FavoriteActionDeps } from './favorite-action.js';
 
-type Deps = ImageCommandDeps & { archive: Pick<JobArchive, 'recall'> };
+type Deps = ImageCommandDeps & ExpressionActionDeps & FavoriteActionDeps;
 
 /** The transform each button asks for, by its code (any other code: none). */
 const TRANSFORMS = new Map<string, EditTransform>([
@@ -40,6 +43,12 @@ export function createImageActions(deps: Deps): ComponentHandler {
   const recalled = (jobId: string) => recalledRecord(deps, jobId);
   return component(CUSTOM_IDS.action, {
     async button(interaction, { jobId, code }, ctx) {
+      if (code === ACTIONS.favorite) return starResult(interaction, jobId, chosenImage(interaction), deps, ctx);
+      const expression = expressionKindOf(code);
+      if (expression) {
+        chosenImage(interaction);
+        return askExpression(interaction, jobId, expression, deps);
+      }
       if (code === ACTIONS.remix || code === ACTIONS.region) {
         chosenImage(interaction);
         const record = await recalled(jobId);
@@ -60,6 +69,8 @@ export function createImageActions(deps: Deps): ComponentHandler {
     },
     async modal(interaction, { jobId, code }, ctx) {
       const image = chosenImage(interaction);
+      const expression = expressionKindOf(code);
+      if (expression) return makeExpressionFromModal(interaction, jobId, expression, image, deps, ctx);
       const prompt = readPrompt(interaction);
       const record = await recalled(jobId);
       if (code === ACTIONS.region) {

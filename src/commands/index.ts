@@ -29,9 +29,17 @@ import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
 import { localizeCommand } from '../i18n/command-localizations.js';
 import type { PendingDeletes } from '../discord/pending-deletes.js';
+import type { ImageService } from '../service/image-service.js';
+import type { GuildExpressions } from '../ports/guild-expressions.js';
+import type { ShowcasePoster } from '../ports/showcase-poster.js';
 
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
+  images: Pick<ImageService, 'run' | 'present' | 'expression' | 'favorites'>;
+  /** Where Make emoji and Make sticker add the server's emoji and stickers (the Discord room's). */
+  expressions: GuildExpressions;
+  /** The servers' showcase channels, where ⭐ posts (the Discord room's). */
+  showcase: ShowcasePoster;
   describe: DescribeDeps['describe'];
   usage: Pick<UsageReport, 'summary' | 'csv'>;
   clock: Clock;

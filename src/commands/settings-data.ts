@@ -153,6 +153,19 @@ export const SETTINGS_DATA = chatInputData({
     },
     {
       type: ApplicationCommandOptionType.Subcommand,
+      name: 'showcase',
+      description: 'A channel where a result is posted the first time a member stars it',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Channel,
+          name: 'channel',
+          description: 'The showcase channel (leave out to turn the showcase off)',
+          channel_types: [ChannelType.GuildText, ChannelType.GuildAnnouncement] satisfies APIApplicationCommandChannelOption['channel_types'],
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
       name: 'previews',
       description: 'Early previews while generating; each preview costs extra output tokens',
       options: [{ type: ApplicationCommandOptionType.Boolean, name: 'enabled', description: 'On (the default) or off', required: true }],

@@ -1,5 +1,5 @@
 /**
- * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|previews|prompt-help|priority|confirm-cost (Manage Server, checked here from the member's
+ * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|showcase|previews|prompt-help|priority|confirm-cost (Manage Server, checked here from the member's
  * permissions as well as by Discord's command settings). Each change answers with what it was and what it is now,
  * and is logged with who made it.
  */
@@ -151,6 +151,10 @@ const SETTINGS: { [S in Setting]: (read: Read<S>) => Change } = {
         throw new UserFacingError('input.invalid', { param: 'role', detail: phrase('detail.settings.priorityRoles', { max: MAX_PERK_ROLES }) });
       return { ...s, priority };
     };
+  },
+  showcase(read) {
+    const channelId = read.channel('channel')?.id;
+    return (s) => ({ ...s, showcaseChannelId: channelId });
   },
   'confirm-cost'(read) {
     const threshold = read.number('usd');

@@ -89,7 +89,7 @@ async function post(
   if (images.length === 0) throw new UserFacingError('history.resultGone');
   ctx.logger.info({ jobId: entry.jobId, images: images.length, left: fetched.length - images.length }, 'result shown again');
   const names = images.map((image) => spoilerName(image.filename, spoiler));
-  const card = showCard(entry, interaction.user.id, names, interaction.locale);
+  const card = showCard(entry, interaction.user.id, names, interaction.locale, interaction.inGuild());
   // A card with new files is a new message under the reply, which then points at it (deferred-reply.ts).
   const reply = new DeferredReply(interaction.client.rest, interaction);
   const posted = await reply.post({

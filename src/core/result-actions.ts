@@ -22,6 +22,14 @@ export interface ResultActions {
   enlarge: boolean;
 }
 
+/**
+ * Make emoji and Make sticker (issue 32) need no model: they are offered on a single image posted in a server, where
+ * an expression can be added (their rules: expressions.ts).
+ */
+export function offersExpressions(guildId: string | null): boolean {
+  return guildId !== null;
+}
+
 /** A change of the canvas around (or a region of) the chosen image, made before the edit is sent (outpaint.ts). */
 export const EditTransform = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('zoom'), factor: z.union([z.literal(1.5), z.literal(2)]) }),

@@ -1,7 +1,7 @@
 /**
  * A server's settings (issue 17), as admins set them with /settings: defaults for requests that name none, the
  * models members may use and the most images per request, where generation is allowed, whether previews are on,
- * prompt help, the describes cap, cost confirmation, priority perks and the audit channel. The vocabulary: the rules they impose on a
+ * prompt help, the describes cap, cost confirmation, priority perks, the audit channel and the showcase channel. The vocabulary: the rules they impose on a
  * job are src/service/server-settings.ts's.
  */
 import { z } from 'zod';
@@ -82,6 +82,8 @@ export const ServerSettings = z.object({
   priority: PrioritySettings.default({ roles: [] }),
   /** Where every job and every change of these settings is told (audit-trail.ts); absent: nowhere. */
   auditChannelId: Snowflake.optional(),
+  /** Where a result is posted the first time a member stars it (issue 32); absent: no showcase. */
+  showcaseChannelId: Snowflake.optional(),
   /** Who changed them last, and when (ms since epoch). */
   updatedBy: Snowflake.optional(),
   updatedAt: z.number().optional(),

@@ -10,6 +10,8 @@ import { shardPlan, type Config } from '../config.js';
 import type { Clock } from '../ports/clock.js';
 import { DiscordAbandonedNotifier } from './abandoned-notice.js';
 import { DiscordAuditTrail } from './audit-poster.js';
+import { DiscordGuildExpressions } from './guild-expressions.js';
+import { DiscordShowcasePoster } from './showcase-poster.js';
 import { cdnDownloader, isAllowedAttachmentUrl, type CdnDownload } from './cdn-download.js';
 import { loginWithin } from './login.js';
 import { createInteractionWebhookRest } from './original-reply.js';
@@ -43,6 +45,10 @@ export interface Discord {
   /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS). */
   isAllowedImageUrl: (url: string) => boolean;
   audit: DiscordAuditTrail;
+  /** Adds a server's emoji and stickers (Make emoji, Make sticker). */
+  expressions: DiscordGuildExpressions;
+  /** The servers' showcase channels (⭐). */
+  showcase: DiscordShowcasePoster;
   notifier: DiscordAbandonedNotifier;
   /** Delete clicks waiting for their confirmation (in memory; they hold interaction tokens). */
   pendingDeletes: PendingDeletes;
@@ -80,6 +86,8 @@ export function buildDiscord(config: DiscordConfig, parts: DiscordParts): Discor
     download,
     isAllowedImageUrl: (url) => isAllowedAttachmentUrl(url, config.DISCORD_CDN_HOSTS),
     audit: new DiscordAuditTrail({ rest: client.rest, logger }),
+    expressions: new DiscordGuildExpressions({ rest: client.rest }),
+    showcase: new DiscordShowcasePoster({ client }),
     notifier: new DiscordAbandonedNotifier({ rest: client.rest, webhookRest, clock, logger }),
     pendingDeletes: new PendingDeletes(),
     postedImages: (memory) => new DiscordPostedImages({ rest: client.rest, download, memory, maxFileBytes: config.ATTACHMENT_MAX_BYTES, logger }),

@@ -20,6 +20,9 @@ export const ACTIONS = {
   panRight: 'pr',
   panUp: 'pu',
   panDown: 'pd',
+  makeEmoji: 'em',
+  makeSticker: 'st',
+  favorite: 'fv',
 } as const;
 export type ActionCode = (typeof ACTIONS)[keyof typeof ACTIONS];
 

@@ -12,6 +12,7 @@ import { ClaimedJobs } from './claimed-jobs.js';
 import { DescribedPrompts, DescribeService } from './describe-service.js';
 import { FairQueue } from './fair-queue.js';
 import type { HistoryStore } from '../ports/history-store.js';
+import type { FavoritesStore } from '../ports/favorites-store.js';
 import { ImageService } from './image-service.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './job-archive.js';
 import type { JobMetrics } from '../ports/job-metrics.js';
@@ -80,6 +81,7 @@ export interface ServiceStorage {
   describeCounts: DescribeCounts;
   history: HistoryStore;
   strikes: StrikeStore;
+  favorites: FavoritesStore;
 }
 
 /** The metrics the service reports to (the operator's room's, when HTTP_PORT is set). */
@@ -235,7 +237,6 @@ function buildModeration(config: ServiceConfig, parts: ServiceParts, settings: S
   });
 }
 
-// The options object as main.ts wrote it (issue 30: the image job's own rewrite changes it, not this move).
 function buildImageService(config: ServiceConfig, parts: ServiceParts, shared: Shared): ImageService {
   const { storage, logger, clock } = parts;
   const { claims, settings, archive, history, quotas, moderation, queue, memory, promptHelp, jobUsage } = shared;
@@ -267,6 +268,7 @@ function buildImageService(config: ServiceConfig, parts: ServiceParts, shared: S
       metrics,
     },
     listeners: { usage: new UsageLog(jobUsage), archive, history, totals: storage.usageTotals, audit, metrics },
+    favorites: storage.favorites,
   });
 }
 

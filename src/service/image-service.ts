@@ -1,6 +1,7 @@
 /**
  * The use case: one member's image job from acceptance to delivery, run by image-job/runner.ts as a pipeline
- * (preflight → confirm → hold → produce → deliver → settle), and /show's and U1's cards (image-job/present.ts).
+ * (preflight → confirm → hold → produce → deliver → settle), /show's and U1's cards (image-job/present.ts), and the
+ * emoji and stickers made from a result (expressions.ts).
  * The after-delivery bookkeeping (usage log, archive, history, metrics, usage totals, audit) listens to the settled
  * job (image-job/listeners/), each subscribed here.
  */
@@ -18,6 +19,10 @@ import { metricsListener } from './image-job/listeners/metrics.js';
 import { usageRecordListener } from './image-job/listeners/usage-record.js';
 import { usageTotalsListener } from './image-job/listeners/usage-totals.js';
 import { presentImage, type PresentDeps } from './image-job/present.js';
+import { makeExpression, type ExpressionDeps, type ExpressionOrder } from './expressions.js';
+import type { AddedExpression, GuildExpressions } from '../ports/guild-expressions.js';
+import type { FavoritesStore } from '../ports/favorites-store.js';
+import { Favorites } from './favorites.js';
 import { runImageJob } from './image-job/runner.js';
 import { SettledJobs } from './image-job/settled-event.js';
 import type { RunnerDeps } from './image-job/settle.js';
@@ -40,18 +45,26 @@ export interface ImageServiceOptions {
   produce: ProduceDeps;
   /** The bookkeeping told of each settled job; each one absent keeps nothing of its kind. */
   listeners?: ListenerDeps | undefined;
+  /** Where ⭐ keeps members' favorites and the showcase's posts; without it, there are no favorites. */
+  favorites?: FavoritesStore | undefined;
 }
 
 /** Runs image jobs; see the module comment. */
 export class ImageService {
   private readonly deps: RunnerDeps;
   private readonly presenting: PresentDeps;
+  private readonly expressions: ExpressionDeps;
+  /** ⭐: members' favorites and the servers' showcases (favorites.ts), over the same downloads, memory and line. */
+  readonly favorites: Favorites | undefined;
 
   constructor(options: ImageServiceOptions) {
     const steps = resolveJobDeps(options, { rules: options.rules ?? {}, holds: options.holds, produce: options.produce });
     const listeners = options.listeners ?? {};
     this.deps = { ...steps, settled: settledJobs(listeners) };
     this.presenting = { ...steps, archive: listeners.archive };
+    this.expressions = { produce: steps.produce, log: steps.log, moderation: steps.rules.moderation };
+    const { produce, clock, rules } = steps;
+    this.favorites = options.favorites && new Favorites({ store: options.favorites, settings: rules.settings, produce, clock, logger: options.logger });
   }
 
   /**
@@ -68,6 +81,14 @@ export class ImageService {
    */
   present(job: ImageJob, ref: AttachmentRef, responder: Responder): Promise<void> {
     return presentImage(this.presenting, job, ref, responder);
+  }
+
+  /**
+   * Makes one image of a result into an emoji or a sticker and adds it to the server through `target`, in the
+   * member's line, nothing charged (expressions.ts).
+   */
+  expression(order: ExpressionOrder, target: GuildExpressions): Promise<AddedExpression> {
+    return makeExpression(this.expressions, order, target);
   }
 }
 

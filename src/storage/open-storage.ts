@@ -8,9 +8,11 @@ import { type QuotaLimit } from '../core/quota.js';
 import { type RecordStore } from '../ports/record-store.js';
 import { type SpendLedger } from '../ports/spend-ledger.js';
 import type { HistoryStore } from '../ports/history-store.js';
+import type { FavoritesStore } from '../ports/favorites-store.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
 import type { StrikeStore } from '../ports/strike-store.js';
 import { LedgerHistoryStore } from './history-store.js';
+import { LedgerFavoritesStore } from './favorites-store.js';
 import { LedgerStrikeStore } from './strike-store.js';
 import { LedgerJobJournal } from './job-journal.js';
 import { LedgerUsageTotals } from './usage-totals-store.js';
@@ -47,6 +49,8 @@ export interface Storage {
   describeCounts: DescribeCounts;
   /** Members' histories of delivered jobs (/history, /show), exact across processes. */
   history: HistoryStore;
+  /** Members' favorites and the showcase's posts (issue 32), exact across processes. */
+  favorites: FavoritesStore;
   /** Members' moderation strikes and pauses (issue 27), exact across processes. */
   strikes: StrikeStore;
   /** One cheap read (readiness): resolves when the store answers within `timeoutMs`, rejects otherwise. */
@@ -112,6 +116,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
     usageTotals: new LedgerUsageTotals(backend.ledger),
     describeCounts: new LedgerDescribeCounts(backend.ledger, clock),
     history: new LedgerHistoryStore(backend.ledger),
+    favorites: new LedgerFavoritesStore(backend.ledger),
     strikes: new LedgerStrikeStore(backend.ledger),
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),

@@ -64,7 +64,25 @@ describe('result cards and their actions, end to end', () => {
     expect(textOf(card)).toContain('**a lighthouse at dusk**');
     expect(textOf(card)).toMatch(/Imagined for <@\d+> · gpt-image-2\.6-flare · 1024×1024 · auto quality/);
     const codes = customIds(card).map((id) => id.split(':').at(-1));
-    expect(codes).toEqual(['vs', 'vx', 'rg', 'rm', 'en', 'z15', 'z2', 'pl', 'pr', 'pu', 'pd', expect.any(String), expect.any(String), expect.any(String)]);
+    expect(codes).toEqual([
+      'vs',
+      'vx',
+      'rg',
+      'rm',
+      'en',
+      'z15',
+      'z2',
+      'pl',
+      'pr',
+      'pu',
+      'pd',
+      'fv',
+      'em',
+      'st',
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+    ]);
     expect(h.discord.specViolations).toEqual([]);
   });
 

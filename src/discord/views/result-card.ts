@@ -18,6 +18,7 @@ import type { Delivery, ResultActions } from '../../core/jobs.js';
 import { translator } from '../../i18n/translate.js';
 import { CARD_ACCENT as ACCENT, ERROR_ACCENT, resultButtons, resultFooterLines } from './render.js';
 import { ACTIONS, CUSTOM_IDS } from '../custom-ids.js';
+import { offersExpressions } from '../../core/result-actions.js';
 import { inertText, shortenForDiscord } from '../text.js';
 
 /** The flag a message needs for these components (no content, no embeds). */
@@ -59,7 +60,10 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
     { type: ComponentType.TextDisplay, content: footer },
   );
   const totalImages = delivery.files.filter((f) => f.original !== true).length;
-  const rows = totalImages === 1 ? imageActionRows(job.id, delivery.actions, locale) : pickRows(job.id, part.firstImage, images.length);
+  const rows =
+    totalImages === 1
+      ? imageActionRows(job.id, delivery.actions, locale, { inServer: offersExpressions(job.origin.guildId) })
+      : pickRows(job.id, part.firstImage, images.length);
   return {
     flags: CARD_FLAGS,
     content: '',
@@ -77,12 +81,19 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
  * cannot do is refused with the reason before anything is charged), on several the U buttons. Buttons are labelled in
  * `locale`'s language (the member who asked; English by default).
  */
-export function shownCard(jobId: string, text: string, names: readonly string[], actions: ResultActions, locale?: string | null): CardPayload {
+export function shownCard(
+  jobId: string,
+  text: string,
+  names: readonly string[],
+  actions: ResultActions,
+  locale?: string | null,
+  place: { inServer: boolean } = { inServer: true },
+): CardPayload {
   const inside: APIComponentInContainer[] = [
     { type: ComponentType.MediaGallery, items: names.map((name) => ({ media: { url: `attachment://${name}` } })) },
     { type: ComponentType.TextDisplay, content: shortenForDiscord(text, MAX_CARD_TEXT) },
   ];
-  const rows = names.length === 1 ? imageActionRows(jobId, actions, locale) : pickRows(jobId, 0, names.length);
+  const rows = names.length === 1 ? imageActionRows(jobId, actions, locale, place) : pickRows(jobId, 0, names.length);
   return {
     flags: CARD_FLAGS,
     content: '',
@@ -126,8 +137,16 @@ const button = (
 
 const row = (components: APIButtonComponent[]): APIActionRowComponent<APIButtonComponent> => ({ type: ComponentType.ActionRow, components });
 
-/** The actions on a single image that its model supports (`actions`; none known: none shown but Remix), labelled in `locale`'s language. */
-export function imageActionRows(jobId: string, actions: ResultActions | undefined, locale?: string | null): APIActionRowComponent<APIButtonComponent>[] {
+/**
+ * The actions on a single image that its model supports (`actions`; none known: none shown but Remix), labelled in
+ * `locale`'s language; and a row of what keeps the image: ⭐ Favorite, and in a server Make emoji and Make sticker.
+ */
+export function imageActionRows(
+  jobId: string,
+  actions: ResultActions | undefined,
+  locale?: string | null,
+  place: { inServer: boolean } = { inServer: true },
+): APIActionRowComponent<APIButtonComponent>[] {
   const say = translator(locale);
   const edits = actions?.edits ?? false;
   const masks = edits && (actions?.masks ?? false);
@@ -149,6 +168,10 @@ export function imageActionRows(jobId: string, actions: ResultActions | undefine
       row([button(jobId, ACTIONS.panUp, say('button.pan'), '⬆️'), button(jobId, ACTIONS.panDown, say('button.pan'), '⬇️')]),
     );
   }
+  const keep = [button(jobId, ACTIONS.favorite, say('button.favorite'), '⭐')];
+  if (place.inServer)
+    keep.push(button(jobId, ACTIONS.makeEmoji, say('button.makeEmoji'), '😀'), button(jobId, ACTIONS.makeSticker, say('button.makeSticker'), '🏷️'));
+  rows.push(row(keep));
   return rows;
 }
 

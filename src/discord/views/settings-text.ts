@@ -53,6 +53,7 @@ export function renderSettings(settings: ServerSettings, locale?: string | null)
     renderPriority(settings.priority, locale),
     t(locale, 'admin.settings.confirmCost', { hasThreshold: has(settings.confirmAboveUsd), usd: formatUsd(locale, settings.confirmAboveUsd) }),
     t(locale, 'admin.settings.audit', { hasChannel: has(settings.auditChannelId), channel: channel(settings.auditChannelId ?? '') }),
+    t(locale, 'admin.settings.showcase', { hasChannel: has(settings.showcaseChannelId), channel: channel(settings.showcaseChannelId ?? '') }),
   ];
   if (settings.updatedBy !== undefined && settings.updatedAt !== undefined)
     lines.push(t(locale, 'admin.settings.lastChanged', { by: `<@${settings.updatedBy}>`, when: `<t:${Math.floor(settings.updatedAt / 1000)}:R>` }));

@@ -22,6 +22,7 @@ const configured: ServerSettings = {
   },
   confirmAboveUsd: 0.25,
   auditChannelId: '400000000000000009',
+  showcaseChannelId: '400000000000000010',
   updatedBy: '200000000000000099',
   updatedAt: CHANGED_AT,
 };
@@ -44,6 +45,7 @@ describe('renderSettings', () => {
         'Priority perks: none',
         'Cost confirmation: never asked',
         'Audit channel: none',
+        'Showcase channel: none',
       ].join('\n'),
     );
     expect(renderSettings(configured, 'en-US')).toBe(
@@ -62,6 +64,7 @@ describe('renderSettings', () => {
         'Priority perks: server boosters: priority lane, images ×2, money ×1 · <@&500000000000000002>: normal lane, images ×1, money ×3 (priority jobs start first; everyone else keeps at least one start in every 4)',
         'Cost confirmation: members confirm requests estimated above $0.25',
         'Audit channel: <#400000000000000009>',
+        'Showcase channel: <#400000000000000010>',
         `-# Last changed by <@200000000000000099> <t:${CHANGED_AT / 1000}:R>. Admins (Manage Server) are not bound by the model and count limits.`,
       ].join('\n'),
     );
@@ -84,6 +87,7 @@ describe('renderSettings', () => {
         '優先特典：サーバーブースター：優先レーン、画像 ×2、金額 ×1 · <@&500000000000000002>：通常レーン、画像 ×1、金額 ×3（優先ジョブが先に始まり、ほかのメンバーも 4 回に 1 回以上は始まります）',
         '費用の確認：見積もりが $0.25 を超えるリクエストはメンバーが確認します',
         '監査チャンネル：<#400000000000000009>',
+        'ショーケースチャンネル：<#400000000000000010>',
         `-# 最終変更：<@200000000000000099>（<t:${CHANGED_AT / 1000}:R>）。管理者（サーバー管理）はモデルと枚数の制限を受けません。`,
       ].join('\n'),
     );

@@ -17,6 +17,7 @@ import { Gateway } from './gateway.js';
 import { InteractionDispatcher } from './interactions.js';
 import { interactionRoutes } from './interaction-routes.js';
 import { restRoutes } from './rest-routes.js';
+import { expressionRoutes, type CreatedExpression } from './expressions.js';
 import { RestServer, type HeldRestRequest, type StartedRestRequest } from './server.js';
 import { EmulatorState } from './state.js';
 import { createUserMessage, forwardMessage, type UserMessageExtras } from './user-messages.js';
@@ -37,6 +38,8 @@ import type {
 export type * from './types.js';
 export type { UserMessageExtras } from './user-messages.js';
 export type { HeldRestRequest, StartedRestRequest } from './server.js';
+export type { CreatedExpression } from './expressions.js';
+export { CREATE_GUILD_EXPRESSIONS } from './expressions.js';
 
 export interface DiscordEmulator {
   /** 'http://127.0.0.1:PORT/api': discord.js `rest.api` (the bot's DISCORD_API_URL). */
@@ -102,6 +105,15 @@ export interface DiscordEmulator {
   /** Resolves when the head of the next matching REST request arrives, before its body (see RestServer.nextStart). */
   nextStart(match: FailureMatch): Promise<StartedRestRequest>;
   denyChannelPosts(channelId: string): void;
+  /**
+   * The bot's permissions in a server from now on: its interactions' `app_permissions` there, and what the expression
+   * routes check (@everyone's by default, which lacks CREATE_GUILD_EXPRESSIONS).
+   */
+  setBotPermissions(guildId: string, bits: bigint): void;
+  /** The custom emoji a server has (created through POST /guilds/{id}/emojis), with their images. */
+  guildEmojis(guildId: string): readonly CreatedExpression[];
+  /** The stickers a server has (created through POST /guilds/{id}/stickers), with their images. */
+  guildStickers(guildId: string): readonly CreatedExpression[];
   allowChannelPosts(channelId: string): void;
   /** Closes every connected shard's socket, or `shardId`'s (default code 4000: the client RESUMEs). */
   disconnectClient(code?: number, shardId?: number): void;
@@ -126,7 +138,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
   const { port } = server.address() as AddressInfo;
   const state = new EmulatorState(options, `http://127.0.0.1:${port}`);
   const gateway = new Gateway(state);
-  const rest = new RestServer(state, [...interactionRoutes(state), ...restRoutes(state)]);
+  const rest = new RestServer(state, [...interactionRoutes(state), ...restRoutes(state), ...expressionRoutes(state)]);
   const interactions = new InteractionDispatcher(state, gateway);
   server.on('request', rest.listener);
   server.on('upgrade', gateway.upgrade);
@@ -171,6 +183,9 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     holdNext: (match) => rest.holdNext(match),
     nextStart: (match) => rest.nextStart(match),
     denyChannelPosts: (channelId) => void state.deniedChannels.add(channelId),
+    setBotPermissions: (guildId, bits) => state.expressions.setBotPermissions(guildId, bits),
+    guildEmojis: (guildId) => state.expressions.emojisOf(guildId),
+    guildStickers: (guildId) => state.expressions.stickersOf(guildId),
     allowChannelPosts: (channelId) => void state.deniedChannels.delete(channelId),
     disconnectClient: (code, shardId) => gateway.disconnectClient(code, shardId),
     sendReconnect: (shardId) => gateway.sendReconnect(shardId),

@@ -19,7 +19,8 @@ export function envelope(state: EmulatorState, ctx: InteractionContext, ids: { i
   const overrideGuild = channelOverride === undefined ? undefined : state.isDmChannel(channelOverride) ? null : state.guildOf(channelOverride);
   const guild = overrideGuild !== undefined ? overrideGuild : ctx.guild === undefined ? state.fixtures.guild : ctx.guild;
   const attachmentSizeLimit = ctx.attachmentSizeLimit ?? state.options.attachmentSizeLimit;
-  const appPermissions = Permissions.everyone.toString();
+  // The bot's permissions where the interaction happens (@everyone's unless a test set them; in a DM, those too).
+  const appPermissions = (guild ? state.expressions.botPermissionsIn(guild.id) : Permissions.everyone).toString();
   const common = {
     ...ids,
     application_id: state.applicationId,

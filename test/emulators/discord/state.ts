@@ -4,6 +4,7 @@
  */
 import { Cdn } from './cdn.js';
 import { CommandRegistry } from './commands.js';
+import { ExpressionStore } from './expressions.js';
 import { channelJson, createFixtures, SnowflakeGenerator, threadJson, userJson } from './fixtures.js';
 import type { InteractionRecord } from './handle.js';
 import { MessageStore } from './messages.js';
@@ -69,6 +70,8 @@ export class EmulatorState {
   /** Every REST request the emulator answered, injected failures included. */
   readonly requests: RecordedRequest[] = [];
   readonly deniedChannels = new Set<string>();
+  /** The servers' emoji and stickers, and the bot's permissions in each (expressions.ts). */
+  readonly expressions = new ExpressionStore();
   /** Called after every REST request is answered (see {@link record}). */
   readonly requestListeners = new Set<(request: RecordedRequest) => void>();
   private readonly dmChannels = new Map<string, Record<string, unknown>>();
