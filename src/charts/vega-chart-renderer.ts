@@ -29,25 +29,25 @@ export class VegaChartRenderer implements ChartRenderer {
   }
 
   readonly render = async (spec: ChartSpec, bounds: ChartBounds): Promise<Buffer> => {
-    const svg = await this.#svg(spec, bounds.signal);
+    const svg = await chartSvg(spec, bounds.signal, this.#log);
     bounds.signal.throwIfAborted();
     return rasterise(svg, bounds);
   };
+}
 
-  /** The spec drawn as an SVG document by Vega. */
-  async #svg(spec: ChartSpec, signal: AbortSignal): Promise<string> {
-    const { vega, vegaLite } = await loadVega();
-    signal.throwIfAborted();
-    const logger = quietLogger(this.#log);
-    // The spec is JSON of our own (core/usage-chart.ts); Vega-Lite checks it as it compiles.
-    const compiled = vegaLite.compile(spec as unknown as TopLevelSpec, { logger }).spec;
-    const options: ViewOptions = { renderer: 'none', loader: refusingLoader(), logger };
-    const view = new vega.View(vega.parse(compiled), options);
-    try {
-      return await view.toSVG();
-    } finally {
-      view.finalize();
-    }
+/** `spec` drawn as an SVG document by Vega (its logs to `log` at debug). */
+export async function chartSvg(spec: ChartSpec, signal: AbortSignal, log: Logger): Promise<string> {
+  const { vega, vegaLite } = await loadVega();
+  signal.throwIfAborted();
+  const logger = quietLogger(log);
+  // The spec is JSON of our own (core/usage-chart.ts); Vega-Lite checks it as it compiles.
+  const compiled = vegaLite.compile(spec as unknown as TopLevelSpec, { logger }).spec;
+  const options: ViewOptions = { renderer: 'none', loader: refusingLoader(), logger };
+  const view = new vega.View(vega.parse(compiled), options);
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
   }
 }
 
