@@ -92,8 +92,6 @@ describe('VegaChartRenderer', () => {
   }, 60_000);
 
   it('stops once its time is up', async () => {
-    await expect(renderer.render(spec(month()), { ...USAGE_CHART_SIZE, signal: AbortSignal.abort(new Error('out of time')) })).rejects.toThrow(
-      'out of time',
-    );
+    await expect(renderer.render(spec(month()), { ...USAGE_CHART_SIZE, signal: AbortSignal.abort(new Error('out of time')) })).rejects.toThrow('out of time');
   }, 60_000);
 });

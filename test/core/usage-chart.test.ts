@@ -9,7 +9,11 @@ const NAMES = new Map([
 
 function input(overrides: Partial<UsageChartInput> = {}): UsageChartInput {
   return {
-    days: [day('2026-11-01', { 'gpt-image-2': 2, 'gpt-image-1': 1 }, { '1': 2, '2': 1 }), day('2026-11-02', {}, {}), day('2026-11-03', { 'gpt-image-2': 1 }, { '2': 1 })],
+    days: [
+      day('2026-11-01', { 'gpt-image-2': 2, 'gpt-image-1': 1 }, { '1': 2, '2': 1 }),
+      day('2026-11-02', {}, {}),
+      day('2026-11-03', { 'gpt-image-2': 1 }, { '2': 1 }),
+    ],
     models: ['gpt-image-2', 'gpt-image-1'],
     members: ['1', '2'],
     names: NAMES,
@@ -21,15 +25,20 @@ function input(overrides: Partial<UsageChartInput> = {}): UsageChartInput {
 function strings(value: unknown, path = ''): [string, string][] {
   if (typeof value === 'string') return [[path, value]];
   if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, path === '' ? String(i) : `${path}.${i}`));
-  if (typeof value === 'object' && value !== null)
-    return Object.entries(value).flatMap(([k, v]) => strings(v, path === '' ? k : `${path}.${k}`));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => strings(v, path === '' ? k : `${path}.${k}`));
   return [];
 }
 
 const valueAt = (spec: ChartSpec | undefined, path: string): unknown =>
   path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], spec);
 
-type Row = { x: string; s: string; g: string; images: number; cost: number };
+interface Row {
+  x: string;
+  s: string;
+  g: string;
+  images: number;
+  cost: number;
+}
 const rows = (spec: ChartSpec | undefined): Row[] => valueAt(spec, 'data.values') as Row[];
 
 describe('usageChartSpec', () => {
