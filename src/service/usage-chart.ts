@@ -6,7 +6,8 @@
  * has none; a chart whose memory is not free now, or whose drawing fails or runs out of its time limit
  * (USAGE_CHART_TIMEOUT_MS, members' names and the wait for the one drawing slot included) is left out and logged.
  * Its bytes (the drawing's pixels twice: librsvg's surface and the fitted copy; the SVG and the PNG) are taken from
- * the memory budget before it starts and given back once the drawing is over, even one given up on. One chart is
+ * the memory budget before it starts, only if they are free then (a budget smaller than one chart has no charts), and
+ * given back once the drawing is over, even one given up on. One chart is
  * drawn at a time in the process (charts are for admins, and a drawing takes a core for a moment).
  */
 import type { Logger } from 'pino';
@@ -34,12 +35,12 @@ export type UsageChart = { kind: 'drawn'; png: Buffer } | { kind: 'empty' } | { 
 /** See the module comment. */
 export class UsageCharts {
   readonly #renderer: ChartRenderer;
-  readonly #memory: Pick<MemoryBudget, 'tryTake'>;
+  readonly #memory: Pick<MemoryBudget, 'tryTake' | 'totalBytes'>;
   readonly #log: Logger;
   readonly #timeoutMs: number;
   readonly #slot = new Semaphore(1);
 
-  constructor(options: { renderer: ChartRenderer; memory: Pick<MemoryBudget, 'tryTake'>; logger: Logger; timeoutMs?: number | undefined }) {
+  constructor(options: { renderer: ChartRenderer; memory: Pick<MemoryBudget, 'tryTake' | 'totalBytes'>; logger: Logger; timeoutMs?: number | undefined }) {
     this.#renderer = options.renderer;
     this.#memory = options.memory;
     this.#log = options.logger.child({ module: 'usage-chart' });
@@ -49,7 +50,8 @@ export class UsageCharts {
   /** The chart of `summary` with `texts` in the admin's language; members named by `namesOf`. */
   async chart(summary: UsageSummary, texts: UsageChartTexts, namesOf: NamesOf): Promise<UsageChart> {
     if (!summary.days.some((d) => d.images > 0 || d.costUsd > 0)) return { kind: 'empty' };
-    const release = this.#memory.tryTake(USAGE_CHART_BYTES);
+    // A budget smaller than one chart never has room for it (tryTake would let it through alone).
+    const release = USAGE_CHART_BYTES <= this.#memory.totalBytes ? this.#memory.tryTake(USAGE_CHART_BYTES) : undefined;
     if (!release) {
       this.#log.warn({ bytes: USAGE_CHART_BYTES }, 'usage chart left out: the memory budget is full');
       return { kind: 'failed' };

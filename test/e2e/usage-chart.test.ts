@@ -69,3 +69,30 @@ describe('/usage’s chart, end to end', () => {
     expect(lastText(handle)).toContain('Images: 0 from 0 requests');
   });
 });
+
+describe('/usage without room for its chart, end to end', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // A memory budget smaller than a chart's 1200×600 drawing: every chart is left out.
+    const MIB = 1024 * 1024;
+    h = await startHarness({
+      env: { LOG_LEVEL: 'debug', MEMORY_BUDGET_BYTES: String(6 * MIB), GATEWAY_MAX_RESPONSE_BYTES: String(4 * MIB), DESCRIBE_MEMORY_BYTES: String(MIB) },
+    });
+    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a lighthouse' }], { user: h.discord.fixtures.users.member });
+    await handle.waitFor(settled);
+    await h.waitForLog((entry) => entry['interactionId'] === handle.id && entry.msg === 'interaction handled');
+  });
+  afterAll(async () => {
+    await (h as Harness | undefined)?.close();
+  });
+
+  it('still answers with the figures and the CSV, says the chart is missing, and logs why', async () => {
+    const handle = h.discord.slash('usage', [{ name: 'format', type: 3, value: 'csv' }], { user: h.discord.fixtures.admin });
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200));
+    const text = lastText(handle);
+    expect(text).toContain('Images: 1 from 1 request');
+    expect(text).toContain('-# No chart this time: it could not be drawn. The figures above are complete.');
+    expect(handle.originalMessage()?.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/\.csv$/)]);
+    await h.waitForLog('usage chart left out: the memory budget is full');
+  });
+});

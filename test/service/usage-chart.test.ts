@@ -92,6 +92,10 @@ describe('UsageCharts', () => {
     expect(log.find('usage chart left out: the memory budget is full')).toHaveLength(1);
     held?.();
     expect(await charts.chart(summary(), ENGLISH_CHART_TEXTS, names)).toMatchObject({ kind: 'drawn' });
+    // A budget smaller than one chart has none, even with nothing else held.
+    const small = new UsageCharts({ renderer, memory: new MemoryBudget({ totalBytes: USAGE_CHART_BYTES - 1, answerBytes: 1 }), logger: log.logger });
+    expect(await small.chart(summary(), ENGLISH_CHART_TEXTS, names)).toEqual({ kind: 'failed' });
+    expect(calls).toHaveLength(1);
   });
 
   it('leaves the chart out, logged, when drawing fails or names cannot be found', async () => {
