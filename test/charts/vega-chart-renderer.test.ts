@@ -91,7 +91,8 @@ describe('VegaChartRenderer', () => {
     }
   }, 60_000);
 
-  it('stops once its time is up', async () => {
+  it('stops once its time is up, before drawing', async () => {
+    await expect(chartSvg(spec(month()), AbortSignal.abort(new Error('out of time')), silentLogger)).rejects.toThrow('out of time');
     await expect(renderer.render(spec(month()), { ...USAGE_CHART_SIZE, signal: AbortSignal.abort(new Error('out of time')) })).rejects.toThrow('out of time');
   }, 60_000);
 });

@@ -21,7 +21,11 @@ const job = (userId: string, model: string, delivered: number, usd: number, sour
 });
 
 const TOTALS = [
-  dayOf([job('ada', 'gpt-image-2', 2, 0.08, 'reported', ['vip']), job('bo', 'gpt-image-1', 1, 0.011, 'estimated')]),
+  dayOf([
+    job('ada', 'gpt-image-2', 2, 0.08, 'reported', ['vip']),
+    job('bo', 'gpt-image-1', 1, 0.011, 'estimated'),
+    job('cy', 'gpt-image-1', 1, 0.011, 'estimated'),
+  ]),
   EMPTY_DAY,
   dayOf([job('bo', 'gpt-image-1', 3, 0.033, 'estimated', ['vip'])]),
 ];
@@ -31,12 +35,12 @@ describe('usageDays', () => {
   it("gives the server's images and cost of each day, reported and estimated together, by model and member", () => {
     const days = usageDays(DAYS, TOTALS, { kind: 'server' });
     expect(days.map((d) => [d.day, d.images, d.costUsd])).toEqual([
-      ['2026-11-01', 3, 0.091],
+      ['2026-11-01', 4, 0.102],
       ['2026-11-02', 0, 0],
       ['2026-11-03', 3, 0.033],
     ]);
-    expect(days[0]?.models).toEqual({ 'gpt-image-2': { images: 2, jobs: 1, costUsd: 0.08 }, 'gpt-image-1': { images: 1, jobs: 1, costUsd: 0.011 } });
-    expect(Object.keys(days[0]?.members ?? {})).toEqual(['ada', 'bo']);
+    expect(days[0]?.models).toEqual({ 'gpt-image-2': { images: 2, jobs: 1, costUsd: 0.08 }, 'gpt-image-1': { images: 2, jobs: 2, costUsd: 0.022 } });
+    expect(Object.keys(days[0]?.members ?? {})).toEqual(['ada', 'bo', 'cy']);
   });
 
   it("gives one member's own days, without models", () => {
@@ -48,7 +52,7 @@ describe('usageDays', () => {
     ]);
   });
 
-  it("gives a role's days: what members delivered while holding it, and its holders' own figures", () => {
+  it("gives a role's days: what members delivered while holding it, and its holders' own figures (no one else's)", () => {
     const days = usageDays(DAYS, TOTALS, { kind: 'role', roleId: 'vip', holders: new Set(['ada', 'bo']) });
     expect(days.map((d) => [d.images, d.costUsd, Object.keys(d.members), Object.keys(d.models)])).toEqual([
       [2, 0.08, ['ada', 'bo'], []],
