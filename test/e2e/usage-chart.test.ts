@@ -50,7 +50,7 @@ describe('/usage’s chart, end to end', () => {
     const meta = await sharp(chart?.bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 1200, 600]);
     expect(chart?.description).toMatch(
-      /^Chart of images and cost per day by model and by top member, .+: 3 images, \$\d+\.\d{2,3}; busiest day [A-Z][a-z]+ \d{1,2} \(3 images\)\.$/,
+      /^Chart of images and cost per day by model and by top members, .+: 3 images, \$\d+\.\d{2,3}; busiest day [A-Z][a-z]+ \d{1,2} \(3 images\)\.$/,
     );
     expect(lastText(handle)).toContain('Images: 3 from 2 requests');
   });

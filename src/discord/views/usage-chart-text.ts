@@ -60,7 +60,7 @@ export function usageChartMissing(locale: Locale): string {
  * The chart's alt text: what it shows, over which days, the period's images and cost, and its busiest day. It holds
  * no member text, so it stays far below {@link MAX_ALT_TEXT} in every language (tested).
  */
-export function usageChartAlt(summary: Pick<UsageSummary, 'days' | 'models' | 'members'>, locale: Locale): string {
+export function usageChartAlt(summary: Pick<UsageSummary, 'days' | 'models'>, locale: Locale): string {
   const { days } = summary;
   const first = days[0];
   const last = days.at(-1);
@@ -68,7 +68,8 @@ export function usageChartAlt(summary: Pick<UsageSummary, 'days' | 'models' | 'm
   const busiest = days.reduce((best, day) => (day.images > best.images ? day : best), first);
   const long = new Intl.DateTimeFormat(intlTag(locale), { month: 'long', day: 'numeric', timeZone: 'UTC' });
   return t(locale, 'admin.usage.chartAlt', {
-    by: summary.models.length > 0 ? (summary.members.length > 0 ? 'both' : 'model') : 'member',
+    // Models are counted for the server's figures only, which always have members too.
+    by: summary.models.length > 0 ? 'both' : 'member',
     range: long.formatRange(dayMs(first.day), dayMs(last.day)),
     images: days.reduce((n, d) => n + d.images, 0),
     cost: formatUsd(

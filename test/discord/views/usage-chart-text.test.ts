@@ -7,24 +7,28 @@ const NOVEMBER = Array.from({ length: 30 }, (_, i) =>
   day(`2026-11-${String(i + 1).padStart(2, '0')}`, { 'gpt-image-2': i === 13 ? 40 : 10 }, { '1': i === 13 ? 40 : 10 }),
 );
 const models = [{ model: 'gpt-image-2' }];
-const members = [{ userId: '1' }];
 
 describe("the chart's alt text", () => {
   it('says what the chart shows, over which days, the totals and the busiest day', () => {
-    expect(usageChartAlt({ days: NOVEMBER, models: models as never, members: members as never }, 'en-US')).toBe(
-      'Chart of images and cost per day by model and by top member, November 1\u2009–\u200930: 330 images, $13.20; busiest day November 14 (40 images).',
+    expect(usageChartAlt({ days: NOVEMBER, models: models as never }, 'en-US')).toBe(
+      'Chart of images and cost per day by model and by top members, November 1\u2009–\u200930: 330 images, $13.20; busiest day November 14 (40 images).',
     );
   });
 
   it("names only what is drawn: a member's or a role's chart has no models", () => {
     const week = NOVEMBER.slice(0, 7);
-    expect(usageChartAlt({ days: week, models: [], members: members as never }, undefined)).toMatch(
+    expect(usageChartAlt({ days: week, models: [] }, undefined)).toMatch(
       /^Chart of images and cost per day by member, November 1\u2009–\u20097: 70 images, \$2\.80;/,
     );
   });
 
+  it('names the earliest of equally busy days', () => {
+    const even = [day('2026-11-01', {}, { '1': 1 }), day('2026-11-02', {}, { '1': 2 }), day('2026-11-03', {}, { '1': 2 })];
+    expect(usageChartAlt({ days: even, models: [] }, 'en-US')).toMatch(/busiest day November 2 \(2 images\)\.$/);
+  });
+
   it('is written in the admin’s language', () => {
-    const summary = { days: NOVEMBER, models: models as never, members: members as never };
+    const summary = { days: NOVEMBER, models: models as never };
     expect(usageChartAlt(summary, 'de')).toBe(
       'Diagramm der Bilder und Kosten pro Tag nach Modell und nach Top-Mitglied, 1.–30. November: 330 Bilder, 13,20\u00a0$; stärkster Tag 14. November (40 Bilder).',
     );
@@ -39,7 +43,7 @@ describe("the chart's alt text", () => {
       images: 99_999_999,
       costUsd: 9_999_999.99,
     }));
-    const alt = usageChartAlt({ days: big, models: models as never, members: members as never }, language);
+    const alt = usageChartAlt({ days: big, models: models as never }, language);
     expect(alt.length).toBeGreaterThan(40);
     expect(alt.length).toBeLessThanOrEqual(MAX_ALT_TEXT);
   });
