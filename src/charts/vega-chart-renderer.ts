@@ -76,17 +76,21 @@ function refusingLoader(): Loader {
 
 type VegaLogger = NonNullable<ViewOptions['logger']>;
 
+/** Vega's warning level: what its logger is asked to pass on (its View asks; nothing changes it). */
+const WARN = 2;
+
 /** Vega's and Vega-Lite's warnings and errors, to the bot's log at debug (the failure itself is logged by the caller). */
 function quietLogger(log: Logger): VegaLogger {
-  let level = 2;
-  const logger: VegaLogger = {
-    level: (value?: number) => {
-      if (value === undefined) return level;
-      level = value;
+  const say =
+    (msg: string) =>
+    (...args: unknown[]) => {
+      log.debug({ vega: args.map(String).join(' ').slice(0, 300) }, msg);
       return logger;
-    },
-    error: (...args: unknown[]) => (log.debug({ vega: args.map(String).join(' ').slice(0, 300) }, 'chart library error'), logger),
-    warn: (...args: unknown[]) => (log.debug({ vega: args.map(String).join(' ').slice(0, 300) }, 'chart library warning'), logger),
+    };
+  const logger: VegaLogger = {
+    level: (value?: number) => (value === undefined ? WARN : logger),
+    error: say('chart library error'),
+    warn: say('chart library warning'),
     info: () => logger,
     debug: () => logger,
   };

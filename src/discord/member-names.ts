@@ -4,13 +4,14 @@
  * the bot cannot find (an account since deleted) is left out; the chart shows it as its id. Names are member text:
  * the chart treats them as data (core/usage-chart.ts).
  */
-import type { Client, Guild } from 'discord.js';
+/** Where names are found: the parts of an interaction (its client, its guild) that are read. */
+export interface NamePlaces {
+  client: { users: { fetch: (id: string) => Promise<{ displayName: string }> } };
+  guild: { members: { cache: { get: (id: string) => { displayName: string } | undefined } } } | null;
+}
 
 /** Display names by id, of those found; fetched at once. */
-export async function displayNames(
-  where: { client: Pick<Client, 'users'>; guild: Pick<Guild, 'members'> | null },
-  userIds: readonly string[],
-): Promise<Map<string, string>> {
+export async function displayNames(where: NamePlaces, userIds: readonly string[]): Promise<Map<string, string>> {
   const found = await Promise.allSettled(
     userIds.map(async (id): Promise<[string, string]> => {
       const member = where.guild?.members.cache.get(id);

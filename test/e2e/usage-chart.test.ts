@@ -16,7 +16,7 @@ describe('/usage’s chart, end to end', () => {
     const { member, member2 } = h.discord.fixtures.users;
     await imagine(member, [{ name: 'count', type: 4, value: 2 }]);
     await imagine(member2, [{ name: 'model', type: 3, value: 'gpt-image-1' }]);
-  });
+  }, 60_000);
   afterAll(async () => {
     await (h as Harness | undefined)?.close();
   });
@@ -81,7 +81,7 @@ describe('/usage without room for its chart, end to end', () => {
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a lighthouse' }], { user: h.discord.fixtures.users.member });
     await handle.waitFor(settled);
     await h.waitForLog((entry) => entry['interactionId'] === handle.id && entry.msg === 'interaction handled');
-  });
+  }, 60_000);
   afterAll(async () => {
     await (h as Harness | undefined)?.close();
   });
