@@ -4,6 +4,7 @@
  * the bot cannot find (an account since deleted) is left out; the chart shows it as its id. Names are member text:
  * the chart treats them as data (core/usage-chart.ts).
  */
+
 /** Where names are found: the parts of an interaction (its client, its guild) that are read. */
 export interface NamePlaces {
   client: { users: { fetch: (id: string) => Promise<{ displayName: string }> } };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -95,4 +96,12 @@ describe('VegaChartRenderer', () => {
     await expect(chartSvg(spec(month()), AbortSignal.abort(new Error('out of time')), silentLogger)).rejects.toThrow('out of time');
     await expect(renderer.render(spec(month()), { ...USAGE_CHART_SIZE, signal: AbortSignal.abort(new Error('out of time')) })).rejects.toThrow('out of time');
   }, 60_000);
+});
+
+describe("the chart's fonts", () => {
+  it("are in the Docker image's runtime: DejaVu (Latin, Cyrillic) and Droid Sans Fallback (Chinese, Japanese, Korean)", () => {
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+    expect(runtime).toMatch(/apt-get install[^\n]*\bfonts-dejavu-core\b[^\n]*\bfonts-droid-fallback\b/);
+  });
 });
