@@ -76,7 +76,7 @@ async function buildRooms(config: Config, overrides: BotOverrides) {
   const ops = await buildOps(config, { clock, logger, queueDepth: () => service.queue.waiting });
   const discord = buildDiscord(config, { clock, logger, dispatcher: gateway.dispatcher });
   const prompt = { ...promptModelsOf(config), enhance: promptFeaturesOf(config).enhance };
-  const charts = buildCharts({ logger });
+  const { renderer: charts } = buildCharts({ logger });
   const service = buildService(config, { clock, logger, leaseTimers: overrides.leaseTimers, storage, gateway, discord, ops, prompt, charts });
   const commands = buildCommands(config, { clock, logger, service, discord, gateway });
   const intake = new InteractionIntake({ client: discord.client, rests: discord.rests, route: commands.route, observe: ops.countInteraction });

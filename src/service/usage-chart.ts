@@ -26,6 +26,12 @@ const DOCUMENT_BYTES = 2 * 1024 * 1024;
 /** What a chart holds at most while it is drawn. */
 export const USAGE_CHART_BYTES = USAGE_CHART_SIZE.width * USAGE_CHART_SIZE.height * 4 * 2 + DOCUMENT_BYTES;
 
+/** What the service is built with for its charts. */
+export interface ChartParts {
+  /** Draws them (the charts room's). */
+  charts: ChartRenderer;
+}
+
 /** Members' display names by id (those it could find). */
 export type NamesOf = (userIds: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 
