@@ -25,7 +25,7 @@ describe('/usage’s chart, end to end', () => {
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a lighthouse' }, ...options], { user });
     await handle.waitFor(settled);
     // The job is counted after its reply: wait until the bot is done with the interaction.
-    await h.waitForLog((entry) => entry['interactionId'] === handle.id && entry.msg === 'interaction handled');
+    await h.waitForLog((entry) => entry['interactionId'] === handle.id && (entry.msg === 'interaction handled' || entry.msg === 'user-facing error'));
   }
 
   async function usage(options: SlashOption[], locale = 'en-US'): Promise<InteractionHandle> {
@@ -80,7 +80,7 @@ describe('/usage without room for its chart, end to end', () => {
     });
     const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a lighthouse' }], { user: h.discord.fixtures.users.member });
     await handle.waitFor(settled);
-    await h.waitForLog((entry) => entry['interactionId'] === handle.id && entry.msg === 'interaction handled');
+    await h.waitForLog((entry) => entry['interactionId'] === handle.id && (entry.msg === 'interaction handled' || entry.msg === 'user-facing error'));
   }, 60_000);
   afterAll(async () => {
     await (h as Harness | undefined)?.close();
