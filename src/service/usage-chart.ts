@@ -7,8 +7,8 @@
  * (USAGE_CHART_TIMEOUT_MS, members' names and the wait for the one drawing slot included) is left out and logged.
  * Its bytes (the drawing's pixels twice: librsvg's surface and the fitted copy; the SVG and the PNG) are taken from
  * the memory budget before it starts, only if they are free then (a budget smaller than one chart has no charts), and
- * given back once the drawing is over, even one given up on. One chart is
- * drawn at a time in the process (charts are for admins, and a drawing takes a core for a moment).
+ * given back once the drawing is over, even one given up on. One chart is drawn at a time in the process (charts are
+ * for admins, and a drawing takes a core for a moment).
  */
 import type { Logger } from 'pino';
 import type { UsageSummary } from '../core/reports.js';
