@@ -8,6 +8,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { buildCommands } from './commands/build-commands.js';
 import { promptFeaturesOf, promptModelsOf } from './commands/prompt-help-options.js';
 import { configWarnings, type Config } from './config.js';
+import { buildCharts } from './charts/build-charts.js';
 import { buildDiscord } from './discord/build-discord.js';
 import { buildGateway } from './gateway/build-gateway.js';
 import { InteractionIntake } from './discord/interaction-intake.js';
@@ -75,7 +76,8 @@ async function buildRooms(config: Config, overrides: BotOverrides) {
   const ops = await buildOps(config, { clock, logger, queueDepth: () => service.queue.waiting });
   const discord = buildDiscord(config, { clock, logger, dispatcher: gateway.dispatcher });
   const prompt = { ...promptModelsOf(config), enhance: promptFeaturesOf(config).enhance };
-  const service = buildService(config, { clock, logger, leaseTimers: overrides.leaseTimers, storage, gateway, discord, ops, prompt });
+  const { renderer: charts } = buildCharts({ logger });
+  const service = buildService(config, { clock, logger, leaseTimers: overrides.leaseTimers, storage, gateway, discord, ops, prompt, charts });
   const commands = buildCommands(config, { clock, logger, service, discord, gateway });
   const intake = new InteractionIntake({ client: discord.client, rests: discord.rests, route: commands.route, observe: ops.countInteraction });
   return { clock, logger, storage, gateway, ops, discord, service, commands, intake };

@@ -6,7 +6,7 @@
  * The rules are folder rules (issue 30): each folder of src is a room of one kind (core: vocabulary and pure rules;
  * ports: one file per port; service: use cases and their machinery; the adapters; ops; the shared modules; the entry
  * points), and MAY_IMPORT says which rooms each room may import. No file is an exception to them; the only files named
- * are the owners of a library (sharp, undici in the gateway) and the streaming seam.
+ * are the owners of a library (sharp, Vega in the charts room, undici in the gateway) and the streaming seam.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
@@ -63,7 +63,7 @@ function matchesPackage(name: string, patterns: readonly string[]): boolean {
  * The rooms of src, by kind. A file belongs to the room of its folder; the files directly in src are the entry points
  * (main.ts, the composition root, and cli.ts) or shared modules (configuration, logging, errors, i18n).
  */
-const ROOMS = ['core', 'ports', 'service', 'commands', 'discord', 'gateway', 'storage', 'ops', 'shared', 'entry'] as const;
+const ROOMS = ['core', 'ports', 'service', 'commands', 'discord', 'gateway', 'storage', 'charts', 'ops', 'shared', 'entry'] as const;
 type Room = (typeof ROOMS)[number];
 
 const ENTRY_POINTS = new Set(['src/main.ts', 'src/cli.ts']);
@@ -80,7 +80,7 @@ function roomOf(file: string): Room | undefined {
 
 /**
  * Which rooms each room may import (its own always). Dependencies point inward: the adapters (gateway, storage,
- * discord: output; commands: input) and ops see the service's world only through the ports and the core; the ports
+ * discord, charts: output; commands: input) and ops see the service's world only through the ports and the core; the ports
  * speak only the core's vocabulary; the core imports nothing of ours. Commands, the input adapter, call the service's
  * use cases and hand their results to the Discord views; only the entry points wire rooms together.
  */
@@ -92,6 +92,7 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   gateway: ['core', 'ports', 'shared'],
   storage: ['core', 'ports', 'shared'],
   discord: ['core', 'ports', 'shared'],
+  charts: ['core', 'ports', 'shared'],
   ops: ['core', 'ports', 'shared'],
   commands: ['core', 'ports', 'shared', 'service', 'discord'],
   entry: [...ROOMS],
@@ -127,6 +128,9 @@ const LIBRARY_OWNERS: readonly { pkg: string; room: Room; module?: string; why: 
   // sharp loads libvips and its threads: the idle bot does without it until an image is read (issue 28).
   { pkg: 'sharp', room: 'shared', module: 'src/lazy-sharp.ts', why: 'which loads it on first use' },
   { pkg: 'prom-client', room: 'ops', why: 'the operator’s metrics' },
+  // Vega and Vega-Lite draw /usage's charts: loaded on the first chart, so the idle bot does without them (issue 32).
+  { pkg: 'vega', room: 'charts', module: 'src/charts/lazy-vega.ts', why: 'which loads it on first use' },
+  { pkg: 'vega-lite', room: 'charts', module: 'src/charts/lazy-vega.ts', why: 'which loads it on first use' },
 ];
 
 /** In the gateway, the HTTP layer alone sends and reads: undici only there (the rest of the gateway goes through it). */
@@ -328,6 +332,8 @@ const OTHER_PLANTS: readonly [from: string, to: string, rule: string][] = [
   ['src/service/mask-check.ts', 'sharp', 'sharp is imported only by src/lazy-sharp.ts, which loads it on first use'],
   ['src/config.ts', 'sharp', 'sharp is imported only by src/lazy-sharp.ts, which loads it on first use'],
   ['src/commands/router.ts', 'prom-client', 'prom-client is imported only by src/ops, the operator’s metrics'],
+  ['src/service/usage-chart.ts', 'vega', 'vega is imported only by src/charts/lazy-vega.ts, which loads it on first use'],
+  ['src/charts/vega-chart-renderer.ts', 'vega-lite', 'vega-lite is imported only by src/charts/lazy-vega.ts, which loads it on first use'],
   ['src/gateway/json-answer.ts', 'undici', 'in the gateway only its HTTP layer (src/gateway/http.ts, src/gateway/agent.ts) imports undici'],
   [
     'src/commands/x.ts',
@@ -362,6 +368,11 @@ const ALLOWED: readonly [from: string, to: string][] = [
   ['src/commands/x.ts', 'src/discord/views/quota.ts'],
   ['src/ops/metrics.ts', 'prom-client'],
   ['src/lazy-sharp.ts', 'sharp'],
+  ['src/charts/lazy-vega.ts', 'vega'],
+  ['src/charts/lazy-vega.ts', 'vega-lite'],
+  ['src/charts/x.ts', 'src/lazy-sharp.ts'],
+  ['src/charts/x.ts', 'src/ports/chart-renderer.ts'],
+  ['src/main.ts', 'src/charts/build-charts.ts'],
   ['src/main.ts', 'src/ops/build-ops.ts'],
   ['src/main.ts', 'src/storage/build-storage.ts'],
   ['src/cli.ts', 'src/main.ts'],
@@ -369,7 +380,9 @@ const ALLOWED: readonly [from: string, to: string][] = [
 
 describe('the checker itself, on made-up graphs', () => {
   it('fails on a planted import between every two rooms that may not meet', () => {
-    // 10 rooms: every pair not allowed by MAY_IMPORT, among them core → service, ports → ports' users, discord → service.
+    // 11 rooms: every pair not allowed by MAY_IMPORT, among them core → service, ports → ports' users, discord → service.
+    expect(FOLDER_PLANTS).toContainEqual(['src/charts/x.ts', 'src/service/x.ts']);
+    expect(FOLDER_PLANTS).toContainEqual(['src/service/x.ts', 'src/charts/x.ts']);
     expect(FOLDER_PLANTS).toContainEqual(['src/core/x.ts', 'src/service/x.ts']);
     expect(FOLDER_PLANTS).toContainEqual(['src/discord/x.ts', 'src/service/x.ts']);
     expect(FOLDER_PLANTS).toContainEqual(['src/gateway/x.ts', 'src/storage/x.ts']);

@@ -22,7 +22,7 @@ export type CommandsConfig = Pick<Config, 'PROMPT_MODEL' | 'VISION_MODEL' | 'COM
 export interface CommandsParts {
   clock: Clock;
   logger: Logger;
-  service: Pick<CommandDeps, 'images' | 'describe' | 'usage' | 'settings' | 'quotas' | 'moderation' | 'archive' | 'history'>;
+  service: Pick<CommandDeps, 'images' | 'describe' | 'usage' | 'usageCharts' | 'settings' | 'quotas' | 'moderation' | 'archive' | 'history'>;
   discord: Pick<CommandDeps, 'audit' | 'pendingDeletes' | 'isAllowedImageUrl' | 'createResponder' | 'expressions' | 'showcase'> & { client: Client };
   gateway: { client: Pick<ImageGateway, 'listModels' | 'cachedModels'>; profiles: Pick<ModelProfiles, 'of'> };
 }
@@ -42,6 +42,7 @@ export function buildCommands(config: CommandsConfig, parts: CommandsParts): Com
   const deps: CommandDeps = {
     pendingDeletes: discord.pendingDeletes,
     usage: service.usage,
+    usageCharts: service.usageCharts,
     clock: parts.clock,
     settings: service.settings,
     audit: discord.audit,

@@ -7,6 +7,7 @@ import type { MemberHistory } from '../service/member-history.js';
 import type { Clock } from '../ports/clock.js';
 import type { ImageGateway } from '../ports/image-gateway.js';
 import type { UsageReport } from '../service/usage-report.js';
+import type { UsageCharts } from '../service/usage-chart.js';
 import type { QuotaAdmin } from '../service/quota-admin.js';
 import type { ModerationGate } from '../service/moderation-gate.js';
 import type { Command, ComponentHandler } from './command.js';
@@ -42,6 +43,8 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   showcase: ShowcasePoster;
   describe: DescribeDeps['describe'];
   usage: Pick<UsageReport, 'summary' | 'csv'>;
+  /** /usage's chart. */
+  usageCharts: Pick<UsageCharts, 'chart'>;
   clock: Clock;
   models: Pick<ImageGateway, 'listModels' | 'cachedModels'>;
   quotas: Pick<QuotaAdmin, 'show' | 'spending' | 'setLimit' | 'setSpendLimit' | 'resetUsage'>;

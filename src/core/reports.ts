@@ -31,6 +31,20 @@ export interface StrikeReport {
   paused: { userId: string; until: number }[];
 }
 
+/**
+ * One day of a period, as /usage's chart draws it: the images delivered and their cost (reported and estimated
+ * together), by model and by member (the same objects the day's totals hold, not copies: a day of 5,000 members costs
+ * nothing more). For one member's figures, only theirs and no models; for a role's, its holders' and no models.
+ */
+export interface UsageDay {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  images: number;
+  costUsd: number;
+  models: Readonly<Record<string, Sum>>;
+  members: Readonly<Record<string, Sum>>;
+}
+
 /** A period's figures. */
 export interface UsageSummary {
   /** First day of the period (ms since epoch, UTC midnight). */
@@ -52,4 +66,6 @@ export interface UsageSummary {
   /** Prompt help's chat calls and their cost (the member's own, with `userId`). */
   promptHelpCalls: number;
   promptHelpUsd: number;
+  /** The period's days so far, oldest first (for the chart). */
+  days: UsageDay[];
 }

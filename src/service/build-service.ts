@@ -41,6 +41,7 @@ import { StreamedDelivery } from './streaming/streamed-delivery.js';
 import { SvgRenderer } from './svg-render.js';
 import { DescribeUsage, JobUsage, UsageLog } from './usage-log.js';
 import { UsageReport } from './usage-report.js';
+import { UsageCharts, type ChartParts } from './usage-chart.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
 
 /** What the service reads of the configuration. */
@@ -88,7 +89,7 @@ export interface ServiceStorage {
 export type ServiceMetrics = JobMetrics & { downloaded: (bytes: number) => void };
 
 /** What the service is built with besides its configuration: the other rooms' parts it uses, as ports. */
-export interface ServiceParts {
+export interface ServiceParts extends ChartParts {
   clock: Clock;
   logger: Logger;
   /** Timers of the quota lease renewals; the global (unref'd) timers by default. */
@@ -122,6 +123,7 @@ export interface Service {
   moderation: ModerationGate;
   quotas: QuotaAdmin;
   usage: UsageReport;
+  usageCharts: UsageCharts;
   /** The sweep of jobs whose process died (started once the bot is logged in). */
   abandoned: AbandonedJobs;
 }
@@ -157,6 +159,7 @@ export function buildService(config: ServiceConfig, parts: ServiceParts): Servic
     moderation,
     quotas: new QuotaAdmin({ quotas, spend: storage.spend, settings, audit, logger }),
     usage: new UsageReport({ totals: storage.usageTotals, jobs: jobUsage, describes: describeUsage }),
+    usageCharts: new UsageCharts({ renderer: parts.charts, memory: shared.memory, logger }),
     // Jobs of processes that died (this one before a restart included): refunded and their members told.
     abandoned: new AbandonedJobs({
       claims,

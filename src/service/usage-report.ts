@@ -10,6 +10,7 @@ import type { RecordStore } from '../ports/record-store.js';
 import { roundUsd } from '../core/cost.js';
 import { isoDate, periodWindow } from '../core/periods.js';
 import type { DayTotals, Sum } from '../core/usage-totals.js';
+import { usageDays, type UsageDaysOf } from '../core/usage-days.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
 import type { DescribeUsage, JobUsage } from './usage-log.js';
 
@@ -67,7 +68,13 @@ export class UsageReport {
   async summary(guildId: string, period: QuotaPeriod, now: number, filter: UsageFilter = {}): Promise<UsageSummary> {
     const { from, days } = daysOf(period, now);
     const totals = await this.#totals.days(guildId, days);
-    return filter.roleId === undefined ? summarise(from, totals, filter.userId) : summariseRole(from, totals, filter.roleId);
+    if (filter.roleId !== undefined) {
+      const summary = summariseRole(from, totals, filter.roleId);
+      const holders = new Set(summary.members.map((m) => m.userId));
+      return { ...summary, days: usageDays(days, totals, { kind: 'role', roleId: filter.roleId, holders }) };
+    }
+    const of: UsageDaysOf = filter.userId === undefined ? { kind: 'server' } : { kind: 'member', userId: filter.userId };
+    return { ...summarise(from, totals, filter.userId), days: usageDays(days, totals, of) };
   }
 
   /** The period's jobs that reached the gateway, as CSV (a header line, then one line per job, oldest first). */
@@ -141,6 +148,7 @@ function emptySummary(from: number): UsageSummary {
     jobIdsCut: false,
     promptHelpCalls: 0,
     promptHelpUsd: 0,
+    days: [],
   };
 }
 

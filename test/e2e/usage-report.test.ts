@@ -38,6 +38,13 @@ describe('/usage, end to end', () => {
     return handle;
   };
 
+  /** The CSV the reply attached (beside the chart). */
+  const csvOf = (handle: InteractionHandle): string =>
+    handle.edits
+      .flatMap((e) => e.files)
+      .find((f) => f.filename.endsWith('.csv'))!
+      .bytes.toString('utf8');
+
   it("reports the period's figures, a member's own, and a CSV with the same totals", async () => {
     const { member, member2 } = h.discord.fixtures.users;
     // member: 2 images with a reported cost, 1 estimated; member2: 1 image, then a refusal (quota 4 used up by 4).
@@ -57,8 +64,8 @@ describe('/usage, end to end', () => {
     expect(report).toContain('Refused: `quota.exceeded` 1 · failed: 1');
 
     const handle = h.discord.slash('usage', [{ name: 'format', type: 3, value: 'csv' }], { user: h.discord.fixtures.admin });
-    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.length > 0));
-    const csv = handle.edits.find((e) => e.files.length > 0)!.files[0]!.bytes.toString('utf8');
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.some((f) => f.filename.endsWith('.csv'))));
+    const csv = csvOf(handle);
     const [header, ...rows] = csv
       .trimEnd()
       .split('\r\n')
@@ -107,7 +114,7 @@ describe('/usage, end to end', () => {
       { name: 'role', type: 8, value: roleId },
       { name: 'format', type: 3, value: 'csv' },
     ]);
-    const csv = handle.edits.find((e) => e.files.length > 0)!.files[0]!.bytes.toString('utf8');
+    const csv = csvOf(handle);
     expect(
       csv
         .trimEnd()

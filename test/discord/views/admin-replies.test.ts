@@ -28,6 +28,7 @@ function summary(overrides: Partial<UsageSummary> = {}): UsageSummary {
     jobIdsCut: false,
     promptHelpCalls: 0,
     promptHelpUsd: 0,
+    days: [],
     ...overrides,
   };
 }
