@@ -224,15 +224,13 @@ function buildShared(config: ServiceConfig, parts: ServiceParts): Shared {
   };
 }
 
+const hours = (count: number): number => count * 3_600_000;
+
 /** Moderation strikes (issue 27): one member's refused prompts must not earn the gateway a resource-wide block. */
 function buildModeration(config: ServiceConfig, parts: ServiceParts, settings: SettingsStore): ModerationGate {
   return new ModerationGate({
     store: parts.storage.strikes,
-    policy: {
-      strikes: config.MODERATION_STRIKES,
-      windowMs: config.MODERATION_STRIKE_WINDOW_HOURS * 3_600_000,
-      pauseMs: config.MODERATION_PAUSE_HOURS * 3_600_000,
-    },
+    policy: { strikes: config.MODERATION_STRIKES, windowMs: hours(config.MODERATION_STRIKE_WINDOW_HOURS), pauseMs: hours(config.MODERATION_PAUSE_HOURS) },
     settings,
     audit: parts.discord.audit,
     clock: parts.clock,
