@@ -167,7 +167,7 @@ describe('MODEL_PROFILES_FILE', () => {
     const file = write(JSON.stringify({ 'flux-*': { extends: 'dall-e-3', sizes: ['1024x1024'] } }));
     expect(loadConfig({ ...REQUIRED, MODEL_PROFILES_FILE: file }).MODEL_PROFILES_FILE).toEqual({
       path: file,
-      profiles: { 'flux-*': { extends: 'dall-e-3', sizes: ['1024x1024'] } },
+      profiles: { 'flux-*': { extends: 'dall-e-3', sizes: [{ width: 1024, height: 1024 }] } },
     });
   });
 
