@@ -41,7 +41,7 @@ async function post(deps: Pick<JobDeps, 'claims' | 'rules'>, { ran, answer, file
       files,
       notices: [...enhancement.notices, ...notices],
       spoiler: prepared.spoiler,
-      actions: actionsOf(prepared.profile, files[0]),
+      actions: actionsOf(prepared.profile, files[0], prepared.request.quality),
       prompts: enhancement.prompts,
       // ✨ Enhance under a result: prompt help is configured and allowed here, and the prompt was not enhanced already.
       enhanceable: deps.rules.promptHelp !== undefined && prepared.promptHelp && enhancement.prompts === undefined,
