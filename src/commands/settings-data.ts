@@ -173,7 +173,7 @@ export const SETTINGS_DATA = chatInputData({
         {
           type: ApplicationCommandOptionType.Channel,
           name: 'channel',
-          description: `Only this channel (added to or removed from the list, at most ${MAX_LISTED_CHANNELS}); leave out for the whole server`,
+          description: `Only this channel (added to or taken off the list, at most ${MAX_LISTED_CHANNELS}); leave out for the whole server`,
           channel_types: [
             ChannelType.GuildText,
             ChannelType.GuildAnnouncement,
