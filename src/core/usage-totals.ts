@@ -53,7 +53,7 @@ export const DayTotals = z.object({
   promptHelpUsd: z.number().nonnegative().default(0),
   /** Prompt help's cost by member. */
   promptHelpMembers: z.record(z.string(), z.number().nonnegative()).default({}),
-  /** Drafting (drafts.ts): drafts and HD re-renders delivered, what the drafts would have cost at high quality, and what both cost. */
+  /** Drafting (drafts.ts): draft images and HD re-renders delivered, what the drafts would have cost at high quality, and what both cost. */
   drafts: Drafts.default({ jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 }),
 });
 export type DayTotals = z.infer<typeof DayTotals>;
@@ -111,7 +111,7 @@ const micros = (usd: number): number => Math.round(usd * 1e6);
  * many members the day already counts. Counters are named `kind:id` (`mi:` a member's images, `mj:` jobs, `mu:`
  * cost in millionths of a dollar; `oi:`/`oj:`/`ou:` a model's; `gi:`/`gj:`/`gu:`/`gr:` a role's, `gr:` refused;
  * `gm:role:member` a role's member; `r:` refusals by reason, `rm:` by member; `ph`/`phu` prompt help's calls and cost,
- * `mh:` a member's prompt help cost; `dn`/`dh` drafts and HD re-renders, `dwu`/`dcu` what the drafts would have cost
+ * `mh:` a member's prompt help cost; `dn`/`dh` draft images and HD re-renders, `dwu`/`dcu` what the drafts would have cost
  * at high quality and what both cost) or plain for the day's own figures.
  * The job's id goes to the CSV's list separately (`seq` counts the jobs that reached the gateway, see {@link jobIdCount}).
  */
@@ -153,7 +153,7 @@ export function countsOf(job: SettledJob): DayCount[] {
   sum('o', name(job.model ?? 'unknown'));
   if (job.drafting) {
     const figures = draftFigures(job.drafting.use, { requested: job.drafting.requested, delivered: job.delivered, costUsd: job.cost?.usd ?? 0 });
-    add(job.drafting.use.kind === 'hd' ? 'dh' : 'dn', 1);
+    add(job.drafting.use.kind === 'hd' ? 'dh' : 'dn', job.delivered);
     add('dwu', micros(figures.wouldBeUsd));
     add('dcu', micros(figures.costUsd));
   }
