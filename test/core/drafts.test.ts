@@ -61,7 +61,9 @@ describe('drafts', () => {
     expect(renderSettings({ ...DEFAULT_SETTINGS, drafts: { everywhere: false, channelIds: [CHANNEL] } })).toContain(
       `Drafts: requests without a quality are made at the cheapest quality in <#${CHANNEL}>`,
     );
-    expect(renderSettings({ ...DEFAULT_SETTINGS, drafts: { everywhere: true, channelIds: [] } }, 'de')).toContain('Entwürfe: Anfragen ohne Qualität werden überall');
+    expect(renderSettings({ ...DEFAULT_SETTINGS, drafts: { everywhere: true, channelIds: [] } }, 'de')).toContain(
+      'Entwürfe: Anfragen ohne Qualität werden überall',
+    );
   });
 
   it('offers HD on a draft of a model that edits and has a high quality, and asks for it at the draft size', () => {
@@ -92,7 +94,13 @@ describe('drafts', () => {
     const counts = new Map<string, number>();
     const add = (more: [string, number][]) => more.forEach(([field, by]) => counts.set(field, (counts.get(field) ?? 0) + by));
     add(
-      countsOf({ ...job, jobId: 'a', delivered: 4, cost: { usd: 0.05, source: 'estimated' }, drafting: { use: { kind: 'draft', highEstimateUsd: 0.8 }, requested: 4 } }),
+      countsOf({
+        ...job,
+        jobId: 'a',
+        delivered: 4,
+        cost: { usd: 0.05, source: 'estimated' },
+        drafting: { use: { kind: 'draft', highEstimateUsd: 0.8 }, requested: 4 },
+      }),
     );
     add(countsOf({ ...job, jobId: 'b', delivered: 1, cost: { usd: 0.22, source: 'reported' }, drafting: { use: { kind: 'hd' }, requested: 1 } }));
     add(countsOf({ ...job, jobId: 'c', delivered: 1, cost: { usd: 0.17, source: 'reported' } }));
