@@ -67,6 +67,7 @@ describe('drafts, then HD, end to end', () => {
     await handled(drafts);
     expect(h.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'gpt-image-1', quality: 'low', n: 4 });
     const card = drafts.lastMessage()!;
+    expect(textOf(card)).toContain('· gpt-image-1 · 1024×1024 · low quality');
     expect(codesOf(card).slice(0, 4)).toEqual(['u0', 'u1', 'u2', 'u3']);
 
     // U1: the first draft as a card of its own, which offers HD (it was made at low quality).
