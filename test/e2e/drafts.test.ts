@@ -109,4 +109,37 @@ describe('drafts, then HD, end to end', () => {
     expect(saved).toBeGreaterThan(0.3);
     expect(Math.abs(saved! - (wouldBe - spent))).toBeLessThanOrEqual(0.0002);
   });
+
+  it('drafts only in the listed channels, and a member who names a quality gets it', async () => {
+    const { general, nsfw } = h.discord.fixtures.guild.channels;
+    const drafts = (options: SlashOption[]) => admin('settings', [{ name: 'drafts', type: 1, options }]);
+    await admin('settings', [{ name: 'confirm-cost', type: 1, options: [] }]);
+    await drafts([{ name: 'enabled', type: 5, value: false }]);
+    expect(
+      await drafts([
+        { name: 'enabled', type: 5, value: true },
+        { name: 'channel', type: 7, value: nsfw.id },
+      ]),
+    ).toContain(`Drafts: requests without a quality are made at the cheapest quality in <#${nsfw.id}>`);
+    const sentQuality = async (channelId: string, options: SlashOption[] = []) => {
+      const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: PROMPT }, { name: 'model', type: 3, value: 'gpt-image-1' }, ...options], {
+        user: h.discord.fixtures.member,
+        channelId,
+      });
+      await handle.waitFor((x) => resultPost(x) !== undefined);
+      await handled(handle);
+      return (h.gateway.imageRequests().at(-1)?.json as { quality?: string }).quality;
+    };
+    expect(await sentQuality(nsfw.id)).toBe('low');
+    expect(await sentQuality(general.id)).toBeUndefined();
+    expect(await sentQuality(nsfw.id, [{ name: 'quality', type: 3, value: 'medium' }])).toBe('medium');
+    // One channel cannot be taken off drafts that are on everywhere.
+    await drafts([{ name: 'enabled', type: 5, value: true }]);
+    expect(
+      await drafts([
+        { name: 'enabled', type: 5, value: false },
+        { name: 'channel', type: 7, value: general.id },
+      ]),
+    ).toContain('drafts are on for the whole server');
+  });
 });
