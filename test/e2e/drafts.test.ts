@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatedMessage, InteractionHandle, SlashOption } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { customIds, lastText, resultPost, settled, textOf } from './support.js';
+import { customIds, ephemeralError, lastText, quotaText, resultPost, settled, textOf } from './support.js';
 
 const PROMPT = 'a lighthouse at dusk';
 /** gpt-image-1's price per output token and per prompt token ($40 and $5 per million), and high's tokens at 1024×1024. */
@@ -141,5 +141,28 @@ describe('drafts, then HD, end to end', () => {
         { name: 'channel', type: 7, value: general.id },
       ]),
     ).toContain('drafts are on for the whole server');
+  });
+
+  it('refunds an HD re-render that fails, and counts it nowhere', async () => {
+    const { member } = h.discord.fixtures;
+    // Drafts are on everywhere (the test before), and nothing asks for confirmation.
+    const handle = h.discord.slash(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: PROMPT },
+        { name: 'model', type: 3, value: 'gpt-image-1' },
+      ],
+      { user: member },
+    );
+    await handle.waitFor((x) => resultPost(x) !== undefined);
+    await handled(handle);
+    const card = handle.lastMessage()!;
+    const quota = await quotaText(h.discord, member);
+    h.gateway.enqueue({ type: 'error', preset: 'server_error', lang: 'en' });
+    const hd = await click(card, 'hd');
+    expect(ephemeralError(hd)).toContain('You were not charged');
+    expect(h.gateway.imageRequests().at(-1)?.form?.fields).toMatchObject({ quality: 'high' });
+    expect(await quotaText(h.discord, member)).toBe(quota);
+    expect((await admin('usage')).split('\n').find((line) => line.startsWith('Drafts saved'))).toContain('(6 drafts, 1 made HD)');
   });
 });
