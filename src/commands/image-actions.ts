@@ -4,7 +4,7 @@
  * Every action is a normal job started from the click (startJob): charged to whoever clicks, with every gate checked
  * again for them; the service plans the size, canvas and mask from the model's profile, and refuses what the model
  * cannot do before anything is charged. The result's request comes from the archive (so after a restart too). Make
- * emoji and Make sticker turn the card's image into the server's own (expression-actions.ts); ⭐ saves it to the
+ * 💎 HD makes a draft again at high quality (drafts.ts). Make emoji and Make sticker turn the card's image into the server's own (expression-actions.ts); ⭐ saves it to the
  * clicker's favorites and the server's showcase (favorite-action.ts).
  */
 import type { ButtonInteraction, ModalSubmitInteraction } from 'discord.js';
@@ -20,6 +20,7 @@ import { readPrompt } from './prompt-modal.js';
 import { CELLS_FIELD, MODE_FIELD, QUALITY_FIELD, regionModal, remixModal, SIZE_FIELD } from '../discord/views/action-modals.js';
 import { ACTIONS, CUSTOM_IDS, pickedImage } from '../discord/custom-ids.js';
 import { phrase } from '../core/phrase.js';
+import { isDraft } from '../core/drafts.js';
 import { askExpression, expressionKindOf, makeExpressionFromModal, type ExpressionActionDeps } from './expression-actions.js';
 import { starResult, type FavoriteActionDeps } from './favorite-action.js';
 
@@ -59,6 +60,7 @@ export function createImageActions(deps: Deps): ComponentHandler {
       }
       const pick = pickedImage(code);
       if (pick !== undefined) return present(interaction, ctx, deps, jobId, pick);
+      if (code === ACTIONS.hd) return makeHd(interaction, ctx, deps, jobId);
       const transform = TRANSFORMS.get(code);
       if (!transform) throw new UserFacingError('button.expired');
       const image = chosenImage(interaction);
@@ -98,6 +100,21 @@ export function createImageActions(deps: Deps): ComponentHandler {
   });
 }
 
+/**
+ * HD: the card's image (a draft) made again at high quality, an edit with the same prompt; a normal job of the
+ * clicker's, so every gate holds for them (money limit and cost confirmation included: its estimate is at high
+ * quality). Refused on a result that was not a draft (its record says what it was made at).
+ */
+async function makeHd(interaction: ButtonInteraction, ctx: InteractionContext, deps: Deps, jobId: string): Promise<void> {
+  const image = chosenImage(interaction);
+  deferInBackground(interaction, ctx);
+  const record = await recalledRecord(deps, jobId);
+  if (!isDraft(record.request.quality ?? record.madeAt)) throw new UserFacingError('input.invalid', { param: 'quality', detail: phrase('detail.hd.notDraft') });
+  ctx.logger.info({ from: jobId, action: 'hd' }, 'action on a result');
+  // Asked at high quality (the server's highest quality holds); the service asks the model's own word for it.
+  await startJob(interaction, ctx, deps, 'edit', { ...kept(record.request), quality: 'high' }, { images: [image], transform: { kind: 'hd' } });
+}
+
 /** The result's stored record; gone (expired), the click is answered as an expired button. */
 async function recalledRecord(deps: Deps, jobId: string) {
   const record = await deps.archive.recall(jobId);
@@ -119,7 +136,8 @@ async function present(interaction: ButtonInteraction, ctx: InteractionContext, 
   const record = await deps.archive.recall(jobId);
   if (!record) throw new UserFacingError('button.expired');
   ctx.logger.info({ from: jobId, image: index }, 'image picked from a result');
-  const built = buildJob(interaction, record.kind, { ...record.request, n: undefined }, record.edit);
+  // A draft's card offers HD: the quality it was made at goes with the image.
+  const built = buildJob(interaction, record.kind, { ...record.request, quality: record.request.quality ?? record.madeAt, n: undefined }, record.edit);
   // The image stays its requester's: the card credits them and only they (or Manage Messages) may delete it; the
   // clicker's own work begins with the actions on it, each a job of theirs. The clicker's line still limits U1.
   const job = { ...built, origin: { ...built.origin, requesterId: record.requesterId } };

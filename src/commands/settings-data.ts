@@ -7,7 +7,7 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, ChannelType, type APIApplicationCommandChannelOption } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../core/image-request.js';
 import { QUALITY_ORDER } from '../service/server-settings.js';
-import { CHANNEL_MODES, LANES, MAX_DESCRIBES_PER_PERIOD, MAX_MULTIPLIER, NSFW_MODES } from '../core/server-settings.js';
+import { CHANNEL_MODES, LANES, MAX_DESCRIBES_PER_PERIOD, MAX_LISTED_CHANNELS, MAX_MULTIPLIER, NSFW_MODES } from '../core/server-settings.js';
 import { PERIOD_CHOICES, SERVER_ADMIN_ONLY } from './server-admin.js';
 import { chatInputData } from './option-reader.js';
 
@@ -161,6 +161,25 @@ export const SETTINGS_DATA = chatInputData({
           name: 'channel',
           description: 'The showcase channel (leave out to turn the showcase off)',
           channel_types: [ChannelType.GuildText, ChannelType.GuildAnnouncement] satisfies APIApplicationCommandChannelOption['channel_types'],
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'drafts',
+      description: 'Requests naming no quality are made at the cheapest; the HD button remakes one at high quality',
+      options: [
+        { type: ApplicationCommandOptionType.Boolean, name: 'enabled', description: 'On or off (off by default)', required: true },
+        {
+          type: ApplicationCommandOptionType.Channel,
+          name: 'channel',
+          description: `Only this channel (added to or taken off the list, at most ${MAX_LISTED_CHANNELS}); leave out for the whole server`,
+          channel_types: [
+            ChannelType.GuildText,
+            ChannelType.GuildAnnouncement,
+            ChannelType.GuildForum,
+            ChannelType.GuildVoice,
+          ] satisfies APIApplicationCommandChannelOption['channel_types'],
         },
       ],
     },

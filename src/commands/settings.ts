@@ -1,5 +1,5 @@
 /**
- * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|showcase|previews|prompt-help|priority|confirm-cost (Manage Server, checked here from the member's
+ * /settings show|defaults|models|max-count|max-size|max-quality|channels|nsfw|spoilers|audit|showcase|drafts|previews|prompt-help|priority|confirm-cost (Manage Server, checked here from the member's
  * permissions as well as by Discord's command settings). Each change answers with what it was and what it is now,
  * and is logged with who made it.
  */
@@ -9,7 +9,8 @@ import { GenerateRequest } from '../core/image-request.js';
 import { readSize } from '../core/sizes.js';
 import { validateGenerateRequest } from '../core/image-rules.js';
 import type { AuditTrail } from '../ports/audit-trail.js';
-import { MAX_PERK_ROLES, type ServerSettings } from '../core/server-settings.js';
+import { MAX_LISTED_CHANNELS, MAX_PERK_ROLES, type ServerSettings } from '../core/server-settings.js';
+import { changeDrafts } from '../core/drafts.js';
 import { grantPerk } from '../core/member-perks.js';
 import type { SettingsChange, SettingsStore } from '../service/settings-store.js';
 import type { ChatCommand, InteractionContext } from './command.js';
@@ -159,6 +160,18 @@ const SETTINGS: { [S in Setting]: (read: Read<S>) => Change } = {
   'confirm-cost'(read) {
     const threshold = read.number('usd');
     return (s) => ({ ...s, confirmAboveUsd: threshold });
+  },
+  drafts(read) {
+    const change = { enabled: read.boolean('enabled'), channelId: read.channel('channel')?.id };
+    return (s) => {
+      const changed = changeDrafts(s.drafts, change, MAX_LISTED_CHANNELS);
+      if ('refused' in changed)
+        throw new UserFacingError('input.invalid', {
+          param: 'channel',
+          detail: phrase(changed.refused === 'full' ? 'detail.settings.draftsFull' : 'detail.settings.draftsEverywhere', { max: MAX_LISTED_CHANNELS }),
+        });
+      return { ...s, drafts: { everywhere: changed.places.everywhere, channelIds: [...changed.places.channelIds] } };
+    };
   },
   previews(read) {
     const enabled = read.boolean('enabled');

@@ -3,7 +3,7 @@
  * of a member's history, moderation strikes, a period's usage figures.
  */
 import type { HistoryEntry } from './history-entries.js';
-import type { Sum } from './usage-totals.js';
+import type { Drafts, Sum } from './usage-totals.js';
 
 /** One page of a member's history. */
 export interface HistoryPage {
@@ -68,4 +68,6 @@ export interface UsageSummary {
   promptHelpUsd: number;
   /** The period's days so far, oldest first (for the chart). */
   days: UsageDay[];
+  /** The server's drafting figures (drafts.ts); absent for a member's or a role's. */
+  drafts?: Drafts | undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * The actions on a result image (issue 18) as plans: which actions a model supports, and for Zoom out, Pan, Vary
- * region and Enlarge the size the edit asks for and where the original goes on its canvas. Sizes follow the model's
+ * region, Enlarge and HD the size (and HD the quality) the edit asks for and where the original goes on its canvas. Sizes follow the model's
  * profile: a model with custom sizes gets the canvas's own aspect (within its ratio and pixel bounds, its sides
  * multiples of its step); one with listed sizes gets the listed size of the nearest aspect. Pure.
  */
@@ -11,6 +11,10 @@ import { type Size, sizeText } from './sizes.js';
 import { phrase } from './phrase.js';
 import { WIRE_NAMES } from './image-request.js';
 import type { InputFidelity } from './images.js';
+import type { IMAGE_QUALITIES } from './image-request.js';
+import { hdQuality, isDraft } from './drafts.js';
+
+type ImageQuality = (typeof IMAGE_QUALITIES)[number];
 
 /** The actions a result offers, by what its model supports (model-profiles.ts). */
 export interface ResultActions {
@@ -20,6 +24,8 @@ export interface ResultActions {
   masks: boolean;
   /** A larger size than the result's exists for the model (Enlarge). */
   enlarge: boolean;
+  /** The result is a draft (made below high quality) and the model makes it again at high quality (HD, drafts.ts). */
+  hd?: boolean | undefined;
 }
 
 /**
@@ -40,6 +46,8 @@ export const EditTransform = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('vary'), strength: z.enum(['subtle', 'strong']) }),
   /** The image again at the largest size the model makes at its aspect, kept close (high input fidelity). */
   z.object({ kind: z.literal('enlarge') }),
+  /** A draft again at high quality (drafts.ts), at its own size, kept close (high input fidelity). */
+  z.object({ kind: z.literal('hd') }),
 ]);
 export type EditTransform = z.infer<typeof EditTransform>;
 
@@ -63,12 +71,13 @@ export interface CanvasPlan {
 /** Pan adds half the image's side in its direction. */
 const PAN_EXTENT = 1.5;
 
-/** What a result of `size` made by a model of `profile` offers. */
-export function actionsOf(profile: ModelProfile, size: Dimensions | undefined): ResultActions {
+/** What a result of `size` made at `quality` (as sent) by a model of `profile` offers. */
+export function actionsOf(profile: ModelProfile, size: Dimensions | undefined, quality?: string): ResultActions {
   const edits = profile.edits !== null && !profile.edits.squarePng;
   const masks = edits && profile.edits?.mask === true;
   const enlarge = edits && size !== undefined && enlargedSize(profile, size) !== undefined;
-  return { edits, masks, enlarge };
+  const hd = edits && isDraft(quality) && hdQuality(profile.qualities) !== undefined;
+  return { edits, masks, enlarge, hd };
 }
 
 /** An action's transform that changes the canvas or marks a region (outpaint.ts builds its image and mask). */
@@ -87,7 +96,7 @@ export function actionRequest(
   source: Dimensions,
   profile: ModelProfile,
   model: string,
-): { size: Size; inputFidelity: InputFidelity | undefined } {
+): { size: Size; inputFidelity: InputFidelity | undefined; quality?: ImageQuality | undefined } {
   const { edits } = profile;
   if (!edits || edits.squarePng) throw new ImageInputError(WIRE_NAMES.images, phrase('allowed.editModel'), phrase('detail.model.noVariations', { model }));
   if (isCanvasTransform(transform) && !edits.mask)
@@ -99,6 +108,11 @@ export function actionRequest(
         size: fitSize(profile, source.width / source.height, source.width * source.height),
         inputFidelity: fidelity(transform.strength === 'subtle' ? 'high' : 'low'),
       };
+    case 'hd': {
+      const quality = hdQuality(profile.qualities);
+      if (!quality) throw new ImageInputError(WIRE_NAMES.quality, phrase('allowed.editModel'), phrase('detail.hd.notDraft'));
+      return { size: fitSize(profile, source.width / source.height, source.width * source.height), inputFidelity: fidelity('high'), quality };
+    }
     case 'enlarge': {
       const size = enlargedSize(profile, source);
       if (!size)

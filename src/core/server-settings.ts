@@ -1,7 +1,7 @@
 /**
  * A server's settings (issue 17), as admins set them with /settings: defaults for requests that name none, the
  * models members may use and the most images per request, where generation is allowed, whether previews are on,
- * prompt help, the describes cap, cost confirmation, priority perks, the audit channel and the showcase channel. The vocabulary: the rules they impose on a
+ * prompt help, the describes cap, cost confirmation, priority perks, the audit channel, the showcase channel and drafts. The vocabulary: the rules they impose on a
  * job are src/service/server-settings.ts's.
  */
 import { z } from 'zod';
@@ -84,6 +84,11 @@ export const ServerSettings = z.object({
   auditChannelId: Snowflake.optional(),
   /** Where a result is posted the first time a member stars it (issue 32); absent: no showcase. */
   showcaseChannelId: Snowflake.optional(),
+  /**
+   * Where requests that name no quality are made at the model's cheapest (drafts.ts), before the default quality:
+   * everywhere, or in the listed channels (and their threads). Cards of drafts offer HD.
+   */
+  drafts: z.object({ everywhere: z.boolean(), channelIds: z.array(Snowflake).max(MAX_LISTED_CHANNELS) }).default({ everywhere: false, channelIds: [] }),
   /** Who changed them last, and when (ms since epoch). */
   updatedBy: Snowflake.optional(),
   updatedAt: z.number().optional(),

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { roundUsd } from './cost.js';
+import { draftFigures, type DraftUse } from './drafts.js';
 
 const Sum = z.object({ images: z.number().int().nonnegative(), jobs: z.number().int().nonnegative(), costUsd: z.number().nonnegative() });
 export type Sum = z.infer<typeof Sum>;
@@ -14,6 +15,15 @@ export type Sum = z.infer<typeof Sum>;
 /** A role's day: what members holding it (when their job settled) delivered and had refused, and who they were. */
 const RoleDay = Sum.extend({ refused: z.number().int().nonnegative(), members: z.array(z.string()) });
 export type RoleDay = z.infer<typeof RoleDay>;
+
+const Drafts = z.object({
+  jobs: z.number().int().nonnegative(),
+  hd: z.number().int().nonnegative(),
+  wouldBeUsd: z.number().nonnegative(),
+  costUsd: z.number().nonnegative(),
+});
+export type Drafts = z.infer<typeof Drafts>;
+const NO_DRAFTS: Drafts = { jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 };
 
 /** Job ids kept per day (for the CSV); beyond it the figures still count, the CSV says it is cut. */
 export const MAX_JOB_IDS_PER_DAY = 5_000;
@@ -43,6 +53,8 @@ export const DayTotals = z.object({
   promptHelpUsd: z.number().nonnegative().default(0),
   /** Prompt help's cost by member. */
   promptHelpMembers: z.record(z.string(), z.number().nonnegative()).default({}),
+  /** Drafting (drafts.ts): draft images and HD re-renders delivered, what the drafts would have cost at high quality, and what both cost. */
+  drafts: Drafts.default({ jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 }),
 });
 export type DayTotals = z.infer<typeof DayTotals>;
 
@@ -63,6 +75,7 @@ export const EMPTY_DAY: DayTotals = {
   promptHelpCalls: 0,
   promptHelpUsd: 0,
   promptHelpMembers: {},
+  drafts: NO_DRAFTS,
 };
 
 /** What one settled job adds. */
@@ -81,6 +94,8 @@ export interface SettledJob {
   reachedGateway: boolean;
   /** The prompt help chat calls it made (that answered), and what they cost. */
   promptHelp?: { calls: number; usd: number } | undefined;
+  /** A draft or an HD re-render of one (drafts.ts), and the images asked for. */
+  drafting?: { use: DraftUse; requested: number } | undefined;
 }
 
 /** A counter of a day and what a job adds to it (the store adds them atomically: storage/usage-totals-store.ts). */
@@ -96,7 +111,8 @@ const micros = (usd: number): number => Math.round(usd * 1e6);
  * many members the day already counts. Counters are named `kind:id` (`mi:` a member's images, `mj:` jobs, `mu:`
  * cost in millionths of a dollar; `oi:`/`oj:`/`ou:` a model's; `gi:`/`gj:`/`gu:`/`gr:` a role's, `gr:` refused;
  * `gm:role:member` a role's member; `r:` refusals by reason, `rm:` by member; `ph`/`phu` prompt help's calls and cost,
- * `mh:` a member's prompt help cost) or plain for the day's own figures.
+ * `mh:` a member's prompt help cost; `dn`/`dh` draft images and HD re-renders, `dwu`/`dcu` what the drafts would have cost
+ * at high quality and what both cost) or plain for the day's own figures.
  * The job's id goes to the CSV's list separately (`seq` counts the jobs that reached the gateway, see {@link jobIdCount}).
  */
 export function countsOf(job: SettledJob): DayCount[] {
@@ -135,6 +151,12 @@ export function countsOf(job: SettledJob): DayCount[] {
   };
   sum('m', job.userId);
   sum('o', name(job.model ?? 'unknown'));
+  if (job.drafting) {
+    const figures = draftFigures(job.drafting.use, { requested: job.drafting.requested, delivered: job.delivered, costUsd: job.cost?.usd ?? 0 });
+    add(job.drafting.use.kind === 'hd' ? 'dh' : 'dn', job.delivered);
+    add('dwu', micros(figures.wouldBeUsd));
+    add('dcu', micros(figures.costUsd));
+  }
   for (const roleId of roles) {
     sum('g', roleId);
     add(`gm:${roleId}:${job.userId}`, 1);
@@ -152,7 +174,17 @@ const sumOf = (record: Record<string, Sum>, id: string): Sum => (record[id] ??= 
 
 /** The day its counters (as {@link countsOf} names them) add up to. */
 export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
-  const day: DayTotals = { ...EMPTY_DAY, members: {}, models: {}, refusals: {}, refusedMembers: {}, roles: {}, jobIds: [], promptHelpMembers: {} };
+  const day: DayTotals = {
+    ...EMPTY_DAY,
+    members: {},
+    models: {},
+    refusals: {},
+    refusedMembers: {},
+    roles: {},
+    jobIds: [],
+    promptHelpMembers: {},
+    drafts: { ...NO_DRAFTS },
+  };
   const jobs: [string, number][] = [];
   const role = (roleId: string): RoleDay => (day.roles[roleId] ??= { images: 0, jobs: 0, costUsd: 0, refused: 0, members: [] });
   const addSum = (sum: Sum, kind: string, n: number) => {
@@ -170,6 +202,10 @@ export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
     else if (kind === 'ph') day.promptHelpCalls = n;
     else if (kind === 'phu') day.promptHelpUsd = roundUsd(n / 1e6);
     else if (kind === 'mh') day.promptHelpMembers[id] = roundUsd(n / 1e6);
+    else if (kind === 'dn') day.drafts.jobs = n;
+    else if (kind === 'dh') day.drafts.hd = n;
+    else if (kind === 'dwu') day.drafts.wouldBeUsd = roundUsd(n / 1e6);
+    else if (kind === 'dcu') day.drafts.costUsd = roundUsd(n / 1e6);
     else if (kind === 'r') day.refusals[id] = n;
     else if (kind === 'rm') day.refusedMembers[id] = n;
     else if (kind === 'j') jobs.push([id, n]);
@@ -218,6 +254,11 @@ function mergeRoles(a: Record<string, RoleDay>, b: Record<string, RoleDay>): Rec
   return roles;
 }
 
+/** Two days' drafting figures together. */
+export function mergeDrafts(a: Drafts, b: Drafts): Drafts {
+  return { jobs: a.jobs + b.jobs, hd: a.hd + b.hd, wouldBeUsd: roundUsd(a.wouldBeUsd + b.wouldBeUsd), costUsd: roundUsd(a.costUsd + b.costUsd) };
+}
+
 /** Two records of one day together (a day stored before issue 28 as one record, and its counters since). */
 export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
   const sums = mergeSums;
@@ -239,6 +280,7 @@ export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
     jobIdsCut: a.jobIdsCut || b.jobIdsCut,
     promptHelpCalls: a.promptHelpCalls + b.promptHelpCalls,
     promptHelpUsd: roundUsd(a.promptHelpUsd + b.promptHelpUsd),
+    drafts: mergeDrafts(a.drafts, b.drafts),
     promptHelpMembers: Object.fromEntries(
       [...new Set([...Object.keys(a.promptHelpMembers), ...Object.keys(b.promptHelpMembers)])].map((id) => [
         id,

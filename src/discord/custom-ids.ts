@@ -14,6 +14,7 @@ export const ACTIONS = {
   region: 'rg',
   remix: 'rm',
   enlarge: 'en',
+  hd: 'hd',
   zoom15: 'z15',
   zoom2: 'z2',
   panLeft: 'pl',

@@ -25,6 +25,8 @@ export const ArchivedJob = z.object({
   /** Prompt help's enhance, as the member asked it (a request waiting for its cost to be confirmed keeps it). */
   enhance: z.union([z.boolean(), z.literal('required')]).optional(),
   messageIds: z.array(z.string()),
+  /** The quality the result was made at, when its request named none (a draft's: drafts.ts); HD is offered on drafts. */
+  madeAt: GenerateRequest.shape.quality,
 });
 export type ArchivedJob = z.infer<typeof ArchivedJob>;
 
@@ -68,9 +70,10 @@ export class JobArchive {
     this.options = options;
   }
 
-  /** Stores a delivered job under its id. */
-  async remember(job: ImageJob, messageIds: string[]): Promise<void> {
-    await this.options.jobs.set(job.id, ArchivedJob.parse({ v: 1, ...archivedFieldsOf(job), messageIds }), this.options.jobTtlMs);
+  /** Stores a delivered job under its id; `madeAt`: the quality it was made at, when its request named none. */
+  async remember(job: ImageJob, messageIds: string[], madeAt?: ArchivedJob['madeAt']): Promise<void> {
+    const madeAtField = job.request.quality === undefined && madeAt !== undefined ? { madeAt } : {};
+    await this.options.jobs.set(job.id, ArchivedJob.parse({ v: 1, ...archivedFieldsOf(job), messageIds, ...madeAtField }), this.options.jobTtlMs);
   }
 
   /** Stores a job that was never delivered (its process died), so the Re-roll under the member's notice works. */

@@ -11,6 +11,7 @@ import type { GenerateRequest } from '../core/image-request.js';
 import { perksOf } from '../core/member-perks.js';
 import type { QuotaSubject } from '../core/quota.js';
 import type { ServerSettings } from '../core/server-settings.js';
+import { QUALITY_ORDER, qualityRank } from '../core/drafts.js';
 
 /** Where and by whom a job is asked, as the settings' rules need it. */
 export interface JobPlace {
@@ -95,10 +96,9 @@ export function checkServerSize(request: GenerateRequest, settings: ServerSettin
     });
 }
 
-/** Qualities from the cheapest up (dall-e-3's standard and hd beside the GPT ones); auto is the model's own choice. */
-export const QUALITY_ORDER = ['auto', 'low', 'medium', 'standard', 'high', 'hd', 'xhigh', 'max'] as const;
+export { QUALITY_ORDER };
 
-const rankOf = (quality: string): number => (quality === 'auto' ? 0 : QUALITY_ORDER.indexOf(quality as (typeof QUALITY_ORDER)[number]));
+const rankOf = qualityRank;
 
 /** Pixels of a size; 0 for auto. */
 function pixelsOf(size: SizeChoice): number {

@@ -9,7 +9,7 @@ import type { QuotaPeriod } from '../core/quota.js';
 import type { RecordStore } from '../ports/record-store.js';
 import { roundUsd } from '../core/cost.js';
 import { isoDate, periodWindow } from '../core/periods.js';
-import type { DayTotals, Sum } from '../core/usage-totals.js';
+import { mergeDrafts, type DayTotals, type Sum } from '../core/usage-totals.js';
 import { usageDays, type UsageDaysOf } from '../core/usage-days.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
 import type { DescribeUsage, JobUsage } from './usage-log.js';
@@ -176,6 +176,7 @@ function addServerDay(out: UsageSummary, sums: { members: Map<string, Sum>; mode
   out.failures += day.failures;
   out.promptHelpCalls += day.promptHelpCalls;
   out.promptHelpUsd = roundUsd(out.promptHelpUsd + day.promptHelpUsd);
+  out.drafts = mergeDrafts(out.drafts ?? { jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 }, day.drafts);
   for (const [id, sum] of Object.entries(day.members)) mergeSum(sums.members, id, sum);
   for (const [model, sum] of Object.entries(day.models)) mergeSum(sums.models, model, sum);
   for (const [reason, count] of Object.entries(day.refusals)) out.refusals[reason] = (out.refusals[reason] ?? 0) + count;
@@ -223,6 +224,7 @@ function summariseRole(from: number, days: readonly DayTotals[], roleId: string)
     failures: 0,
     promptHelpCalls: 0,
     promptHelpUsd: 0,
+    drafts: undefined,
   };
 }
 

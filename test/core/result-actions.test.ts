@@ -9,10 +9,10 @@ const square = { width: 1024, height: 1024 };
 
 describe('result actions', () => {
   it('offers what the model supports: nothing to edit for dall-e-3, no Enlarge where no larger size exists', () => {
-    expect(actionsOf(profiles.of('dall-e-3').profile, square)).toEqual({ edits: false, masks: false, enlarge: false });
-    expect(actionsOf(profiles.of('dall-e-2').profile, square)).toEqual({ edits: false, masks: false, enlarge: false });
-    expect(actionsOf(gptImage1, square)).toEqual({ edits: true, masks: true, enlarge: false });
-    expect(actionsOf(gptImage2, square)).toEqual({ edits: true, masks: true, enlarge: true });
+    expect(actionsOf(profiles.of('dall-e-3').profile, square)).toEqual({ edits: false, masks: false, enlarge: false, hd: false });
+    expect(actionsOf(profiles.of('dall-e-2').profile, square)).toEqual({ edits: false, masks: false, enlarge: false, hd: false });
+    expect(actionsOf(gptImage1, square)).toEqual({ edits: true, masks: true, enlarge: false, hd: false });
+    expect(actionsOf(gptImage2, square)).toEqual({ edits: true, masks: true, enlarge: true, hd: false });
   });
 
   it('pans onto the listed size of the nearest aspect, the original against the far side', () => {

@@ -34,6 +34,14 @@ const job = (i: number, outcome: SettledJob['outcome'] = 'delivered'): SettledJo
   reachedGateway: outcome === 'delivered',
 });
 
+/** Every fourth job a draft ($0.05 at high quality), the one after it an HD re-render. */
+const drafted = (i: number, settled: SettledJob): SettledJob =>
+  i % 4 === 0
+    ? { ...settled, drafting: { use: { kind: 'draft', highEstimateUsd: 0.05 }, requested: 2 } }
+    : i % 4 === 1
+      ? { ...settled, drafting: { use: { kind: 'hd' }, requested: 2 } }
+      : settled;
+
 const places: [string, string | undefined][] = [
   ['SQLite', `sqlite://${join(mkdtempSync(join(tmpdir(), 'totals-')), 'bot.sqlite')}`],
   ['Redis', REDIS_URL],
@@ -51,8 +59,12 @@ describe.each(places)('usage totals on %s', (name, url) => {
     const [one, two] = [await open(), await open()];
     const guild = randomUUID();
     await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? one : two).usageTotals.add(guild, '2026-11-25', job(i, i % 10 === 9 ? 'refused' : 'delivered'))),
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 === 0 ? one : two).usageTotals.add(guild, '2026-11-25', drafted(i, job(i, i % 10 === 9 ? 'refused' : 'delivered'))),
+      ),
     );
+    // Drafting's counters add up too: 15 drafts of 2 images ($0.05 each at high quality), 12 HD re-renders delivered.
+    expect((await one.usageTotals.days(guild, ['2026-11-25']))[0]?.drafts).toEqual({ jobs: 30, hd: 24, wouldBeUsd: 0.75, costUsd: 0.27 });
     const [day, empty] = await one.usageTotals.days(guild, ['2026-11-25', '2026-11-24']);
     expect(day).toMatchObject({ images: 108, jobs: 54, estimatedUsd: 0.54, refusals: { 'quota.exceeded': 6 } });
     expect(day?.members).toEqual({ alice: { images: 60, jobs: 30, costUsd: 0.3 }, bob: { images: 48, jobs: 24, costUsd: 0.24 } });
@@ -107,6 +119,7 @@ describe('a usage day stored before issue 28', () => {
       promptHelpCalls: 0,
       promptHelpUsd: 0,
       promptHelpMembers: {},
+      drafts: { jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 },
     });
     expect(await backend.ledger.get('usage-day:g:2026-11-25')).toEqual(legacy);
   });

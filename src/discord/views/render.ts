@@ -76,6 +76,7 @@ function actionOf(job: Delivery['job']): string {
       return `pan${transform.direction.charAt(0).toUpperCase()}${transform.direction.slice(1)}`;
     case 'region':
     case 'enlarge':
+    case 'hd':
       return transform.kind;
   }
 }

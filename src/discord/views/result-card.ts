@@ -1,7 +1,7 @@
 /**
  * Results as Components V2 cards (issue 18): a container with a media gallery of the images (alt text from the
  * prompt, spoilers where the server says), the prompt and the parameters as text, and the action rows under it. One
- * image gets the actions on it (Vary, Remix, Zoom out, Pan, Vary region, Enlarge — those its model supports); several
+ * image gets the actions on it (Vary, Remix, Zoom out, Pan, Vary region, Enlarge, HD on a draft — those its model supports); several
  * get numbered buttons (U1…) that post the chosen image as a card of its own, where its actions are. Progress and
  * notices use the same container, and so does a description (/describe). Pure: no Discord calls.
  */
@@ -139,7 +139,7 @@ const row = (components: APIButtonComponent[]): APIActionRowComponent<APIButtonC
 
 /**
  * The actions on a single image that its model supports (`actions`; none known: none shown but Remix), labelled in
- * `locale`'s language; and a row of what keeps the image: ⭐ Favorite, and in a server Make emoji and Make sticker.
+ * `locale`'s language; and a row of what keeps the image: 💎 HD on a draft, ⭐ Favorite, and in a server Make emoji and Make sticker.
  */
 export function imageActionRows(
   jobId: string,
@@ -168,7 +168,11 @@ export function imageActionRows(
       row([button(jobId, ACTIONS.panUp, say('button.pan'), '⬆️'), button(jobId, ACTIONS.panDown, say('button.pan'), '⬇️')]),
     );
   }
-  const keep = [button(jobId, ACTIONS.favorite, say('button.favorite'), '⭐')];
+  // HD (a draft again at high quality) leads the row of what keeps the image: the first row is full.
+  const keep = [
+    ...(edits && actions?.hd === true ? [button(jobId, ACTIONS.hd, say('button.hd'), '💎')] : []),
+    button(jobId, ACTIONS.favorite, say('button.favorite'), '⭐'),
+  ];
   if (place.inServer)
     keep.push(button(jobId, ACTIONS.makeEmoji, say('button.makeEmoji'), '😀'), button(jobId, ACTIONS.makeSticker, say('button.makeSticker'), '🏷️'));
   rows.push(row(keep));

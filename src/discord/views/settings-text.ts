@@ -23,6 +23,10 @@ export function renderSettings(settings: ServerSettings, locale?: string | null)
   const lines = [
     t(locale, 'admin.settings.title'),
     t(locale, 'admin.settings.defaults', { hasDefaults: defaultParts.length > 0 ? 'yes' : 'no', defaults: defaultParts.join(' · ') }),
+    t(locale, 'admin.settings.drafts', {
+      mode: settings.drafts.everywhere ? 'everywhere' : settings.drafts.channelIds.length > 0 ? 'channels' : 'off',
+      channels: formatList(locale, settings.drafts.channelIds.map(channel)),
+    }),
     t(locale, 'admin.settings.models', {
       hasModels: settings.allowedModels.length > 0 ? 'yes' : 'no',
       models: formatList(locale, settings.allowedModels.map(code)),

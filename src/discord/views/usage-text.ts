@@ -7,6 +7,7 @@ import type { StrikeReport } from '../../core/reports.js';
 import type { QuotaPeriod } from '../../core/quota.js';
 import type { UsageSummary } from '../../core/reports.js';
 import { MAX_JOB_IDS_PER_DAY } from '../../core/usage-totals.js';
+import { draftsSaved } from '../../core/drafts.js';
 
 /** Members listed at most under "Top members". */
 const TOP = 10;
@@ -23,6 +24,12 @@ function topMembers(summary: UsageSummary, locale: Locale): string {
 /** The images and requests of the period, with their cost. */
 function imagesLine(summary: UsageSummary, cost: string, locale: Locale): string {
   return t(locale, 'admin.usage.images', { images: summary.images, jobs: summary.jobs, cost });
+}
+
+/** What drafting saved against high quality, when the period had drafts. */
+function draftsLine({ drafts }: UsageSummary, locale: Locale): string[] {
+  if (!drafts || drafts.jobs === 0) return [];
+  return [t(locale, 'admin.usage.drafts', { usd: formatUsdPrecise(locale, draftsSaved(drafts)), drafts: drafts.jobs, hd: drafts.hd })];
 }
 
 /** Paused members listed at most (soonest back first); the count names them all. */
@@ -77,6 +84,7 @@ export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: 
     imagesLine(summary, costs.length > 0 ? costs.join(' + ') : t(locale, 'admin.usage.costNone'), locale),
     topMembers(summary, locale),
     t(locale, 'admin.usage.byModel', { hasModels: models.length > 0 ? 'yes' : 'no', models: formatList(locale, models) }),
+    ...draftsLine(summary, locale),
     ...(summary.promptHelpCalls > 0
       ? [t(locale, 'admin.usage.promptHelp', { calls: summary.promptHelpCalls, usd: formatUsdPrecise(locale, summary.promptHelpUsd) })]
       : []),

@@ -7,6 +7,7 @@ import { imagesIn } from '../delivery-files.js';
 import type { Posted } from '../../core/jobs.js';
 import type { Responder } from '../../ports/responder.js';
 import { actionsOf } from '../../core/result-actions.js';
+import { isDraft } from '../../core/drafts.js';
 import type { JobDeps } from './deps.js';
 import type { Produced } from './produce.js';
 
@@ -34,14 +35,17 @@ async function post(deps: Pick<JobDeps, 'claims' | 'rules'>, { ran, answer, file
   // A job another process claimed meanwhile is not delivered (nor charged: not sent, it is refunded).
   deps.claims?.check(job.id);
   const upload = await stream?.settle(files);
+  // A draft's card says the quality it was made at (its request named none): the member sees why HD is offered.
+  const made = prepared.request.quality;
+  const shown = job.request.quality === undefined && isDraft(made) ? { ...job, request: { ...job.request, quality: made } } : job;
   return responder.deliver(
     {
-      job,
+      job: shown,
       model: answer.model,
       files,
       notices: [...enhancement.notices, ...notices],
       spoiler: prepared.spoiler,
-      actions: actionsOf(prepared.profile, files[0]),
+      actions: actionsOf(prepared.profile, files[0], prepared.request.quality),
       prompts: enhancement.prompts,
       // ✨ Enhance under a result: prompt help is configured and allowed here, and the prompt was not enhanced already.
       enhanceable: deps.rules.promptHelp !== undefined && prepared.promptHelp && enhancement.prompts === undefined,

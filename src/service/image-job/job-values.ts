@@ -10,6 +10,7 @@ import type { ModelProfile } from '../../core/model-profiles.js';
 import type { GenerateRequest, ImageResult } from '../../core/images.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
 import type { ServerSettings } from '../../core/server-settings.js';
+import type { DraftUse } from '../../core/drafts.js';
 
 /** A checked request, with the model it goes to and that model's profile (preflight). */
 export interface Prepared {
@@ -35,6 +36,8 @@ export interface Prepared {
   edit: ImageJob['edit'];
   /** The server allows prompt help (enhance). */
   promptHelp: boolean;
+  /** A draft (the server's draft default made it cheaper) or an HD re-render of one, for the drafting figures. */
+  drafting?: DraftUse | undefined;
 }
 
 /** The job as it runs once held: the enhanced prompt (if any) in both, and what to show and record of the enhance step. */

@@ -1,7 +1,7 @@
 /**
  * Step 1, preflight: the checks that need nothing fetched. The server's settings (channel rules, and for members the
  * allowed models and most images; its defaults filled in), moderation pauses, the request, the model's own rules (its
- * profile), and what Discord declares about the reference images (count, size, content type, and together no more
+ * profile; where the server drafts, a request naming no quality made at the model's cheapest), and what Discord declares about the reference images (count, size, content type, and together no more
  * than the memory budget's references may be). A request refused here, or by the quota or the queue after it,
  * downloads nothing.
  */
@@ -18,6 +18,7 @@ import { applyRatio } from '../../core/aspect-ratios.js';
 import { DEFAULT_SETTINGS, type ServerSettings } from '../../core/server-settings.js';
 import { defaultModel, type JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';
+import { draftQuality, draftsHere, hdQuality, type DraftUse } from '../../core/drafts.js';
 
 /** The settings of the server the job is accounted to (the defaults outside servers). */
 export async function settingsOf({ rules }: Pick<JobDeps, 'rules'>, job: ImageJob): Promise<ServerSettings> {
@@ -39,11 +40,13 @@ export async function preflight(deps: JobDeps, job: ImageJob, settings: ServerSe
   const applied = validateGenerateRequest(applySettings(job.request, settings, place));
   const model = applied.model ?? defaultModel(deps.gateway);
   const { profile } = deps.rules.profiles.of(model);
-  const asked = applyRatio(applied, model, profile);
+  // Where the server drafts, a request naming no quality is made at the model's cheapest (before its default quality).
+  const draft = job.request.quality === undefined && draftsHere(settings.drafts, place.channelId) ? draftQuality(profile.qualities) : undefined;
+  const asked = applyRatio(draft ? { ...applied, quality: draft } : applied, model, profile);
   checkServerSize(asked, settings, place);
   // An action on a result asks for the size (and fidelity) its plan needs, from the image's declared dimensions.
   const action = job.edit?.transform && actionRequest(job.edit.transform, declaredDimensions(job.edit.images[0]), profile, model);
-  const request = action ? { ...asked, size: action.size } : asked;
+  const request = action ? { ...asked, size: action.size, ...(action.quality ? { quality: action.quality } : {}) } : asked;
   const edit = action && job.edit ? { ...job.edit, inputFidelity: action.inputFidelity } : job.edit;
   checkAgainstProfile(request, model, profile, edit);
   // The ✨ Enhance button asks for nothing but the rewrite: where prompt help is off, it is refused, not run as written.
@@ -60,7 +63,27 @@ export async function preflight(deps: JobDeps, job: ImageJob, settings: ServerSe
     edit,
     promptHelp: settings.promptHelp,
     ...estimates(deps, job, settings, { request, model, profile, edit, spoiler }),
+    drafting: draftUseOf(deps, job, { request, profile, edit, spoiler, previews: settings.previews }, draft !== undefined),
   };
+}
+
+/**
+ * What the job tells the drafting figures (drafts.ts): an HD re-render; or a draft, with what it would have cost at
+ * high quality (undefined when the model's prices are not known: nothing to compare).
+ */
+function draftUseOf(
+  deps: JobDeps,
+  job: ImageJob,
+  checked: Pick<Prepared, 'request' | 'profile' | 'edit' | 'spoiler' | 'previews'>,
+  drafted: boolean,
+): DraftUse | undefined {
+  if (job.edit?.transform?.kind === 'hd') return { kind: 'hd' };
+  if (!drafted) return undefined;
+  const { request, profile, edit } = checked;
+  const high = { ...request, quality: hdQuality(profile.qualities) ?? 'high' };
+  const partialImages = partialImagesFor(deps, { ...checked, request: high });
+  const highEstimateUsd = estimateCost(high, profile.prices, edit, { partialImages });
+  return highEstimateUsd === undefined ? undefined : { kind: 'draft', highEstimateUsd };
 }
 
 /**

@@ -40,7 +40,7 @@ async function presentNow(deps: PresentDeps, job: ImageJob, ref: AttachmentRef, 
     const model = job.request.model ?? defaultModel(deps.gateway);
     const { profile } = deps.rules.profiles.of(model);
     const files = [{ bytes, format, width: meta.width, height: meta.height }];
-    const { messageIds } = await responder.deliver({ job, model, files, notices: [], actions: actionsOf(profile, files[0]) });
+    const { messageIds } = await responder.deliver({ job, model, files, notices: [], actions: actionsOf(profile, files[0], job.request.quality) });
     await deps.archive?.remember(job, messageIds).catch((err: unknown) => log.warn({ err }, 'could not store job for its buttons'));
     log.info('image presented as its own card');
   } catch (err) {

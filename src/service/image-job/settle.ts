@@ -44,6 +44,7 @@ export async function settleDelivered(deps: RunnerDeps, job: ImageJob, done: Del
       ran: { job: ran.job, request: ran.prepared.request },
       answer,
       promptHelp: ran.promptHelp,
+      drafting: prepared.drafting,
       reachedGateway: true,
       settledAt: deps.clock.now(),
     },

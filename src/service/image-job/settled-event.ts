@@ -11,6 +11,7 @@ import type { GenerateRequest } from '../../core/images.js';
 import type { PromptHelpUsage } from '../prompt-help.js';
 import type { ServerSettings } from '../../core/server-settings.js';
 import type { Answer } from './job-values.js';
+import type { DraftUse } from '../../core/drafts.js';
 
 /** One settled job, as the bookkeeping reads it. */
 export interface JobSettled {
@@ -37,6 +38,8 @@ export interface JobSettled {
   answer?: Answer | undefined;
   /** The enhance call that answered, and what it cost. */
   promptHelp?: (PromptHelpUsage & { cost?: JobCost | undefined }) | undefined;
+  /** A draft or an HD re-render of one (drafts.ts), for the drafting figures; absent: neither, or not prepared. */
+  drafting?: DraftUse | undefined;
   /** It reached the gateway: images were made, or an enhance call answered (it has a usage record). */
   reachedGateway: boolean;
   /** When it settled (ms since epoch). */

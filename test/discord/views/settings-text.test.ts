@@ -33,6 +33,7 @@ describe('renderSettings', () => {
       [
         '**Settings for this server**',
         "Defaults: none (the bot's defaults)",
+        'Drafts: off',
         'Models members may use: any the gateway lists',
         "Most images per request: the bot's limit (10)",
         'Largest size: any · highest quality: any',
@@ -52,6 +53,7 @@ describe('renderSettings', () => {
       [
         '**Settings for this server**',
         'Defaults: size `1536x1024` · quality `low`',
+        'Drafts: off',
         'Models members may use: `gpt-image-1`, `gpt-image-1-mini`',
         'Most images per request: 2',
         'Largest size: 1536x1024 · highest quality: any',
@@ -75,6 +77,7 @@ describe('renderSettings', () => {
       [
         '**このサーバーの設定**',
         '既定値：サイズ `1536x1024` · 品質 `low`',
+        '下書き：オフ',
         'メンバーが使えるモデル：`gpt-image-1`、`gpt-image-1-mini`',
         '1 回のリクエストの最大枚数：2',
         '最大サイズ：1536x1024 · 最高品質：制限なし',

@@ -1,4 +1,4 @@
-/** Listener: remembers a delivered job for its buttons (job-archive.ts), with the prompt it ran with. */
+/** Listener: remembers a delivered job for its buttons (job-archive.ts), with the prompt and quality it ran with. */
 import type { JobArchive } from '../../job-archive.js';
 import type { SettledListener } from '../settled-event.js';
 
@@ -6,7 +6,7 @@ export function archiveListener(archive: Pick<JobArchive, 'remember'>): SettledL
   return {
     failure: 'could not store job for its buttons',
     onSettled: async ({ ran, posted }) => {
-      if (ran && posted) await archive.remember(ran.job, posted.messageIds);
+      if (ran && posted) await archive.remember(ran.job, posted.messageIds, ran.request.quality);
     },
   };
 }

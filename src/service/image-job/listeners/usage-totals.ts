@@ -14,6 +14,7 @@ export function usageTotalsListener(totals: Pick<UsageTotals, 'add'>): SettledLi
         userId: job.subject.userId,
         roleIds: job.subject.roleIds,
         ...endOf(event),
+        drafting: event.drafting && { use: event.drafting, requested: event.request.n ?? 1 },
       });
     },
   };
