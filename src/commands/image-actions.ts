@@ -75,29 +75,46 @@ export function createImageActions(deps: Deps): ComponentHandler {
       if (expression) return makeExpressionFromModal(interaction, jobId, expression, image, deps, ctx);
       const prompt = readPrompt(interaction);
       const record = await recalled(jobId);
-      if (code === ACTIONS.region) {
-        const cells = interaction.fields.getStringSelectValues(CELLS_FIELD).map(Number);
-        if (cells.length === 0) throw new UserFacingError('input.invalid', { param: 'region', detail: phrase('detail.region.empty') });
-        deferInBackground(interaction, ctx);
-        ctx.logger.info({ from: jobId, action: 'region', cells }, 'action on a result');
-        await startJob(interaction, ctx, deps, 'edit', { ...kept(record.request), prompt }, { images: [image], transform: { kind: 'region', cells } });
-        return;
-      }
-      const changed = GenerateRequest.pick({ size: true, quality: true }).safeParse({
-        size: optional(interaction.fields.getTextInputValue(SIZE_FIELD)),
-        quality: optional(interaction.fields.getTextInputValue(QUALITY_FIELD)),
-      });
-      if (!changed.success) throw new UserFacingError('input.invalid', { param: String(changed.error.issues[0]?.path[0] ?? 'size') });
-      // A size typed in the modal replaces the ratio the result was asked with.
-      const typed = changed.data.size === undefined ? {} : { ratio: undefined, resolution: undefined };
-      const request = { ...kept(record.request), ...changed.data, ...typed, prompt };
-      const fromImage = interaction.fields.getStringSelectValues(MODE_FIELD)[0] === 'edit';
-      deferInBackground(interaction, ctx);
-      ctx.logger.info({ from: jobId, action: 'remix', fromImage }, 'action on a result');
-      if (fromImage) await startJob(interaction, ctx, deps, 'edit', request, { images: [image] });
-      else await startJob(interaction, ctx, deps, 'imagine', { ...request, n: record.request.n === undefined ? undefined : 1 });
+      if (code === ACTIONS.region) return regionFromModal(interaction, ctx, deps, { jobId, record, image, prompt });
+      await remixFromModal(interaction, ctx, deps, { jobId, record, image, prompt });
     },
   });
+}
+
+/** What a modal's action starts from: the result's record, the image chosen on its card, the prompt typed. */
+interface ModalStart {
+  jobId: string;
+  record: Awaited<ReturnType<typeof recalledRecord>>;
+  image: ReturnType<typeof chosenImage>;
+  prompt: string;
+}
+
+/** Vary region: an edit of the chosen cells of the image. */
+async function regionFromModal(interaction: ModalSubmitInteraction, ctx: InteractionContext, deps: Deps, start: ModalStart): Promise<void> {
+  const { jobId, record, image, prompt } = start;
+  const cells = interaction.fields.getStringSelectValues(CELLS_FIELD).map(Number);
+  if (cells.length === 0) throw new UserFacingError('input.invalid', { param: 'region', detail: phrase('detail.region.empty') });
+  deferInBackground(interaction, ctx);
+  ctx.logger.info({ from: jobId, action: 'region', cells }, 'action on a result');
+  await startJob(interaction, ctx, deps, 'edit', { ...kept(record.request), prompt }, { images: [image], transform: { kind: 'region', cells } });
+}
+
+/** Remix: the prompt (and size or quality) changed, made again from the prompt or as an edit of the image. */
+async function remixFromModal(interaction: ModalSubmitInteraction, ctx: InteractionContext, deps: Deps, start: ModalStart): Promise<void> {
+  const { jobId, record, image, prompt } = start;
+  const changed = GenerateRequest.pick({ size: true, quality: true }).safeParse({
+    size: optional(interaction.fields.getTextInputValue(SIZE_FIELD)),
+    quality: optional(interaction.fields.getTextInputValue(QUALITY_FIELD)),
+  });
+  if (!changed.success) throw new UserFacingError('input.invalid', { param: String(changed.error.issues[0]?.path[0] ?? 'size') });
+  // A size typed in the modal replaces the ratio the result was asked with.
+  const typed = changed.data.size === undefined ? {} : { ratio: undefined, resolution: undefined };
+  const request = { ...kept(record.request), ...changed.data, ...typed, prompt };
+  const fromImage = interaction.fields.getStringSelectValues(MODE_FIELD)[0] === 'edit';
+  deferInBackground(interaction, ctx);
+  ctx.logger.info({ from: jobId, action: 'remix', fromImage }, 'action on a result');
+  if (fromImage) await startJob(interaction, ctx, deps, 'edit', request, { images: [image] });
+  else await startJob(interaction, ctx, deps, 'imagine', { ...request, n: record.request.n === undefined ? undefined : 1 });
 }
 
 /**
