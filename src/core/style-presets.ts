@@ -103,8 +103,11 @@ export function referencePrompt(prompt: string, roles: ReferenceRoles, suffix = 
   if (roles.presetImages > 0) {
     const first = at + 1;
     const last = at + roles.presetImages;
-    const which = first === last ? `Image ${String(first)} is` : `Images ${String(first)} to ${String(last)} are`;
-    lines.push(`${which} style references: use their style, palette and rendering, not their content.`);
+    lines.push(
+      first === last
+        ? `Image ${String(first)} is a style reference: use its style, palette and rendering, not its content.`
+        : `Images ${String(first)} to ${String(last)} are style references: use their style, palette and rendering, not their content.`,
+    );
   }
   const body = suffix.trim() === '' ? prompt : `${prompt}\n${suffix.trim()}`;
   return lines.length === 0 ? body : `${lines.join(' ')}\n${body}`;
