@@ -34,6 +34,9 @@ export const PresetImage = z.object({
     .max(Math.ceil((PRESET_IMAGE_MAX_BYTES * 4) / 3) + 4)
     .regex(/^[A-Za-z0-9+/]*={0,2}$/),
   filename: z.string().max(64),
+  /** Its pixels, for the cost estimate of the jobs that use it. */
+  width: z.number().int().min(1).max(PRESET_IMAGE_SIDE),
+  height: z.number().int().min(1).max(PRESET_IMAGE_SIDE),
 });
 export type PresetImage = z.infer<typeof PresetImage>;
 

@@ -17,10 +17,13 @@ const QUALITIES = [85, 70, 50, 30] as const;
 export const PRESET_IMAGE_WORK_BYTES = PRESET_IMAGE_SIDE * PRESET_IMAGE_SIDE * 4 * 2 + PRESET_IMAGE_MAX_BYTES * 2;
 
 /**
- * `bytes` as a WebP within the preset bounds.
+ * `bytes` as a WebP within the preset bounds, and its pixels.
  * @throws UserFacingError input.attachmentInvalid (too many pixels, unreadable, too slow, too large even at the lowest quality)
  */
-export async function presetImage(bytes: Buffer, options: { filename: string; maxPixels: number; timeoutSeconds: number }): Promise<Buffer> {
+export async function presetImage(
+  bytes: Buffer,
+  options: { filename: string; maxPixels: number; timeoutSeconds: number },
+): Promise<{ bytes: Buffer; width: number; height: number }> {
   const unreadable = (cause?: unknown) =>
     new UserFacingError('input.attachmentInvalid', { param: options.filename, detail: phrase('detail.image.notEditable') }, { cause });
   const header = await checkedHeader(bytes, options.maxPixels, options.filename);
@@ -39,7 +42,7 @@ export async function presetImage(bytes: Buffer, options: { filename: string; ma
   const raw = { width: info.width, height: info.height, channels: 4 as const };
   for (const quality of QUALITIES) {
     const webp = await sharp(data, { raw }).timeout({ seconds: options.timeoutSeconds }).webp({ quality }).toBuffer();
-    if (webp.length <= PRESET_IMAGE_MAX_BYTES) return webp;
+    if (webp.length <= PRESET_IMAGE_MAX_BYTES) return { bytes: webp, width: info.width, height: info.height };
   }
   throw unreadable();
 }

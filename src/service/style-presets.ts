@@ -135,6 +135,8 @@ export class StylePresets {
         filename: image.filename,
         size: Buffer.byteLength(image.data, 'base64'),
         contentType: 'image/webp',
+        width: image.width,
+        height: image.height,
       }));
       return { images, suffix: preset.suffix };
     }
@@ -180,8 +182,8 @@ export class StylePresets {
       const copies: StylePreset['images'] = [];
       for (const [i, ref] of refs.entries()) {
         const bytes = await download(ref, ref.size ?? maxAttachmentBytes, signal);
-        const webp = await presetImage(bytes, { filename: ref.filename, maxPixels: maxDecodePixels, timeoutSeconds: 20 });
-        copies.push({ data: webp.toString('base64'), filename: `style-${String(i + 1)}.webp` });
+        const copy = await presetImage(bytes, { filename: ref.filename, maxPixels: maxDecodePixels, timeoutSeconds: 20 });
+        copies.push({ data: copy.bytes.toString('base64'), filename: `style-${String(i + 1)}.webp`, width: copy.width, height: copy.height });
       }
       return copies;
     } finally {

@@ -31,7 +31,7 @@ describe('preset names, records and image addresses', () => {
   });
 
   it('bounds a record: three images of at most 200 KB and a suffix of 200 characters', () => {
-    const image = { data: 'AAAA', filename: 'a.webp' };
+    const image = { data: 'AAAA', filename: 'a.webp', width: 8, height: 8 };
     const preset = { name: 'a', suffix: '', images: [image], savedBy: '1', savedAt: 0 };
     expect(StylePreset.safeParse(preset).success).toBe(true);
     expect(StylePreset.safeParse({ ...preset, images: [image, image, image, image] }).success).toBe(false);

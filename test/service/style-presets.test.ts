@@ -4,7 +4,7 @@ import { PresetIndex, StylePreset } from '../../src/core/style-presets.js';
 import type { AttachmentRef } from '../../src/core/jobs.js';
 import { UserFacingError } from '../../src/errors.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
-import { StylePresets } from '../../src/service/style-presets.js';
+import { StylePresets, type PresetMember } from '../../src/service/style-presets.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { ManualClock } from '../fakes/manual-clock.js';
 import { silentLogger } from '../fakes/memory-logger.js';
@@ -25,7 +25,7 @@ const identifierOf = async (p: Promise<unknown>) =>
   );
 
 describe('saved styles', () => {
-  const member = { guildId: 'g1', userId: 'u1', manager: false };
+  const member: PresetMember = { guildId: 'g1', userId: 'u1', manager: false };
   let clock: ManualClock;
   let memory: MemoryBudget;
   let presets: StylePresets;
@@ -75,6 +75,11 @@ describe('saved styles', () => {
     expect([bigMeta.width, bigMeta.height]).toEqual([512, 384]);
     expect(big?.length).toBeLessThanOrEqual(200 * 1024);
     expect(used.images[0]?.size).toBe(big?.length);
+    // The cost estimate counts each at its stored pixels.
+    expect(used.images.map((i) => [i.width, i.height])).toEqual([
+      [512, 384],
+      [40, 30],
+    ]);
     // A small image is not enlarged.
     expect((await sharp(small).metadata()).width).toBe(40);
     expect(await presets.image('https://cdn.discordapp.com/x.png')).toBeUndefined();
@@ -108,7 +113,7 @@ describe('saved styles', () => {
     expect(await save({ images: [ref('small'), ref('small'), ref('small'), ref('small')] })).toBe('preset.tooManyImages');
     expect(await save({ images: [] })).toBe('preset.empty');
     expect(await save({ scope: 'server' })).toBe('permission.manageServer');
-    expect(await save({ scope: 'server' }, { guildId: null, userId: 'u1', manager: true } as typeof member)).toBe('permission.manageServer');
+    expect(await save({ scope: 'server' }, { guildId: null, userId: 'u1', manager: true })).toBe('permission.manageServer');
     expect(downloads).toEqual([]);
     expect(await save({ scope: 'server' }, { ...member, manager: true })).toBe('resolved');
     expect((await presets.list({ guildId: 'g1', userId: 'someone' })).server.map((p) => p.name)).toEqual(['ok']);
