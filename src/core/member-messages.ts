@@ -12,6 +12,7 @@ export const USER_ERROR_IDS = [
   'input.attachmentInvalid',
   'input.noImages',
   'input.moderationNotAllowed',
+  'input.referencesNeedEdits',
   'quota.exceeded',
   'quota.blocked',
   'spend.exceeded',
