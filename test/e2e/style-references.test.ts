@@ -198,6 +198,16 @@ describe('style and subject references, and saved styles', () => {
     );
     expect(saved).toContain('Everyone here');
     expect(await styles(member2, 'list', [])).toContain('**house**');
+    // The preset option suggests the member's styles and the server's.
+    const suggested = h.discord.autocomplete(
+      'imagine',
+      [
+        { name: 'prompt', type: 3, value: '' },
+        { name: 'preset', type: 3, value: 'ho', focused: true },
+      ],
+      { user: member2 },
+    );
+    expect((await suggested.waitForAck()).body?.data?.choices?.map((c) => c.value)).toEqual(['house']);
 
     const handle = h.discord.slash(
       'imagine',
