@@ -54,7 +54,7 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
       // A saved style's images follow the member's own, and its suffix ends the prompt.
       const member = { guildId: interaction.guildId, userId: interaction.user.id };
       const refs = await withReferences(deps.presets, member, request.prompt, { preset: read.string('preset') }, attachments.length);
-      const edit = { images: [...attachments.map(toRef), ...refs.images], mask: mask ? toRef(mask) : undefined, inputFidelity };
+      const edit = { images: [...attachments.map(toRef), ...refs.images], mask: mask ? toRef(mask) : undefined, inputFidelity, roles: refs.roles };
       await startJob(interaction, ctx, deps, 'edit', { ...request, prompt: refs.prompt }, edit, undefined, enhance);
     },
     autocomplete,

@@ -37,7 +37,7 @@ export function createImagineCommand(deps: ImageCommandDeps): ChatCommand {
       checkReferenceAttachments(choice);
       deferInBackground(interaction, ctx);
       const refs = await withReferences(deps.presets, { guildId: interaction.guildId, userId: interaction.user.id }, request.prompt, choice, 0);
-      const edit = refs.images.length > 0 ? { images: refs.images } : undefined;
+      const edit = refs.images.length > 0 ? { images: refs.images, roles: refs.roles } : undefined;
       await startJob(interaction, ctx, deps, 'imagine', { ...request, prompt: refs.prompt }, edit, undefined, enhance);
     },
     autocomplete,

@@ -9,7 +9,7 @@ import { ApplicationCommandOptionType, type Attachment, type AutocompleteInterac
 import { UserFacingError } from '../errors.js';
 import { phrase } from '../core/phrase.js';
 import type { AttachmentRef } from '../core/jobs.js';
-import { PRESET_NAME_MAX, referencePrompt } from '../core/style-presets.js';
+import { PRESET_NAME_MAX, withSuffix, type ReferenceRoles } from '../core/style-presets.js';
 import type { StylePresets } from '../service/style-presets.js';
 import { looksLikeImage, toRef } from './attachments.js';
 import type { InteractionContext } from './command.js';
@@ -34,9 +34,11 @@ export const PRESET_OPTION = {
 
 /** What a job's references and prompt become. */
 export interface WithReferences {
+  /** The member's prompt with the preset's suffix (the service adds which image is which when it sends it). */
   prompt: string;
   /** The references after the member's own images (none: nothing to add). */
   images: AttachmentRef[];
+  roles: ReferenceRoles;
 }
 
 /** What the options hold: the attachments as Discord resolved them, and the preset's name. */
@@ -67,7 +69,7 @@ export async function withReferences(
   const preset = choice.preset === undefined ? undefined : await resolve(presets, member, choice.preset);
   const images = [choice.style, choice.subject].filter((a) => a !== undefined).map(toRef);
   const roles = { style: choice.style !== undefined, subject: choice.subject !== undefined, presetImages: preset?.images.length ?? 0, ownImages };
-  return { prompt: referencePrompt(prompt, roles, preset?.suffix), images: [...images, ...(preset?.images ?? [])] };
+  return { prompt: withSuffix(prompt, preset?.suffix), images: [...images, ...(preset?.images ?? [])], roles };
 }
 
 async function resolve(presets: Pick<StylePresets, 'resolve'> | undefined, member: { guildId: string | null; userId: string }, name: string) {

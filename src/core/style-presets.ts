@@ -83,15 +83,21 @@ export function parsePresetImageUrl(url: string): { owner: string; name: string;
   return { owner: match[1], name: match[2], index: Number(match[3]) };
 }
 
-/** Which reference images a job has, in the order they are sent. */
-export interface ReferenceRoles {
+/** Which reference images a job has, in the order they are sent (kept with the job, so a re-roll says it again). */
+export const ReferenceRoles = z.object({
   /** A style reference comes first, then a subject reference. */
-  style: boolean;
-  subject: boolean;
+  style: z.boolean(),
+  subject: z.boolean(),
   /** A preset's images, after the member's own. */
-  presetImages: number;
-  /** The member's own images before the preset's (/edit's), which keep their meaning. */
-  ownImages?: number | undefined;
+  presetImages: z.number().int().min(0).max(PRESET_MAX_IMAGES),
+  /** The member's own images before them (/edit's), which keep their meaning. */
+  ownImages: z.number().int().min(0).max(16).optional(),
+});
+export type ReferenceRoles = z.infer<typeof ReferenceRoles>;
+
+/** The prompt with a saved style's suffix at its end (the member sees this one on the card). */
+export function withSuffix(prompt: string, suffix = ''): string {
+  return suffix.trim() === '' ? prompt : `${prompt}\n${suffix.trim()}`;
 }
 
 /**
@@ -112,6 +118,6 @@ export function referencePrompt(prompt: string, roles: ReferenceRoles, suffix = 
         : `Images ${String(first)} to ${String(last)} are style references: use their style, palette and rendering, not their content.`,
     );
   }
-  const body = suffix.trim() === '' ? prompt : `${prompt}\n${suffix.trim()}`;
+  const body = withSuffix(prompt, suffix);
   return lines.length === 0 ? body : `${lines.join(' ')}\n${body}`;
 }

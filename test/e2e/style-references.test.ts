@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, lastText, resultPost, settled } from './support.js';
+import { customIds, ephemeralError, lastText, resultPost, settled, textOf } from './support.js';
 
 async function png(color: string, width = 64, height = 64): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: color } })
@@ -28,7 +28,8 @@ const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - (b[i] 
 describe('style and subject references, and saved styles', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    // Debug logs: 'interaction handled' tells when a job's bookkeeping (its buttons' record) is done.
+    h = await startHarness({ env: { LOG_LEVEL: 'debug' } });
   });
   afterAll(async () => {
     await (h as Harness | undefined)?.close();
@@ -76,6 +77,19 @@ describe('style and subject references, and saved styles', () => {
     const { images, prompt } = sent();
     expect(images).toEqual([style, subject]);
     expect(prompt).toMatch(/^Image 1 is the style reference[^\n]*Image 2 is the subject reference[^\n]*\na cat reading$/);
+    // The card shows the member's prompt, not what the model was told about the images.
+    const card = textOf(resultPost(handle)?.payload);
+    expect(card).toContain('a cat reading');
+    expect(card).not.toContain('Image 1 is');
+
+    // Re-roll (once the job is settled and remembered) sends the same references with the same words about them.
+    await h.waitForLog((e) => e['interactionId'] === handle.id && e.msg === 'interaction handled');
+    const message = handle.lastMessage();
+    const rerollId = customIds(message).find((id) => id.startsWith('reroll:'));
+    if (!message || !rerollId) throw new Error('the card has no Re-roll');
+    const reroll = h.discord.button(message, rerollId, { user: h.discord.fixtures.users.member });
+    await reroll.waitFor((x) => resultPost(x) !== undefined);
+    expect(sent()).toEqual({ images: [style, subject], prompt });
   });
 
   it('refuses references on a model that takes no edits, naming why, and sends nothing', async () => {
