@@ -22,7 +22,7 @@ export type CommandsConfig = Pick<Config, 'PROMPT_MODEL' | 'VISION_MODEL' | 'COM
 export interface CommandsParts {
   clock: Clock;
   logger: Logger;
-  service: Pick<CommandDeps, 'images' | 'describe' | 'usage' | 'usageCharts' | 'settings' | 'quotas' | 'moderation' | 'archive' | 'history'>;
+  service: Pick<CommandDeps, 'images' | 'describe' | 'usage' | 'usageCharts' | 'settings' | 'quotas' | 'moderation' | 'archive' | 'history' | 'presets'>;
   discord: Pick<CommandDeps, 'audit' | 'pendingDeletes' | 'isAllowedImageUrl' | 'createResponder' | 'expressions' | 'showcase'> & { client: Client };
   gateway: { client: Pick<ImageGateway, 'listModels' | 'cachedModels'>; profiles: Pick<ModelProfiles, 'of'> };
 }
@@ -53,6 +53,7 @@ export function buildCommands(config: CommandsConfig, parts: CommandsParts): Com
     archive: service.archive,
     isAllowedImageUrl: discord.isAllowedImageUrl,
     history: service.history,
+    presets: service.presets,
     autocomplete: createImageAutocomplete(parts.gateway.client, parts.gateway.profiles),
     promptFeatures,
     describe: service.describe,

@@ -9,6 +9,7 @@ import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, pa
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { ENHANCE_OPTION, withEnhance } from './prompt-help-options.js';
 import { chatInputData, readOptions } from './option-reader.js';
+import { PRESET_OPTION, referenceAutocomplete, withReferences } from './reference-options.js';
 import { phrase } from '../core/phrase.js';
 
 const IMAGE_OPTION_NAMES = ['image', 'image2', 'image3', 'image4'] as const;
@@ -26,6 +27,7 @@ export const EDIT_DATA = chatInputData({
     { type: ApplicationCommandOptionType.Attachment, name: 'mask', description: 'PNG whose transparent areas mark what to change (same size as image)' },
     FIDELITY_OPTION,
     ...IMAGE_OPTIONS,
+    PRESET_OPTION,
   ],
   ...AVAILABLE_EVERYWHERE,
 });
@@ -35,6 +37,7 @@ const READ = [...EDIT_DATA.options, ENHANCE_OPTION];
 
 /** Creates /edit. */
 export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
+  const autocomplete = referenceAutocomplete(deps.presets, (interaction, ctx) => deps.autocomplete(interaction, ctx));
   return {
     kind: 'chat',
     data: withEnhance(EDIT_DATA, deps.promptFeatures),
@@ -48,9 +51,12 @@ export function createEditCommand(deps: ImageCommandDeps): ChatCommand {
       const mask = read.attachment('mask');
       const enhance = deps.promptFeatures.enhance && read.boolean('enhance') === true;
       deferInBackground(interaction, ctx);
-      const edit = { images: attachments.map(toRef), mask: mask ? toRef(mask) : undefined, inputFidelity };
-      await startJob(interaction, ctx, deps, 'edit', request, edit, undefined, enhance);
+      // A saved style's images follow the member's own, and its suffix ends the prompt.
+      const member = { guildId: interaction.guildId, userId: interaction.user.id };
+      const refs = await withReferences(deps.presets, member, request.prompt, { preset: read.string('preset') }, attachments.length);
+      const edit = { images: [...attachments.map(toRef), ...refs.images], mask: mask ? toRef(mask) : undefined, inputFidelity, roles: refs.roles };
+      await startJob(interaction, ctx, deps, 'edit', { ...request, prompt: refs.prompt }, edit, undefined, enhance);
     },
-    autocomplete: (interaction, ctx) => deps.autocomplete(interaction, ctx),
+    autocomplete,
   };
 }

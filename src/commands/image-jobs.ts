@@ -4,6 +4,7 @@
  */
 import type { AutocompleteInteraction, BaseInteraction, RepliableInteraction } from 'discord.js';
 import type { ImageService } from '../service/image-service.js';
+import type { StylePresets } from '../service/style-presets.js';
 import type { ImageJob } from '../core/jobs.js';
 import type { Responder } from '../ports/responder.js';
 import type { GenerateRequest } from '../core/images.js';
@@ -18,6 +19,8 @@ export interface ImageCommandDeps {
   createResponder(interaction: RepliableInteraction, ctx: InteractionContext): Responder;
   /** Which parts of prompt help are configured (the `enhance` option is registered only with PROMPT_MODEL). */
   promptFeatures: PromptHelpFeatures;
+  /** Saved styles (/styles): the `preset` option's references and suggestions. */
+  presets?: Pick<StylePresets, 'resolve' | 'names'> | undefined;
   /** Answers model and size autocomplete for the image commands. */
   autocomplete(interaction: AutocompleteInteraction, ctx: InteractionContext): Promise<void>;
 }

@@ -28,6 +28,7 @@ import { createDescribeButtons, createDescribeCommands, DESCRIBE_DATA, DESCRIBE_
 import { createShowCommand, SHOW_DATA } from './show.js';
 import { SETTINGS_DATA } from './settings-data.js';
 import { createUsageCommand, USAGE_DATA } from './usage.js';
+import { createStylesCommand, STYLES_DATA, type StylesDeps } from './styles.js';
 import { localizeCommand } from '../i18n/command-localizations.js';
 import type { PendingDeletes } from '../discord/pending-deletes.js';
 import type { ImageService } from '../service/image-service.js';
@@ -36,6 +37,8 @@ import type { ShowcasePoster } from '../ports/showcase-poster.js';
 
 /** What the commands need. */
 export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
+  /** Saved styles: /styles, and the `preset` option of /imagine and /edit. */
+  presets: StylesDeps['presets'] & NonNullable<ImageCommandDeps['presets']>;
   images: Pick<ImageService, 'run' | 'present' | 'expression' | 'favorites'>;
   /** Where Make emoji and Make sticker add the server's emoji and stickers (the Discord room's). */
   expressions: GuildExpressions;
@@ -75,6 +78,7 @@ const COMMANDS: readonly {
   { definitions: () => [USAGE_DATA], create: (deps) => [createUsageCommand(deps)] },
   { definitions: () => [HISTORY_DATA], create: (deps) => [createHistoryCommand(deps)] },
   { definitions: () => [SHOW_DATA], create: (deps) => [createShowCommand(deps)] },
+  { definitions: () => [STYLES_DATA], create: (deps) => [createStylesCommand(deps)] },
   // Registered only with VISION_MODEL or PROMPT_MODEL.
   {
     definitions: (features) => (features.describe ? [DESCRIBE_DATA, DESCRIBE_MENU_DATA] : []),

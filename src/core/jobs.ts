@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import type { EditTransform, ResultActions } from './result-actions.js';
+import type { ReferenceRoles } from './style-presets.js';
 export type { ResultActions };
 import type { GenerateRequest, ImageFormat, InputFidelity, PartialImage } from './images.js';
 import type { QuotaSubject } from './quota.js';
@@ -62,6 +63,8 @@ export interface ImageJob {
         inputFidelity?: InputFidelity | undefined;
         /** An action on a result (Vary, Zoom out, Pan, Vary region, Enlarge) of its first image. */
         transform?: EditTransform | undefined;
+        /** Style and subject references and a saved style's images: the prompt sent says which image is which. */
+        roles?: ReferenceRoles | undefined;
       }
     | undefined;
   /** The member confirmed its estimated cost (the server's confirm threshold): it is not asked again. */

@@ -43,6 +43,7 @@ import { DescribeUsage, JobUsage, UsageLog } from './usage-log.js';
 import { UsageReport } from './usage-report.js';
 import { UsageCharts, type ChartParts } from './usage-chart.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
+import { buildStylePresets, jobDownload } from './build-presets.js';
 
 /** What the service reads of the configuration. */
 export type ServiceConfig = Pick<
@@ -113,7 +114,7 @@ export interface ServiceParts extends ChartParts {
 }
 
 /** The built service. */
-export interface Service {
+export interface Service extends Pick<Shared, 'presets'> {
   images: ImageService;
   describe: DescribeService;
   queue: FairQueue;
@@ -141,6 +142,7 @@ interface Shared {
   promptHelp: PromptHelp;
   jobUsage: RecordStore<JobUsage>;
   describeUsage: RecordStore<DescribeUsage>;
+  presets: ReturnType<typeof buildStylePresets>;
 }
 
 /** Builds the service room (nothing runs until a command calls it or the sweep starts). */
@@ -151,6 +153,7 @@ export function buildService(config: ServiceConfig, parts: ServiceParts): Servic
   const audit = parts.discord.audit;
   return {
     images: buildImageService(config, parts, shared),
+    presets: shared.presets,
     describe: buildDescribeService(config, parts, shared),
     queue,
     settings,
@@ -221,6 +224,7 @@ function buildShared(config: ServiceConfig, parts: ServiceParts): Shared {
     }),
     jobUsage: storage.records('job-usage', JobUsage),
     describeUsage: storage.records('describe-usage', DescribeUsage),
+    presets: buildStylePresets(config, parts, memory),
   };
 }
 
@@ -254,11 +258,7 @@ function buildImageService(config: ServiceConfig, parts: ServiceParts, shared: S
     produce: {
       queue,
       perMemberQueued: config.MAX_QUEUED_PER_MEMBER,
-      download: async (ref, maxBytes, signal) => {
-        const bytes = await cdnDownload(ref.url, maxBytes, signal);
-        metrics?.downloaded(bytes.length);
-        return bytes;
-      },
+      download: jobDownload(shared.presets, cdnDownload, metrics),
       maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
       memory,
       svg: new SvgRenderer({ concurrency: config.SVG_RENDER_CONCURRENCY, timeoutSeconds: config.SVG_RENDER_TIMEOUT_SECONDS }),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EditFields, GenerateRequest } from '../core/image-request.js';
 import { EditTransform } from '../core/result-actions.js';
+import { ReferenceRoles } from '../core/style-presets.js';
 import { AttachmentRef, type ImageJob } from '../core/jobs.js';
 import { newJobId } from './job-id.js';
 import type { RecordStore } from '../ports/record-store.js';
@@ -21,7 +22,12 @@ export const ArchivedJob = z.object({
   guildId: z.string().nullable(),
   channelId: z.string().nullable(),
   request: GenerateRequest,
-  edit: EditFields.extend({ images: z.array(AttachmentRef), mask: AttachmentRef.optional(), transform: EditTransform.optional() }).optional(),
+  edit: EditFields.extend({
+    images: z.array(AttachmentRef),
+    mask: AttachmentRef.optional(),
+    transform: EditTransform.optional(),
+    roles: ReferenceRoles.optional(),
+  }).optional(),
   /** Prompt help's enhance, as the member asked it (a request waiting for its cost to be confirmed keeps it). */
   enhance: z.union([z.boolean(), z.literal('required')]).optional(),
   messageIds: z.array(z.string()),

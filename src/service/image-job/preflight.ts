@@ -48,6 +48,8 @@ export async function preflight(deps: JobDeps, job: ImageJob, settings: ServerSe
   const action = job.edit?.transform && actionRequest(job.edit.transform, declaredDimensions(job.edit.images[0]), profile, model);
   const request = action ? { ...asked, size: action.size, ...(action.quality ? { quality: action.quality } : {}) } : asked;
   const edit = action && job.edit ? { ...job.edit, inputFidelity: action.inputFidelity } : job.edit;
+  // /imagine's references (style, subject, a saved style's images) go to the edits endpoint: the model must take them.
+  if (job.kind === 'imagine' && edit && !profile.edits) throw new UserFacingError('input.referencesNeedEdits', { model });
   checkAgainstProfile(request, model, profile, edit);
   // The ✨ Enhance button asks for nothing but the rewrite: where prompt help is off, it is refused, not run as written.
   if (job.enhance === 'required' && !(settings.promptHelp && deps.rules.promptHelp)) throw new UserFacingError('promptHelp.off');

@@ -12,6 +12,7 @@ import type { JobMemory } from '../memory-budget.js';
 import { outpaint } from '../outpaint.js';
 import type { EditRequest, GenerateRequest } from '../../core/images.js';
 import { isCanvasTransform } from '../../core/result-actions.js';
+import { referencePrompt } from '../../core/style-presets.js';
 import type { JobDeps } from './deps.js';
 import type { Prepared } from './job-values.js';
 
@@ -25,7 +26,7 @@ export async function completeRequest(
   signal: AbortSignal,
 ): Promise<GenerateRequest | EditRequest> {
   if (!edit) return request;
-  const { images, mask, inputFidelity, transform } = edit;
+  const { images, mask, inputFidelity, transform, roles } = edit;
   const { download, maxDecodePixels } = deps;
   const unsized = unsizedImageBytes(deps.maxAttachmentBytes, deps.memory.referenceBytes);
   await takeReferences(deps, memory, declaredBytes(images, mask, unsized), signal);
@@ -43,6 +44,8 @@ export async function completeRequest(
   const canvas = isCanvasTransform(transform) && imageBytes[0] ? await outpaint(imageBytes[0], transform, profile, maxDecodePixels) : undefined;
   const sent = validateEditRequest({
     ...request,
+    // Said after enhance has rewritten the member's prompt, and not shown on the card: which image is which.
+    ...(roles ? { prompt: referencePrompt(request.prompt, roles) } : {}),
     ...(canvas ? { size: canvas.size } : {}),
     images: canvas ? [{ bytes: canvas.image, filename: 'canvas.png' }] : imageBytes.map((bytes, i) => ({ bytes, filename: images[i]?.filename })),
     mask: canvas ? { bytes: canvas.mask, filename: 'mask.png' } : maskBytes && mask ? { bytes: maskBytes, filename: mask.filename } : undefined,
