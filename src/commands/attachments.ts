@@ -2,10 +2,16 @@
  * Attachment handling on the command side: which attachments are images, and their references for the service
  * (which downloads them). The real check is by magic bytes after download; this only filters the obvious.
  */
-import type { Attachment } from 'discord.js';
+import type { Attachment, FileUploadType } from 'discord.js';
 import type { AttachmentRef } from '../core/jobs.js';
 
 export { looksLikeImage } from '../discord/message-images.js';
+
+/**
+ * What every attachment option declares, so clients offer only images to pick (Discord's `file_types`, checked by
+ * extension only: the bot still checks the bytes).
+ */
+export const IMAGE_FILES: { file_types: FileUploadType[] } = { file_types: ['image'] };
 
 /** The reference the service downloads. */
 export function toRef(attachment: Pick<Attachment, 'url' | 'name' | 'size' | 'contentType' | 'width' | 'height'>): AttachmentRef {

@@ -17,7 +17,7 @@ import type { AttachmentRef } from '../core/jobs.js';
 import { describeCard } from '../discord/views/result-card.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { component, type ChatCommand, type ComponentHandler, type InteractionContext, type MessageCommand } from './command.js';
-import { looksLikeImage, toRef } from './attachments.js';
+import { looksLikeImage, toRef, IMAGE_FILES } from './attachments.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { findMessageImages } from '../discord/message-images.js';
@@ -30,7 +30,9 @@ export const DESCRIBE_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
   name: 'describe',
   description: 'Describe an image and suggest four prompts for it',
-  options: [{ type: ApplicationCommandOptionType.Attachment, name: 'image', description: 'The image (PNG, JPEG, WebP or GIF)', required: true }],
+  options: [
+    { type: ApplicationCommandOptionType.Attachment, ...IMAGE_FILES, name: 'image', description: 'The image (PNG, JPEG, WebP or GIF)', required: true },
+  ],
   ...AVAILABLE_EVERYWHERE,
 });
 

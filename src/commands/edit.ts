@@ -4,7 +4,7 @@
 import { ApplicationCommandOptionType, ApplicationCommandType } from 'discord.js';
 import { UserFacingError } from '../errors.js';
 import type { ChatCommand } from './command.js';
-import { looksLikeImage, toRef } from './attachments.js';
+import { looksLikeImage, toRef, IMAGE_FILES } from './attachments.js';
 import { AVAILABLE_EVERYWHERE, FIDELITY_OPTION, IMAGE_OPTIONS, PROMPT_OPTION, parseEditOptions, parseImageOptions } from './image-options.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
 import { ENHANCE_OPTION, withEnhance } from './prompt-help-options.js';
@@ -20,11 +20,16 @@ export const EDIT_DATA = chatInputData({
   description: 'Change, restyle or combine images you attach',
   options: [
     { ...PROMPT_OPTION, description: 'What to change, keep or create' },
-    { type: ApplicationCommandOptionType.Attachment, name: 'image', description: 'The image to edit (PNG, JPEG or WebP)', required: true },
-    { type: ApplicationCommandOptionType.Attachment, name: 'image2', description: 'Another reference image' },
-    { type: ApplicationCommandOptionType.Attachment, name: 'image3', description: 'Another reference image' },
-    { type: ApplicationCommandOptionType.Attachment, name: 'image4', description: 'Another reference image' },
-    { type: ApplicationCommandOptionType.Attachment, name: 'mask', description: 'PNG whose transparent areas mark what to change (same size as image)' },
+    { type: ApplicationCommandOptionType.Attachment, ...IMAGE_FILES, name: 'image', description: 'The image to edit (PNG, JPEG or WebP)', required: true },
+    { type: ApplicationCommandOptionType.Attachment, ...IMAGE_FILES, name: 'image2', description: 'Another reference image' },
+    { type: ApplicationCommandOptionType.Attachment, ...IMAGE_FILES, name: 'image3', description: 'Another reference image' },
+    { type: ApplicationCommandOptionType.Attachment, ...IMAGE_FILES, name: 'image4', description: 'Another reference image' },
+    {
+      type: ApplicationCommandOptionType.Attachment,
+      ...IMAGE_FILES,
+      name: 'mask',
+      description: 'PNG whose transparent areas mark what to change (same size as image)',
+    },
     FIDELITY_OPTION,
     ...IMAGE_OPTIONS,
     PRESET_OPTION,

@@ -11,16 +11,18 @@ import { phrase } from '../core/phrase.js';
 import type { AttachmentRef } from '../core/jobs.js';
 import { PRESET_NAME_MAX, withSuffix, type ReferenceRoles } from '../core/style-presets.js';
 import type { StylePresets } from '../service/style-presets.js';
-import { looksLikeImage, toRef } from './attachments.js';
+import { looksLikeImage, toRef, IMAGE_FILES } from './attachments.js';
 import type { InteractionContext } from './command.js';
 
 export const STYLE_REF_OPTION = {
   type: ApplicationCommandOptionType.Attachment,
+  ...IMAGE_FILES,
   name: 'style_ref',
   description: 'An image whose style, palette and rendering to use (not its content)',
 } as const satisfies APIApplicationCommandBasicOption;
 export const SUBJECT_REF_OPTION = {
   type: ApplicationCommandOptionType.Attachment,
+  ...IMAGE_FILES,
   name: 'subject_ref',
   description: 'An image of the subject to keep recognisable',
 } as const satisfies APIApplicationCommandBasicOption;

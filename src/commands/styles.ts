@@ -10,7 +10,7 @@ import { PRESET_NAME_MAX, PRESET_SUFFIX_MAX, type PresetScope } from '../core/st
 import type { StylePresets } from '../service/style-presets.js';
 import { presetDeletedText, presetListText, presetSavedText } from '../discord/views/styles-text.js';
 import type { ChatCommand } from './command.js';
-import { looksLikeImage, toRef } from './attachments.js';
+import { looksLikeImage, toRef, IMAGE_FILES } from './attachments.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { memberCan } from './job-from-interaction.js';
 import { chatInputData, readSubcommand, subcommandOf } from './option-reader.js';
@@ -47,9 +47,9 @@ export const STYLES_DATA = chatInputData({
       description: 'Save a style from up to three images and a prompt suffix',
       options: [
         { ...NAME_OPTION, autocomplete: false },
-        { type: ApplicationCommandOptionType.Attachment, name: 'image', description: 'A style reference image' },
-        { type: ApplicationCommandOptionType.Attachment, name: 'image2', description: 'Another style reference image' },
-        { type: ApplicationCommandOptionType.Attachment, name: 'image3', description: 'Another style reference image' },
+        { type: ApplicationCommandOptionType.Attachment, ...IMAGE_FILES, name: 'image', description: 'A style reference image' },
+        { type: ApplicationCommandOptionType.Attachment, ...IMAGE_FILES, name: 'image2', description: 'Another style reference image' },
+        { type: ApplicationCommandOptionType.Attachment, ...IMAGE_FILES, name: 'image3', description: 'Another style reference image' },
         { type: ApplicationCommandOptionType.String, name: 'suffix', description: 'Words added to the end of every prompt', max_length: PRESET_SUFFIX_MAX },
         SCOPE_OPTION,
       ],

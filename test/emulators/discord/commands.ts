@@ -82,3 +82,29 @@ function strip(command: Command): Command {
   const { id: _id, application_id: _app, version: _version, guild_id: _guild, ...rest } = command;
   return rest;
 }
+
+/** File groups Discord's `file_types` takes; any other entry is a `.ext`. */
+const FILE_GROUPS = ['image', 'video', 'audio'];
+/** At most this many `file_types` entries per attachment option. */
+const MAX_FILE_TYPES = 10;
+
+/**
+ * The first attachment option of a bulk overwrite whose `file_types` Discord refuses (more than 10 entries, or an
+ * entry that is neither a group nor a dot-prefixed extension), as the form path of the error; undefined when all pass.
+ * @see ../../../../shared/docs/discord-platform.md §1.7 ("file_types is new")
+ */
+export function fileTypesProblem(body: readonly Command[]): string[] | undefined {
+  for (const [c, command] of body.entries()) {
+    const options = Array.isArray(command['options']) ? (command['options'] as Command[]) : [];
+    for (const [o, option] of options.entries()) {
+      const types = option['file_types'];
+      if (types === undefined) continue;
+      const valid =
+        Array.isArray(types) &&
+        types.length <= MAX_FILE_TYPES &&
+        types.every((t) => typeof t === 'string' && (FILE_GROUPS.includes(t) || /^\.[a-z0-9]{1,16}$/i.test(t)));
+      if (!valid || option['type'] !== 11) return [String(c), 'options', String(o), 'file_types'];
+    }
+  }
+  return undefined;
+}

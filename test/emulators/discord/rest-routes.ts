@@ -1,6 +1,7 @@
 /**
  * Bot-token routes: gateway discovery, command registration, channel messages, DM channels, @me.
  */
+import { fileTypesProblem } from './commands.js';
 import { userJson } from './fixtures.js';
 import { messageBody, type RestRequest, type Route, toRecorded } from './http.js';
 import { checkMessage, Errors, isEmptyMessage, type RestResult } from './rules.js';
@@ -34,7 +35,7 @@ export function restRoutes(state: EmulatorState): Route[] {
       method: 'PUT',
       pattern: /^\/applications\/(\d+)\/commands$/,
       auth: 'bot',
-      handle: (req, [id]) => appOnly(id, () => ok(state.commands.overwrite('global', commandsBody(req)))),
+      handle: (req, [id]) => appOnly(id, () => overwrite(state, 'global', commandsBody(req))),
     },
     {
       method: 'GET',
@@ -47,8 +48,7 @@ export function restRoutes(state: EmulatorState): Route[] {
       method: 'PUT',
       pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/,
       auth: 'bot',
-      handle: (req, [id, guild = '']) =>
-        appOnly(id, () => (knownGuild(state, guild) ? ok(state.commands.overwrite(guild, commandsBody(req))) : Errors.unknownGuild())),
+      handle: (req, [id, guild = '']) => appOnly(id, () => (knownGuild(state, guild) ? overwrite(state, guild, commandsBody(req)) : Errors.unknownGuild())),
     },
     {
       method: 'GET',
@@ -117,6 +117,13 @@ function postChannelMessage(state: EmulatorState, req: RestRequest, channelId: s
 /** GET …/commands returns the localization dictionaries only when asked (`with_localizations=true`), as Discord does. */
 function withLocalizations(req: RestRequest): boolean {
   return req.query.get('with_localizations') === 'true';
+}
+
+/** A bulk overwrite, refused as Discord refuses `file_types` it does not take. */
+function overwrite(state: EmulatorState, scope: string, body: Record<string, unknown>[]): RestResult {
+  const problem = fileTypesProblem(body);
+  if (problem) return Errors.invalidForm(problem, 'BASE_TYPE_BAD_VALUE', 'file_types takes at most 10 entries: image, video, audio or .ext.');
+  return { status: 200, body: state.commands.overwrite(scope, body) };
 }
 
 /** A bulk-overwrite body (PUT .../commands): a list of command definitions, typed at this boundary. */
