@@ -5,10 +5,9 @@
  * any pixel is read) and in time; an image that will not fit even with the fewest colours is refused, saying so.
  */
 import { loadSharp } from '../lazy-sharp.js';
-import { UserFacingError } from '../errors.js';
-import { phrase } from '../core/phrase.js';
 import type { ExpressionSpec } from '../core/expressions.js';
-import { checkedHeader } from './decode-guard.js';
+import { UserFacingError } from '../errors.js';
+import { resizedPixels } from './resized-pixels.js';
 
 /** PNG encodings tried in turn, the best looking first: full colour, then palettes of fewer colours. */
 const LADDER: readonly ({ palette: false } | { palette: true; colours: number; quality: number })[] = [
@@ -33,23 +32,10 @@ export async function expressionImage(
   spec: ExpressionSpec,
   options: { filename: string; maxPixels: number; timeoutSeconds: number },
 ): Promise<Buffer> {
-  const unreadable = (cause?: unknown) =>
-    new UserFacingError('input.attachmentInvalid', { param: options.filename, detail: phrase('detail.image.notDescribable') }, { cause });
-  const header = await checkedHeader(bytes, options.maxPixels, options.filename);
-  if (!header) throw unreadable();
+  const read = { ...options, detail: 'detail.image.notDescribable' as const };
+  // `cover` keeps the centre square of the image and scales it to the side (up, too, for a small image).
+  const { data, raw } = await resizedPixels(bytes, spec.side, spec.side, { fit: 'cover', position: 'centre' }, read);
   const sharp = await loadSharp();
-  const { data, info } = await sharp(bytes, { limitInputPixels: options.maxPixels, sequentialRead: true })
-    .rotate()
-    // `cover` keeps the centre square of the image and scales it to the side (up, too, for a small image).
-    .resize(spec.side, spec.side, { fit: 'cover', position: 'centre' })
-    .ensureAlpha()
-    .raw()
-    .timeout({ seconds: options.timeoutSeconds })
-    .toBuffer({ resolveWithObject: true })
-    .catch((err: unknown) => {
-      throw unreadable(err);
-    });
-  const raw = { width: info.width, height: info.height, channels: 4 as const };
   for (const step of LADDER) {
     const pipeline = sharp(data, { raw }).timeout({ seconds: options.timeoutSeconds });
     const png = await (

@@ -5,10 +5,8 @@
  * also drops the file's metadata. The decode is capped in pixels (header first) and in time.
  */
 import { loadSharp } from '../lazy-sharp.js';
-import { UserFacingError } from '../errors.js';
-import { phrase } from '../core/phrase.js';
 import { PRESET_IMAGE_MAX_BYTES, PRESET_IMAGE_SIDE } from '../core/style-presets.js';
-import { checkedHeader } from './decode-guard.js';
+import { resizedPixels, unreadableImage } from './resized-pixels.js';
 
 /** WebP qualities tried in turn. */
 const QUALITIES = [85, 70, 50, 30] as const;
@@ -24,25 +22,12 @@ export async function presetImage(
   bytes: Buffer,
   options: { filename: string; maxPixels: number; timeoutSeconds: number },
 ): Promise<{ bytes: Buffer; width: number; height: number }> {
-  const unreadable = (cause?: unknown) =>
-    new UserFacingError('input.attachmentInvalid', { param: options.filename, detail: phrase('detail.image.notEditable') }, { cause });
-  const header = await checkedHeader(bytes, options.maxPixels, options.filename);
-  if (!header) throw unreadable();
+  const read = { ...options, detail: 'detail.image.notEditable' as const };
+  const { data, raw } = await resizedPixels(bytes, PRESET_IMAGE_SIDE, PRESET_IMAGE_SIDE, { fit: 'inside', withoutEnlargement: true }, read);
   const sharp = await loadSharp();
-  const { data, info } = await sharp(bytes, { limitInputPixels: options.maxPixels, sequentialRead: true })
-    .rotate()
-    .resize(PRESET_IMAGE_SIDE, PRESET_IMAGE_SIDE, { fit: 'inside', withoutEnlargement: true })
-    .ensureAlpha()
-    .raw()
-    .timeout({ seconds: options.timeoutSeconds })
-    .toBuffer({ resolveWithObject: true })
-    .catch((err: unknown) => {
-      throw unreadable(err);
-    });
-  const raw = { width: info.width, height: info.height, channels: 4 as const };
   for (const quality of QUALITIES) {
     const webp = await sharp(data, { raw }).timeout({ seconds: options.timeoutSeconds }).webp({ quality }).toBuffer();
-    if (webp.length <= PRESET_IMAGE_MAX_BYTES) return { bytes: webp, width: info.width, height: info.height };
+    if (webp.length <= PRESET_IMAGE_MAX_BYTES) return { bytes: webp, width: raw.width, height: raw.height };
   }
-  throw unreadable();
+  throw unreadableImage(read);
 }
