@@ -6,7 +6,7 @@
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, ChannelType, type APIApplicationCommandChannelOption } from 'discord.js';
 import { IMAGE_FORMATS, IMAGE_QUALITIES, MAX_IMAGES_PER_REQUEST, MAX_MODEL_NAME_LENGTH } from '../core/image-request.js';
-import { QUALITY_ORDER } from '../service/server-settings.js';
+import { QUALITY_ORDER } from '../core/drafts.js';
 import { CHANNEL_MODES, LANES, MAX_DESCRIBES_PER_PERIOD, MAX_LISTED_CHANNELS, MAX_MULTIPLIER, NSFW_MODES } from '../core/server-settings.js';
 import { PERIOD_CHOICES, SERVER_ADMIN_ONLY } from './server-admin.js';
 import { chatInputData } from './option-reader.js';
@@ -19,18 +19,21 @@ export const CHANNEL_OPTIONS = ['channel1', 'channel2', 'channel3', 'channel4', 
 
 const choices = <const V extends string>(values: readonly V[]) => values.map((value) => ({ name: value, value }));
 
+/** The channels a setting may list: text, announcement, forum and voice channels (their threads follow them). */
+const LISTED_CHANNEL_TYPES = [
+  ChannelType.GuildText,
+  ChannelType.GuildAnnouncement,
+  ChannelType.GuildForum,
+  ChannelType.GuildVoice,
+] satisfies APIApplicationCommandChannelOption['channel_types'];
+
 /** channel1…channel5: the channels a setting lists (text, announcement, forum and voice channels, whose threads follow them). */
 const channelOptions = (description: string) =>
   CHANNEL_OPTIONS.map((name) => ({
     type: ApplicationCommandOptionType.Channel as const,
     name,
     description,
-    channel_types: [
-      ChannelType.GuildText,
-      ChannelType.GuildAnnouncement,
-      ChannelType.GuildForum,
-      ChannelType.GuildVoice,
-    ] satisfies APIApplicationCommandChannelOption['channel_types'],
+    channel_types: LISTED_CHANNEL_TYPES,
   }));
 
 /** The definition the settings table (settings.ts) reads each subcommand's options by. */
@@ -174,12 +177,7 @@ export const SETTINGS_DATA = chatInputData({
           type: ApplicationCommandOptionType.Channel,
           name: 'channel',
           description: `Only this channel (added to or taken off the list, at most ${MAX_LISTED_CHANNELS}); leave out for the whole server`,
-          channel_types: [
-            ChannelType.GuildText,
-            ChannelType.GuildAnnouncement,
-            ChannelType.GuildForum,
-            ChannelType.GuildVoice,
-          ] satisfies APIApplicationCommandChannelOption['channel_types'],
+          channel_types: LISTED_CHANNEL_TYPES,
         },
       ],
     },

@@ -50,11 +50,11 @@ export function applySettings(request: GenerateRequest, settings: ServerSettings
   if (settings.allowedModels.length > 0 && (model === undefined || !settings.allowedModels.includes(model)))
     throw new UserFacingError('settings.modelNotAllowed', { allowed: literal(...settings.allowedModels) });
   if (settings.maxCount !== undefined && (applied.n ?? 1) > settings.maxCount) throw new UserFacingError('settings.tooMany', { limit: settings.maxCount });
-  if (settings.maxQuality !== undefined && applied.quality !== undefined && rankOf(applied.quality) > rankOf(settings.maxQuality))
+  if (settings.maxQuality !== undefined && applied.quality !== undefined && qualityRank(applied.quality) > qualityRank(settings.maxQuality))
     throw new UserFacingError('input.invalid', {
       param: 'quality',
       detail: phrase('detail.server.maxQuality', { quality: settings.maxQuality }),
-      allowed: literal(...QUALITY_ORDER.filter((q) => rankOf(q) <= rankOf(settings.maxQuality ?? 'max'))),
+      allowed: literal(...QUALITY_ORDER.filter((q) => qualityRank(q) <= qualityRank(settings.maxQuality ?? 'max'))),
     });
   return applied;
 }
@@ -95,10 +95,6 @@ export function checkServerSize(request: GenerateRequest, settings: ServerSettin
       allowed: phrase('allowed.serverSize', { size: sizeText(settings.maxSize) }),
     });
 }
-
-export { QUALITY_ORDER };
-
-const rankOf = qualityRank;
 
 /** Pixels of a size; 0 for auto. */
 function pixelsOf(size: SizeChoice): number {
