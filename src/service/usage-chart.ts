@@ -93,11 +93,9 @@ export class UsageCharts {
   }
 }
 
-/** Rejects with the signal's reason once it aborts. */
+/** Rejects with the signal's reason (a TimeoutError) once it aborts; the signal is new, never aborted yet. */
 function aborted(signal: AbortSignal): Promise<never> {
   return new Promise<never>((_, reject) => {
-    const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error('the chart ran out of time'));
-    if (signal.aborted) fail();
-    else signal.addEventListener('abort', fail, { once: true });
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
   });
 }

@@ -34,7 +34,7 @@ class FakeExpressions implements GuildExpressions {
   }
 }
 
-async function setup(options: { paused?: boolean; download?: () => Promise<Buffer> } = {}) {
+async function setup(options: { paused?: boolean; download?: () => Promise<Buffer>; referenceWaitMs?: number } = {}) {
   const storage = await openStorage({ url: 'memory://', defaults: { limit: 5, period: 'day' }, jobLeaseMs: 60_000, logger: silentLogger });
   opened.push(storage);
   const png = (await flatPng(600, 400)).bytes;
@@ -54,6 +54,8 @@ async function setup(options: { paused?: boolean; download?: () => Promise<Buffe
       queue: new FairQueue({ concurrency: 4, perMemberRunning: 1, perMemberQueued: 1 }),
       perMemberQueued: 1,
       memory,
+      maxAttachmentBytes: 1_000_000,
+      referenceWaitMs: options.referenceWaitMs,
       download: async (_ref, maxBytes) => {
         downloads.push(maxBytes);
         return options.download ? options.download() : png;
@@ -139,5 +141,34 @@ describe('making an emoji or a sticker', () => {
     expect(await refusal(service.expression(order(), target))).toBe('input.attachmentInvalid');
     expect(memory.inUse).toBe(0);
     expect(target.added).toEqual([]);
+  });
+
+  it('tells an image Discord found invalid as Discord’s refusal', async () => {
+    const { service, target } = await setup();
+    target.answer = () => Promise.reject(new ExpressionRefusedError('invalid'));
+    expect(await refusal(service.expression(order(), target))).toBe('expression.discordRefused');
+  });
+
+  it('refuses an image declared larger than an attachment may be, before downloading it', async () => {
+    const { service, downloads, target } = await setup();
+    const image = { url: 'https://cdn.discordapp.com/a.png', filename: 'a.png', size: 2_000_000 };
+    expect(await refusal(service.expression(order({ image }), target))).toBe('input.attachmentInvalid');
+    expect(downloads).toEqual([]);
+  });
+
+  it('reads an image of unknown size no further than an attachment may be', async () => {
+    const { service, downloads, target } = await setup();
+    const image = { url: 'https://cdn.discordapp.com/a.png', filename: 'a.png' };
+    await expect(service.expression(order({ image }), target)).resolves.toEqual({ id: '1', name: 'lighthouse' });
+    expect(downloads).toEqual([1_000_000]);
+  });
+
+  it('says the bot is busy when the budget has no room within the wait, downloading nothing', async () => {
+    const { service, memory, downloads, target } = await setup({ referenceWaitMs: 1 });
+    const held = await memory.takeReferences(memory.referenceBytes);
+    expect(await refusal(service.expression(order(), target))).toBe('memory.busy');
+    held();
+    expect(downloads).toEqual([]);
+    expect(memory.inUse).toBe(0);
   });
 });

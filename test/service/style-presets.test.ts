@@ -127,4 +127,38 @@ describe('saved styles', () => {
     expect(await identifierOf(presets.image(images[0]?.url ?? ''))).toBe('preset.notFound');
     expect(await identifierOf(presets.delete(member, 'member', 'gone'))).toBe('preset.notFound');
   });
+
+  it('names the member’s styles, then the server’s, once each; in a direct message only the member’s', async () => {
+    const manager = { ...member, manager: true };
+    await presets.save(member, { scope: 'member', name: 'mine', suffix: 'x', images: [] });
+    await presets.save(manager, { scope: 'member', name: 'both', suffix: 'x', images: [] });
+    await presets.save(manager, { scope: 'server', name: 'both', suffix: 'y', images: [] });
+    await presets.save(manager, { scope: 'server', name: 'house', suffix: 'z', images: [] });
+    expect(await presets.names(member)).toEqual(['mine', 'both', 'house']);
+    expect(await presets.names({ guildId: 'g2', userId: 'u9' })).toEqual([]);
+    const direct = { guildId: null, userId: 'u1', manager: false };
+    await presets.save(direct, { scope: 'member', name: 'dm', suffix: 'x', images: [] });
+    expect(await presets.names(direct)).toEqual(['dm']);
+    expect(await presets.list(direct)).toEqual({ mine: [{ name: 'dm', suffix: 'x', images: 0 }], server: [] });
+    expect((await presets.resolve(direct, 'dm')).suffix).toBe('x');
+    expect(await identifierOf(presets.resolve(direct, 'house'))).toBe('preset.notFound');
+    expect(await identifierOf(presets.delete(direct, 'member', 'never'))).toBe('preset.notFound');
+  });
+
+  it('refuses an image declared larger than an attachment may be, and images with no room in the budget, downloading nothing', async () => {
+    const huge: AttachmentRef = { url: 'huge', filename: 'huge.png', size: 26 * 1024 * 1024, contentType: 'image/png' };
+    expect(await identifierOf(presets.save(member, { scope: 'member', name: 'huge', suffix: '', images: [huge] }))).toBe('input.attachmentInvalid');
+    // Three of unknown size are each read up to 25 MiB: more than the 48 MiB the references may hold.
+    const unsized = (url: string): AttachmentRef => ({ url, filename: `${url}.png`, contentType: 'image/png' });
+    const three = [unsized('a'), unsized('b'), unsized('c')];
+    expect(await identifierOf(presets.save(member, { scope: 'member', name: 'many', suffix: '', images: three }))).toBe('memory.busy');
+    expect(downloads).toEqual([]);
+    expect(memory.inUse).toBe(0);
+  });
+
+  it('reads an image of unknown size no further than an attachment may be', async () => {
+    const small: AttachmentRef = { url: 'small', filename: 'small.png', contentType: 'image/png' };
+    await presets.save(member, { scope: 'member', name: 'unsized', suffix: '', images: [small] });
+    expect(downloads.map((d) => d.maxBytes)).toEqual([25 * 1024 * 1024]);
+  });
 });

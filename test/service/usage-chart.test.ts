@@ -150,4 +150,11 @@ describe('UsageCharts', () => {
     expect((await both).map((c) => c.kind)).toEqual(['drawn', 'drawn']);
     expect(most).toBe(1);
   });
+
+  it('draws nothing for a period whose days have images but no model or member to chart them by', async () => {
+    const { renderer, calls } = fakeRenderer(() => Promise.resolve(PNG));
+    const charts = new UsageCharts({ renderer, memory: new MemoryBudget({ totalBytes: 64 * MIB, answerBytes: 16 * MIB }), logger: memoryLogger().logger });
+    expect(await charts.chart({ ...summary(), models: [], members: [] }, ENGLISH_CHART_TEXTS, names)).toEqual({ kind: 'empty' });
+    expect(calls).toHaveLength(0);
+  });
 });
