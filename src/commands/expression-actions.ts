@@ -79,6 +79,7 @@ export async function makeExpressionFromModal(
       place: expressionPlace(interaction),
       image,
       lowModeration: record.request.moderation === 'low',
+      guildLocale: interaction.guildLocale,
     },
     deps.expressions,
   );

@@ -73,7 +73,12 @@ export function createStylesCommand(deps: StylesDeps): ChatCommand {
     data: STYLES_DATA,
     async execute(interaction, ctx) {
       const sub = subcommandOf(interaction.options, STYLES_DATA);
-      const member = { guildId: interaction.guildId, userId: interaction.user.id, manager: memberCan(interaction, PermissionFlagsBits.ManageGuild) };
+      const member = {
+        guildId: interaction.guildId,
+        userId: interaction.user.id,
+        manager: memberCan(interaction, PermissionFlagsBits.ManageGuild),
+        locale: interaction.guildLocale,
+      };
       if (sub === 'save') {
         const read = readSubcommand(interaction.options, STYLES_DATA, 'save');
         const images = IMAGE_NAMES.map((name) => read.attachment(name)).filter((a) => a !== undefined);

@@ -4,6 +4,7 @@
  */
 import type { HistoryEntry } from './history-entries.js';
 import type { Drafts, Sum } from './usage-totals.js';
+import type { Actions } from './member-actions.js';
 
 /** One page of a member's history. */
 export interface HistoryPage {
@@ -70,4 +71,6 @@ export interface UsageSummary {
   days: UsageDay[];
   /** The server's drafting figures (drafts.ts); absent for a member's or a role's. */
   drafts?: Drafts | undefined;
+  /** The server's emoji, stickers, showcase posts and styles made (usage-totals.ts); absent for a member's or a role's. */
+  actions?: Actions | undefined;
 }

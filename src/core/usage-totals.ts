@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { roundUsd } from './cost.js';
 import { draftFigures, type DraftUse } from './drafts.js';
+import { Actions, isAction, mergeActions, NO_ACTIONS, type MemberAction } from './member-actions.js';
 
 const Sum = z.object({ images: z.number().int().nonnegative(), jobs: z.number().int().nonnegative(), costUsd: z.number().nonnegative() });
 export type Sum = z.infer<typeof Sum>;
@@ -55,6 +56,8 @@ export const DayTotals = z.object({
   promptHelpMembers: z.record(z.string(), z.number().nonnegative()).default({}),
   /** Drafting (drafts.ts): draft images and HD re-renders delivered, what the drafts would have cost at high quality, and what both cost. */
   drafts: Drafts.default({ jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 }),
+  /** Emoji, stickers, showcase posts and styles members made that day. */
+  actions: Actions.default(NO_ACTIONS),
 });
 export type DayTotals = z.infer<typeof DayTotals>;
 
@@ -76,6 +79,7 @@ export const EMPTY_DAY: DayTotals = {
   promptHelpUsd: 0,
   promptHelpMembers: {},
   drafts: NO_DRAFTS,
+  actions: NO_ACTIONS,
 };
 
 /** What one settled job adds. */
@@ -84,8 +88,12 @@ export interface SettledJob {
   userId: string;
   /** The member's roles on the server when the job settled. */
   roleIds?: readonly string[] | undefined;
-  /** `described`: a description (prompt help's describe), which counts only its chat call. */
-  outcome: 'delivered' | 'refused' | 'failed' | 'cancelled' | 'described';
+  /**
+   * `described`: a description (prompt help's describe), which counts only its chat call; `action`: one of
+   * {@link MEMBER_ACTIONS} (`action`), which counts only itself.
+   */
+  outcome: 'delivered' | 'refused' | 'failed' | 'cancelled' | 'described' | 'action';
+  action?: MemberAction | undefined;
   reason?: string | undefined;
   model?: string | undefined;
   delivered: number;
@@ -112,7 +120,7 @@ const micros = (usd: number): number => Math.round(usd * 1e6);
  * cost in millionths of a dollar; `oi:`/`oj:`/`ou:` a model's; `gi:`/`gj:`/`gu:`/`gr:` a role's, `gr:` refused;
  * `gm:role:member` a role's member; `r:` refusals by reason, `rm:` by member; `ph`/`phu` prompt help's calls and cost,
  * `mh:` a member's prompt help cost; `dn`/`dh` draft images and HD re-renders, `dwu`/`dcu` what the drafts would have cost
- * at high quality and what both cost) or plain for the day's own figures.
+ * at high quality and what both cost; `x:` a member action, {@link MEMBER_ACTIONS}) or plain for the day's own figures.
  * The job's id goes to the CSV's list separately (`seq` counts the jobs that reached the gateway, see {@link jobIdCount}).
  */
 export function countsOf(job: SettledJob): DayCount[] {
@@ -124,7 +132,8 @@ export function countsOf(job: SettledJob): DayCount[] {
     add('phu', micros(job.promptHelp.usd));
     add(`mh:${job.userId}`, micros(job.promptHelp.usd));
   }
-  if (job.outcome === 'described') return [...counts];
+  if (job.outcome === 'action' && job.action) add(`x:${job.action}`, 1);
+  if (job.outcome === 'described' || job.outcome === 'action') return [...counts];
   const roles = new Set(job.roleIds ?? []);
   if (job.outcome === 'refused') {
     add(`r:${name(job.reason ?? 'other')}`, 1);
@@ -174,17 +183,7 @@ const sumOf = (record: Record<string, Sum>, id: string): Sum => (record[id] ??= 
 
 /** The day its counters (as {@link countsOf} names them) add up to. */
 export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
-  const day: DayTotals = {
-    ...EMPTY_DAY,
-    members: {},
-    models: {},
-    refusals: {},
-    refusedMembers: {},
-    roles: {},
-    jobIds: [],
-    promptHelpMembers: {},
-    drafts: { ...NO_DRAFTS },
-  };
+  const day: DayTotals = structuredClone(EMPTY_DAY);
   const jobs: [string, number][] = [];
   const role = (roleId: string): RoleDay => (day.roles[roleId] ??= { images: 0, jobs: 0, costUsd: 0, refused: 0, members: [] });
   const addSum = (sum: Sum, kind: string, n: number) => {
@@ -206,6 +205,7 @@ export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
     else if (kind === 'dh') day.drafts.hd = n;
     else if (kind === 'dwu') day.drafts.wouldBeUsd = roundUsd(n / 1e6);
     else if (kind === 'dcu') day.drafts.costUsd = roundUsd(n / 1e6);
+    else if (kind === 'x' && isAction(id)) day.actions[id] = n;
     else if (kind === 'r') day.refusals[id] = n;
     else if (kind === 'rm') day.refusedMembers[id] = n;
     else if (kind === 'j') jobs.push([id, n]);
@@ -281,6 +281,7 @@ export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
     promptHelpCalls: a.promptHelpCalls + b.promptHelpCalls,
     promptHelpUsd: roundUsd(a.promptHelpUsd + b.promptHelpUsd),
     drafts: mergeDrafts(a.drafts, b.drafts),
+    actions: mergeActions(a.actions, b.actions),
     promptHelpMembers: Object.fromEntries(
       [...new Set([...Object.keys(a.promptHelpMembers), ...Object.keys(b.promptHelpMembers)])].map((id) => [
         id,

@@ -1,12 +1,13 @@
 /**
  * The audit channel's lines, posted with the bot's REST client (issue 17): one compact message per job started on
- * the server, per change of its settings and per member paused by moderation strikes (issue 27). Mentions are shown
+ * the server, per change of its settings, per member paused by moderation strikes (issue 27) and per emoji, sticker,
+ * showcase post and style made (issue 32). Mentions are shown
  * but never ping; prompts are never posted. A line that cannot be posted (no access, the channel gone) is logged and
  * dropped: the audit never fails a job.
  */
 import { Routes, type REST } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AuditedChange, AuditedJob, AuditedPause, AuditTrail } from '../ports/audit-trail.js';
+import type { AuditedAction, AuditedChange, AuditedJob, AuditedPause, AuditTrail } from '../ports/audit-trail.js';
 import type { QuotaTarget } from '../core/quota.js';
 import { translator, type Translate } from '../i18n/translate.js';
 
@@ -37,6 +38,10 @@ export class DiscordAuditTrail implements AuditTrail {
 
   memberPaused(entry: AuditedPause): Promise<void> {
     return this.#post(entry.guildId, entry.auditChannelId, pauseLine(entry));
+  }
+
+  memberAction(entry: AuditedAction): Promise<void> {
+    return this.#post(entry.guildId, entry.auditChannelId, actionLine(entry));
   }
 
   async #post(guildId: string, channelId: string, content: string): Promise<void> {
@@ -106,6 +111,26 @@ export function pauseLine(entry: AuditedPause): string {
     hours: entry.windowHours,
   });
   return `⏸️ ${paused}\n-# ${say('audit.job', { jobId: entry.jobId })}`;
+}
+
+const ACTION_MARK: Record<AuditedAction['action'], string> = { emoji: '😀', sticker: '🏷️', showcase: '⭐', style: '🎨', styleDeleted: '🗑️' };
+/** Longest emoji, sticker or style name shown (Discord's and the styles' own limits are shorter). */
+const NAME_ROOM = 40;
+
+/**
+ * `😀 <@member> added the emoji \`lighthouse\``, `⭐ <@member> posted <@author>'s result to the showcase · [post](…)`,
+ * `🎨 <@member> saved the server style \`noir\``, in the server's preferred language.
+ */
+export function actionLine(entry: AuditedAction): string {
+  const say = translator(entry.locale);
+  const line = say('audit.action', {
+    action: entry.action,
+    who: `<@${entry.userId}>`,
+    name: codeSpan(entry.name ?? '', NAME_ROOM),
+    author: entry.authorId === undefined ? '' : `<@${entry.authorId}>`,
+    scope: entry.serverStyle === true ? 'server' : 'member',
+  });
+  return `${ACTION_MARK[entry.action]} ${line}${entry.link === undefined ? '' : ` · [${say('audit.post')}](${entry.link})`}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The audit channel (issue 17): when a server's settings name one, every job started there, every change of its
- * settings and every member paused by moderation strikes (issue 27) is told there as one compact line, by whatever
+ * settings, every member paused by moderation strikes (issue 27) and every emoji, sticker, showcase post and saved or
+ * deleted style (issue 32) is told there as one compact line, by whatever
  * implements {@link AuditTrail} (the Discord adapter posts them; src/discord/audit-poster.ts). Prompts are never
  * included. An audit that cannot be posted never fails a job.
  */
@@ -8,6 +9,7 @@ import type { JobCost } from '../core/cost.js';
 import type { JobOutcome } from '../core/job-outcome.js';
 import type { ImageJob } from '../core/jobs.js';
 import type { QuotaTarget } from '../core/quota.js';
+import type { MemberAction } from '../core/member-actions.js';
 
 /** One job, as the audit channel reads it. */
 export interface AuditedJob {
@@ -61,9 +63,28 @@ export interface AuditedPause {
   locale?: string | null | undefined;
 }
 
+/** Something a member made of a result beside images: an emoji or a sticker added, a showcase post, a style saved or deleted. */
+export interface AuditedAction {
+  guildId: string;
+  auditChannelId: string;
+  userId: string;
+  action: MemberAction | 'styleDeleted';
+  /** The emoji's, sticker's or style's name. */
+  name?: string | undefined;
+  /** A style saved for the whole server, not the member's own. */
+  serverStyle?: boolean | undefined;
+  /** A showcase post's author (whose result it is). */
+  authorId?: string | undefined;
+  /** Where to see it: the showcase post. */
+  link?: string | undefined;
+  /** The server's preferred language (Discord's `guild_locale`) the line is written in; English when unknown. */
+  locale?: string | null | undefined;
+}
+
 /** Where audit lines go. Implementations log their own failures and never reject. */
 export interface AuditTrail {
   job(entry: AuditedJob): Promise<void>;
   settingsChanged(entry: AuditedChange): Promise<void>;
   memberPaused(entry: AuditedPause): Promise<void>;
+  memberAction(entry: AuditedAction): Promise<void>;
 }

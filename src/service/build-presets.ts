@@ -10,6 +10,7 @@ import type { RecordStore } from '../ports/record-store.js';
 import type { z } from 'zod';
 import type { MemoryBudget } from './memory-budget.js';
 import { StylePresets } from './style-presets.js';
+import type { MemberActions } from './member-actions.js';
 
 type Download = (ref: AttachmentRef, maxBytes: number, signal?: AbortSignal) => Promise<Buffer>;
 type UrlDownload = (url: string, maxBytes: number, signal?: AbortSignal) => Promise<Buffer>;
@@ -22,7 +23,12 @@ interface PresetParts {
 }
 
 /** Builds the presets over the record store; their images are downloaded from Discord's CDN when saved. */
-export function buildStylePresets(config: { ATTACHMENT_MAX_BYTES: number; MAX_DECODE_PIXELS: number }, parts: PresetParts, memory: MemoryBudget): StylePresets {
+export function buildStylePresets(
+  config: { ATTACHMENT_MAX_BYTES: number; MAX_DECODE_PIXELS: number },
+  parts: PresetParts,
+  memory: MemoryBudget,
+  actions: MemberActions,
+): StylePresets {
   return new StylePresets({
     presets: parts.storage.records('style-presets', StylePreset),
     indexes: parts.storage.records('style-preset-index', PresetIndex),
@@ -31,6 +37,7 @@ export function buildStylePresets(config: { ATTACHMENT_MAX_BYTES: number; MAX_DE
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,
     maxDecodePixels: config.MAX_DECODE_PIXELS,
     clock: parts.clock,
+    actions,
   });
 }
 

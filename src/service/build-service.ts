@@ -3,36 +3,17 @@
  * the fair queue, the memory budget, servers' settings, the job archive, members' histories, moderation strikes,
  * the image and describe use cases, quota administration, the usage reports and the sweep of abandoned jobs.
  */
-import type { Logger } from 'pino';
-import type { z } from 'zod';
-import type { Config } from '../config.js';
 import { AbandonedJobs } from './abandoned-jobs.js';
-import type { AuditTrail } from '../ports/audit-trail.js';
 import { ClaimedJobs } from './claimed-jobs.js';
 import { DescribedPrompts, DescribeService } from './describe-service.js';
 import { FairQueue } from './fair-queue.js';
-import type { HistoryStore } from '../ports/history-store.js';
-import type { FavoritesStore } from '../ports/favorites-store.js';
 import { ImageService } from './image-service.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './job-archive.js';
-import type { JobMetrics } from '../ports/job-metrics.js';
-import type { AbandonedJobNotifier } from '../ports/abandoned-job-notifier.js';
-import type { LeaseTimers } from './lease-renewal.js';
 import { MemberHistory } from './member-history.js';
-import { type PostedImages } from '../ports/posted-images.js';
 import { MemoryBudget } from './memory-budget.js';
-import type { ModelProfiles } from '../core/model-profiles.js';
 import { ModerationGate } from './moderation-gate.js';
-import type { StrikeStore } from '../ports/strike-store.js';
-import type { Clock } from '../ports/clock.js';
-import type { DescribeCounts } from '../ports/describe-counts.js';
-import type { ImageGateway } from '../ports/image-gateway.js';
-import type { JobJournal } from '../ports/job-journal.js';
-import type { JobSlots } from '../ports/job-slots.js';
-import type { PromptModel } from '../ports/prompt-model.js';
 import type { QuotaLedger } from '../ports/quota-ledger.js';
 import type { RecordStore } from '../ports/record-store.js';
-import type { SpendLedger } from '../ports/spend-ledger.js';
 import { PromptHelp } from './prompt-help.js';
 import { QuotaAdmin } from './quota-admin.js';
 import { ServerSettings } from '../core/server-settings.js';
@@ -41,77 +22,10 @@ import { StreamedDelivery } from './streaming/streamed-delivery.js';
 import { SvgRenderer } from './svg-render.js';
 import { DescribeUsage, JobUsage, UsageLog } from './usage-log.js';
 import { UsageReport } from './usage-report.js';
-import { UsageCharts, type ChartParts } from './usage-chart.js';
-import type { UsageTotals } from '../ports/usage-totals.js';
+import { UsageCharts } from './usage-chart.js';
 import { buildStylePresets, jobDownload } from './build-presets.js';
-
-/** What the service reads of the configuration. */
-export type ServiceConfig = Pick<
-  Config,
-  | 'MAX_CONCURRENT_JOBS'
-  | 'MAX_RUNNING_PER_MEMBER'
-  | 'MAX_QUEUED_PER_MEMBER'
-  | 'BUTTON_TTL_HOURS'
-  | 'MEMORY_BUDGET_BYTES'
-  | 'GATEWAY_MAX_RESPONSE_BYTES'
-  | 'DESCRIBE_MEMORY_BYTES'
-  | 'ATTACHMENT_MAX_BYTES'
-  | 'HISTORY_DAYS'
-  | 'MODERATION_STRIKES'
-  | 'MODERATION_STRIKE_WINDOW_HOURS'
-  | 'MODERATION_PAUSE_HOURS'
-  | 'PROGRESS_INTERVAL_MS'
-  | 'GATEWAY_PARTIAL_IMAGES'
-  | 'JOB_LEASE_MS'
-  | 'SVG_RENDER_CONCURRENCY'
-  | 'SVG_RENDER_TIMEOUT_SECONDS'
-  | 'MAX_DECODE_PIXELS'
-  | 'STREAM_DELIVERIES'
-  | 'PROMPT_MAX_TOKENS'
-  | 'PROMPT_TIMEOUT_MS'
-  | 'DESCRIBE_COOLDOWN_SECONDS'
->;
-
-/** The stores the service keeps its state in (the storage room's, as ports). */
-export interface ServiceStorage {
-  quotas: QuotaLedger;
-  spend: SpendLedger;
-  journal: JobJournal;
-  slots: JobSlots | undefined;
-  records: <T>(namespace: string, schema: z.ZodType<T>) => RecordStore<T>;
-  usageTotals: UsageTotals;
-  describeCounts: DescribeCounts;
-  history: HistoryStore;
-  strikes: StrikeStore;
-  favorites: FavoritesStore;
-}
-
-/** The metrics the service reports to (the operator's room's, when HTTP_PORT is set). */
-export type ServiceMetrics = JobMetrics & { downloaded: (bytes: number) => void };
-
-/** What the service is built with besides its configuration: the other rooms' parts it uses, as ports. */
-export interface ServiceParts extends ChartParts {
-  clock: Clock;
-  logger: Logger;
-  /** Timers of the quota lease renewals; the global (unref'd) timers by default. */
-  leaseTimers?: LeaseTimers | undefined;
-  storage: ServiceStorage;
-  gateway: { client: ImageGateway; chat: PromptModel; profiles: ModelProfiles };
-  discord: {
-    audit: AuditTrail;
-    notifier: AbandonedJobNotifier;
-    /** The one download from Discord's CDN. */
-    download: (url: string, maxBytes: number, signal?: AbortSignal, admit?: (bytes: number) => void) => Promise<Buffer>;
-    postedImages: (memory: { take: (bytes: number, signal: AbortSignal) => Promise<() => void>; maxBytes: number }) => PostedImages;
-  };
-  ops: {
-    metrics: ServiceMetrics | undefined;
-    observeGateway: (gateway: ImageGateway) => ImageGateway;
-    observeLedger: (ledger: QuotaLedger) => QuotaLedger;
-  };
-  /** The chat models prompt help uses (VISION_MODEL defaults to PROMPT_MODEL), and whether /imagine and /edit enhance. */
-  prompt: { promptModel: string | undefined; visionModel: string | undefined; enhance: boolean };
-}
+import { MemberActions } from './member-actions.js';
+import type { ServiceConfig, ServiceParts } from './service-parts.js';
 
 /** The built service. */
 export interface Service extends Pick<Shared, 'presets'> {
@@ -143,6 +57,7 @@ interface Shared {
   jobUsage: RecordStore<JobUsage>;
   describeUsage: RecordStore<DescribeUsage>;
   presets: ReturnType<typeof buildStylePresets>;
+  actions: MemberActions;
 }
 
 /** Builds the service room (nothing runs until a command calls it or the sweep starts). */
@@ -180,6 +95,8 @@ export function buildService(config: ServiceConfig, parts: ServiceParts): Servic
 function buildShared(config: ServiceConfig, parts: ServiceParts): Shared {
   const { storage, clock, logger } = parts;
   const settings = new SettingsStore({ records: storage.records('server-settings', ServerSettings), clock });
+  // Emoji, stickers, showcase posts and styles: counted in /usage and told to the audit channel.
+  const actions = new MemberActions({ settings, audit: parts.discord.audit, totals: storage.usageTotals, clock, logger });
   // One budget for every image the process holds: edits' references and answers, the images being described and those /show posts again.
   const memory = new MemoryBudget({
     totalBytes: config.MEMORY_BUDGET_BYTES,
@@ -224,7 +141,8 @@ function buildShared(config: ServiceConfig, parts: ServiceParts): Shared {
     }),
     jobUsage: storage.records('job-usage', JobUsage),
     describeUsage: storage.records('describe-usage', DescribeUsage),
-    presets: buildStylePresets(config, parts, memory),
+    presets: buildStylePresets(config, parts, memory, actions),
+    actions,
   };
 }
 
@@ -270,6 +188,7 @@ function buildImageService(config: ServiceConfig, parts: ServiceParts, shared: S
     },
     listeners: { usage: new UsageLog(jobUsage), archive, history, totals: storage.usageTotals, audit, metrics },
     favorites: storage.favorites,
+    actions: shared.actions,
   });
 }
 

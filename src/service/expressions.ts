@@ -49,6 +49,8 @@ export interface ExpressionOrder {
   image: AttachmentRef;
   /** The result was made with `moderation:low`. */
   lowModeration: boolean;
+  /** The server's preferred language (its audit line is written in it). */
+  guildLocale?: string | null | undefined;
 }
 
 /**

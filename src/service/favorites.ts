@@ -23,6 +23,7 @@ import { newJobId } from './job-id.js';
 import { MemberRateLimit } from './member-rate-limit.js';
 import { checkChannel, postsSpoilers } from './server-settings.js';
 import type { SettingsStore } from './settings-store.js';
+import type { MemberActions } from './member-actions.js';
 
 /** Favorites live this long after the member's last star. */
 const FAVORITES_KEEP_MS = 365 * 86_400_000;
@@ -42,6 +43,8 @@ export interface FavoritesOptions {
   produce: JobDeps['produce'];
   clock: Clock;
   logger: Logger;
+  /** Counts showcase posts in /usage and tells them to the audit channel. */
+  actions?: Pick<MemberActions, 'record'> | undefined;
 }
 
 /** One star: who, on which result, and its card. */
@@ -125,6 +128,15 @@ export class Favorites {
     try {
       messageId = await this.#post(order, { guildId, channelId, spoiler: postsSpoilers(settings, channelId) }, poster);
       this.#log.info({ jobId: order.jobId, guildId, channelId, messageId }, 'result posted to the showcase');
+      const link = `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
+      await this.#options.actions?.record({
+        guildId,
+        userId: order.owner.userId,
+        action: 'showcase',
+        authorId: order.authorId,
+        link,
+        locale: order.guildLocale,
+      });
       return { kind: 'posted', channelId };
     } catch (err) {
       this.#log.warn({ err, jobId: order.jobId, guildId, channelId }, 'showcase post failed');

@@ -20,6 +20,7 @@ import { usageRecordListener } from './image-job/listeners/usage-record.js';
 import { usageTotalsListener } from './image-job/listeners/usage-totals.js';
 import { presentImage, type PresentDeps } from './image-job/present.js';
 import { makeExpression, type ExpressionDeps, type ExpressionOrder } from './expressions.js';
+import type { MemberActions } from './member-actions.js';
 import type { AddedExpression, GuildExpressions } from '../ports/guild-expressions.js';
 import type { FavoritesStore } from '../ports/favorites-store.js';
 import { Favorites } from './favorites.js';
@@ -47,6 +48,8 @@ export interface ImageServiceOptions {
   listeners?: ListenerDeps | undefined;
   /** Where ⭐ keeps members' favorites and the showcase's posts; without it, there are no favorites. */
   favorites?: FavoritesStore | undefined;
+  /** Counts emoji, stickers and showcase posts in /usage and tells them to the audit channel. */
+  actions?: Pick<MemberActions, 'record'> | undefined;
 }
 
 /** Runs image jobs; see the module comment. */
@@ -54,6 +57,7 @@ export class ImageService {
   private readonly deps: RunnerDeps;
   private readonly presenting: PresentDeps;
   private readonly expressions: ExpressionDeps;
+  private readonly actions: Pick<MemberActions, 'record'> | undefined;
   /** ⭐: members' favorites and the servers' showcases (favorites.ts), over the same downloads, memory and line. */
   readonly favorites: Favorites | undefined;
 
@@ -64,7 +68,9 @@ export class ImageService {
     this.presenting = { ...steps, archive: listeners.archive };
     this.expressions = { produce: steps.produce, log: steps.log, moderation: steps.rules.moderation };
     const { produce, clock, rules } = steps;
-    this.favorites = options.favorites && new Favorites({ store: options.favorites, settings: rules.settings, produce, clock, logger: options.logger });
+    this.actions = options.actions;
+    const favorites = { settings: rules.settings, produce, clock, logger: options.logger, actions: options.actions };
+    this.favorites = options.favorites && new Favorites({ store: options.favorites, ...favorites });
   }
 
   /**
@@ -87,8 +93,11 @@ export class ImageService {
    * Makes one image of a result into an emoji or a sticker and adds it to the server through `target`, in the
    * member's line, nothing charged (expressions.ts).
    */
-  expression(order: ExpressionOrder, target: GuildExpressions): Promise<AddedExpression> {
-    return makeExpression(this.expressions, order, target);
+  async expression(order: ExpressionOrder, target: GuildExpressions): Promise<AddedExpression> {
+    const added = await makeExpression(this.expressions, order, target);
+    const { guildId, userId, kind: action, guildLocale: locale } = order;
+    await this.actions?.record({ guildId, userId, action, name: added.name, locale });
+    return added;
   }
 }
 

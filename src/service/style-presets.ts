@@ -28,6 +28,7 @@ import type { MemoryBudget } from './memory-budget.js';
 export type { PresetSummary };
 import { MemberRateLimit } from './member-rate-limit.js';
 import { PRESET_IMAGE_WORK_BYTES, presetImage } from './preset-image.js';
+import type { MemberActions } from './member-actions.js';
 
 /** Saves per member per ten minutes. */
 const SAVES_PER_WINDOW = 5;
@@ -46,6 +47,8 @@ export interface StylePresetsOptions {
   maxAttachmentBytes: number;
   maxDecodePixels: number;
   clock: Clock;
+  /** Counts saves in /usage and tells saves and deletes to the audit channel. */
+  actions?: Pick<MemberActions, 'record'> | undefined;
 }
 
 /** Who asks, and where. */
@@ -54,6 +57,8 @@ export interface PresetMember {
   userId: string;
   /** Has Manage Server there (may save and delete the server's presets). */
   manager: boolean;
+  /** The server's preferred language (its audit line is written in it). */
+  locale?: string | null | undefined;
 }
 
 /** A preset as a job uses it. */
@@ -91,6 +96,7 @@ export class StylePresets {
     const preset = { name, suffix, images, savedBy: member.userId, savedAt: this.#options.clock.now() };
     await this.#options.presets.set(`${owner}/${name}`, preset, KEEP_MS);
     if (!index.names.includes(name)) await this.#options.indexes.set(owner, { names: [...index.names, name] }, KEEP_MS);
+    await this.#options.actions?.record({ ...told(member, order.scope, name), action: 'style' });
     return { name, suffix, images: images.length };
   }
 
@@ -118,6 +124,7 @@ export class StylePresets {
     if (!index.names.includes(name)) throw new UserFacingError('preset.notFound', { param: name });
     await this.#options.presets.delete(`${owner}/${name}`);
     await this.#options.indexes.set(owner, { names: index.names.filter((n) => n !== name) }, KEEP_MS);
+    await this.#options.actions?.record({ ...told(member, scope, name), action: 'styleDeleted' });
   }
 
   /**
@@ -191,6 +198,15 @@ export class StylePresets {
     }
   }
 }
+
+/** A save or delete as the audit channel reads it. */
+const told = (member: PresetMember, scope: PresetScope, name: string) => ({
+  guildId: member.guildId,
+  userId: member.userId,
+  name,
+  serverStyle: scope === 'server',
+  locale: member.locale,
+});
 
 function parseName(raw: string): string {
   const parsed = PresetName.safeParse(raw);

@@ -10,6 +10,7 @@ import type { RecordStore } from '../ports/record-store.js';
 import { roundUsd } from '../core/cost.js';
 import { isoDate, periodWindow } from '../core/periods.js';
 import { mergeDrafts, type DayTotals, type Sum } from '../core/usage-totals.js';
+import { mergeActions, NO_ACTIONS } from '../core/member-actions.js';
 import { usageDays, type UsageDaysOf } from '../core/usage-days.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
 import type { DescribeUsage, JobUsage } from './usage-log.js';
@@ -177,6 +178,7 @@ function addServerDay(out: UsageSummary, sums: { members: Map<string, Sum>; mode
   out.promptHelpCalls += day.promptHelpCalls;
   out.promptHelpUsd = roundUsd(out.promptHelpUsd + day.promptHelpUsd);
   out.drafts = mergeDrafts(out.drafts ?? { jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 }, day.drafts);
+  out.actions = mergeActions(out.actions ?? NO_ACTIONS, day.actions);
   for (const [id, sum] of Object.entries(day.members)) mergeSum(sums.members, id, sum);
   for (const [model, sum] of Object.entries(day.models)) mergeSum(sums.models, model, sum);
   for (const [reason, count] of Object.entries(day.refusals)) out.refusals[reason] = (out.refusals[reason] ?? 0) + count;
@@ -225,6 +227,7 @@ function summariseRole(from: number, days: readonly DayTotals[], roleId: string)
     promptHelpCalls: 0,
     promptHelpUsd: 0,
     drafts: undefined,
+    actions: undefined,
   };
 }
 

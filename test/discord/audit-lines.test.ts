@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeLine, jobLine, pauseLine } from '../../src/discord/audit-poster.js';
+import { actionLine, changeLine, jobLine, pauseLine } from '../../src/discord/audit-poster.js';
 import type { AuditedJob } from '../../src/ports/audit-trail.js';
 import { GUILD_ID, imagineJob } from '../fakes/jobs.js';
 
@@ -86,5 +86,16 @@ describe('audit lines with what a member typed (issue 29)', () => {
   it('keeps validated values plain', () => {
     const line = jobLine({ ...entry(), size: '1024x1024', quality: 'high' });
     expect(line).toContain('· `gpt-image-2` · 1024x1024 · high ·');
+  });
+
+  it('writes what members made of results: emoji, stickers, showcase posts and styles, names inert', () => {
+    const base = { guildId: GUILD_ID, auditChannelId: '1', userId: '42' };
+    expect(actionLine({ ...base, action: 'emoji', name: 'lighthouse' })).toBe('😀 <@42> added the emoji `lighthouse`');
+    expect(actionLine({ ...base, action: 'sticker', name: 'Light `@everyone`' })).toBe('🏷️ <@42> added the sticker `Light ˋ@everyoneˋ`');
+    const link = 'https://discord.com/channels/1/2/3';
+    expect(actionLine({ ...base, action: 'showcase', authorId: '7', link })).toBe(`⭐ <@42> posted <@7>'s result to the showcase · [post](${link})`);
+    expect(actionLine({ ...base, action: 'style', name: 'noir', serverStyle: true })).toBe('🎨 <@42> saved the server style `noir`');
+    expect(actionLine({ ...base, action: 'styleDeleted', name: 'noir' })).toBe('🗑️ <@42> deleted the style `noir`');
+    expect(actionLine({ ...base, action: 'emoji', name: 'phare', locale: 'fr' })).toBe('😀 <@42> a ajouté l’emoji `phare`');
   });
 });

@@ -58,11 +58,22 @@ describe.each(places)('usage totals on %s', (name, url) => {
     };
     const [one, two] = [await open(), await open()];
     const guild = randomUUID();
-    await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
+    // Members' actions (issue 32) count only themselves: 3 emoji, 1 sticker, 2 showcase posts, 2 styles.
+    const actions = (['emoji', 'emoji', 'emoji', 'sticker', 'showcase', 'showcase', 'style', 'style'] as const).map((action, i): SettledJob => ({
+      jobId: `action-${String(i)}`,
+      userId: 'carol',
+      outcome: 'action',
+      action,
+      delivered: 0,
+      reachedGateway: false,
+    }));
+    await Promise.all([
+      ...Array.from({ length: 60 }, (_, i) =>
         (i % 2 === 0 ? one : two).usageTotals.add(guild, '2026-11-25', drafted(i, job(i, i % 10 === 9 ? 'refused' : 'delivered'))),
       ),
-    );
+      ...actions.map((action, i) => (i % 2 === 0 ? one : two).usageTotals.add(guild, '2026-11-25', action)),
+    ]);
+    expect((await two.usageTotals.days(guild, ['2026-11-25']))[0]?.actions).toEqual({ emoji: 3, sticker: 1, showcase: 2, style: 2 });
     // Drafting's counters add up too: 15 drafts of 2 images ($0.05 each at high quality), 12 HD re-renders delivered.
     expect((await one.usageTotals.days(guild, ['2026-11-25']))[0]?.drafts).toEqual({ jobs: 30, hd: 24, wouldBeUsd: 0.75, costUsd: 0.27 });
     const [day, empty] = await one.usageTotals.days(guild, ['2026-11-25', '2026-11-24']);
@@ -120,6 +131,7 @@ describe('a usage day stored before issue 28', () => {
       promptHelpUsd: 0,
       promptHelpMembers: {},
       drafts: { jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 },
+      actions: { emoji: 0, sticker: 0, showcase: 0, style: 0 },
     });
     expect(await backend.ledger.get('usage-day:g:2026-11-25')).toEqual(legacy);
   });

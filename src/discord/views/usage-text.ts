@@ -8,6 +8,7 @@ import type { QuotaPeriod } from '../../core/quota.js';
 import type { UsageSummary } from '../../core/reports.js';
 import { MAX_JOB_IDS_PER_DAY } from '../../core/usage-totals.js';
 import { draftsSaved } from '../../core/drafts.js';
+import { anyActions } from '../../core/member-actions.js';
 
 /** Members listed at most under "Top members". */
 const TOP = 10;
@@ -30,6 +31,11 @@ function imagesLine(summary: UsageSummary, cost: string, locale: Locale): string
 function draftsLine({ drafts }: UsageSummary, locale: Locale): string[] {
   if (!drafts || drafts.jobs === 0) return [];
   return [t(locale, 'admin.usage.drafts', { usd: formatUsdPrecise(locale, draftsSaved(drafts)), drafts: drafts.jobs, hd: drafts.hd })];
+}
+
+/** The emoji, stickers, showcase posts and styles members made, when they made any. */
+function actionsLine({ actions }: UsageSummary, locale: Locale): string[] {
+  return actions && anyActions(actions) ? [t(locale, 'admin.usage.actions', actions)] : [];
 }
 
 /** Paused members listed at most (soonest back first); the count names them all. */
@@ -85,6 +91,7 @@ export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: 
     topMembers(summary, locale),
     t(locale, 'admin.usage.byModel', { hasModels: models.length > 0 ? 'yes' : 'no', models: formatList(locale, models) }),
     ...draftsLine(summary, locale),
+    ...actionsLine(summary, locale),
     ...(summary.promptHelpCalls > 0
       ? [t(locale, 'admin.usage.promptHelp', { calls: summary.promptHelpCalls, usd: formatUsdPrecise(locale, summary.promptHelpUsd) })]
       : []),
