@@ -1,8 +1,9 @@
 /**
  * Use as style (issue 32) end to end: the context menu on a message opens a prompt modal, and its submit runs an
  * /imagine whose style reference is the message's first image, sent to the edits endpoint with a prompt that names
- * it, charged once and shown (card, history) with the member's prompt; a message without images is refused at once
- * with nothing sent or charged; a gateway failure refunds.
+ * it, charged once and shown (card, history) with the member's prompt; only that one image is parked and sent, even
+ * under a modal id moved between Edit image's family and its own; a message without images is refused at once with
+ * nothing fetched, sent or charged; the quota gate applies; a gateway failure refunds.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,26 @@ describe('Use as style', () => {
     await history.waitFor((x) => x.edits.some((e) => e.status === 200));
     const listed = (history.edits.at(-1)?.payload as { embeds?: { description?: string }[] } | undefined)?.embeds?.[0]?.description;
     expect(listed).toMatch(/^\*\*a \\\*quiet\\\* harbour\*\*\n/);
+  });
+
+  it('parks only the first image, and sends only one as the style reference even under an Edit image id', async () => {
+    const user = h.discord.fixtures.members[5]!;
+    const [first, second] = [await png('#aa00aa'), await png('#00aaaa')];
+    const target = h.discord.createUserMessage(general(), user, 'two', [
+      h.discord.uploadAttachment(first, 'first.png', 'image/png'),
+      h.discord.uploadAttachment(second, 'second.png', 'image/png'),
+    ]);
+    // A client that moves the id to the other family: what Use as style parked is one image, not the message's two.
+    const style = await h.discord.messageCommand('Use as style', target, { user }).waitForAck();
+    const asEdit = h.discord.modalSubmit(style.body!.data!.custom_id!.replace(/^menustyle:/, 'menuedit:'), { prompt: 'night' }, { user });
+    await asEdit.waitFor(settled);
+    expect(lastRequest().images).toEqual([first]);
+    // And what Edit image parked (both) goes as one style reference under a Use as style id.
+    const edit = await h.discord.messageCommand('Edit image', target, { user }).waitForAck();
+    const asStyle = h.discord.modalSubmit(edit.body!.data!.custom_id!.replace(/^menuedit:/, 'menustyle:'), { prompt: 'day' }, { user });
+    await asStyle.waitFor(settled);
+    expect(lastRequest().images).toEqual([first]);
+    expect(lastRequest().prompt).toMatch(/^Image 1 is the style reference[^\n]*\nday$/);
   });
 
   it('refuses a message without images at once: no modal, no download, no gateway call, no charge', async () => {
