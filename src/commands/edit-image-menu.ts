@@ -11,7 +11,7 @@ import { MAX_EDIT_IMAGES } from '../core/image-request.js';
 import { component, type ComponentHandler, type MessageCommand } from './command.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
-import { findMessageImages } from '../discord/message-images.js';
+import { findMessageImages, type MessageImages, type SourceMessage } from '../discord/message-images.js';
 import { editImageModal } from '../discord/views/edit-modals.js';
 import { readPrompt } from './prompt-modal.js';
 import { phrase } from '../core/phrase.js';
@@ -33,21 +33,28 @@ export function createEditImageMenu(deps: Deps): MessageCommand {
     kind: 'message',
     data: EDIT_IMAGE_MENU_DATA,
     async execute(interaction) {
-      const found = findMessageImages(interaction.targetMessage, (url) => deps.isAllowedImageUrl(url));
+      const found = usableImages(interaction.targetMessage, (url) => deps.isAllowedImageUrl(url));
       const images = found.images.slice(0, MAX_EDIT_IMAGES);
-      if (images.length === 0 && found.elsewhere > 0) {
-        throw new UserFacingError('input.attachmentInvalid', {
-          param: phrase('detail.param.messageImages'),
-          detail: phrase('detail.download.elsewhere'),
-        });
-      }
-      if (images.length === 0) throw new UserFacingError('input.noImages');
       const beyond = found.images.length - images.length;
       // A modal must be the first response, within 3 s; parking the references is one quick store write.
       const id = await deps.archive.stashEdit(images, beyond + found.notImages + found.elsewhere);
       await interaction.showModal(editImageModal(CUSTOM_IDS.menuEdit.build({ id }), interaction.locale, images.length, beyond, found));
     },
   };
+}
+
+/**
+ * The images of a context menu's target message (message-images.ts); a message with none the bot may use is refused
+ * at once, before anything is fetched or charged (images only elsewhere are named as such).
+ * @throws UserFacingError input.attachmentInvalid, input.noImages
+ */
+export function usableImages(message: SourceMessage, isAllowedImageUrl: (url: string) => boolean): MessageImages {
+  const found = findMessageImages(message, isAllowedImageUrl);
+  if (found.images.length > 0) return found;
+  if (found.elsewhere > 0) {
+    throw new UserFacingError('input.attachmentInvalid', { param: phrase('detail.param.messageImages'), detail: phrase('detail.download.elsewhere') });
+  }
+  throw new UserFacingError('input.noImages');
 }
 
 /** Handles the modal submit: prompt → job over the parked attachments. */

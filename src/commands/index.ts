@@ -13,6 +13,7 @@ import type { ModerationGate } from '../service/moderation-gate.js';
 import type { Command, ComponentHandler } from './command.js';
 import { createEditCommand, EDIT_DATA } from './edit.js';
 import { createEditImageMenu, createEditImageMenuModal, EDIT_IMAGE_MENU_DATA } from './edit-image-menu.js';
+import { createUseStyleMenu, createUseStyleMenuModal, USE_STYLE_MENU_DATA } from './use-style-menu.js';
 import type { ImageCommandDeps } from './image-jobs.js';
 import { createHistoryCommand, createHistoryPaging, HISTORY_DATA } from './history.js';
 import { createImagineCommand, IMAGINE_DATA } from './imagine.js';
@@ -54,7 +55,7 @@ export interface CommandDeps extends ImageCommandDeps, SettingsCommandDeps {
   /** Moderation strikes: /quota show tells a member's pause, /quota strikes-clear lifts it, /usage reports them. */
   moderation: Pick<ModerationGate, 'status' | 'lift' | 'report'>;
   archive: Pick<JobArchive, 'recall' | 'stashEdit' | 'takeEdit' | 'recallConfirmation' | 'takeConfirmation'>;
-  /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS): Edit image ignores images anywhere else. */
+  /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS): Edit image and Use as style ignore images anywhere else. */
   isAllowedImageUrl(url: string): boolean;
   history: Pick<MemberHistory, 'page' | 'clear' | 'show' | 'search'>;
   /** Delete clicks waiting for their confirmation (in memory; they hold interaction tokens). */
@@ -72,6 +73,7 @@ const COMMANDS: readonly {
   { definitions: (features) => [withEnhance(IMAGINE_DATA, features)], create: (deps) => [createImagineCommand(deps)] },
   { definitions: (features) => [withEnhance(EDIT_DATA, features)], create: (deps) => [createEditCommand(deps)] },
   { definitions: () => [EDIT_IMAGE_MENU_DATA], create: (deps) => [createEditImageMenu(deps)] },
+  { definitions: () => [USE_STYLE_MENU_DATA], create: (deps) => [createUseStyleMenu(deps)] },
   { definitions: () => [MODELS_DATA], create: (deps) => [createModelsCommand(deps)] },
   { definitions: () => [QUOTA_DATA], create: (deps) => [createQuotaCommand(deps)] },
   { definitions: () => [SETTINGS_DATA], create: (deps) => [createSettingsCommand(deps)] },
@@ -106,6 +108,7 @@ export function createComponents(deps: CommandDeps): ComponentHandler[] {
     ...createCostButtons(deps),
     createImageActions(deps),
     createEditImageMenuModal(deps),
+    createUseStyleMenuModal(deps),
     createHistoryPaging(deps),
     createDescribeButtons(deps),
   ];

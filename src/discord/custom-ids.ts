@@ -96,6 +96,8 @@ export const CUSTOM_IDS = {
   historyPage: family('histpage', { page: digits(9_999, true), asOf: digits(999_999_999_999_999) }),
   /** The Edit image menu's modal: the parked attachments' id. */
   menuEdit: family('menuedit', { id: Token }),
+  /** The Use as style menu's modal: the parked style image's id. */
+  menuStyle: family('menustyle', { id: Token }),
 } as const;
 
 /** A custom id's family prefix and the rest (its fields), as the router dispatches on them; an id without fields has an empty rest. */

@@ -20,7 +20,7 @@ describe('the bot end to end (real discord.js and gateway client against the emu
     expect(h.discord.commandPuts).toHaveLength(1);
     expect(h.discord.commandPuts[0]?.scope).toBe('global');
     const names = h.discord.registeredCommands('global').map((c) => (c as { name: string }).name);
-    expect(names.sort()).toEqual(['Edit image', 'edit', 'history', 'imagine', 'models', 'quota', 'settings', 'show', 'styles', 'usage']);
+    expect(names.sort()).toEqual(['Edit image', 'Use as style', 'edit', 'history', 'imagine', 'models', 'quota', 'settings', 'show', 'styles', 'usage']);
   });
 
   it('answers a minimal /imagine with one PNG in a card under the deferred reply', async () => {

@@ -270,6 +270,14 @@ describe('command registration', () => {
     expect(commandId).toBe(first.find((c) => c.name === 'imagine')?.id);
     expect(emulator.specViolations).toEqual([]);
   });
+
+  it('refuses an overwrite Discord would: a 16th message command, a context menu with a description', async () => {
+    const menus = Array.from({ length: 16 }, (_, i) => ({ name: `Menu ${i}`, type: 3 }));
+    await expect(harness.client.application.commands.set(menus)).rejects.toMatchObject({ code: 30032, status: 400 });
+    await expect(harness.client.application.commands.set(menus.slice(0, 15))).resolves.toHaveProperty('size', 15);
+    const described = [{ name: 'Use as style', type: 3, description: 'Not for menus' }];
+    await expect(harness.client.application.commands.set(described)).rejects.toMatchObject({ code: 50035, status: 400 });
+  });
 });
 
 describe('channel posts and DMs', () => {

@@ -1,5 +1,5 @@
 /**
- * Every modal the bot opens (Edit image, Edit this image, Remix, Vary region, Make emoji, Make sticker) rendered in every language fits
+ * Every modal the bot opens (Edit image, Edit this image, Remix, Vary region, Make emoji, Make sticker, Use as style) rendered in every language fits
  * Discord's limits: titles and labels 45 characters, descriptions, placeholders and select option labels 100. And the
  * catalogue's text fits whole: nothing is cut short with an ellipsis, except a note too long even in English.
  */
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { regionModal, remixModal } from '../../../src/discord/views/action-modals.js';
 import { editImageModal, editResultModal } from '../../../src/discord/views/edit-modals.js';
 import { expressionModal } from '../../../src/discord/views/expression-views.js';
+import { useStyleModal } from '../../../src/discord/views/style-modal.js';
 import { LANGUAGES } from '../../../src/i18n/locales.js';
 import { t } from '../../../src/i18n/translate.js';
 
@@ -48,6 +49,8 @@ const modalsIn = (locale: string): Record<string, APIModalInteractionResponseCal
   'Vary region': regionModal('job', REQUEST.prompt, locale),
   'Make emoji': expressionModal('job', 'emoji', 'a_lighthouse', locale),
   'Make sticker': expressionModal('job', 'sticker', 'a_lighthouse', locale),
+  'Use as style': useStyleModal('menustyle:x', locale, 1),
+  'Use as style (of several)': useStyleModal('menustyle:x', locale, 3),
 });
 
 describe('the modals in every language', () => {

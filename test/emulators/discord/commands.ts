@@ -108,3 +108,49 @@ export function fileTypesProblem(body: readonly Command[]): string[] | undefined
   }
   return undefined;
 }
+
+/** The most commands of each type one scope holds (doc §1.12): CHAT_INPUT, USER, MESSAGE. */
+export const COMMAND_TYPE_LIMITS: Readonly<Record<number, number>> = { 1: 100, 2: 15, 3: 15 };
+/** A context menu's name: 1–32 characters, mixed case and spaces allowed (and each localization's). */
+const MENU_NAME = /^.{1,32}$/u;
+
+/** Why Discord refuses a bulk overwrite's command list, or undefined when it takes it. */
+export type CommandsProblem = { kind: 'count'; type: number; limit: number } | { kind: 'form'; path: string[]; code: string; message: string };
+
+/**
+ * The first problem Discord would refuse a bulk overwrite for, beyond `file_types` ({@link fileTypesProblem}): more
+ * commands of one type than {@link COMMAND_TYPE_LIMITS}, two of one type with one name, or a context menu (USER or
+ * MESSAGE) with options, a description, or a name (or localized name) not of 1–32 characters.
+ */
+export function commandsProblem(body: readonly Command[]): CommandsProblem | undefined {
+  const counts = new Map<number, number>();
+  const names = new Set<string>();
+  for (const [c, command] of body.entries()) {
+    const type = Number(command['type'] ?? 1);
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+    const limit = COMMAND_TYPE_LIMITS[type];
+    if (limit !== undefined && (counts.get(type) ?? 0) > limit) return { kind: 'count', type, limit };
+    const key = `${type}:${String(command['name'])}`;
+    if (names.has(key))
+      return { kind: 'form', path: [String(c), 'name'], code: 'APPLICATION_COMMANDS_DUPLICATE_NAME', message: 'Application command names must be unique' };
+    names.add(key);
+    if (type === 2 || type === 3) {
+      const problem = menuProblem(command);
+      if (problem) return { kind: 'form', path: [String(c), ...problem.path], code: 'BASE_TYPE_BAD_VALUE', message: problem.message };
+    }
+  }
+  return undefined;
+}
+
+function menuProblem(command: Command): { path: string[]; message: string } | undefined {
+  if (command['options'] !== undefined) return { path: ['options'], message: 'Context menu commands cannot have options.' };
+  const description = command['description'];
+  if (description !== undefined && description !== '') return { path: ['description'], message: 'Context menu commands cannot have description.' };
+  const localized = Object.entries((command['name_localizations'] ?? {}) as Record<string, unknown>);
+  for (const [at, name] of [['', command['name']] as const, ...localized]) {
+    if (typeof name !== 'string' || !MENU_NAME.test(name)) {
+      return { path: at === '' ? ['name'] : ['name_localizations', at], message: 'Must be between 1 and 32 in length.' };
+    }
+  }
+  return undefined;
+}

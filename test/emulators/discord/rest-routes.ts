@@ -1,7 +1,7 @@
 /**
  * Bot-token routes: gateway discovery, command registration, channel messages, DM channels, @me.
  */
-import { fileTypesProblem } from './commands.js';
+import { commandsProblem, fileTypesProblem } from './commands.js';
 import { userJson } from './fixtures.js';
 import { messageBody, type RestRequest, type Route, toRecorded } from './http.js';
 import { checkMessage, Errors, isEmptyMessage, type RestResult } from './rules.js';
@@ -119,10 +119,16 @@ function withLocalizations(req: RestRequest): boolean {
   return req.query.get('with_localizations') === 'true';
 }
 
-/** A bulk overwrite, refused as Discord refuses `file_types` it does not take. */
+/**
+ * A bulk overwrite, refused as Discord refuses `file_types` it does not take, more commands of a type than it holds
+ * (30032), and context menus it would not register.
+ */
 function overwrite(state: EmulatorState, scope: string, body: Record<string, unknown>[]): RestResult {
   const problem = fileTypesProblem(body);
   if (problem) return Errors.invalidForm(problem, 'BASE_TYPE_BAD_VALUE', 'file_types takes at most 10 entries: image, video, audio or .ext.');
+  const refused = commandsProblem(body);
+  if (refused?.kind === 'count') return Errors.invalidBody(30032, `Maximum number of application commands reached (${refused.limit})`);
+  if (refused) return Errors.invalidForm(refused.path, refused.code, refused.message);
   return { status: 200, body: state.commands.overwrite(scope, body) };
 }
 
