@@ -1,7 +1,8 @@
 /**
  * Seeds only where a model's profile has them (issue 32), end to end: the operator's MODEL_PROFILES_FILE turns seeds
  * on for flux models (which the gateway emulator plays as taking `seed`, refusing it for every OpenAI model). A seed
- * for a flux model reaches the gateway and shows on the card, and Re-roll asks again without it; a seed for
+ * for a flux model reaches the gateway and shows on the card, Re-roll and Vary ask again without it and Remix keeps
+ * it; a seed for
  * gpt-image-2 is refused before anything is sent or charged; autocomplete offers seeds for the one model only.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +56,25 @@ describe('seeds, end to end', () => {
     await reroll.waitFor((x) => resultPost(x) !== undefined);
     expect(h.gateway.imageRequests().at(-1)?.json).toEqual({ model: 'flux-schnell', prompt: 'a fox in the snow' });
     expect(textOf(resultPost(reroll)?.payload)).not.toContain('seed');
+  });
+
+  it('Vary edits the image without the seed; Remix keeps it, so only the words change', async () => {
+    const handle = await imagine(option('model', 'flux-schnell'), option('seed', 99));
+    const card = handle.lastMessage()!;
+    const vary = h.discord.button(card, customIds(card).find((id) => id.endsWith(':vs'))!, { user: h.discord.fixtures.member });
+    await vary.waitFor((x) => resultPost(x) !== undefined);
+    const edit = h.gateway.imageRequests().at(-1)!;
+    expect(edit.path).toBe('/v1/images/edits');
+    expect(edit.form!.fields).not.toHaveProperty('seed');
+
+    const modal = await h.discord.button(card, customIds(card).find((id) => id.endsWith(':rm'))!, { user: h.discord.fixtures.member }).waitForAck();
+    const remix = h.discord.modalSubmit(
+      modal.body!.data!.custom_id!,
+      { prompt: 'a fox in the rain', size: '', quality: '', mode: ['new'] },
+      { user: h.discord.fixtures.member, message: card },
+    );
+    await remix.waitFor((x) => resultPost(x) !== undefined);
+    expect(h.gateway.imageRequests().at(-1)?.json).toEqual({ model: 'flux-schnell', prompt: 'a fox in the rain', seed: 99 });
   });
 
   it('refuses a seed for a model without seeds, with a clear message, before anything is sent or charged', async () => {
