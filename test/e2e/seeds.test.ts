@@ -61,13 +61,23 @@ describe('seeds, end to end', () => {
   it('Vary edits the image without the seed; Remix keeps it, so only the words change', async () => {
     const handle = await imagine(option('model', 'flux-schnell'), option('seed', 99));
     const card = handle.lastMessage()!;
-    const vary = h.discord.button(card, customIds(card).find((id) => id.endsWith(':vs'))!, { user: h.discord.fixtures.member });
+    const vary = h.discord.button(
+      card,
+      customIds(card).find((id) => id.endsWith(':vs'))!,
+      { user: h.discord.fixtures.member },
+    );
     await vary.waitFor((x) => resultPost(x) !== undefined);
     const edit = h.gateway.imageRequests().at(-1)!;
     expect(edit.path).toBe('/v1/images/edits');
     expect(edit.form!.fields).not.toHaveProperty('seed');
 
-    const modal = await h.discord.button(card, customIds(card).find((id) => id.endsWith(':rm'))!, { user: h.discord.fixtures.member }).waitForAck();
+    const modal = await h.discord
+      .button(
+        card,
+        customIds(card).find((id) => id.endsWith(':rm'))!,
+        { user: h.discord.fixtures.member },
+      )
+      .waitForAck();
     const remix = h.discord.modalSubmit(
       modal.body!.data!.custom_id!,
       { prompt: 'a fox in the rain', size: '', quality: '', mode: ['new'] },
