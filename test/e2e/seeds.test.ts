@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '../emulators/discord/index.js';
 import { REALISTIC_MODELS, REALISTIC_SHUTDOWN_DATES } from '../emulators/gateway/index.js';
@@ -56,6 +57,22 @@ describe('seeds, end to end', () => {
     await reroll.waitFor((x) => resultPost(x) !== undefined);
     expect(h.gateway.imageRequests().at(-1)?.json).toEqual({ model: 'flux-schnell', prompt: 'a fox in the snow' });
     expect(textOf(resultPost(reroll)?.payload)).not.toContain('seed');
+  });
+
+  it('sends the seed of an /edit as a field of its multipart body', async () => {
+    const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#345' } })
+      .png()
+      .toBuffer();
+    const attachment = h.discord.uploadAttachment(image, 'photo.png', 'image/png');
+    const handle = h.discord.slash('edit', [prompt, { name: 'image', type: 11, value: attachment.id }, option('model', 'flux-schnell'), option('seed', 5)], {
+      user: h.discord.fixtures.member,
+      resolvedAttachments: [attachment],
+    });
+    await handle.waitFor((x) => resultPost(x) !== undefined);
+    const sent = h.gateway.imageRequests().at(-1)!;
+    expect(sent.path).toBe('/v1/images/edits');
+    expect(sent.form!.fields).toMatchObject({ model: 'flux-schnell', seed: '5' });
+    expect(textOf(resultPost(handle)?.payload)).toContain('seed 5');
   });
 
   it('Vary edits the image without the seed; Remix keeps it, so only the words change', async () => {
