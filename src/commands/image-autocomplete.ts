@@ -2,9 +2,9 @@
  * Autocomplete for the image options whose values depend on the model: model, size, quality, format, background,
  * style, complexity and seed (offered only where the profile has seeds). Each offers only what the chosen model (the
  * `model` option as typed so far, else the default in use) accepts, from its profile (model-profiles.ts); the
- * service checks the value again, since Discord
- * does not hold members to the suggestions. It must answer within Discord's 3-second window even when the gateway
- * is slow, so it waits a short while for the catalogue and otherwise answers from the cache.
+ * service checks the value again, since Discord does not hold members to the suggestions. It must answer within
+ * Discord's 3-second window even when the gateway is slow, so it waits a short while for the catalogue and
+ * otherwise answers from the cache.
  */
 import { randomInt } from 'node:crypto';
 import type { AutocompleteInteraction } from 'discord.js';
