@@ -109,7 +109,8 @@ async function remixFromModal(interaction: ModalSubmitInteraction, ctx: Interact
   if (!changed.success) throw new UserFacingError('input.invalid', { param: String(changed.error.issues[0]?.path[0] ?? 'size') });
   // A size typed in the modal replaces the ratio the result was asked with.
   const typed = changed.data.size === undefined ? {} : { ratio: undefined, resolution: undefined };
-  const request = { ...kept(record.request), ...changed.data, ...typed, prompt };
+  // The same seed with changed words shows what the words change (the model is the result's, which took the seed).
+  const request = { ...kept(record.request), seed: record.request.seed, ...changed.data, ...typed, prompt };
   const fromImage = interaction.fields.getStringSelectValues(MODE_FIELD)[0] === 'edit';
   deferInBackground(interaction, ctx);
   ctx.logger.info({ from: jobId, action: 'remix', fromImage }, 'action on a result');
@@ -168,7 +169,10 @@ function chosenImage(interaction: ButtonInteraction | ModalSubmitInteraction): A
   return image;
 }
 
-/** What an action keeps of the result's request: the model and its look, not its count or size. */
+/**
+ * What an action keeps of the result's request: the model and its look, not its count, size or seed (Vary, Zoom,
+ * Pan, Vary region, Enlarge and HD edit the image itself; Remix adds the seed back).
+ */
 function kept(request: GenerateRequest): GenerateRequest {
   const { prompt, model, quality, background, outputFormat, outputCompression, moderation, style } = request;
   return { prompt, model, quality, background, outputFormat, outputCompression, moderation, style };

@@ -1,11 +1,14 @@
 /**
  * Autocomplete for the image options whose values depend on the model: model, size, quality, format, background,
- * style and complexity. Each offers only what the chosen model (the `model` option as typed so far, else the
- * default in use) accepts, from its profile (model-profiles.ts); the service checks the value again, since Discord
- * does not hold members to the suggestions. It must answer within Discord's 3-second window even when the gateway
- * is slow, so it waits a short while for the catalogue and otherwise answers from the cache.
+ * style, complexity and seed (offered only where the profile has seeds). Each offers only what the chosen model (the
+ * `model` option as typed so far, else the default in use) accepts, from its profile (model-profiles.ts); the
+ * service checks the value again, since Discord does not hold members to the suggestions. It must answer within
+ * Discord's 3-second window even when the gateway is slow, so it waits a short while for the catalogue and
+ * otherwise answers from the cache.
  */
+import { randomInt } from 'node:crypto';
 import type { AutocompleteInteraction } from 'discord.js';
+import { MAX_SEED } from '../core/image-request.js';
 import { readSize, sizeProblem, sizeText } from '../core/sizes.js';
 import { isAspectRatio, ratiosOf, resolutionsOf } from '../core/aspect-ratios.js';
 import type { ModelProfile, ModelProfiles } from '../core/model-profiles.js';
@@ -13,7 +16,7 @@ import type { GatewayModel } from '../core/images.js';
 import type { ImageGateway } from '../ports/image-gateway.js';
 import { OPTION_NAMES } from './option-names.js';
 import { localizedChoiceName } from '../i18n/command-localizations.js';
-import { sizeChoiceName } from '../discord/views/autocomplete-choices.js';
+import { randomSeedChoiceName, sizeChoiceName } from '../discord/views/autocomplete-choices.js';
 
 /** Discord shows at most 25 choices. */
 export const MAX_CHOICES = 25;
@@ -26,21 +29,34 @@ interface Choice {
   value: string;
 }
 
+/** A suggestion of the integer `seed` option. */
+interface SeedChoice {
+  name: string;
+  value: number;
+}
+
+/** A fresh seed, 0 to {@link MAX_SEED}. */
+const randomSeed = (): number => randomInt(0, MAX_SEED + 1);
+
 type Catalogue = Pick<ImageGateway, 'listModels' | 'cachedModels'>;
 
-/** Creates the autocomplete handler shared by /imagine and /edit. */
-export function createImageAutocomplete(models: Catalogue, profiles: Pick<ModelProfiles, 'of'>) {
+/** Creates the autocomplete handler shared by /imagine and /edit; `newSeed` draws the random seed offered. */
+export function createImageAutocomplete(models: Catalogue, profiles: Pick<ModelProfiles, 'of'>, newSeed: () => number = randomSeed) {
   return async (interaction: AutocompleteInteraction): Promise<void> => {
     const focused = interaction.options.getFocused(true);
     const typed = focused.value.trim().toLowerCase();
-    let choices: Choice[];
+    let choices: (Choice | SeedChoice)[];
     if (focused.name === OPTION_NAMES.model) {
       choices = (await modelChoices(models, typed)).map(plain);
     } else {
       const chosen = interaction.options.getString(OPTION_NAMES.model)?.trim();
       const model = chosen === undefined || chosen === '' ? models.cachedModels().find((m) => m.default === true)?.id : chosen;
       const ratio = interaction.options.getString(OPTION_NAMES.ratio) ?? undefined;
-      choices = valueChoices(focused.name, typed, model === undefined ? undefined : profiles.of(model).profile, interaction.locale, ratio);
+      const profile = model === undefined ? undefined : profiles.of(model).profile;
+      choices =
+        focused.name === OPTION_NAMES.seed
+          ? seedChoices(typed, profile, newSeed, interaction.locale)
+          : valueChoices(focused.name, typed, profile, interaction.locale, ratio);
     }
     await interaction.respond(choices.slice(0, MAX_CHOICES));
   };
@@ -87,6 +103,18 @@ export function valueChoices(option: string, typed: string, profile: ModelProfil
     default:
       return [];
   }
+}
+
+/**
+ * Seeds, only for a model whose profile has them: the number typed so far (when it is a seed), then a fresh random
+ * one; nothing for any other model, so members are not offered what would be refused.
+ */
+export function seedChoices(typed: string, profile: ModelProfile | undefined, newSeed: () => number, locale?: string | null): SeedChoice[] {
+  if (profile?.seeds !== true) return [];
+  const number = /^\d{1,10}$/.test(typed) ? Number(typed) : undefined;
+  const own = number !== undefined && number <= MAX_SEED ? [{ name: String(number), value: number }] : [];
+  const seed = newSeed();
+  return [...own, { name: randomSeedChoiceName(seed, locale), value: seed }];
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   INPUT_FIDELITIES,
   MAX_IMAGES_PER_REQUEST,
   MAX_MODEL_NAME_LENGTH,
+  MAX_SEED,
   OUTPUT_COMPRESSION,
 } from '../core/image-request.js';
 import { OPTION_NAMES } from './option-names.js';
@@ -134,6 +135,15 @@ export const IMAGE_OPTIONS = [
     autocomplete: true,
     max_length: longest(IMAGE_COMPLEXITIES),
   },
+  // Only models whose profile has seeds take one: autocomplete offers seeds for them alone, the service refuses the rest.
+  {
+    type: ApplicationCommandOptionType.Integer,
+    name: OPTION_NAMES.seed,
+    description: 'The same seed, prompt and settings make the same image (models with seeds)',
+    autocomplete: true,
+    min_value: 0,
+    max_value: MAX_SEED,
+  },
 ] satisfies APIApplicationCommandBasicOption[];
 
 /** /edit's fidelity option. */
@@ -149,7 +159,7 @@ type ImageOption = (typeof IMAGE_OPTIONS)[number];
 
 /** The request fields read from string options, and from integer options. */
 const STRING_FIELDS = ['model', 'size', 'ratio', 'resolution', 'quality', 'background', 'outputFormat', 'moderation', 'style', 'complexity'] as const;
-const INTEGER_FIELDS = ['outputCompression', 'n'] as const;
+const INTEGER_FIELDS = ['outputCompression', 'n', 'seed'] as const;
 
 /** Reads and validates the shared image options; throws a member-facing error naming the bad field. */
 export function parseImageOptions(read: OptionReader<ImageOption>, prompt: string): GenerateRequest {

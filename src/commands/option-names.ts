@@ -20,6 +20,7 @@ export const OPTION_NAMES = {
   moderation: 'moderation',
   style: 'style',
   complexity: 'complexity',
+  seed: 'seed',
   inputFidelity: 'fidelity',
   images: 'image',
   mask: 'mask',

@@ -1,6 +1,7 @@
 /**
- * The buttons under a result: Re-roll (the same request again, charged to whoever clicks), ✨ Enhance (the same
- * request with its prompt rewritten by prompt help first; where prompt help is off it is refused), Edit (a modal for a
+ * The buttons under a result: Re-roll (the same request again without its seed, which would make the same image,
+ * charged to whoever clicks), ✨ Enhance (the same request, seed included, with its prompt rewritten by prompt help
+ * first; where prompt help is off it is refused), Edit (a modal for a
  * new prompt, using the images of that message as references) and Delete (the requester, or Manage Messages; it asks
  * first, only the clicker, with Delete and Keep).
  * Their state is the job id in the custom id plus a stored record, so they keep working after a restart.
@@ -97,5 +98,7 @@ async function runAgain(deps: Deps, interaction: ButtonInteraction, jobId: strin
   const record = await deps.archive.recall(jobId);
   if (!record) throw new UserFacingError('button.expired');
   ctx.logger.info({ from: jobId, enhance }, 'result run again');
-  await startJob(interaction, ctx, deps, record.kind, record.request, record.edit, undefined, enhance);
+  // A re-roll asks for another image: its seed would make the same one again. Enhance keeps it, so only the words change.
+  const request = enhance ? record.request : { ...record.request, seed: undefined };
+  await startJob(interaction, ctx, deps, record.kind, request, record.edit, undefined, enhance);
 }

@@ -39,6 +39,11 @@ export const MAX_EDIT_IMAGES = 16;
 export const MAX_EDIT_IMAGE_BYTES = 50 * 1024 * 1024;
 /** The mask must be smaller than this. */
 export const MAX_MASK_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest seed: 2³¹−1, which every seeded model we know takes (ByteDance's Seedream takes at most 2147483647,
+ * Stability's 4294967294, Flux and Stable Diffusion any 32-bit or larger integer), so one bound fits them all.
+ */
+export const MAX_SEED = 2_147_483_647;
 /** Bounds of `outputCompression`, a percentage. */
 export const OUTPUT_COMPRESSION = { min: 0, max: 100 } as const;
 
@@ -78,6 +83,8 @@ export const GenerateRequest = z.object({
   moderation: z.enum(IMAGE_MODERATIONS).optional(),
   style: z.enum(IMAGE_STYLES).optional(),
   complexity: z.enum(IMAGE_COMPLEXITIES).optional(),
+  /** The same seed, prompt and settings make the same image again, on a model whose profile has seeds. */
+  seed: z.int().min(0).max(MAX_SEED).optional(),
 });
 export type GenerateRequest = z.infer<typeof GenerateRequest>;
 
@@ -103,6 +110,7 @@ export const WIRE_NAMES = {
   moderation: 'moderation',
   style: 'style',
   complexity: 'complexity',
+  seed: 'seed',
   inputFidelity: 'input_fidelity',
   images: 'image',
   mask: 'mask',

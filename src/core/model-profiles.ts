@@ -80,6 +80,11 @@ export const ModelProfile = z.strictObject({
   moderation: z.boolean(),
   styles: z.array(z.enum(IMAGE_STYLES)),
   complexities: z.array(z.enum(IMAGE_COMPLEXITIES)),
+  /**
+   * Whether the model takes `seed` (the same seed makes the same image again). Optional, so files written before it
+   * stay valid: absent means no seeds (OpenAI's image API has none, and the generic profile promises none).
+   */
+  seeds: z.boolean().optional(),
   /** null: the model cannot edit. */
   edits: Edits.nullable(),
   /** Whether the model streams partial images. */
@@ -154,7 +159,10 @@ const DALL_E_2: ModelProfile = {
   maxPromptLength: 1_000,
 };
 
-/** Any other model: everything the bot can ask for is sent, and the gateway decides. */
+/**
+ * Any other model: everything the bot can ask for is sent, and the gateway decides. Except a seed: many models
+ * ignore one without a word, so seeds are promised only where a profile says the model takes them.
+ */
 const GENERIC: ModelProfile = {
   sizes: GPT_SIZES,
   customSizes: { ...SIZE_BOUNDS },

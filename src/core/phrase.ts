@@ -94,6 +94,7 @@ export const PHRASE_IDS = [
   'allowed.sizeOrRatio',
   'detail.size.bothGiven',
   'detail.model.noRatio',
+  'detail.model.noSeeds',
   'allowed.readablePng',
   'allowed.readableImage',
   'allowed.maskAlpha',

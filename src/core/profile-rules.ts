@@ -41,6 +41,7 @@ export function checkAgainstProfile(request: GenerateRequest, model: string, pro
   if (request.moderation === 'low' && !profile.moderation) refuse('moderation', literal('auto'), noSetting(model, 'moderation'));
   checkChoice('style', request.style, profile.styles, model, refuse);
   checkChoice('complexity', request.complexity, profile.complexities, model, refuse);
+  if (request.seed !== undefined && profile.seeds !== true) refuse('seed', LEAVE_OUT, phrase('detail.model.noSeeds', { model }));
   if (edit) checkEdit(edit, model, profile, refuse);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The OpenRouter dialect. Its image API is not on OpenAI's paths: generations and edits alike are `POST
  * {base}/images` with JSON (`prompt`, `model`, `n`, `resolution` and `aspect_ratio` or `size`, `quality`,
- * `background`, `output_format`, `output_compression`, `stream`), an edit's images going as `input_references`
+ * `background`, `output_format`, `output_compression`, `seed`, `stream`), an edit's images going as `input_references`
  * (`{type:"image_url",image_url:{url}}`, here base64 data URLs of the member's images). A model takes only what its
  * catalogue entry lists (openrouter-catalogue.ts), and `size` is never sent together with `resolution` or
  * `aspect_ratio` (refused). It answers `data[].b64_json` with `media_type`, and `usage` with `cost` in USD (read
@@ -21,9 +21,9 @@ import { enumValues, toTierAndRatio } from './openrouter-profile.js';
 import { modelOf, type WireParams } from './params.js';
 
 /** Fields passed on when they were asked for and the model lists them (or, before the catalogue is known, always). */
-const PASSED = ['n', 'aspect_ratio', 'resolution', 'quality', 'background', 'output_format', 'output_compression', 'partial_images'] as const;
+const PASSED = ['n', 'aspect_ratio', 'resolution', 'quality', 'background', 'output_format', 'output_compression', 'seed', 'partial_images'] as const;
 /** Where its catalogue is not known, only what OpenRouter's request itself defines is sent. */
-const DEFINED: readonly string[] = ['n', 'quality', 'background', 'output_format', 'output_compression'];
+const DEFINED: readonly string[] = ['n', 'quality', 'background', 'output_format', 'output_compression', 'seed'];
 
 /** The size as the model takes it: one of its `size` values, or its nearest resolution tier and aspect ratio. */
 function sizeFields(size: Size, model: OpenRouterModel | undefined): Record<string, string> {

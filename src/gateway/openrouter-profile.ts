@@ -120,6 +120,8 @@ export function profileOf(params: Descriptors, streaming: boolean): ModelProfile
     moderation: false,
     styles: [],
     complexities: [],
+    // A `seed` descriptor (a boolean one, in OpenRouter's own examples) says the model takes seeds.
+    seeds: params['seed'] !== undefined,
     edits:
       references !== undefined && references >= 1
         ? { maxImages: Math.min(references, MAX_EDIT_IMAGES), mask: false, inputFidelity: false, squarePng: false }

@@ -51,6 +51,7 @@ const SENT_FIELDS = [
   'moderation',
   'style',
   'complexity',
+  'seed',
 ] as const;
 type SentField = (typeof SENT_FIELDS)[number] | 'inputFidelity';
 
@@ -77,6 +78,8 @@ function accepts(profile: ModelProfile, field: SentField, value: unknown): boole
       return profile.styles.includes(value as never);
     case 'complexity':
       return profile.complexities.includes(value as never);
+    case 'seed':
+      return profile.seeds === true;
     case 'inputFidelity':
       return profile.edits?.inputFidelity === true;
     case 'n':

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CATALOGUE_WAIT_MS, createImageAutocomplete, MAX_CHOICES, sizeChoices, valueChoices } from '../../src/commands/image-autocomplete.js';
+import { CATALOGUE_WAIT_MS, createImageAutocomplete, MAX_CHOICES, seedChoices, sizeChoices, valueChoices } from '../../src/commands/image-autocomplete.js';
 import { ModelProfiles } from '../../src/core/model-profiles.js';
 import type { GatewayModel } from '../../src/core/images.js';
 import { FakeInteraction } from '../fakes/fake-interaction.js';
@@ -57,6 +57,23 @@ describe('sizeChoices', () => {
 
   it.each(['999x999', '4096x1024', '16x4000', 'big'])('does not offer the invalid size %s', (typed) => {
     expect(values(sizeChoices(typed, profile('gpt-image-2')))).not.toContain(typed);
+  });
+});
+
+describe('seedChoices', () => {
+  const seeded = new ModelProfiles({ 'flux-*': { seeds: true } }).of('flux-pro').profile;
+
+  it('offers a fresh random seed, after the seed typed, only to a model whose profile has seeds', () => {
+    expect(seedChoices('', seeded, () => 1234567, 'en-US')).toEqual([{ name: '🎲 1234567 (a new random seed)', value: 1234567 }]);
+    expect(seedChoices('42', seeded, () => 7, 'fr')).toEqual([
+      { name: '42', value: 42 },
+      { name: '🎲 7 (une nouvelle graine aléatoire)', value: 7 },
+    ]);
+    expect(seedChoices('9999999999', seeded, () => 7)).toEqual([{ name: '🎲 7 (a new random seed)', value: 7 }]);
+  });
+
+  it.each(['gpt-image-1', 'dall-e-3', 'flux-pro'])('offers nothing to %s, whose profile has no seeds', (model) => {
+    expect(seedChoices('', profile(model), () => 7)).toEqual([]);
   });
 });
 

@@ -40,6 +40,7 @@ describe('option names', () => {
       'moderation',
       'style',
       'complexity',
+      'seed',
     ]);
   });
 });

@@ -60,6 +60,23 @@ describe('checkAgainstProfile', () => {
     expect(refusal(model, request)).toBeUndefined();
   });
 
+  describe('seeds', () => {
+    const withSeeds = new ModelProfiles({ 'flux-*': { seeds: true } });
+    const check = (model: string, profileSet: ModelProfiles) => () =>
+      checkAgainstProfile({ prompt: 'a lighthouse', seed: 42 }, model, profileSet.of(model).profile);
+
+    it.each(['gpt-image-1', 'gpt-image-2.6-flare', 'dall-e-3', 'dall-e-2', 'flux-pro'])('refuses a seed for %s, whose profile has none', (model) => {
+      expect(refusal(model, { seed: 42 })).toMatchObject({ param: 'seed', allowed: 'leave it out', detail: `${model} takes no seed` });
+    });
+
+    it('takes a seed where the profile file turns seeds on, and keeps files without the field valid', () => {
+      expect(check('flux-pro', withSeeds)).not.toThrow();
+      expect(check('flux-pro', new ModelProfiles({ 'flux-*': { maxN: 4 } }))).toThrow(ImageInputError);
+      expect(check('gpt-image-2', withSeeds)).toThrow(ImageInputError);
+      expect(refusal('gpt-image-2', {})).toBeUndefined();
+    });
+  });
+
   it("refuses edits the model can't make, before anything is fetched", () => {
     expect(refusal('dall-e-3', {}, { images: [png] })).toMatchObject({ param: 'image', detail: "dall-e-3 can't edit images" });
     expect(refusal('dall-e-2', {}, { images: [png, png] })).toMatchObject({ param: 'image', allowed: '1 to 1 image' });

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { specTest } from '../support/openapi.js';
 import { REALISTIC_MODELS, REALISTIC_SHUTDOWN_DATES, startGatewayEmulator, type GatewayEmulator } from './gateway/index.js';
 
-// The realistic list plus a gpt-image-1, the family wildcards, a snapshot and a model of no known family.
-const MODELS = [...REALISTIC_MODELS, 'gpt-image-1', 'gpt-image-2.5-pro', 'gpt-image-2.6', 'gpt-image-2-2026-04-21', 'flux-schnell'];
+// The realistic list plus a gpt-image-1, the family wildcards, a snapshot, a flux model and a model of no known family.
+const MODELS = [...REALISTIC_MODELS, 'gpt-image-1', 'gpt-image-2.5-pro', 'gpt-image-2.6', 'gpt-image-2-2026-04-21', 'flux-schnell', 'imagen-4'];
 
 interface ErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
@@ -115,6 +115,19 @@ describe('gateway emulator: what each model refuses', () => {
     ] as const) {
       expect(await refusal({ model, ...extra }), `${model} ${JSON.stringify(extra)}`).toMatchObject({ type: 'invalid_request_error', param });
     }
+  });
+});
+
+describe('gateway emulator: seeds', () => {
+  it.each(['gpt-image-1', 'gpt-image-2.6-flare', 'dall-e-3', 'dall-e-2', 'imagen-4'])('%s, which has no seeds, refuses seed as unknown', async (model) => {
+    expect(await refusal({ model, seed: 42 })).toMatchObject({ type: 'invalid_request_error', param: 'seed', code: 'unknown_parameter' });
+  });
+
+  it('a flux model takes an integer seed and refuses anything else', async () => {
+    expect((await generate({ model: 'flux-schnell', seed: 0 })).status).toBe(200);
+    expect((await generate({ model: 'flux-schnell', seed: 4_294_967_295 })).status).toBe(200);
+    for (const seed of [-1, 4_294_967_296, 1.5, 'abc'])
+      expect(await refusal({ model: 'flux-schnell', seed }), String(seed)).toMatchObject({ param: 'seed', code: 'invalid_value' });
   });
 });
 

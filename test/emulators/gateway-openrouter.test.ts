@@ -59,6 +59,14 @@ describe('gateway emulator: the OpenRouter dialect', () => {
     expect((await images({ model: 'nobody/nothing' })).json.error?.message).toBe('nobody/nothing is not a valid model ID');
   });
 
+  it('takes an integer seed where the model lists seed, and refuses it elsewhere or when not an integer', async () => {
+    expect((await images({ model: 'bytedance-seed/seedream-4.5', seed: 42 })).status).toBe(200);
+    expect((await images({ model: GEMINI, seed: 42 })).json.error).toEqual({ code: 400, message: `'seed' is not supported by ${GEMINI}` });
+    expect((await images({ model: 'bytedance-seed/seedream-4.5', seed: 'x' })).json.error?.message).toBe(
+      'seed must be a non-negative integer for bytedance-seed/seedream-4.5',
+    );
+  });
+
   it('refuses size together with resolution or aspect_ratio for a model listing all three', async () => {
     const all = await startGatewayEmulator({
       dialect: 'openrouter',

@@ -76,6 +76,18 @@ describe('OpenRouter descriptors as a profile', () => {
     expect(profileOf({ resolution: oneOf('1K') }, false).edits).toBeNull();
   });
 
+  it('has seeds where the model lists a seed descriptor, and sends the seed only then', () => {
+    expect(profileOf({ ...GEMINI, seed: { type: 'other' } }, false).seeds).toBe(true);
+    expect(profileOf(GEMINI, false).seeds).toBe(false);
+    const seeded = new Map<string, WireValue>([
+      ['model', 'm'],
+      ['prompt', 'a fox'],
+      ['seed', 9],
+    ]);
+    expect(openRouterFields(seeded, { id: 'm', params: { seed: { type: 'other' } }, streaming: false })).toEqual({ model: 'm', prompt: 'a fox', seed: 9 });
+    expect(openRouterFields(seeded, { id: 'm', params: GEMINI, streaming: false })).toEqual({ model: 'm', prompt: 'a fox' });
+  });
+
   it('reads descriptor values as text and keeps a kind it does not know as supported', () => {
     expect(Descriptor.parse({ type: 'enum', values: [512, '1K'] })).toEqual({ type: 'enum', values: ['512', '1K'] });
     expect(Descriptor.parse({ type: 'boolean' })).toEqual({ type: 'other' });

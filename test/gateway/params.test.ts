@@ -57,6 +57,14 @@ describe('buildWireParams: a request carries only what its model accepts', () =>
     });
   });
 
+  it('sends a seed only to a model whose profile has seeds', () => {
+    const seeded = new ModelProfiles({ 'flux-*': { seeds: true } });
+    const params = (model: string, set: ModelProfiles) => Object.fromEntries(buildWireParams({ prompt: 'a fox', seed: 7 }, model, {}, set.of(model).profile));
+    expect(params('flux-pro', seeded)).toEqual({ model: 'flux-pro', prompt: 'a fox', seed: 7 });
+    expect(params('flux-pro', profiles)).not.toHaveProperty('seed');
+    expect(params('gpt-image-1', seeded)).not.toHaveProperty('seed');
+  });
+
   it('sends an edit its fidelity only where the model takes it', () => {
     const edit = (model: string) =>
       Object.fromEntries(buildWireParams({ prompt: 'a fox', images: [], inputFidelity: 'high' }, model, {}, profiles.of(model).profile));

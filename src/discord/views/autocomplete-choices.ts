@@ -8,3 +8,9 @@ import { t } from '../../i18n/translate.js';
 export function sizeChoiceName(size: string, experimental: boolean, locale?: string | null): string {
   return experimental ? t(locale, 'autocomplete.experimentalSize', { size }) : size;
 }
+
+/** The fresh random seed offered for the `seed` option. */
+export function randomSeedChoiceName(seed: number, locale?: string | null): string {
+  // As a string: a seed is an identifier, never grouped as `1,234,567`.
+  return t(locale, 'autocomplete.randomSeed', { seed: String(seed) });
+}

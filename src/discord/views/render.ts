@@ -40,7 +40,7 @@ export function renderProgress(progress: JobProgress, locale?: string | null): s
 
 /**
  * The footer under a result, in words: what was done (Imagined, Edited, Varied (strong), Zoomed out 2×, …) for whom,
- * and how (model, the size made, the quality), and which part of a long delivery this message is; in the requester's
+ * and how (model, the size made, the quality, the seed), and which part of a long delivery this message is; in the requester's
  * language.
  */
 export function renderFooter(delivery: Delivery, part?: { index: number; total: number }): string {
@@ -48,8 +48,9 @@ export function renderFooter(delivery: Delivery, part?: { index: number; total: 
   const locale = job.origin.locale;
   const quality =
     job.request.quality && job.request.quality !== 'auto' ? t(locale, 'result.quality', { quality: job.request.quality }) : t(locale, 'result.qualityAuto');
-  // The ratio asked for, beside the size made (`16:9 · 2048×1152`).
-  const details = [delivery.model, job.request.ratio, sizeMade(delivery), quality].filter((d): d is string => d !== undefined).join(' · ');
+  // The ratio asked for, beside the size made (`16:9 · 2048×1152`); the seed as a string, never grouped (`1,234`).
+  const seed = job.request.seed === undefined ? undefined : t(locale, 'result.seed', { seed: String(job.request.seed) });
+  const details = [delivery.model, job.request.ratio, sizeMade(delivery), quality, seed].filter((d): d is string => d !== undefined).join(' · ');
   const partText = part && part.total > 1 ? ` (${part.index}/${part.total})` : '';
   const action = t(locale, 'result.action', { action: actionOf(job) });
   return `-# ${t(locale, 'result.footer', { action, requester: `<@${job.origin.requesterId}>`, details })}${partText}`;

@@ -4,8 +4,8 @@
  * @see /work/shared/docs/image-gateway.md §2.2, §2.3, §2.7
  */
 
-/** The model families the emulator knows; `gpt-image` and `other` are the permissive rest of the catalogue. */
-export type ModelFamily = 'gpt-image-1' | 'gpt-image-2' | 'gpt-image-2.5' | 'gpt-image-2.6' | 'dall-e-3' | 'dall-e-2' | 'gpt-image' | 'other';
+/** The model families the emulator knows; `gpt-image`, `flux` and `other` are the permissive rest of the catalogue. */
+export type ModelFamily = 'gpt-image-1' | 'gpt-image-2' | 'gpt-image-2.5' | 'gpt-image-2.6' | 'dall-e-3' | 'dall-e-2' | 'gpt-image' | 'flux' | 'other';
 
 /** One family's rules. */
 export interface ModelRules {
@@ -26,6 +26,11 @@ export interface ModelRules {
   values: Readonly<Record<string, readonly string[]>>;
   /** Parameters the model does not know: 400 unknown_parameter. */
   refused: readonly string[];
+  /**
+   * Whether the model takes `seed`, an integer 0 to {@link MAX_EMULATED_SEED} (400 invalid_value otherwise); a model
+   * without seeds refuses the parameter (400 unknown_parameter). OpenAI's image models have none.
+   */
+  seeds: boolean;
   transparent: boolean;
   stream: boolean;
   maxN: number;
@@ -56,6 +61,7 @@ const GPT_IMAGE_1: ModelRules = {
   },
   // complexity is the 2.6 family's own parameter.
   refused: ['response_format', 'complexity'],
+  seeds: false,
   transparent: true,
   stream: true,
   maxN: 10,
@@ -94,6 +100,7 @@ const DALL_E_3: ModelRules = {
   customSizes: false,
   values: { quality: ['standard', 'hd'], style: ['vivid', 'natural'], response_format: ['url', 'b64_json'] },
   refused: GPT_ONLY,
+  seeds: false,
   transparent: false,
   stream: false,
   maxN: 1,
@@ -128,6 +135,12 @@ const OTHER: ModelRules = {
   responseFormat: 'b64_json',
 };
 
+/** Flux models (`flux*`, as a relay lists Black Forest Labs' models): as any other model, and they take a seed. */
+const FLUX: ModelRules = { ...OTHER, family: 'flux', seeds: true };
+
+/** The largest seed the emulated models take (a 32-bit unsigned integer). */
+export const MAX_EMULATED_SEED = 4_294_967_295;
+
 // First match wins: 2.6 and 2.5 before 2, the snapshots (`-2026-04-21`) with their model.
 const FAMILIES: readonly [RegExp, ModelRules][] = [
   [/^gpt-image-2\.6/, GPT_IMAGE_2_6],
@@ -138,6 +151,7 @@ const FAMILIES: readonly [RegExp, ModelRules][] = [
   [/^dall-e-3$/, DALL_E_3],
   [/^dall-e-2$/, DALL_E_2],
   [/^(gpt-image|chatgpt-image)/, GPT_IMAGE_OTHER],
+  [/^flux/, FLUX],
 ];
 
 /** The rules of a model by its name. */

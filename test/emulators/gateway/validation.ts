@@ -5,7 +5,7 @@
  */
 import { checkEditInputs } from './edit-inputs.js';
 import { isOutputFormat, type OutputFormat } from './images.js';
-import { rulesFor, type ModelFamily, type ModelRules } from './model-rules.js';
+import { MAX_EMULATED_SEED, rulesFor, type ModelFamily, type ModelRules } from './model-rules.js';
 import type { ErrorPreset, RecordedFile } from './types.js';
 
 /** A request the emulator will answer successfully. */
@@ -63,7 +63,7 @@ export async function checkImageRequest(
   if ('kind' in input) return input;
   const size = checkSize(text(params['size']) || rules.defaultSize, rules, settings.customSizes);
   if ('kind' in size) return size;
-  const refusedValue = checkValues(params, rules);
+  const refusedValue = checkValues(params, rules) ?? checkSeed(params['seed']);
   if (refusedValue) return refusedValue;
   const output = checkOutput(params, name, rules);
   if ('kind' in output) return output;
@@ -96,8 +96,9 @@ function checkModel(
   const name = text(params['model']) || 'dall-e';
   if (!settings.models.includes(name)) return { kind: 'preset', preset: 'unknown_model', model: name };
   const rules = rulesFor(name);
-  // GPT image models refuse response_format outright (image-gateway.md §2.6); dall-e models the GPT-only fields.
-  const unknown = [...rules.refused, ...settings.unsupportedParams].find((p) => params[p] !== undefined);
+  // GPT image models refuse response_format outright (image-gateway.md §2.6); dall-e models the GPT-only fields; a
+  // model without seeds (every OpenAI one) does not know `seed`.
+  const unknown = [...rules.refused, ...(rules.seeds ? [] : ['seed']), ...settings.unsupportedParams].find((p) => params[p] !== undefined);
   if (unknown) return { kind: 'preset', preset: 'unknown_parameter', param: unknown };
   if (endpoint === 'edits' && rules.edits === 'none')
     return invalid('model', `Invalid value: '${name}'. Image edits are only supported for 'dall-e-2' and the GPT image models.`);
@@ -122,6 +123,14 @@ function checkValues(params: Record<string, unknown>, rules: ModelRules): Reject
     return invalid(param, `Invalid value: '${typeof value === 'string' ? value : JSON.stringify(value)}'. Supported values are: ${listOf(allowed)}.`);
   }
   return undefined;
+}
+
+/** A seed (only a model with seeds gets this far with one): an integer from 0 to MAX_EMULATED_SEED. */
+function checkSeed(value: unknown): Rejection | undefined {
+  if (value === undefined) return undefined;
+  const seed = integer(value);
+  if (seed !== undefined && seed >= 0 && seed <= MAX_EMULATED_SEED) return undefined;
+  return invalid('seed', `Invalid value: ${JSON.stringify(value)}. 'seed' must be an integer between 0 and ${MAX_EMULATED_SEED}.`);
 }
 
 type OutputSettings = Pick<ImageJob, 'format' | 'compression' | 'transparent' | 'stream' | 'partialImages'>;

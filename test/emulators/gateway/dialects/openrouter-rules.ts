@@ -62,6 +62,8 @@ export function checkOpenRouterRequest(body: Record<string, unknown>, models: re
 /** What is wrong with one value by its descriptor (a boolean descriptor only says the parameter is supported). */
 function valueProblem(key: string, value: unknown, model: OpenRouterModelDef): string | undefined {
   const descriptor = model.supported_parameters[key];
+  // `seed` has a boolean descriptor (it is supported); the value itself is an integer.
+  if (key === 'seed' && !(typeof value === 'number' && Number.isInteger(value) && value >= 0)) return `seed must be a non-negative integer for ${model.id}`;
   if (descriptor?.type === 'enum' && !(typeof value === 'string' && descriptor.values.includes(value)))
     return `${key} must be one of ${descriptor.values.join(', ')} for ${model.id}`;
   if (descriptor?.type === 'range') {
