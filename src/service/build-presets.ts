@@ -3,7 +3,8 @@
  * download step of image jobs, which reads a preset image's `preset:` address from there and anything else from
  * Discord's CDN.
  */
-import { PresetIndex, StylePreset } from '../core/style-presets.js';
+import { StylePreset } from '../core/style-presets.js';
+import type { PresetIndexStore } from '../ports/preset-index-store.js';
 import type { AttachmentRef } from '../core/jobs.js';
 import type { Clock } from '../ports/clock.js';
 import type { RecordStore } from '../ports/record-store.js';
@@ -17,7 +18,7 @@ type UrlDownload = (url: string, maxBytes: number, signal?: AbortSignal) => Prom
 
 /** What the presets are built over: the record store, the clock and Discord's CDN. */
 interface PresetParts {
-  storage: { records: <T>(namespace: string, schema: z.ZodType<T>) => RecordStore<T> };
+  storage: { records: <T>(namespace: string, schema: z.ZodType<T>) => RecordStore<T>; presetIndexes: PresetIndexStore };
   clock: Clock;
   discord: { download: UrlDownload };
 }
@@ -31,7 +32,7 @@ export function buildStylePresets(
 ): StylePresets {
   return new StylePresets({
     presets: parts.storage.records('style-presets', StylePreset),
-    indexes: parts.storage.records('style-preset-index', PresetIndex),
+    indexes: parts.storage.presetIndexes,
     download: (ref, maxBytes, signal) => parts.discord.download(ref.url, maxBytes, signal),
     memory,
     maxAttachmentBytes: config.ATTACHMENT_MAX_BYTES,

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { AuditTrail } from '../ports/audit-trail.js';
 import type { HistoryStore } from '../ports/history-store.js';
 import type { FavoritesStore } from '../ports/favorites-store.js';
+import type { PresetIndexStore } from '../ports/preset-index-store.js';
 import type { JobMetrics } from '../ports/job-metrics.js';
 import type { AbandonedJobNotifier } from '../ports/abandoned-job-notifier.js';
 import type { LeaseTimers } from './lease-renewal.js';
@@ -65,6 +66,7 @@ export interface ServiceStorage {
   history: HistoryStore;
   strikes: StrikeStore;
   favorites: FavoritesStore;
+  presetIndexes: PresetIndexStore;
 }
 
 /** The metrics the service reports to (the operator's room's, when HTTP_PORT is set). */

@@ -17,13 +17,13 @@ import {
   presetImageUrl,
   presetLimit,
   presetOwner,
-  type PresetIndex,
   type PresetSummary,
   type PresetScope,
   type StylePreset,
 } from '../core/style-presets.js';
 import type { Clock } from '../ports/clock.js';
 import type { RecordStore } from '../ports/record-store.js';
+import type { PresetIndexStore } from '../ports/preset-index-store.js';
 import type { MemoryBudget } from './memory-budget.js';
 export type { PresetSummary };
 import { MemberRateLimit } from './member-rate-limit.js';
@@ -41,7 +41,7 @@ const KEEP_MS = 10 * 365 * 86_400_000;
 /** Options of {@link StylePresets}. */
 export interface StylePresetsOptions {
   presets: RecordStore<StylePreset>;
-  indexes: RecordStore<PresetIndex>;
+  indexes: PresetIndexStore;
   download: (ref: AttachmentRef, maxBytes: number, signal: AbortSignal) => Promise<Buffer>;
   memory: Pick<MemoryBudget, 'takeReferences'>;
   maxAttachmentBytes: number;
@@ -88,14 +88,15 @@ export class StylePresets {
     if (suffix.length > PRESET_SUFFIX_MAX) throw new UserFacingError('preset.suffixTooLong', { limit: PRESET_SUFFIX_MAX });
     if (order.images.length > PRESET_MAX_IMAGES) throw new UserFacingError('preset.tooManyImages', { limit: PRESET_MAX_IMAGES });
     if (order.images.length === 0 && suffix === '') throw new UserFacingError('preset.empty');
-    const index = (await this.#options.indexes.get(owner)) ?? { names: [] };
+    const names = await this.#options.indexes.names(owner);
     const limit = presetLimit(order.scope);
-    if (!index.names.includes(name) && index.names.length >= limit) throw new UserFacingError('preset.full', { limit });
+    // A quick refusal before anything is downloaded; the atomic add below is what holds the limit.
+    if (!names.includes(name) && names.length >= limit) throw new UserFacingError('preset.full', { limit });
     this.#rate.take(member.userId);
     const images = await this.#copies(order.images);
+    if ((await this.#options.indexes.add(owner, name, limit, KEEP_MS)) === 'full') throw new UserFacingError('preset.full', { limit });
     const preset = { name, suffix, images, savedBy: member.userId, savedAt: this.#options.clock.now() };
     await this.#options.presets.set(`${owner}/${name}`, preset, KEEP_MS);
-    if (!index.names.includes(name)) await this.#options.indexes.set(owner, { names: [...index.names, name] }, KEEP_MS);
     await this.#options.actions?.record({ ...told(member, order.scope, name), action: 'style' });
     return { name, suffix, images: images.length };
   }
@@ -108,9 +109,9 @@ export class StylePresets {
 
   /** The names of the member's presets here, then the server's, for autocomplete. */
   async names(member: Pick<PresetMember, 'guildId' | 'userId'>): Promise<string[]> {
-    const own = await this.#options.indexes.get(presetOwner('member', member.guildId, member.userId));
-    const server = member.guildId === null ? undefined : await this.#options.indexes.get(presetOwner('server', member.guildId, ''));
-    return [...new Set([...(own?.names ?? []), ...(server?.names ?? [])])];
+    const own = await this.#options.indexes.names(presetOwner('member', member.guildId, member.userId));
+    const server = member.guildId === null ? [] : await this.#options.indexes.names(presetOwner('server', member.guildId, ''));
+    return [...new Set([...own, ...server])];
   }
 
   /**
@@ -120,10 +121,8 @@ export class StylePresets {
   async delete(member: PresetMember, scope: PresetScope, rawName: string): Promise<void> {
     const owner = this.#ownerFor(member, scope);
     const name = parseName(rawName);
-    const index = (await this.#options.indexes.get(owner)) ?? { names: [] };
-    if (!index.names.includes(name)) throw new UserFacingError('preset.notFound', { param: name });
+    if (!(await this.#options.indexes.remove(owner, name, KEEP_MS))) throw new UserFacingError('preset.notFound', { param: name });
     await this.#options.presets.delete(`${owner}/${name}`);
-    await this.#options.indexes.set(owner, { names: index.names.filter((n) => n !== name) }, KEEP_MS);
     await this.#options.actions?.record({ ...told(member, scope, name), action: 'styleDeleted' });
   }
 
@@ -170,8 +169,8 @@ export class StylePresets {
   }
 
   async #summaries(owner: string): Promise<PresetSummary[]> {
-    const index = await this.#options.indexes.get(owner);
-    const presets = await Promise.all((index?.names ?? []).map((name) => this.#options.presets.get(`${owner}/${name}`)));
+    const names = await this.#options.indexes.names(owner);
+    const presets = await Promise.all(names.map((name) => this.#options.presets.get(`${owner}/${name}`)));
     return presets.filter((p) => p !== undefined).map((p) => ({ name: p.name, suffix: p.suffix, images: p.images.length }));
   }
 

@@ -9,10 +9,12 @@ import { type RecordStore } from '../ports/record-store.js';
 import { type SpendLedger } from '../ports/spend-ledger.js';
 import type { HistoryStore } from '../ports/history-store.js';
 import type { FavoritesStore } from '../ports/favorites-store.js';
+import type { PresetIndexStore } from '../ports/preset-index-store.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
 import type { StrikeStore } from '../ports/strike-store.js';
 import { LedgerHistoryStore } from './history-store.js';
 import { LedgerFavoritesStore } from './favorites-store.js';
+import { LedgerPresetIndexStore } from './preset-index-store.js';
 import { LedgerStrikeStore } from './strike-store.js';
 import { LedgerJobJournal } from './job-journal.js';
 import { LedgerUsageTotals } from './usage-totals-store.js';
@@ -51,6 +53,8 @@ export interface Storage {
   history: HistoryStore;
   /** Members' favorites and the showcase's posts (issue 32), exact across processes. */
   favorites: FavoritesStore;
+  /** The names of members' and servers' saved styles (issue 32), exact across processes. */
+  presetIndexes: PresetIndexStore;
   /** Members' moderation strikes and pauses (issue 27), exact across processes. */
   strikes: StrikeStore;
   /** One cheap read (readiness): resolves when the store answers within `timeoutMs`, rejects otherwise. */
@@ -117,6 +121,7 @@ export function createStorage(backend: Backend, options: Pick<OpenStorageOptions
     describeCounts: new LedgerDescribeCounts(backend.ledger, clock),
     history: new LedgerHistoryStore(backend.ledger),
     favorites: new LedgerFavoritesStore(backend.ledger),
+    presetIndexes: new LedgerPresetIndexStore(backend.ledger),
     strikes: new LedgerStrikeStore(backend.ledger),
     journal: new LedgerJobJournal({ ledger: backend.ledger, leaseMs: options.jobLeaseMs, clock, logger: options.logger }),
     records: (namespace, schema) => new KeyvRecordStore({ kv: backend.kv, namespace, schema, clock, logger: options.logger }),

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PresetIndex, StylePreset } from '../../src/core/style-presets.js';
+import { StylePreset } from '../../src/core/style-presets.js';
 import type { AttachmentRef } from '../../src/core/jobs.js';
 import { UserFacingError } from '../../src/errors.js';
 import { MemoryBudget } from '../../src/service/memory-budget.js';
@@ -45,7 +45,7 @@ describe('saved styles', () => {
     downloads.length = 0;
     presets = new StylePresets({
       presets: storage.records('style-presets', StylePreset),
-      indexes: storage.records('style-preset-index', PresetIndex),
+      indexes: storage.presetIndexes,
       download: (r, maxBytes) => {
         downloads.push({ url: r.url, maxBytes, held: memory.inUse });
         return Promise.resolve(files.get(r.url) ?? Buffer.alloc(0));
