@@ -96,6 +96,8 @@ export const CUSTOM_IDS = {
   historyPage: family('histpage', { page: digits(9_999, true), asOf: digits(999_999_999_999_999) }),
   /** The Edit image menu's modal: the parked attachments' id. */
   menuEdit: family('menuedit', { id: Token }),
+  /** A spoiler card's Reveal (`show`) and Hide (`hide`), for its requester: the result's job, and what the click does. */
+  spoiler: family('spoil', { jobId: Token, to: z.enum(['show', 'hide']) }),
 } as const;
 
 /** A custom id's family prefix and the rest (its fields), as the router dispatches on them; an id without fields has an empty rest. */
