@@ -15,7 +15,9 @@ export { looksLikeImage } from '../discord/message-images.js';
 export const IMAGE_FILES: { file_types: FileUploadType[] } = { file_types: ['image'] };
 
 /** The reference the service downloads; a spoiler (its flag or name) says so, so that what is made from it is one too. */
-export function toRef(attachment: Pick<Attachment, 'url' | 'name' | 'size' | 'contentType' | 'width' | 'height'> & { readonly spoiler?: boolean }): AttachmentRef {
+export function toRef(
+  attachment: Pick<Attachment, 'url' | 'name' | 'size' | 'contentType' | 'width' | 'height'> & { readonly spoiler?: boolean },
+): AttachmentRef {
   return {
     ...(isSpoilerAttachment(attachment) ? { spoiler: true } : {}),
     url: attachment.url,

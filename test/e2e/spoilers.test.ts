@@ -67,7 +67,10 @@ describe('spoilers', () => {
     );
 
   it('posts results in a spoiler channel with is_spoiler uploads (IS_SPOILER kept) and a blurred gallery, plain names, and Reveal', async () => {
-    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a hidden garden' }], { user: h.discord.fixtures.member, channelId: spoilerChannel });
+    const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a hidden garden' }], {
+      user: h.discord.fixtures.member,
+      channelId: spoilerChannel,
+    });
     const card = await delivered(handle);
     const post = resultPost(handle);
     expect(spoilerUploads(post)).toEqual([true]);

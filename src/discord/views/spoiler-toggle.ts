@@ -45,7 +45,7 @@ export function spoilerToggled(
     if (component.type === ComponentType.Container) return { ...component, components: component.components.map((inner) => withSpoiler(inner, spoiler)) };
     if (component.type === ComponentType.ActionRow) return { ...component, components: component.components.map((c) => (isToggle(c) ? next : c)) };
     return withSpoiler(component, spoiler);
-  }) as APIMessageTopLevelComponent[];
+  });
 }
 
 function withSpoiler<C extends APIComponentInContainer | APIMessageTopLevelComponent>(component: C, spoiler: boolean): C {

@@ -32,7 +32,7 @@ export class Cdn {
     const url = `${this.baseUrl}/${folder}/${id}/${encodeURIComponent(filename)}${signature(id)}`;
     const size = imageSize(buffer);
     // Discord flags a SPOILER_ name IS_SPOILER, as it does an upload that says is_spoiler (messages.ts).
-    const flags = (extra.flags ?? 0) | (filename.startsWith('SPOILER_') ? IS_SPOILER : 0);
+    const spoiler = filename.startsWith('SPOILER_');
     const attachment: Attachment = {
       id,
       filename,
@@ -42,7 +42,7 @@ export class Cdn {
       content_type: type,
       ...(size ?? {}),
       ...extra,
-      ...(flags === 0 ? {} : { flags }),
+      ...(spoiler ? { flags: IS_SPOILER } : {}),
     };
     this.files.set(id, { attachment, bytes: buffer });
     return attachment;

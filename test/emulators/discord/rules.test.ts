@@ -175,9 +175,7 @@ describe('interaction webhook', () => {
       seen.push(...message.attachments.map((a) => a.spoiler));
       // Kept by id: the flags stay as they were.
       await interaction.editReply({ content: 'y', attachments: [...message.attachments.values()] });
-      refused = await rejection(
-        harness.client.rest.patch(route, { body: { attachments: [{ id: '0', is_spoiler: 'yes' }] }, files: [files[0]!], auth: false }),
-      );
+      refused = await rejection(harness.client.rest.patch(route, { body: { attachments: [{ id: '0', is_spoiler: 'yes' }] }, files: [files[0]!], auth: false }));
     });
     expect(errors).toEqual([]);
     expect(seen).toEqual([true, true, false]);

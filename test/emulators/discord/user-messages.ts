@@ -63,7 +63,10 @@ export function forwardMessage(state: EmulatorState, source: EmulatedMessage, ch
   const snapshot = { type, content, embeds, attachments, components, flags, mentions, mention_roles, timestamp, edited_timestamp };
   const guildId = state.guildOf(source.channel_id)?.id;
   const reference = { type: FORWARD, message_id: source.id, channel_id: source.channel_id, ...(guildId === undefined ? {} : { guild_id: guildId }) };
-  return create(state, channelId, author, '', { files: [], uploads: [] }, HAS_SNAPSHOT, { message_reference: reference, message_snapshots: [{ message: snapshot }] });
+  return create(state, channelId, author, '', { files: [], uploads: [] }, HAS_SNAPSHOT, {
+    message_reference: reference,
+    message_snapshots: [{ message: snapshot }],
+  });
 }
 
 function create(
