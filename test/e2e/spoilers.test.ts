@@ -6,7 +6,7 @@
  * member who asked only, with the same files, no job and no charge.
  */
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IS_SPOILER, type EmulatedMessage, type InteractionHandle, type UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
 import { customIds, ephemeralError, quotaText, resultPost, settled, spoilerUploads } from './support.js';
@@ -161,6 +161,51 @@ describe('spoilers', () => {
 
     expect(h.gateway.imageRequests()).toHaveLength(requests);
     expect(await quotaText(h.discord, member)).toBe(quota);
+    expect(h.discord.specViolations).toEqual([]);
+  });
+
+  it('posts a starred result to a showcase channel that is a spoiler channel as a spoiler', async () => {
+    const { admin, member2 } = h.discord.fixtures.users;
+    const set = h.discord.slash('settings', [{ name: 'showcase', type: 1, options: [{ name: 'channel', type: 7, value: spoilerChannel }] }], { user: admin });
+    await set.waitFor((x) => x.edits.some((e) => e.status === 200));
+    const card = await imagine('a shy comet', h.discord.fixtures.guild.channels.general.id);
+    const star = h.discord.button(
+      card,
+      customIds(card).find((id) => id.endsWith(':fv'))!,
+      { user: member2 },
+    );
+    await star.waitFor((x) => x.edits.some((e) => e.status === 200));
+    const post = h.discord.channelPosts.filter((p) => p.path === `/channels/${spoilerChannel}/messages` && p.status === 200).at(-1);
+    expect(spoilerUploads(post)).toEqual([true]);
+    expect(gallerySpoilers(post?.payload)).toEqual([true]);
+    expect(post?.files.map((f) => f.filename)).not.toContain(expect.stringMatching(/^SPOILER_/));
+  });
+
+  it('keeps a spoiler a spoiler when the result is handed off to the channel, or to a direct message', async () => {
+    const user = h.discord.fixtures.members[0]!;
+    for (const [posts, deny] of [
+      [h.discord.channelPosts, false],
+      [h.discord.dmPosts, true],
+    ] as const) {
+      if (deny) h.discord.denyChannelPosts(spoilerChannel);
+      try {
+        const posted = () => posts.filter((p) => p.status === 200);
+        const before = posted().length;
+        const held = h.gateway.hold();
+        const handle = h.discord.slash('imagine', [{ name: 'prompt', type: 3, value: 'a slow secret' }], { user, channelId: spoilerChannel });
+        await handle.waitForAck();
+        await held.arrived;
+        // The job outlives the 15-minute token: the card goes to the channel (or a DM) instead.
+        h.discord.clock.advance(16 * 60_000);
+        held.release();
+        await vi.waitFor(() => expect(posted().length).toBeGreaterThan(before), { timeout: 20_000 });
+        const post = posted().at(-1);
+        expect(spoilerUploads(post)).toEqual([true]);
+        expect(gallerySpoilers(post?.payload)).toEqual([true]);
+      } finally {
+        if (deny) h.discord.allowChannelPosts(spoilerChannel);
+      }
+    }
     expect(h.discord.specViolations).toEqual([]);
   });
 });
