@@ -4,6 +4,7 @@
  */
 import type { Attachment, FileUploadType } from 'discord.js';
 import type { AttachmentRef } from '../core/jobs.js';
+import { isSpoilerAttachment } from '../discord/message-images.js';
 
 export { looksLikeImage } from '../discord/message-images.js';
 
@@ -13,9 +14,12 @@ export { looksLikeImage } from '../discord/message-images.js';
  */
 export const IMAGE_FILES: { file_types: FileUploadType[] } = { file_types: ['image'] };
 
-/** The reference the service downloads. */
-export function toRef(attachment: Pick<Attachment, 'url' | 'name' | 'size' | 'contentType' | 'width' | 'height'>): AttachmentRef {
+/** The reference the service downloads; a spoiler (its flag or name) says so, so that what is made from it is one too. */
+export function toRef(
+  attachment: Pick<Attachment, 'url' | 'name' | 'size' | 'contentType' | 'width' | 'height'> & { readonly spoiler?: boolean },
+): AttachmentRef {
   return {
+    ...(isSpoilerAttachment(attachment) ? { spoiler: true } : {}),
     url: attachment.url,
     filename: attachment.name,
     size: attachment.size,

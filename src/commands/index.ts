@@ -21,6 +21,7 @@ import { createModelsCommand, MODELS_DATA } from './models.js';
 import { createQuotaCommand } from './quota.js';
 import { QUOTA_DATA } from './quota-data.js';
 import { createResultButtons } from './result-buttons.js';
+import { createSpoilerToggle } from './spoiler-toggle.js';
 import { createCostButtons } from './cost-buttons.js';
 import { createImageActions } from './image-actions.js';
 import { createSettingsCommand, type SettingsCommandDeps } from './settings.js';
@@ -111,5 +112,6 @@ export function createComponents(deps: CommandDeps): ComponentHandler[] {
     createUseStyleMenuModal(deps),
     createHistoryPaging(deps),
     createDescribeButtons(deps),
+    createSpoilerToggle(deps),
   ];
 }

@@ -8,7 +8,6 @@ import { ApplicationCommandOptionType, ApplicationCommandType, AttachmentBuilder
 import { UserFacingError } from '../errors.js';
 import { DeferredReply } from '../discord/deferred-reply.js';
 import { choiceName, showCard, shownFileDescription } from '../discord/views/show-card.js';
-import { spoilerName } from '../discord/file-names.js';
 import type { HistoryEntry } from '../core/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import type { PostedImage } from '../ports/posted-images.js';
@@ -73,8 +72,8 @@ function showPlace(interaction: ChatInputCommandInteraction): ShowPlace {
 }
 
 /**
- * Posts the card of a result shown again, with those of its images that fit the interaction's upload limit, named by
- * the target channel's spoiler setting (the card's gallery names the files as they are uploaded).
+ * Posts the card of a result shown again, with those of its images that fit the interaction's upload limit, as
+ * spoilers where the target channel's setting says (spoiler-uploads.ts; the card's gallery blurs them too).
  */
 async function post(
   interaction: ChatInputCommandInteraction,
@@ -88,14 +87,17 @@ async function post(
   const images = attachmentSizeLimit === undefined ? fetched : fetched.filter((image) => image.bytes.length <= attachmentSizeLimit);
   if (images.length === 0) throw new UserFacingError('history.resultGone');
   ctx.logger.info({ jobId: entry.jobId, images: images.length, left: fetched.length - images.length }, 'result shown again');
-  const names = images.map((image) => spoilerName(image.filename, spoiler));
-  const card = showCard(entry, interaction.user.id, names, interaction.locale, interaction.inGuild());
+  const names = images.map((image) => image.filename);
+  const card = showCard(entry, interaction.user.id, names, interaction.locale, { inServer: interaction.inGuild(), spoiler });
   // A card with new files is a new message under the reply, which then points at it (deferred-reply.ts).
   const reply = new DeferredReply(interaction.client.rest, interaction);
-  const posted = await reply.post({
-    ...card,
-    files: images.map((image) => new AttachmentBuilder(image.bytes, { name: spoilerName(image.filename, spoiler), description: shownFileDescription(entry) })),
-    allowedMentions: { parse: [] },
-  });
+  const posted = await reply.post(
+    {
+      ...card,
+      files: images.map((image) => new AttachmentBuilder(image.bytes, { name: image.filename, description: shownFileDescription(entry) })),
+      allowedMentions: { parse: [] },
+    },
+    spoiler,
+  );
   await reply.pointTo({ id: posted.id, channelId: posted.channel_id, guildId: interaction.guildId }, true);
 }

@@ -21,6 +21,8 @@ export const AttachmentRef = z.object({
   /** Pixels, as Discord declares them for an image (a model taking square images only is checked on them first). */
   width: z.number().int().nullable().optional(),
   height: z.number().int().nullable().optional(),
+  /** The member posted it as a spoiler (Discord's IS_SPOILER flag, or a SPOILER_ name): what is made from it is one too. */
+  spoiler: z.boolean().optional(),
 });
 export type AttachmentRef = z.infer<typeof AttachmentRef>;
 
@@ -128,7 +130,7 @@ export interface Delivery {
   model: string;
   files: DeliveryFile[];
   notices: DeliveryNotice[];
-  /** Post the files as spoilers (the server's setting for the channel). */
+  /** Post the files as spoilers (the server's setting for the channel, or a spoiler among the member's input images). */
   spoiler?: boolean | undefined;
   /** What can be done with the result's images (the model's profile); absent: nothing but a new generation. */
   actions?: ResultActions | undefined;

@@ -24,6 +24,7 @@ export const USER_ERROR_IDS = [
   'permission.deleteResult',
   'delete.expired',
   'permission.confirmCost',
+  'permission.revealSpoiler',
   'expression.notInServer',
   'expression.botNotInServer',
   'expression.memberPermission',

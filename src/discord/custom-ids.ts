@@ -98,6 +98,8 @@ export const CUSTOM_IDS = {
   menuEdit: family('menuedit', { id: Token }),
   /** The Use as style menu's modal: the parked style image's id. */
   menuStyle: family('menustyle', { id: Token }),
+  /** A spoiler card's Reveal (`show`) and Hide (`hide`), for its requester: the result's job, and what the click does. */
+  spoiler: family('spoil', { jobId: Token, to: z.enum(['show', 'hide']) }),
 } as const;
 
 /** A custom id's family prefix and the rest (its fields), as the router dispatches on them; an id without fields has an empty rest. */

@@ -51,10 +51,13 @@ export class DeferredReply {
     this.#state = 'shown';
   }
 
-  /** Posts a card (with its files) as a new message under the reply, after making sure the reply no longer loads. */
-  async post(options: InteractionEditReplyOptions): Promise<APIMessage> {
+  /**
+   * Posts a card (with its files, as spoilers when `spoiler`) as a new message under the reply, after making sure the
+   * reply no longer loads.
+   */
+  async post(options: InteractionEditReplyOptions, spoiler = false): Promise<APIMessage> {
     await this.prepareForCard();
-    return postFollowUp(this.#rest, this.#interaction, options);
+    return postFollowUp(this.#rest, this.#interaction, options, spoiler);
   }
 
   /**

@@ -48,8 +48,3 @@ function slugify(text: string): string {
   }
   return slug === '' ? FALLBACK_SLUG : slug;
 }
-
-/** `name` as Discord blurs it until clicked (a SPOILER_ prefix) when `spoiler`; a name that already is one stays. */
-export function spoilerName(name: string, spoiler: boolean): string {
-  return spoiler && !name.startsWith('SPOILER_') ? `SPOILER_${name}` : name;
-}

@@ -24,6 +24,16 @@ import {
 import type { AttachmentRef } from '../core/jobs.js';
 
 const IMAGE_TYPES = /^image\/(png|jpeg|jpg|webp)\b/i;
+/** Discord's attachment flag IS_SPOILER (AttachmentFlags.IsSpoiler). */
+const IS_SPOILER = 1 << 3;
+
+/**
+ * Whether an attachment was posted as a spoiler: Discord's IS_SPOILER flag (`flags` as a number, from a REST answer,
+ * or discord.js's `spoiler`, which reads it), or the older SPOILER_ name, which Discord flags too.
+ */
+export function isSpoilerAttachment(file: { flags?: number | undefined; spoiler?: boolean | undefined; name: string }): boolean {
+  return file.spoiler === true || ((file.flags ?? 0) & IS_SPOILER) !== 0 || file.name.startsWith('SPOILER_');
+}
 const IMAGE_EXTENSIONS = /\.(png|jpe?g|webp)$/i;
 
 /** Whether a file looks like a PNG, JPEG or WebP image (by content type, else by extension). */
@@ -33,7 +43,10 @@ export function looksLikeImage(file: Pick<Attachment, 'contentType' | 'name'>): 
 
 /** A message or a forwarded message's snapshot: the fields of discord.js's Message this reads. */
 export interface ImageCarrier {
-  attachments: ReadonlyMap<string, Pick<Attachment, 'id' | 'url' | 'proxyURL' | 'name' | 'size' | 'contentType' | 'width' | 'height'>>;
+  attachments: ReadonlyMap<
+    string,
+    Pick<Attachment, 'id' | 'url' | 'proxyURL' | 'name' | 'size' | 'contentType' | 'width' | 'height'> & { readonly spoiler?: boolean | undefined }
+  >;
   embeds: readonly { readonly data: Readonly<APIEmbed> }[];
   components: readonly { toJSON(): APIMessageTopLevelComponent }[];
 }
@@ -64,6 +77,8 @@ interface Candidate {
   contentType?: string | null | undefined;
   width?: number | null | undefined;
   height?: number | null | undefined;
+  /** Posted as a spoiler: the attachment's flag or name, or its gallery item's `spoiler`. */
+  spoiler?: boolean | undefined;
 }
 
 /** The images of `message`; `isAllowedUrl` says which URLs the bot may download (the first allowed one is used). */
@@ -95,24 +110,26 @@ function candidatesOf(carrier: ImageCarrier): Candidate[] {
     contentType: a.contentType,
     width: a.width,
     height: a.height,
+    spoiler: isSpoilerAttachment(a),
   }));
   const embedded = carrier.embeds.flatMap(({ data }) => [data.image, data.thumbnail]).filter((asset) => asset?.url !== undefined);
   const embeds = embedded.map((asset): Candidate => ({ ids: [], urls: [asset?.url, asset?.proxy_url], width: asset?.width, height: asset?.height }));
-  const gallery = galleryMedia(carrier.components.map((c) => c.toJSON())).map((media): Candidate => ({
+  const gallery = galleryItems(carrier.components.map((c) => c.toJSON())).map(({ media, spoiler }): Candidate => ({
     ids: media.attachment_id === undefined ? [] : [media.attachment_id],
     urls: [media.url, media.proxy_url],
     contentType: media.content_type,
     width: media.width,
     height: media.height,
+    spoiler,
   }));
   return [...attachments, ...embeds, ...gallery];
 }
 
-/** The media of every media gallery, at the top level or in a container. */
-function galleryMedia(components: readonly (APIMessageTopLevelComponent | APIComponentInContainer)[]): APIUnfurledMediaItem[] {
+/** The items of every media gallery, at the top level or in a container: each one's media, and whether it is a spoiler. */
+function galleryItems(components: readonly (APIMessageTopLevelComponent | APIComponentInContainer)[]): { media: APIUnfurledMediaItem; spoiler: boolean }[] {
   return components.flatMap((component) => {
-    if (component.type === ComponentType.MediaGallery) return component.items.map((item) => item.media);
-    if (component.type === ComponentType.Container) return galleryMedia(component.components);
+    if (component.type === ComponentType.MediaGallery) return component.items.map((item) => ({ media: item.media, spoiler: item.spoiler === true }));
+    if (component.type === ComponentType.Container) return galleryItems(component.components);
     return [];
   });
 }
@@ -136,6 +153,7 @@ export function carrierOf(message: APIMessage): ImageCarrier {
     contentType: a.content_type ?? null,
     width: a.width ?? null,
     height: a.height ?? null,
+    spoiler: isSpoilerAttachment({ flags: a.flags, name: a.filename }),
   }));
   return {
     attachments: new Map(attachments.map((a) => [a.id, a])),
@@ -162,7 +180,7 @@ export function messageFiles(message: APIMessage): { url: string; filename: stri
 
 /** The first image's URL of a message the bot posted (from its attachments, else its galleries). */
 export function firstImageUrl(message: APIMessage): string | undefined {
-  return message.attachments[0]?.url ?? galleryMedia(message.components ?? [])[0]?.url;
+  return message.attachments[0]?.url ?? galleryItems(message.components ?? [])[0]?.media.url;
 }
 
 /** The media of every gallery and file component, at the top level or in a container. */
@@ -176,8 +194,16 @@ function shownMedia(components: readonly (APIMessageTopLevelComponent | APICompo
 }
 
 function refOf(candidate: Candidate, url: string, filename: string): AttachmentRef {
-  const { size, contentType, width, height } = candidate;
-  return { url, filename, ...(size === undefined ? {} : { size }), contentType: contentType ?? null, width: width ?? null, height: height ?? null };
+  const { size, contentType, width, height, spoiler } = candidate;
+  return {
+    url,
+    filename,
+    ...(size === undefined ? {} : { size }),
+    contentType: contentType ?? null,
+    width: width ?? null,
+    height: height ?? null,
+    ...(spoiler === true ? { spoiler } : {}),
+  };
 }
 
 function withoutQuery(url: string): string {
@@ -193,4 +219,16 @@ function fileNameOf(url: string): string {
   } catch {
     return segment || 'image';
   }
+}
+
+/**
+ * The ids of every file `message` has (its attachments, and those its galleries and file components show, which
+ * Discord leaves out of `attachments`: #8277), for an edit that keeps them all by id (v10 PATCH semantics); undefined
+ * when a shown file's id is not known, so that an edit cannot drop it by leaving it out.
+ */
+export function keptAttachmentIds(message: Pick<ImageCarrier, 'attachments' | 'components'>): { id: string }[] | undefined {
+  const media = shownMedia(message.components.map((c) => c.toJSON()));
+  if (media.some((m) => m.attachment_id === undefined)) return undefined;
+  const ids = new Set([...message.attachments.keys(), ...media.map((m) => m.attachment_id ?? '')]);
+  return [...ids].map((id) => ({ id }));
 }

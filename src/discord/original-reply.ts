@@ -18,6 +18,7 @@ import {
 } from 'discord.js';
 import { restUndici } from './rest-agent.js';
 import { MultipartBody } from './multipart-body.js';
+import { flagSpoilers } from './spoiler-uploads.js';
 
 const MEDIA_TYPES: Readonly<Record<string, string>> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' };
 
@@ -78,9 +79,12 @@ export function editOriginalReply(rest: REST, interaction: RepliableInteraction,
   return sendMessage(rest, 'patch', originalReplyRoute(interaction), interaction, options);
 }
 
-/** POSTs a follow-up (a new message under the reply) with `options`, files as for {@link editOriginalReply}. */
-export function postFollowUp(rest: REST, interaction: RepliableInteraction, options: InteractionEditReplyOptions): Promise<APIMessage> {
-  return sendMessage(rest, 'post', followUpRoute(interaction), interaction, options);
+/**
+ * POSTs a follow-up (a new message under the reply) with `options`, files as for {@link editOriginalReply}; `spoiler`:
+ * its files are uploaded as spoilers (spoiler-uploads.ts).
+ */
+export function postFollowUp(rest: REST, interaction: RepliableInteraction, options: InteractionEditReplyOptions, spoiler = false): Promise<APIMessage> {
+  return sendMessage(rest, 'post', followUpRoute(interaction), interaction, options, spoiler);
 }
 
 async function sendMessage(
@@ -89,8 +93,10 @@ async function sendMessage(
   route: `/${string}`,
   interaction: RepliableInteraction,
   options: InteractionEditReplyOptions,
+  spoiler = false,
 ): Promise<APIMessage> {
   const { body, files } = await MessagePayload.create(interaction.webhook, options).resolveBody().resolveFiles();
+  flagSpoilers(body, spoiler);
   if (!files || files.length === 0) return (await rest[method](route, { body, auth: false })) as APIMessage;
   const form = new MultipartBody();
   files.forEach((file, i) => {

@@ -18,7 +18,8 @@ import {
 import type { Logger } from 'pino';
 import { UserFacingError } from '../errors.js';
 import { t } from '../i18n/translate.js';
-import { imageFileName, spoilerName } from './file-names.js';
+import { imageFileName } from './file-names.js';
+import { spoilerMessage } from './spoiler-uploads.js';
 import { shortenForDiscord } from './text.js';
 import type { CostConfirmation, Delivery, DeliveryFile, ImageJob, JobProgress, Posted, ReplyAddress } from '../core/jobs.js';
 import type { ImageUpload, Responder } from '../ports/responder.js';
@@ -188,6 +189,7 @@ export class DiscordResponder implements Responder {
    */
   private async post(delivery: Delivery, payload: ResultPayload, live: LiveReplyUpload | undefined): Promise<APIMessage | Message> {
     const options = { ...payload, attachments: [] };
+    const spoiler = delivery.spoiler === true;
     const viaReply = async (call: () => Promise<APIMessage | Message>) => (this.tokenUsable() ? this.viaToken(call) : undefined);
     const ways: [string, () => Promise<APIMessage | Message | undefined>][] = [];
     // eslint-disable-next-line no-restricted-syntax -- the ways' names label log lines (operators'), never a member's message
@@ -198,7 +200,7 @@ export class DiscordResponder implements Responder {
         async () => {
           // A streamed upload that failed is cut off first, so its request cannot land after the plain one.
           await live?.abandon();
-          return viaReply(() => this.reply.post(options));
+          return viaReply(() => this.reply.post(options, spoiler));
         },
       ],
       ['hand-off', () => this.handOff(delivery, payload)],
@@ -220,17 +222,18 @@ export class DiscordResponder implements Responder {
     const content = t(delivery.job.origin.locale, 'result.handOff', { requester: `<@${requesterId}>` });
     const mention = { type: ComponentType.TextDisplay as const, content };
     const message: MessageCreateOptions = { ...payload, components: [mention, ...payload.components], allowedMentions: { users: [requesterId] } };
+    const spoiler = delivery.spoiler === true;
     const channelId = delivery.job.origin.channelId;
     if (channelId && delivery.job.origin.guildId) {
       try {
         const channel = await this.client.channels.fetch(channelId);
-        if (channel?.isSendable()) return await channel.send(message);
+        if (channel?.isSendable()) return await channel.send(spoilerMessage(channel, message, spoiler));
       } catch (err) {
         this.log.warn({ err, channelId }, 'channel hand-off failed; trying a direct message');
       }
     }
-    const user = await this.client.users.fetch(requesterId);
-    return user.send(message);
+    const dm = await (await this.client.users.fetch(requesterId)).createDM();
+    return dm.send(spoilerMessage(dm, message, spoiler));
   }
 
   private tokenUsable(): boolean {
@@ -262,9 +265,8 @@ function toAttachment(delivery: Delivery, file: DeliveryFile, index: number): At
   // An SVG original shares the number of the rendering before it: a-cat-1.png, a-cat-1.svg.
   const images = delivery.files.filter((f) => f.original !== true).length;
   const number = delivery.files.slice(0, index + 1).filter((f) => f.original !== true).length - 1;
-  const plain = imageFileName(delivery.job.request.prompt, Math.max(number, 0), images, file.format);
-  // Discord blurs an attachment whose name starts with SPOILER_ until it is clicked.
-  const name = spoilerName(plain, delivery.spoiler === true);
+  // A spoiler keeps its plain name: the upload says is_spoiler (spoiler-uploads.ts).
+  const name = imageFileName(delivery.job.request.prompt, Math.max(number, 0), images, file.format);
   return new AttachmentBuilder(file.bytes, { name, description: shortenForDiscord(delivery.job.request.prompt, 1024) });
 }
 

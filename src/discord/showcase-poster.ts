@@ -8,7 +8,6 @@ import { DiscordAPIError, PermissionFlagsBits, Routes, type Client } from 'disco
 import { z } from 'zod';
 import { ShowcasePostError } from '../core/favorites.js';
 import type { ShowcaseChannel, ShowcasePost, ShowcasePoster } from '../ports/showcase-poster.js';
-import { spoilerName } from './file-names.js';
 import { showcaseCard } from './views/showcase-card.js';
 
 /** What the bot needs in the showcase channel. */
@@ -34,10 +33,12 @@ export class DiscordShowcasePoster implements ShowcasePoster {
   }
 
   async post(post: ShowcasePost): Promise<{ messageId: string }> {
-    const filename = spoilerName(post.image.filename, post.spoiler);
+    const filename = post.image.filename;
+    // A spoiler keeps its plain name: the upload says is_spoiler (spoiler-uploads.ts), and the card's gallery blurs it.
+    const attachments = [{ id: '0', ...(post.spoiler ? { is_spoiler: true } : {}) }];
     try {
       const answer = await this.#client.rest.post(Routes.channelMessages(post.channelId), {
-        body: { ...showcaseCard(post, filename), allowed_mentions: { parse: [] } },
+        body: { ...showcaseCard(post, filename), attachments, allowed_mentions: { parse: [] } },
         files: [{ name: filename, data: post.image.bytes }],
       });
       return { messageId: z.object({ id: z.string() }).parse(answer).id };

@@ -9,7 +9,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuildFixture, SlashOption, UserFixture } from '../emulators/discord/index.js';
 import { imagineOptions, startHarness, type Harness } from './harness.js';
-import { ephemeralError, lastText, resultPost, settled } from './support.js';
+import { ephemeralError, lastText, resultPost, settled, spoilerUploads } from './support.js';
 
 describe('channel facts from the interaction', () => {
   let h: Harness;
@@ -55,7 +55,7 @@ describe('channel facts from the interaction', () => {
     const { thirdGuild } = h.discord.fixtures;
     await settings(thirdGuild, 'spoilers', [{ name: 'channel1', type: 7, value: thirdGuild.channels.general.id }]);
     const handle = await imagine(thirdGuild, thirdGuild.threads.general.id);
-    expect(resultPost(handle)?.files.map((f) => f.filename)).toEqual(['SPOILER_a-lighthouse-at-dusk-1.png']);
+    expect(spoilerUploads(resultPost(handle))).toEqual([true]);
     await settings(thirdGuild, 'spoilers');
   });
 
@@ -105,7 +105,9 @@ describe('channel facts from the interaction', () => {
       const { guild } = h.discord.fixtures;
       const jobId = await made(guild.channels.general.id);
       await settings(guild, 'spoilers', [{ name: 'channel1', type: 7, value: guild.channels.nsfw.id }]);
-      expect(shownFiles(await show(jobId, guild.channels.nsfw.id))).toEqual(['SPOILER_a-lantern-festival-1.png']);
+      const shown = await show(jobId, guild.channels.nsfw.id);
+      expect(shownFiles(shown)).toEqual(['a-lantern-festival-1.png']);
+      expect(spoilerUploads(shown.followUps.find((e) => e.status === 200 && e.files.length > 0))).toEqual([true]);
       await settings(guild, 'spoilers');
 
       await settings(guild, 'channels', [

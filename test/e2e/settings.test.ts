@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SlashOption } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, resultPost, lastText, quotaText, settled } from './support.js';
+import { ephemeralError, resultPost, lastText, quotaText, settled, spoilerUploads } from './support.js';
 
 const prompt = { name: 'prompt', type: 3, value: 'a lighthouse at dusk' };
 
@@ -163,11 +163,13 @@ describe('/settings, end to end', () => {
     const { general } = h.discord.fixtures.guild.channels;
     expect(await settings('spoilers', [{ name: 'channel1', type: 7, value: general.id }])).toContain(`Spoilers: results in <#${general.id}>`);
     const handle = await imagine([], { channelId: general.id });
-    expect(resultPost(handle)?.files.map((f) => f.filename)).toEqual(['SPOILER_a-lighthouse-at-dusk-1.png']);
+    expect(resultPost(handle)?.files.map((f) => f.filename)).toEqual(['a-lighthouse-at-dusk-1.png']);
+    expect(spoilerUploads(resultPost(handle))).toEqual([true]);
     expect(h.gateway.imageRequests().at(-1)?.json).not.toHaveProperty('stream');
     await settings('spoilers');
     const plain = await imagine([], { channelId: general.id });
     expect(resultPost(plain)?.files.map((f) => f.filename)).toEqual(['a-lighthouse-at-dusk-1.png']);
+    expect(spoilerUploads(resultPost(plain))).toEqual([false]);
   });
 
   it('asks for no stream when previews are off, and streams again when they are on', async () => {

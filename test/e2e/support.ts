@@ -48,6 +48,11 @@ function hasGallery(payload: unknown): boolean {
   return walk((payload as { components?: unknown }).components);
 }
 
+/** Which uploads of a message the bot sent it marked as spoilers (`is_spoiler` in its `attachments` array), in order. */
+export function spoilerUploads(sent: { payload?: { attachments?: { is_spoiler?: unknown }[] | null } | undefined } | undefined): boolean[] {
+  return (sent?.payload?.attachments ?? []).map((a) => a.is_spoiler === true);
+}
+
 /** Every text the member was shown for this interaction, in order. */
 export function texts(handle: InteractionHandle): string[] {
   const all = [

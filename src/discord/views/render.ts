@@ -6,6 +6,7 @@ import { inertText, shortenForDiscord } from '../text.js';
 import type { CostConfirmation, Delivery, DeliveryNotice, JobProgress } from '../../core/jobs.js';
 import { formatUsd, t, translator } from '../../i18n/translate.js';
 import { CUSTOM_IDS } from '../custom-ids.js';
+import { spoilerButton } from './spoiler-toggle.js';
 
 /** Blurple, the accent of the bot's cards and of its progress. */
 export const CARD_ACCENT = 0x5865f2;
@@ -141,11 +142,11 @@ export function rerollButton(jobId: string, locale?: string | null): APIActionRo
   };
 }
 
-/** Re-roll, ✨ Enhance (when `offers.enhance`), Edit and Delete under a result. */
+/** Re-roll, ✨ Enhance (when `offers.enhance`), Edit and Delete under a result, and Reveal under a spoiler (`offers.spoiler`). */
 export function resultButtons(
   jobId: string,
   locale?: string | null,
-  offers: { enhance?: boolean | undefined } = {},
+  offers: { enhance?: boolean | undefined; spoiler?: boolean | undefined } = {},
 ): APIActionRowComponent<APIButtonComponent>[] {
   const say = translator(locale);
   const enhance: APIButtonComponent = {
@@ -181,6 +182,8 @@ export function resultButtons(
           label: say('button.delete'),
           emoji: { name: '🗑️' },
         },
+        // A card posted as a spoiler: its requester may reveal it for everyone (and hide it again).
+        ...(offers.spoiler === true ? [spoilerButton(jobId, 'show', locale)] : []),
       ],
     },
   ];

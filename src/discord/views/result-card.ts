@@ -70,16 +70,16 @@ export function resultCard(delivery: Delivery, files: readonly CardFile[], part:
     components: [
       { type: ComponentType.Container, accent_color: ACCENT, components: inside },
       ...rows,
-      ...resultButtons(job.id, locale, { enhance: delivery.enhanceable }),
+      ...resultButtons(job.id, locale, { enhance: delivery.enhanceable, spoiler }),
     ],
   };
 }
 
 /**
- * A card of images posted again (/show): `names` (as attached) in a gallery, `text` under them, and the actions: on
- * one image those of `actions` (when the model is not known here, those of an editing model: an action the model
- * cannot do is refused with the reason before anything is charged), on several the U buttons. Buttons are labelled in
- * `locale`'s language (the member who asked; English by default).
+ * A card of images posted again (/show): `names` (as attached) in a gallery (blurred, with Reveal, where
+ * `place.spoiler`), `text` under them, and the actions: on one image those of `actions` (when the model is not known
+ * here, those of an editing model: an action the model cannot do is refused with the reason before anything is
+ * charged), on several the U buttons. Buttons are labelled in `locale`'s language (the member who asked; English by default).
  */
 export function shownCard(
   jobId: string,
@@ -87,17 +87,18 @@ export function shownCard(
   names: readonly string[],
   actions: ResultActions,
   locale?: string | null,
-  place: { inServer: boolean } = { inServer: true },
+  place: { inServer: boolean; spoiler?: boolean | undefined } = { inServer: true },
 ): CardPayload {
+  const spoiler = place.spoiler === true;
   const inside: APIComponentInContainer[] = [
-    { type: ComponentType.MediaGallery, items: names.map((name) => ({ media: { url: `attachment://${name}` } })) },
+    { type: ComponentType.MediaGallery, items: names.map((name) => ({ media: { url: `attachment://${name}` }, ...(spoiler ? { spoiler } : {}) })) },
     { type: ComponentType.TextDisplay, content: shortenForDiscord(text, MAX_CARD_TEXT) },
   ];
   const rows = names.length === 1 ? imageActionRows(jobId, actions, locale, place) : pickRows(jobId, 0, names.length);
   return {
     flags: CARD_FLAGS,
     content: '',
-    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(jobId, locale)],
+    components: [{ type: ComponentType.Container, accent_color: ACCENT, components: inside }, ...rows, ...resultButtons(jobId, locale, { spoiler })],
   };
 }
 

@@ -8,9 +8,19 @@ import { inertText, shortenForDiscord } from '../text.js';
 import { messageLink, timestampOf } from './history-page.js';
 import { shownCard, type CardPayload } from './result-card.js';
 
-/** The card of `entry` shown again by `userId`, over its files `names` (as uploaded), with its actions (`inServer`: emoji and stickers too). */
-export function showCard(entry: HistoryEntry, userId: string, names: readonly string[], locale: string, inServer = true): CardPayload {
-  return shownCard(entry.jobId, renderShown(entry, userId, locale), names, { edits: true, masks: true, enlarge: false }, locale, { inServer });
+/**
+ * The card of `entry` shown again by `userId`, over its files `names` (as uploaded), with its actions (`inServer`:
+ * emoji and stickers too); `spoiler`: blurred, with Reveal.
+ */
+export function showCard(
+  entry: HistoryEntry,
+  userId: string,
+  names: readonly string[],
+  locale: string,
+  place: { inServer?: boolean | undefined; spoiler?: boolean | undefined } = {},
+): CardPayload {
+  const actions = { edits: true, masks: true, enlarge: false };
+  return shownCard(entry.jobId, renderShown(entry, userId, locale), names, actions, locale, { inServer: place.inServer ?? true, spoiler: place.spoiler });
 }
 
 /** A shown file's description (its alt text): the prompt, within Discord's 1024 characters. */

@@ -55,7 +55,8 @@ export async function preflight(deps: JobDeps, job: ImageJob, settings: ServerSe
   if (job.enhance === 'required' && !(settings.promptHelp && deps.rules.promptHelp)) throw new UserFacingError('promptHelp.off');
   const { maxAttachmentBytes, memory } = deps.produce;
   if (edit) checkDeclaredImages(edit.images, edit.mask, maxAttachmentBytes, memory.referenceBytes);
-  const spoiler = postsSpoilers(settings, place.channelId, place.parentUnknown);
+  // A spoiler channel's results are spoilers, and so is what is made from a member's spoilered image, wherever it is.
+  const spoiler = postsSpoilers(settings, place.channelId, place.parentUnknown) || hasSpoilerInput(edit);
   return {
     request,
     model,
@@ -120,6 +121,11 @@ export function partialImagesFor(
   const raster = request.outputFormat !== 'gif' && request.outputFormat !== 'svg';
   // A preview would show in the clear what a spoiler channel hides.
   return previews && !spoiler && profile.streaming && raster ? produce.partialImages : 0;
+}
+
+/** Whether one of the member's input images (references or mask) was posted as a spoiler. */
+function hasSpoilerInput(edit: ImageJob['edit']): boolean {
+  return edit !== undefined && [...edit.images, ...(edit.mask ? [edit.mask] : [])].some((ref) => ref.spoiler === true);
 }
 
 /** An image's dimensions as Discord declared them; 1024×1024 when it did not. */

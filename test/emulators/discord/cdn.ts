@@ -3,7 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Attachment } from './types.js';
+import { IS_SPOILER, type Attachment } from './types.js';
 
 interface StoredFile {
   readonly attachment: Attachment;
@@ -31,7 +31,19 @@ export class Cdn {
     const type = contentType ?? sniffContentType(buffer) ?? 'application/octet-stream';
     const url = `${this.baseUrl}/${folder}/${id}/${encodeURIComponent(filename)}${signature(id)}`;
     const size = imageSize(buffer);
-    const attachment: Attachment = { id, filename, size: buffer.length, url, proxy_url: url, content_type: type, ...(size ?? {}), ...extra };
+    // Discord flags a SPOILER_ name IS_SPOILER, as it does an upload that says is_spoiler (messages.ts).
+    const spoiler = filename.startsWith('SPOILER_');
+    const attachment: Attachment = {
+      id,
+      filename,
+      size: buffer.length,
+      url,
+      proxy_url: url,
+      content_type: type,
+      ...(size ?? {}),
+      ...extra,
+      ...(spoiler ? { flags: IS_SPOILER } : {}),
+    };
     this.files.set(id, { attachment, bytes: buffer });
     return attachment;
   }

@@ -21,18 +21,19 @@ import { expressionRoutes, type CreatedExpression } from './expressions.js';
 import { RestServer, type HeldRestRequest, type StartedRestRequest } from './server.js';
 import { EmulatorState } from './state.js';
 import { createUserMessage, forwardMessage, type UserMessageExtras } from './user-messages.js';
-import type {
-  Attachment,
-  DiscordEmulatorOptions,
-  EmulatedMessage,
-  EmulatorFixtures,
-  FailureMatch,
-  FailureResponse,
-  InteractionContext,
-  InteractionHandle,
-  RecordedRequest,
-  SlashOption,
-  UserFixture,
+import {
+  IS_SPOILER,
+  type Attachment,
+  type DiscordEmulatorOptions,
+  type EmulatedMessage,
+  type EmulatorFixtures,
+  type FailureMatch,
+  type FailureResponse,
+  type InteractionContext,
+  type InteractionHandle,
+  type RecordedRequest,
+  type SlashOption,
+  type UserFixture,
 } from './types.js';
 
 export type * from './types.js';
@@ -40,6 +41,7 @@ export type { UserMessageExtras } from './user-messages.js';
 export type { HeldRestRequest, StartedRestRequest } from './server.js';
 export type { CreatedExpression } from './expressions.js';
 export { CREATE_GUILD_EXPRESSIONS } from './expressions.js';
+export { IS_SPOILER } from './types.js';
 
 export interface DiscordEmulator {
   /** 'http://127.0.0.1:PORT/api': discord.js `rest.api` (the bot's DISCORD_API_URL). */
@@ -93,7 +95,8 @@ export interface DiscordEmulator {
     ctx: InteractionContext & { message?: EmulatedMessage | undefined },
   ): InteractionHandle;
   messageCommand(name: string, target: EmulatedMessage, ctx: InteractionContext): InteractionHandle;
-  uploadAttachment(bytes: Uint8Array, filename: string, contentType?: string): Attachment;
+  /** A member's upload (an attachment option's file); `spoiler`: marked as one (IS_SPOILER, as a client's "Mark as spoiler" does). */
+  uploadAttachment(bytes: Uint8Array, filename: string, contentType?: string, options?: { spoiler?: boolean }): Attachment;
   /** A member's message (a context-menu target) with files, and optionally embeds or Components V2 (another bot's message). */
   createUserMessage(channelId: string, author: UserFixture, content: string, attachments: Attachment[], extras?: UserMessageExtras): EmulatedMessage;
   /** `author` forwards `source` to `channelId`: a message whose message snapshot holds the original. */
@@ -174,8 +177,11 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     select: (message, customId, values, ctx) => interactions.select(message, customId, values, ctx),
     modalSubmit: (customId, fields, ctx) => interactions.modalSubmit(customId, fields, ctx),
     messageCommand: (name, target, ctx) => interactions.messageCommand(name, target, ctx),
-    uploadAttachment: (bytes, filename, contentType) =>
-      state.cdn.store(state.ids.next(), `ephemeral-attachments/${state.ids.next()}`, bytes, filename, contentType, { ephemeral: true }),
+    uploadAttachment: (bytes, filename, contentType, options) =>
+      state.cdn.store(state.ids.next(), `ephemeral-attachments/${state.ids.next()}`, bytes, filename, contentType, {
+        ephemeral: true,
+        ...(options?.spoiler === true ? { flags: IS_SPOILER } : {}),
+      }),
     createUserMessage: (channelId, author, content, attachments, extras) => createUserMessage(state, channelId, author, content, attachments, extras),
     forwardMessage: (source, channelId, author) => forwardMessage(state, source, channelId, author),
     registeredCommands: (scope = 'global') => state.commands.list(scope),

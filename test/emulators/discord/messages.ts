@@ -7,7 +7,7 @@ import type { Cdn } from './cdn.js';
 import type { SnowflakeGenerator } from './fixtures.js';
 import { Errors, LOADING, type RestResult } from './rules.js';
 import { checkComponentsV2 } from './components-v2.js';
-import type { Attachment, EmulatedMessage, RecordedFile, SentMessage } from './types.js';
+import { IS_SPOILER, type Attachment, type EmulatedMessage, type RecordedFile, type SentMessage } from './types.js';
 
 export interface CreateMessage {
   channelId: string;
@@ -95,8 +95,9 @@ export class MessageStore {
   }
 
   /**
-   * v10 semantics: when `attachments` is given it lists everything that remains — existing ids are retained, numeric
-   * placeholders refer to `files[n]`, anything else is dropped. Without it, existing attachments stay and all files are added.
+   * v10 semantics: when `attachments` is given it lists everything that remains — existing ids are retained as they
+   * are, numeric placeholders refer to `files[n]` (`is_spoiler: true` flags the upload IS_SPOILER; a value that is not
+   * a boolean or null is refused), anything else is dropped. Without it, existing attachments stay and all files are added.
    */
   private buildAttachments(
     channelId: string,
@@ -112,11 +113,15 @@ export class MessageStore {
       const extra: Partial<Attachment> = {};
       if (typeof entry.description === 'string') extra.description = entry.description;
       if (typeof entry.title === 'string') extra.title = entry.title;
+      // `is_spoiler` is kept as the attachment's IS_SPOILER flag (a SPOILER_ name gets it too: cdn.ts).
+      if (entry.is_spoiler === true) extra.flags = IS_SPOILER;
       const filename = typeof entry.filename === 'string' ? entry.filename : file.filename;
       return this.cdn.store(this.ids.next(), `attachments/${channelId}`, file.bytes, filename, file.contentType, extra);
     };
     const result: Attachment[] = [];
     if (Array.isArray(entries)) {
+      const badSpoiler = entries.findIndex((entry) => entry.is_spoiler !== undefined && entry.is_spoiler !== null && typeof entry.is_spoiler !== 'boolean');
+      if (badSpoiler >= 0) return Errors.invalidForm(['attachments', String(badSpoiler), 'is_spoiler'], 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
       for (const entry of entries) {
         const id = String(entry.id);
         const kept = existing.find((a) => a.id === id);

@@ -6,7 +6,7 @@ import { AttachmentBuilder, type ChatInputCommandInteraction, type Interaction, 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { specTest } from '../../support/openapi.js';
 import { connectClient, type HarnessedClient } from './client-harness.js';
-import { type DiscordEmulator, startDiscordEmulator } from './index.js';
+import { type DiscordEmulator, IS_SPOILER, startDiscordEmulator } from './index.js';
 
 let emulator: DiscordEmulator;
 let harness: HarnessedClient;
@@ -155,6 +155,35 @@ describe('interaction webhook', () => {
       .sort();
     expect(names).toEqual(['a0.png', 'new.png']);
     expect(emulator.specViolations).toEqual([]);
+  });
+
+  it('keeps is_spoiler (and a SPOILER_ name) as the attachment flag IS_SPOILER, kept by id on an edit; refuses a non-boolean', async () => {
+    const before = emulator.specViolations.length;
+    let refused: { code?: unknown; status?: unknown } | undefined;
+    const seen: boolean[] = [];
+    const { handle, errors } = await runSlash(async (interaction) => {
+      await interaction.deferReply();
+      const route = Routes.webhookMessage(interaction.applicationId, interaction.token, '@original');
+      const files = [
+        { name: 'a.png', data: bytes(5) },
+        { name: 'SPOILER_b.png', data: bytes(6) },
+        { name: 'c.png', data: bytes(7) },
+      ];
+      const attachments = [{ id: '0', is_spoiler: true }, { id: '1' }, { id: '2', is_spoiler: false }];
+      await harness.client.rest.patch(route, { body: { content: 'x', attachments }, files, auth: false });
+      const message = await interaction.fetchReply();
+      seen.push(...message.attachments.map((a) => a.spoiler));
+      // Kept by id: the flags stay as they were.
+      await interaction.editReply({ content: 'y', attachments: [...message.attachments.values()] });
+      refused = await rejection(harness.client.rest.patch(route, { body: { attachments: [{ id: '0', is_spoiler: 'yes' }] }, files: [files[0]!], auth: false }));
+    });
+    expect(errors).toEqual([]);
+    expect(seen).toEqual([true, true, false]);
+    expect(handle.lastMessage()?.attachments.map((a) => a.flags ?? 0)).toEqual([IS_SPOILER, IS_SPOILER, 0]);
+    // With the spec saved, its check refuses it first (and names the field); without, the emulator's own rule does.
+    expect(refused).toMatchObject({ code: 50035, status: 400 });
+    if (!specTest('discord', '').skip) expect(emulator.specViolations.slice(before).join('\n')).toMatch(/is_spoiler/);
+    emulator.specViolations.splice(before);
   });
 
   it('refuses webhook requests with an unknown token (401/50027)', async () => {

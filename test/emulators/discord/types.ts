@@ -2,7 +2,7 @@
  * Public types of the offline Discord emulator. Payload shapes follow discord-api-types v10; the fixture and
  * recording types are the emulator's own vocabulary that tests code against.
  */
-import type { APIAttachment, APIMessage, APIRole, APIUser } from 'discord-api-types/v10';
+import { AttachmentFlags, type APIAttachment, type APIMessage, type APIRole, type APIUser } from 'discord-api-types/v10';
 
 /** Options for {@link startDiscordEmulator}. */
 export interface DiscordEmulatorOptions {
@@ -117,6 +117,9 @@ export interface EmulatorFixtures {
   readonly members: readonly UserFixture[];
 }
 
+/** The attachment flag IS_SPOILER (`1 << 3`): set from an upload's `is_spoiler: true` or a SPOILER_ file name. */
+export const IS_SPOILER = AttachmentFlags.IsSpoiler;
+
 /** An attachment as Discord serves it; the url points at the emulator CDN. */
 export type Attachment = APIAttachment;
 
@@ -182,7 +185,7 @@ export interface SentMessage {
   flags?: number | null;
   embeds?: { description?: string; image?: { url?: string }; [key: string]: unknown }[] | null;
   components?: SentActionRow[] | null;
-  attachments?: { id?: string | number; filename?: string; description?: string; title?: string }[] | null;
+  attachments?: { id?: string | number; filename?: string; description?: string; title?: string; is_spoiler?: unknown }[] | null;
   allowed_mentions?: { parse?: string[]; users?: string[]; roles?: string[]; replied_user?: boolean } | null;
   tts?: boolean;
   [key: string]: unknown;

@@ -9,7 +9,7 @@
 import { ComponentType, type APIEmbed, type APIMessageTopLevelComponent } from 'discord-api-types/v10';
 import { userJson } from './fixtures.js';
 import type { EmulatorState } from './state.js';
-import type { Attachment, EmulatedMessage, UserFixture } from './types.js';
+import { IS_SPOILER, type Attachment, type EmulatedMessage, type UserFixture } from './types.js';
 
 /** IS_COMPONENTS_V2: the message's components are its whole content (no `content`, no embeds). */
 const IS_COMPONENTS_V2 = 1 << 15;
@@ -47,7 +47,9 @@ export function createUserMessage(
     if (!bytes) throw new Error(`Discord emulator: attachment ${a.id} is not on the emulator CDN; use uploadAttachment()`);
     return { field: `files[${index}]`, filename: a.filename, contentType: a.content_type ?? 'application/octet-stream', bytes };
   });
-  return create(state, channelId, author, content, files, v2 ? IS_COMPONENTS_V2 : 0, { embeds: extras.embeds ?? [], components });
+  // A file the member marked as a spoiler stays one (its IS_SPOILER flag), as the client's upload says is_spoiler.
+  const uploads = attachments.map((a, index) => ({ id: String(index), ...(((a.flags ?? 0) & IS_SPOILER) !== 0 ? { is_spoiler: true } : {}) }));
+  return create(state, channelId, author, content, { files, uploads }, v2 ? IS_COMPONENTS_V2 : 0, { embeds: extras.embeds ?? [], components });
 }
 
 /**
@@ -61,7 +63,10 @@ export function forwardMessage(state: EmulatorState, source: EmulatedMessage, ch
   const snapshot = { type, content, embeds, attachments, components, flags, mentions, mention_roles, timestamp, edited_timestamp };
   const guildId = state.guildOf(source.channel_id)?.id;
   const reference = { type: FORWARD, message_id: source.id, channel_id: source.channel_id, ...(guildId === undefined ? {} : { guild_id: guildId }) };
-  return create(state, channelId, author, '', [], HAS_SNAPSHOT, { message_reference: reference, message_snapshots: [{ message: snapshot }] });
+  return create(state, channelId, author, '', { files: [], uploads: [] }, HAS_SNAPSHOT, {
+    message_reference: reference,
+    message_snapshots: [{ message: snapshot }],
+  });
 }
 
 function create(
@@ -69,7 +74,7 @@ function create(
   channelId: string,
   author: UserFixture,
   content: string,
-  files: { field: string; filename: string; contentType: string; bytes: Buffer }[],
+  { files, uploads }: { files: { field: string; filename: string; contentType: string; bytes: Buffer }[]; uploads: { id: string; is_spoiler?: boolean }[] },
   flags: number,
   fields: Record<string, unknown>,
 ): EmulatedMessage {
@@ -77,7 +82,7 @@ function create(
   const guildId = state.guildOf(channelId)?.id;
   const created = state.messages.create({
     channelId,
-    payload: { content },
+    payload: { content, attachments: uploads },
     files,
     author: userJson(author),
     type: 0,
