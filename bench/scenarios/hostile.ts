@@ -32,6 +32,9 @@ export async function hostile(p: HostileParams): Promise<HostileResult> {
     env,
     discord: { cdnBytesPerSecond: p.cdnBytesPerSecond },
     gateway: { imageStyle: 'flat' as const, maxBodyBytes: 1024 * MB },
+    // As every scenario that compares with idle: one ordinary job first, so idle RSS is that of a bot that has made
+    // an image (its code paths loaded and compiled), not the first-use costs of the code the load runs.
+    warm: [{ size: '1024x1024', n: 1 }],
   };
   return withSession(session, async (s) => {
     await s.gateway.call('enqueue', {

@@ -1,7 +1,8 @@
 /**
  * Reveal and Hide under a card posted as a spoiler (issue 32): only the member who asked for the images may click
  * them; the card is shown again as it was, its gallery blurred or not, with the same files (kept by id: nothing is
- * uploaded again), so no job runs and nothing is charged. Anyone else is told, only them, that it is not theirs.
+ * uploaded again) whose IS_SPOILER flag follows (`is_spoiler` on a kept attachment, editable since Discord's change
+ * log of 2026-06-25, discord-api-docs#8429), so no job runs and nothing is charged. Anyone else is told, only them, that it is not theirs.
  */
 import { UserFacingError } from '../errors.js';
 import type { JobArchive } from '../service/job-archive.js';
@@ -24,7 +25,7 @@ export function createSpoilerToggle(deps: { archive: Pick<JobArchive, 'recall'> 
         to,
         interaction.locale,
       );
-      const attachments = keptAttachmentIds(message);
+      const attachments = keptAttachmentIds(message)?.map(({ id }) => ({ id, is_spoiler: to === 'hide' }));
       await interaction.update({ components, ...(attachments ? { attachments } : {}), allowedMentions: { parse: [] } });
       ctx.logger.info({ jobId, to }, 'spoiler toggled');
     },

@@ -147,15 +147,18 @@ describe('spoilers', () => {
     const reveal = await toggle(card, member);
     // The same files, kept by id (v10 PATCH semantics): nothing uploaded again.
     expect(reveal.acks[0]).toMatchObject({ type: 7, files: [] });
-    expect(reveal.acks[0]?.body?.data?.attachments).toEqual(files.map((id) => ({ id })));
+    expect(reveal.acks[0]?.body?.data?.attachments).toEqual(files.map((id) => ({ id, is_spoiler: false })));
     const revealed = current(card.id);
     expect(gallerySpoilers(revealed)).toEqual([false]);
+    // The files' IS_SPOILER flag follows, so no client blurs them by the flag.
+    expect(flagged(revealed)).toEqual([false]);
     expect(revealed?.attachments.map((a) => a.id)).toEqual(files);
     expect(customIds(revealed).filter((id) => id.startsWith('spoil:'))).toEqual([expect.stringMatching(/:hide$/)]);
 
     await toggle(revealed!, member);
     const hidden = current(card.id);
     expect(gallerySpoilers(hidden)).toEqual([true]);
+    expect(flagged(hidden)).toEqual([true]);
     expect(hidden?.attachments.map((a) => a.id)).toEqual(files);
     expect(customIds(hidden).filter((id) => id.startsWith('spoil:'))).toEqual([expect.stringMatching(/:show$/)]);
 

@@ -95,8 +95,8 @@ export class MessageStore {
   }
 
   /**
-   * v10 semantics: when `attachments` is given it lists everything that remains — existing ids are retained as they
-   * are, numeric placeholders refer to `files[n]` (`is_spoiler: true` flags the upload IS_SPOILER; a value that is not
+   * v10 semantics: when `attachments` is given it lists everything that remains — existing ids are retained (their
+   * `description` and `is_spoiler` changed when given), numeric placeholders refer to `files[n]` (`is_spoiler: true` flags the upload IS_SPOILER; a value that is not
    * a boolean or null is refused), anything else is dropped. Without it, existing attachments stay and all files are added.
    */
   private buildAttachments(
@@ -126,7 +126,8 @@ export class MessageStore {
         const id = String(entry.id);
         const kept = existing.find((a) => a.id === id);
         const file = byPlaceholder.get(id);
-        if (kept) result.push(kept);
+        // Since 2026-06-25 a kept attachment's description and IS_SPOILER flag may be edited (discord-api-docs#8429).
+        if (kept) result.push(edited(kept, entry));
         else if (file) result.push(upload(file, entry));
         else return Errors.invalidForm(['attachments'], 'ATTACHMENT_NOT_FOUND', `Unknown attachment id ${id}.`);
       }
@@ -136,4 +137,14 @@ export class MessageStore {
     for (const file of files) if (!used.has(file)) result.push(upload(file, {}));
     return result;
   }
+}
+
+/** A kept attachment with the `description` and `is_spoiler` an edit gives it (discord-api-docs#8429). */
+function edited(kept: Attachment, entry: { description?: unknown; is_spoiler?: unknown }): Attachment {
+  const out = { ...kept };
+  if (typeof entry.description === 'string') out.description = entry.description;
+  // IS_SPOILER is the only attachment flag the emulator sets.
+  if (entry.is_spoiler === true) out.flags = IS_SPOILER;
+  if (entry.is_spoiler === false) delete out.flags;
+  return out;
 }
