@@ -21,14 +21,15 @@ export const EDIT_IMAGE_MENU_DATA = {
   name: 'Edit image',
 } satisfies RESTPostAPIContextMenuApplicationCommandsJSONBody;
 
-type Deps = ImageCommandDeps & {
+/** What the message menus that park a message's images (Edit image, Use as style) are built with. */
+export type MessageMenuDeps = ImageCommandDeps & {
   archive: Pick<JobArchive, 'stashEdit' | 'takeEdit'>;
   /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS, as cdn-download.ts checks it). */
   isAllowedImageUrl(url: string): boolean;
 };
 
 /** Creates the context-menu command. */
-export function createEditImageMenu(deps: Deps): MessageCommand {
+export function createEditImageMenu(deps: MessageMenuDeps): MessageCommand {
   return {
     kind: 'message',
     data: EDIT_IMAGE_MENU_DATA,
@@ -58,7 +59,7 @@ export function usableImages(message: SourceMessage, isAllowedImageUrl: (url: st
 }
 
 /** Handles the modal submit: prompt → job over the parked attachments. */
-export function createEditImageMenuModal(deps: Deps): ComponentHandler {
+export function createEditImageMenuModal(deps: MessageMenuDeps): ComponentHandler {
   return component(CUSTOM_IDS.menuEdit, {
     async modal(interaction, { id }, ctx) {
       const prompt = readPrompt(interaction);

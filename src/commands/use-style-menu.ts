@@ -7,11 +7,10 @@
  */
 import { ApplicationCommandType, type RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
 import { UserFacingError } from '../errors.js';
-import type { JobArchive } from '../service/job-archive.js';
 import { component, type ComponentHandler, type MessageCommand } from './command.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
-import { deferInBackground, startJob, type ImageCommandDeps } from './image-jobs.js';
-import { usableImages } from './edit-image-menu.js';
+import { deferInBackground, startJob } from './image-jobs.js';
+import { usableImages, type MessageMenuDeps } from './edit-image-menu.js';
 import { useStyleModal } from '../discord/views/style-modal.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { readPrompt } from './prompt-modal.js';
@@ -25,14 +24,8 @@ export const USE_STYLE_MENU_DATA = {
 /** The references' roles: one style reference, as /imagine's `style_ref` alone makes them. */
 const STYLE_ONLY = { style: true, subject: false, presetImages: 0 };
 
-type Deps = ImageCommandDeps & {
-  archive: Pick<JobArchive, 'stashEdit' | 'takeEdit'>;
-  /** Whether the bot may download from `url` (DISCORD_CDN_HOSTS, as cdn-download.ts checks it). */
-  isAllowedImageUrl(url: string): boolean;
-};
-
 /** Creates the context-menu command. */
-export function createUseStyleMenu(deps: Deps): MessageCommand {
+export function createUseStyleMenu(deps: MessageMenuDeps): MessageCommand {
   return {
     kind: 'message',
     data: USE_STYLE_MENU_DATA,
@@ -46,7 +39,7 @@ export function createUseStyleMenu(deps: Deps): MessageCommand {
 }
 
 /** Handles the modal submit: prompt → an /imagine with the parked image as its style reference. */
-export function createUseStyleMenuModal(deps: Deps): ComponentHandler {
+export function createUseStyleMenuModal(deps: MessageMenuDeps): ComponentHandler {
   return component(CUSTOM_IDS.menuStyle, {
     async modal(interaction, { id }, ctx) {
       const prompt = readPrompt(interaction);
