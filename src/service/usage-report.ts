@@ -233,7 +233,10 @@ function summariseRole(from: number, days: readonly DayTotals[], roleId: string)
     failures: 0,
     promptHelpCalls: 0,
     promptHelpUsd: 0,
-    drafts: draftsOf(days.map((day) => day.roleDrafts), roleId),
+    drafts: draftsOf(
+      days.map((day) => day.roleDrafts),
+      roleId,
+    ),
     actions: undefined,
   };
 }

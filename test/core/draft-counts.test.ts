@@ -43,7 +43,12 @@ describe("drafting's counters by member and role", () => {
   });
 
   it("reads each member's and role's drafting figures, and adds two records of a day together", () => {
-    const day = dayOf([draft('a', 'alice', ['r1']), hd('b', 'alice', ['r1']), draft('c', 'bob', ['r2']), { ...draft('d', 'carol', ['r1']), drafting: undefined }]);
+    const day = dayOf([
+      draft('a', 'alice', ['r1']),
+      hd('b', 'alice', ['r1']),
+      draft('c', 'bob', ['r2']),
+      { ...draft('d', 'carol', ['r1']), drafting: undefined },
+    ]);
     expect(day.drafts).toEqual({ jobs: 8, hd: 1, wouldBeUsd: 1.6, costUsd: 0.28 });
     expect(day.memberDrafts).toEqual({
       alice: { jobs: 4, hd: 1, wouldBeUsd: 0.8, costUsd: 0.24 },

@@ -45,7 +45,10 @@ const usage = (jobId: string, userId: string, extra: Partial<JobUsage>): JobUsag
 /** Two days: alice (role r1) drafts 4 and makes one HD; bob (r2) drafts 2 the next day; carol drafts nothing. */
 function report(records: JobUsage[] = []) {
   const days = [
-    dayOf([settled('a', 'alice', ['r1'], { use: { kind: 'draft', highEstimateUsd: 0.8 }, requested: 4 }, 0.04), settled('b', 'alice', ['r1'], { use: { kind: 'hd' }, requested: 1 }, 0.2)]),
+    dayOf([
+      settled('a', 'alice', ['r1'], { use: { kind: 'draft', highEstimateUsd: 0.8 }, requested: 4 }, 0.04),
+      settled('b', 'alice', ['r1'], { use: { kind: 'hd' }, requested: 1 }, 0.2),
+    ]),
     dayOf([settled('c', 'bob', ['r2'], { use: { kind: 'draft', highEstimateUsd: 0.4 }, requested: 2 }, 0.02), settled('d', 'carol', ['r2'], undefined, 0.17)]),
   ];
   const byId = new Map(records.map((r) => [r.jobId, r]));
@@ -73,7 +76,13 @@ describe("/usage's drafting figures for a member and a role", () => {
 
   it("adds the drafting and high quality estimate columns after the older ones: a draft's delivered share, nothing for HD", async () => {
     const records = [
-      usage('a', 'alice', { requested: 4, delivered: 3, quality: 'low', cost: { usd: 0.03, source: 'estimated' }, drafting: { kind: 'draft', highEstimateUsd: 0.8 } }),
+      usage('a', 'alice', {
+        requested: 4,
+        delivered: 3,
+        quality: 'low',
+        cost: { usd: 0.03, source: 'estimated' },
+        drafting: { kind: 'draft', highEstimateUsd: 0.8 },
+      }),
       usage('b', 'alice', { kind: 'edit', quality: 'high', cost: { usd: 0.2, source: 'estimated' }, drafting: { kind: 'hd' } }),
       usage('d', 'carol', { cost: { usd: 0.17, source: 'estimated' } }),
     ];
