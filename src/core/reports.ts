@@ -3,7 +3,8 @@
  * of a member's history, moderation strikes, a period's usage figures.
  */
 import type { HistoryEntry } from './history-entries.js';
-import type { Drafts, Sum } from './usage-totals.js';
+import type { Sum } from './usage-totals.js';
+import type { Drafts } from './draft-counts.js';
 import type { Actions } from './member-actions.js';
 
 /** One page of a member's history. */
@@ -69,7 +70,7 @@ export interface UsageSummary {
   promptHelpUsd: number;
   /** The period's days so far, oldest first (for the chart). */
   days: UsageDay[];
-  /** The server's drafting figures (drafts.ts); absent for a member's or a role's. */
+  /** The drafting figures (draft-counts.ts): the server's, the member's, or those of the role's holders. */
   drafts?: Drafts | undefined;
   /** The server's emoji, stickers, showcase posts and styles made (usage-totals.ts); absent for a member's or a role's. */
   actions?: Actions | undefined;

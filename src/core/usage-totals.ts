@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { roundUsd } from './cost.js';
-import { draftFigures, type DraftUse } from './drafts.js';
+import { draftCounts, Drafts, mergeDraftRecords, mergeDrafts, NO_DRAFTS, readDraftCount } from './draft-counts.js';
+import type { DraftUse } from './drafts.js';
 import { Actions, isAction, mergeActions, NO_ACTIONS, type MemberAction } from './member-actions.js';
 
 const Sum = z.object({ images: z.number().int().nonnegative(), jobs: z.number().int().nonnegative(), costUsd: z.number().nonnegative() });
@@ -16,15 +17,6 @@ export type Sum = z.infer<typeof Sum>;
 /** A role's day: what members holding it (when their job settled) delivered and had refused, and who they were. */
 const RoleDay = Sum.extend({ refused: z.number().int().nonnegative(), members: z.array(z.string()) });
 export type RoleDay = z.infer<typeof RoleDay>;
-
-const Drafts = z.object({
-  jobs: z.number().int().nonnegative(),
-  hd: z.number().int().nonnegative(),
-  wouldBeUsd: z.number().nonnegative(),
-  costUsd: z.number().nonnegative(),
-});
-export type Drafts = z.infer<typeof Drafts>;
-const NO_DRAFTS: Drafts = { jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 };
 
 /** Job ids kept per day (for the CSV); beyond it the figures still count, the CSV says it is cut. */
 export const MAX_JOB_IDS_PER_DAY = 5_000;
@@ -56,6 +48,9 @@ export const DayTotals = z.object({
   promptHelpMembers: z.record(z.string(), z.number().nonnegative()).default({}),
   /** Drafting (drafts.ts): draft images and HD re-renders delivered, what the drafts would have cost at high quality, and what both cost. */
   drafts: Drafts.default({ jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 }),
+  /** The same by member, and by the roles members held (draft-counts.ts). */
+  memberDrafts: z.record(z.string(), Drafts).default({}),
+  roleDrafts: z.record(z.string(), Drafts).default({}),
   /** Emoji, stickers, showcase posts and styles members made that day. */
   actions: Actions.default(NO_ACTIONS),
 });
@@ -79,6 +74,8 @@ export const EMPTY_DAY: DayTotals = {
   promptHelpUsd: 0,
   promptHelpMembers: {},
   drafts: NO_DRAFTS,
+  memberDrafts: {},
+  roleDrafts: {},
   actions: NO_ACTIONS,
 };
 
@@ -120,7 +117,8 @@ const micros = (usd: number): number => Math.round(usd * 1e6);
  * cost in millionths of a dollar; `oi:`/`oj:`/`ou:` a model's; `gi:`/`gj:`/`gu:`/`gr:` a role's, `gr:` refused;
  * `gm:role:member` a role's member; `r:` refusals by reason, `rm:` by member; `ph`/`phu` prompt help's calls and cost,
  * `mh:` a member's prompt help cost; `dn`/`dh` draft images and HD re-renders, `dwu`/`dcu` what the drafts would have cost
- * at high quality and what both cost; `x:` a member action, {@link MEMBER_ACTIONS}) or plain for the day's own figures.
+ * at high quality and what both cost, `mdn:`… a member's and `gdn:`… a role's (draft-counts.ts); `x:` a member action,
+ * {@link MEMBER_ACTIONS}) or plain for the day's own figures.
  * The job's id goes to the CSV's list separately (`seq` counts the jobs that reached the gateway, see {@link jobIdCount}).
  */
 export function countsOf(job: SettledJob): DayCount[] {
@@ -161,10 +159,8 @@ export function countsOf(job: SettledJob): DayCount[] {
   sum('m', job.userId);
   sum('o', name(job.model ?? 'unknown'));
   if (job.drafting) {
-    const figures = draftFigures(job.drafting.use, { requested: job.drafting.requested, delivered: job.delivered, costUsd: job.cost?.usd ?? 0 });
-    add(job.drafting.use.kind === 'hd' ? 'dh' : 'dn', job.delivered);
-    add('dwu', micros(figures.wouldBeUsd));
-    add('dcu', micros(figures.costUsd));
+    const drafted = { ...job.drafting, delivered: job.delivered, costUsd: job.cost?.usd ?? 0, userId: job.userId, roleIds: roles };
+    for (const [field, by] of draftCounts(drafted)) add(field, by);
   }
   for (const roleId of roles) {
     sum('g', roleId);
@@ -201,10 +197,7 @@ export function dayFromCounts(counts: ReadonlyMap<string, number>): DayTotals {
     else if (kind === 'ph') day.promptHelpCalls = n;
     else if (kind === 'phu') day.promptHelpUsd = roundUsd(n / 1e6);
     else if (kind === 'mh') day.promptHelpMembers[id] = roundUsd(n / 1e6);
-    else if (kind === 'dn') day.drafts.jobs = n;
-    else if (kind === 'dh') day.drafts.hd = n;
-    else if (kind === 'dwu') day.drafts.wouldBeUsd = roundUsd(n / 1e6);
-    else if (kind === 'dcu') day.drafts.costUsd = roundUsd(n / 1e6);
+    else if (readDraftCount(day, kind, id, n)) continue;
     else if (kind === 'x' && isAction(id)) day.actions[id] = n;
     else if (kind === 'r') day.refusals[id] = n;
     else if (kind === 'rm') day.refusedMembers[id] = n;
@@ -254,11 +247,6 @@ function mergeRoles(a: Record<string, RoleDay>, b: Record<string, RoleDay>): Rec
   return roles;
 }
 
-/** Two days' drafting figures together. */
-export function mergeDrafts(a: Drafts, b: Drafts): Drafts {
-  return { jobs: a.jobs + b.jobs, hd: a.hd + b.hd, wouldBeUsd: roundUsd(a.wouldBeUsd + b.wouldBeUsd), costUsd: roundUsd(a.costUsd + b.costUsd) };
-}
-
 /** Two records of one day together (a day stored before issue 28 as one record, and its counters since). */
 export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
   const sums = mergeSums;
@@ -281,6 +269,8 @@ export function mergeDays(a: DayTotals, b: DayTotals): DayTotals {
     promptHelpCalls: a.promptHelpCalls + b.promptHelpCalls,
     promptHelpUsd: roundUsd(a.promptHelpUsd + b.promptHelpUsd),
     drafts: mergeDrafts(a.drafts, b.drafts),
+    memberDrafts: mergeDraftRecords(a.memberDrafts, b.memberDrafts),
+    roleDrafts: mergeDraftRecords(a.roleDrafts, b.roleDrafts),
     actions: mergeActions(a.actions, b.actions),
     promptHelpMembers: Object.fromEntries(
       [...new Set([...Object.keys(a.promptHelpMembers), ...Object.keys(b.promptHelpMembers)])].map((id) => [

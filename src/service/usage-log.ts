@@ -11,6 +11,7 @@ import type { ImageResult } from '../core/images.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { JobCost } from '../core/cost.js';
 import type { PromptHelpUsage } from './prompt-help.js';
+import type { DraftUse } from '../core/drafts.js';
 import { sizeText } from '../core/sizes.js';
 
 const Count = z.number().nonnegative().optional();
@@ -53,6 +54,10 @@ export const JobUsage = z.object({
   cost: z.object({ usd: z.number().nonnegative(), source: z.enum(['reported', 'estimated']) }).optional(),
   /** The chat call of prompt help (enhance) the job made first: its model and the tokens it used (no image quota). */
   promptHelp: ChatUsage.optional(),
+  /** A draft, with its estimate at high quality for the images asked, or an HD re-render of one (core/drafts.ts); issue 32. */
+  drafting: z
+    .discriminatedUnion('kind', [z.object({ kind: z.literal('draft'), highEstimateUsd: z.number().nonnegative() }), z.object({ kind: z.literal('hd') })])
+    .optional(),
   /** Epoch ms. */
   settledAt: z.number(),
 });
@@ -81,7 +86,7 @@ export class UsageLog {
     this.records = records;
   }
 
-  /** Records `job`, answered with `result`, of which `delivered` images were posted. */
+  /** Records `job`, answered with `result`, of which `delivered` images were posted; `drafting`: a draft or an HD re-render. */
   async record(
     job: ImageJob,
     result: Pick<ImageResult, 'model' | 'sizeFallback' | 'usage' | 'requestId'>,
@@ -89,6 +94,7 @@ export class UsageLog {
     settledAt: number,
     cost?: JobCost,
     promptHelp?: PromptHelpUsage & { cost?: JobCost | undefined },
+    drafting?: DraftUse,
   ): Promise<void> {
     const size = result.sizeFallback?.used ?? job.request.size;
     const entry: JobUsage = {
@@ -116,6 +122,7 @@ export class UsageLog {
         },
         cost: promptHelp.cost,
       },
+      drafting: drafting && (drafting.kind === 'hd' ? { kind: 'hd' } : { kind: 'draft', highEstimateUsd: drafting.highEstimateUsd }),
       settledAt,
     };
     await this.records.set(job.id, entry, JOB_USAGE_TTL_MS);

@@ -9,7 +9,9 @@ import type { QuotaPeriod } from '../core/quota.js';
 import type { RecordStore } from '../ports/record-store.js';
 import { roundUsd } from '../core/cost.js';
 import { isoDate, periodWindow } from '../core/periods.js';
-import { mergeDrafts, type DayTotals, type Sum } from '../core/usage-totals.js';
+import type { DayTotals, Sum } from '../core/usage-totals.js';
+import { draftsOf, mergeDrafts, NO_DRAFTS } from '../core/draft-counts.js';
+import { draftFigures } from '../core/drafts.js';
 import { mergeActions, NO_ACTIONS } from '../core/member-actions.js';
 import { usageDays, type UsageDaysOf } from '../core/usage-days.js';
 import type { UsageTotals } from '../ports/usage-totals.js';
@@ -100,6 +102,8 @@ export class UsageReport {
       'prompt_help_model',
       'prompt_help_cost_usd',
       'prompt_help_cost_source',
+      'drafting',
+      'high_quality_estimate_usd',
     ];
     const lines = rows.map((r) =>
       [
@@ -119,6 +123,8 @@ export class UsageReport {
           r.promptHelp?.model,
           r.promptHelp?.cost?.usd,
           r.promptHelp?.cost?.source,
+          r.drafting?.kind,
+          highQualityEstimate(r),
         ].map(csvField),
       ].join(','),
     );
@@ -159,9 +165,10 @@ function mergeSum(map: Map<string, Sum>, key: string, sum: Sum): void {
   map.set(key, { images: (was?.images ?? 0) + sum.images, jobs: (was?.jobs ?? 0) + sum.jobs, costUsd: roundUsd((was?.costUsd ?? 0) + sum.costUsd) });
 }
 
-/** One member's share of a day: their images, jobs, cost, refusals and prompt help. */
+/** One member's share of a day: their images, jobs, cost, refusals, prompt help and drafting. */
 function addMemberDay(out: UsageSummary, members: Map<string, Sum>, day: DayTotals, userId: string): void {
   out.promptHelpUsd = roundUsd(out.promptHelpUsd + (day.promptHelpMembers[userId] ?? 0));
+  out.drafts = mergeDrafts(out.drafts ?? NO_DRAFTS, day.memberDrafts[userId] ?? NO_DRAFTS);
   const own = day.members[userId];
   if (own) mergeSum(members, userId, own);
   const refused = day.refusedMembers[userId];
@@ -177,7 +184,7 @@ function addServerDay(out: UsageSummary, sums: { members: Map<string, Sum>; mode
   out.failures += day.failures;
   out.promptHelpCalls += day.promptHelpCalls;
   out.promptHelpUsd = roundUsd(out.promptHelpUsd + day.promptHelpUsd);
-  out.drafts = mergeDrafts(out.drafts ?? { jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 }, day.drafts);
+  out.drafts = mergeDrafts(out.drafts ?? NO_DRAFTS, day.drafts);
   out.actions = mergeActions(out.actions ?? NO_ACTIONS, day.actions);
   for (const [id, sum] of Object.entries(day.members)) mergeSum(sums.members, id, sum);
   for (const [model, sum] of Object.entries(day.models)) mergeSum(sums.models, model, sum);
@@ -205,8 +212,8 @@ function summarise(from: number, days: readonly DayTotals[], userId: string | un
 }
 
 /**
- * The figures of members who held `roleId` when their jobs settled: their images, jobs and cost, their refusals, and
- * each of them with all their jobs in the period (a member's figures are not split by the roles they held).
+ * The figures of members who held `roleId` when their jobs settled: their images, jobs and cost, their refusals and
+ * drafting, and each of them with all their jobs in the period (a member's figures are not split by the roles they held).
  */
 function summariseRole(from: number, days: readonly DayTotals[], roleId: string): UsageSummary {
   const all = summarise(from, days, undefined);
@@ -226,9 +233,18 @@ function summariseRole(from: number, days: readonly DayTotals[], roleId: string)
     failures: 0,
     promptHelpCalls: 0,
     promptHelpUsd: 0,
-    drafts: undefined,
+    drafts: draftsOf(
+      days.map((day) => day.roleDrafts),
+      roleId,
+    ),
     actions: undefined,
   };
+}
+
+/** What a draft's delivered images would have cost at high quality (as /usage counts it); blank for any other job. */
+function highQualityEstimate(row: UsageRow): number | undefined {
+  if (row.drafting?.kind !== 'draft') return undefined;
+  return roundUsd(draftFigures(row.drafting, { requested: row.requested, delivered: row.delivered, costUsd: 0 }).wouldBeUsd);
 }
 
 /**

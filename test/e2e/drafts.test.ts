@@ -110,6 +110,40 @@ describe('drafts, then HD, end to end', () => {
     expect(Math.abs(saved! - (wouldBe - spent))).toBeLessThanOrEqual(0.0002);
   });
 
+  it("shows the member's and the role's drafting in /usage user: and role:, and the CSV marks the draft and the HD", async () => {
+    const { member, vip } = h.discord.fixtures.users;
+    const { artist } = h.discord.fixtures.guild.roles;
+    const line = (report: string) => report.split('\n').find((l) => l.startsWith('Drafts saved'));
+    const server = line(await admin('usage'));
+    expect(server).toMatch(/\(4 drafts, 1 made HD\)$/);
+    // The member made every draft and the HD, and holds the artist role: their line and the role's are the server's.
+    expect(line(await admin('usage', [{ name: 'user', type: 6, value: member.id }]))).toBe(server);
+    expect(line(await admin('usage', [{ name: 'role', type: 8, value: artist.id }]))).toBe(server);
+    expect(line(await admin('usage', [{ name: 'user', type: 6, value: vip.id }]))).toBeUndefined();
+
+    const handle = h.discord.slash('usage', [{ name: 'format', type: 3, value: 'csv' }], { user: h.discord.fixtures.admin });
+    await handle.waitFor((x) => x.edits.some((e) => e.status === 200 && e.files.some((f) => f.filename.endsWith('.csv'))));
+    const [header, ...rows] = handle.edits
+      .flatMap((e) => e.files)
+      .find((f) => f.filename.endsWith('.csv'))!
+      .bytes.toString('utf8')
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','));
+    expect(header!.slice(-2)).toEqual(['drafting', 'high_quality_estimate_usd']);
+    const at = (row: string[], name: string) => row[header!.indexOf(name)];
+    expect(rows.map((row) => [at(row, 'command'), at(row, 'quality'), at(row, 'drafting')])).toEqual([
+      ['imagine', 'low', 'draft'],
+      ['edit', 'high', 'hd'],
+    ]);
+    // The four drafts at high quality, as /usage counts them (less what the draft and the HD cost: what it saved); nothing for the HD re-render.
+    const wouldBe = Number(at(rows[0]!, 'high_quality_estimate_usd'));
+    expect(Math.abs(wouldBe - 4 * (HIGH_TOKENS * OUTPUT_USD + 5 * PROMPT_USD))).toBeLessThanOrEqual(0.0002);
+    const spent = rows.reduce((sum, row) => sum + Number(at(row, 'cost_usd')), 0);
+    expect(Math.abs(wouldBe - spent - dollars(server!)[0]!)).toBeLessThanOrEqual(0.0001);
+    expect(at(rows[1]!, 'high_quality_estimate_usd')).toBe('');
+  });
+
   it('drafts only in the listed channels, and a member who names a quality gets it', async () => {
     const { general, nsfw } = h.discord.fixtures.guild.channels;
     const drafts = (options: SlashOption[]) => admin('settings', [{ name: 'drafts', type: 1, options }]);

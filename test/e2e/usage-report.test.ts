@@ -86,6 +86,8 @@ describe('/usage, end to end', () => {
       'prompt_help_model',
       'prompt_help_cost_usd',
       'prompt_help_cost_source',
+      'drafting',
+      'high_quality_estimate_usd',
     ]);
     const column = (name: string) => header!.indexOf(name);
     // The delivered jobs: the refused one never reached the gateway, the failed one made nothing.

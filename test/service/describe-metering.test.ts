@@ -127,7 +127,7 @@ describe('describe, metered', () => {
     expect(summary).toMatchObject({ promptHelpCalls: 1, images: 0, jobs: 0, jobIds: [id] });
     expect(summary.promptHelpUsd).toBeCloseTo(ANSWER_USD, 6);
     const csv = (await report.csv(summary)).split('\r\n');
-    expect(csv[1]).toBe(`${id},${new Date(clock.now()).toISOString()},${MEMBER},describe,,,,0,0,,,,gpt-4o-mini,${ANSWER_USD},estimated`);
+    expect(csv[1]).toBe(`${id},${new Date(clock.now()).toISOString()},${MEMBER},describe,,,,0,0,,,,gpt-4o-mini,${ANSWER_USD},estimated,,`);
     expect(isoDate(clock.now())).toBe('2026-11-25');
   });
 

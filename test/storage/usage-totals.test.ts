@@ -34,12 +34,12 @@ const job = (i: number, outcome: SettledJob['outcome'] = 'delivered'): SettledJo
   reachedGateway: outcome === 'delivered',
 });
 
-/** Every fourth job a draft ($0.05 at high quality), the one after it an HD re-render. */
+/** Every fourth job a draft ($0.05 at high quality; role r1, every other one r2 too), the one after it an HD re-render (r1). */
 const drafted = (i: number, settled: SettledJob): SettledJob =>
   i % 4 === 0
-    ? { ...settled, drafting: { use: { kind: 'draft', highEstimateUsd: 0.05 }, requested: 2 } }
+    ? { ...settled, roleIds: i % 8 === 0 ? ['r1', 'r2'] : ['r1'], drafting: { use: { kind: 'draft', highEstimateUsd: 0.05 }, requested: 2 } }
     : i % 4 === 1
-      ? { ...settled, drafting: { use: { kind: 'hd' }, requested: 2 } }
+      ? { ...settled, roleIds: ['r1'], drafting: { use: { kind: 'hd' }, requested: 2 } }
       : settled;
 
 const places: [string, string | undefined][] = [
@@ -76,6 +76,16 @@ describe.each(places)('usage totals on %s', (name, url) => {
     expect((await two.usageTotals.days(guild, ['2026-11-25']))[0]?.actions).toEqual({ emoji: 3, sticker: 1, showcase: 2, style: 2 });
     // Drafting's counters add up too: 15 drafts of 2 images ($0.05 each at high quality), 12 HD re-renders delivered.
     expect((await one.usageTotals.days(guild, ['2026-11-25']))[0]?.drafts).toEqual({ jobs: 30, hd: 24, wouldBeUsd: 0.75, costUsd: 0.27 });
+    // And by member (alice drafts, bob makes HD) and by role (r2: 8 of the drafts).
+    const [drafting] = await two.usageTotals.days(guild, ['2026-11-25']);
+    expect(drafting?.memberDrafts).toEqual({
+      alice: { jobs: 30, hd: 0, wouldBeUsd: 0.75, costUsd: 0.15 },
+      bob: { jobs: 0, hd: 24, wouldBeUsd: 0, costUsd: 0.12 },
+    });
+    expect(drafting?.roleDrafts).toEqual({
+      r1: { jobs: 30, hd: 24, wouldBeUsd: 0.75, costUsd: 0.27 },
+      r2: { jobs: 16, hd: 0, wouldBeUsd: 0.4, costUsd: 0.08 },
+    });
     const [day, empty] = await one.usageTotals.days(guild, ['2026-11-25', '2026-11-24']);
     expect(day).toMatchObject({ images: 108, jobs: 54, estimatedUsd: 0.54, refusals: { 'quota.exceeded': 6 } });
     expect(day?.members).toEqual({ alice: { images: 60, jobs: 30, costUsd: 0.3 }, bob: { images: 48, jobs: 24, costUsd: 0.24 } });
@@ -131,6 +141,8 @@ describe('a usage day stored before issue 28', () => {
       promptHelpUsd: 0,
       promptHelpMembers: {},
       drafts: { jobs: 0, hd: 0, wouldBeUsd: 0, costUsd: 0 },
+      memberDrafts: {},
+      roleDrafts: {},
       actions: { emoji: 0, sticker: 0, showcase: 0, style: 0 },
     });
     expect(await backend.ledger.get('usage-day:g:2026-11-25')).toEqual(legacy);

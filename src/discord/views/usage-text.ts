@@ -27,7 +27,7 @@ function imagesLine(summary: UsageSummary, cost: string, locale: Locale): string
   return t(locale, 'admin.usage.images', { images: summary.images, jobs: summary.jobs, cost });
 }
 
-/** What drafting saved against high quality, when the period had drafts. */
+/** What drafting saved against high quality, when the period had drafts (the server's, the member's or the role's). */
 function draftsLine({ drafts }: UsageSummary, locale: Locale): string[] {
   if (!drafts || drafts.jobs === 0) return [];
   return [t(locale, 'admin.usage.drafts', { usd: formatUsdPrecise(locale, draftsSaved(drafts)), drafts: drafts.jobs, hd: drafts.hd })];
@@ -61,6 +61,7 @@ export function renderRoleUsage(summary: UsageSummary, period: QuotaPeriod, role
     t(locale, 'admin.usage.roleTitle', { role: `<@&${roleId}>`, period, since: since(summary) }),
     imagesLine(summary, formatUsdPrecise(locale, summary.costUsd ?? 0), locale),
     topMembers(summary, locale),
+    ...draftsLine(summary, locale),
     t(locale, 'admin.usage.refusedTotal', { count: summary.refusals['all'] ?? 0 }),
     t(locale, 'admin.usage.roleNote'),
   ].join('\n');
@@ -72,6 +73,7 @@ export function renderUsage(summary: UsageSummary, period: QuotaPeriod, userId: 
     return [
       t(locale, 'admin.usage.memberTitle', { who: `<@${userId}>`, period, since: since(summary) }),
       imagesLine(summary, formatUsdPrecise(locale, summary.members[0]?.costUsd ?? 0), locale),
+      ...draftsLine(summary, locale),
       ...(summary.promptHelpUsd > 0 ? [t(locale, 'admin.usage.promptHelpMember', { usd: formatUsdPrecise(locale, summary.promptHelpUsd) })] : []),
       t(locale, 'admin.usage.refusedTotal', { count: summary.refusals['all'] ?? 0 }),
     ].join('\n');

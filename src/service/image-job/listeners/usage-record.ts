@@ -5,10 +5,10 @@ import type { SettledListener } from '../settled-event.js';
 export function usageRecordListener(usage: Pick<UsageLog, 'record'>): SettledListener {
   return {
     failure: 'could not record the job usage',
-    onSettled: async ({ ran, answer, promptHelp, model, delivered, settledAt }) => {
+    onSettled: async ({ ran, answer, promptHelp, model, delivered, settledAt, drafting }) => {
       // Images made but not posted: the member is not charged, the operator was; no answer: the enhance call alone.
       if (!ran || (!answer && !promptHelp)) return;
-      await usage.record({ ...ran.job, request: ran.request }, answer ?? { model }, delivered, settledAt, answer?.cost, promptHelp);
+      await usage.record({ ...ran.job, request: ran.request }, answer ?? { model }, delivered, settledAt, answer?.cost, promptHelp, drafting);
     },
   };
 }
