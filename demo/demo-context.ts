@@ -94,7 +94,11 @@ export function createDemoContext(options: {
     },
     awaitAnswer: async (handle, label) => {
       // A reply at once (type 4), or the edit of a deferred one; a modal (type 9) is no answer.
-      await within(RESULT_TIMEOUT_MS, handle.waitFor((x) => x.acks.some((a) => a.type === 4) || x.edits.some((e) => e.status === 200)), handle);
+      await within(
+        RESULT_TIMEOUT_MS,
+        handle.waitFor((x) => x.acks.some((a) => a.type === 4) || x.edits.some((e) => e.status === 200)),
+        handle,
+      );
       return saved(handle, label);
     },
     saveImages: (message, label) => savedImages(message, label),
