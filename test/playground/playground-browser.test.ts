@@ -288,6 +288,19 @@ describe.skipIf(browser.skip)(browser.title, () => {
     ).toBe(true);
   });
 
+  it('offers a new random seed for the model with seeds, and /imagine with it sends that seed', async () => {
+    await page.selectOption('#command', { label: 'imagine' });
+    if ((await page.locator('#more[open]').count()) === 0) await page.click('#more summary');
+    await page.fill('#command-bar [name="model"]', 'flux-schnell');
+    const [seed] = await suggestions('seed');
+    expect(seed).toMatch(/^\d+$/);
+    expect(await page.locator('datalist#suggestions-seed option').first().textContent()).toMatch(/^🎲 \d+ \(a new random seed\)$/);
+    const before = await page.locator(CARDS).count();
+    await run('imagine', { prompt: 'a fox in the snow', model: 'flux-schnell', seed: seed ?? '' });
+    await page.locator(CARDS).nth(before).waitFor();
+    expect(playground.harness.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'flux-schnell', seed: Number(seed) });
+  });
+
   it("shows /usage's chart to an admin, loaded in the page", async () => {
     const { admin } = playground.harness.discord.fixtures;
     await actAs(admin.id, ['admin']);
