@@ -63,7 +63,7 @@ describe('the demo’s steps', () => {
 
   it('runs Use as style from the message menu: the member submits its form and gets the image', () => {
     expect(said).toContain('\nmember: Apps → Use as style on the last result; the form asks for a prompt: "a lighthouse on a cliff at night"');
-    expect(articles('Member</span> submitted a form', 'Done. Your images')).toHaveLength(1);
+    expect(articles('Member</span> submitted a form: <span class="form">Use as style · prompt: a lighthouse on a cliff at night</span>')).toHaveLength(1);
     expect(articles('<strong>a lighthouse on a cliff at night</strong>', 'gallery-image')).toHaveLength(1);
   });
 
@@ -87,7 +87,12 @@ describe('the demo’s steps', () => {
 
   it('makes an emoji from the HD card through its modal', () => {
     expect(said).toContain('\nmember clicks Make emoji; the form asks for its name: "paper_boat"');
-    expect(articles('Member</span> submitted a form', 'Added <span class="emoji">:paper_boat:</span> to the server')).toHaveLength(1);
+    expect(
+      articles(
+        'Member</span> submitted a form: <span class="form">Make an emoji · name: paper_boat</span>',
+        'Added <span class="emoji">:paper_boat:</span> to the server',
+      ),
+    ).toHaveLength(1);
   });
 
   it('stars the HD result, which the showcase channel the admin set shows, crediting its author', () => {
