@@ -23,11 +23,23 @@ export interface DemoResult {
   readonly images: readonly SavedImage[];
 }
 
+/** One thing the member (or the admin) does. */
+export interface DemoStep {
+  /** A short name: the saved images are called `{name}-{filename}`, and later steps find the result by it. */
+  readonly name: string;
+  /** The step's result, or undefined for a side step (a setting) that leaves the previous result the one to build on. */
+  run(ctx: DemoContext): Promise<DemoResult | undefined>;
+}
+
 export interface DemoContext {
   readonly harness: Harness;
   readonly member: UserFixture;
-  /** The previous step's result. */
+  /** The server's admin, for the steps that change its settings or read its usage. */
+  readonly admin: UserFixture;
+  /** The previous step's result (side steps, such as a setting, leave it as it was). */
   readonly last: DemoResult | undefined;
+  /** Every result so far, by step name (a later step can use an earlier image). */
+  readonly results: ReadonlyMap<string, DemoResult>;
   say(line: string): void;
   /** Remembers an interaction for the transcript ("member used /imagine"); returns it. */
   track(handle: InteractionHandle): InteractionHandle;
@@ -37,6 +49,10 @@ export interface DemoContext {
   awaitResult(handle: InteractionHandle, label: string): Promise<DemoResult>;
   /** Waits until the interaction's reply carries images (a card posted without a job), then as awaitResult. */
   awaitCard(handle: InteractionHandle, label: string): Promise<DemoResult>;
+  /** Waits for an answer that runs no job (a reply, or the edit of a deferred one), prints its timeline, saves its images. */
+  awaitAnswer(handle: InteractionHandle, label: string): Promise<DemoResult>;
+  /** Saves the images of `message` (a post the bot made elsewhere, such as the showcase's) as `{label}-{filename}`. */
+  saveImages(message: EmulatedMessage | undefined, label: string): Promise<DemoResult>;
 }
 
 /** A context over `harness`; `tracked` collects every interaction dispatched through it. */
@@ -45,14 +61,16 @@ export function createDemoContext(options: {
   outputDir: string;
   say: (line: string) => void;
   tracked: InteractionHandle[];
-}): DemoContext & { last: DemoResult | undefined } {
+}): DemoContext & { last: DemoResult | undefined; results: Map<string, DemoResult> } {
   const { harness, outputDir, say, tracked } = options;
-  const member = harness.discord.fixtures.member;
+  const { member, admin } = harness.discord.fixtures;
   const track = (handle: InteractionHandle) => (tracked.push(handle), handle);
   return {
     harness,
     member,
+    admin,
     last: undefined,
+    results: new Map(),
     say,
     track,
     slash: (name, slashOptions, extra = {}) => track(harness.discord.slash(name, slashOptions, { user: member, ...extra })),
@@ -74,11 +92,24 @@ export function createDemoContext(options: {
       );
       return saved(handle, label);
     },
+    awaitAnswer: async (handle, label) => {
+      // A reply at once (type 4), or the edit of a deferred one; a modal (type 9) is no answer.
+      await within(
+        RESULT_TIMEOUT_MS,
+        handle.waitFor((x) => x.acks.some((a) => a.type === 4) || x.edits.some((e) => e.status === 200)),
+        handle,
+      );
+      return saved(handle, label);
+    },
+    saveImages: (message, label) => savedImages(message, label),
   };
 
   async function saved(handle: InteractionHandle, label: string): Promise<DemoResult> {
     printTimeline(handle, say);
-    const message = handle.lastMessage();
+    return savedImages(handle.lastMessage(), label);
+  }
+
+  async function savedImages(message: EmulatedMessage | undefined, label: string): Promise<DemoResult> {
     const images: SavedImage[] = [];
     for (const attachment of message?.attachments ?? []) {
       const bytes = await downloadAttachment(attachment);
@@ -88,6 +119,19 @@ export function createDemoContext(options: {
     }
     return { message, images };
   }
+}
+
+/** The custom id of the button of `message` whose action code is `code` (`u0`, `vs`, `hd`, `fv`…). */
+export function buttonOf(message: EmulatedMessage | undefined, code: string): { message: EmulatedMessage; customId: string } {
+  const ids: string[] = [];
+  const visit = (component: { custom_id?: string; components?: unknown[] }) => {
+    if (typeof component.custom_id === 'string') ids.push(component.custom_id);
+    for (const child of component.components ?? []) visit(child as typeof component);
+  };
+  for (const component of (message?.components ?? []) as { custom_id?: string }[]) visit(component);
+  const customId = ids.find((id) => id.endsWith(`:${code}`));
+  if (!message || !customId) throw new Error(`the previous result has no ${code} button`);
+  return { message, customId };
 }
 
 /** How long a step waits for its result: far beyond the demo's few seconds, so only a stuck job fails. */

@@ -1,29 +1,34 @@
 /**
  * The demo's steps: what a member does, in order. A step dispatches interactions through the context (so the
  * transcript knows which command each response answers) and returns its result, which later steps build on
- * (`/edit` edits the first image `/imagine` made; a button step would click on `ctx.last.message`).
+ * (`/edit` edits the first image `/imagine` made; a button step clicks on `ctx.last.message`). The steps of the
+ * issue 32 features (ratios, saved styles, drafts, ⭐, Make emoji, /usage's chart) are in feature-steps.ts.
  */
-import type { EmulatedMessage } from '../test/emulators/discord/index.js';
-import type { DemoContext, DemoResult } from './demo-context.js';
+import { buttonOf, type DemoContext, type DemoStep } from './demo-context.js';
+import { drafts, makeEmojiStep, showcase, starStep, styleSaveStep, usageStep, useAsStyleStep } from './feature-steps.js';
 
-/** One thing the member does. */
-export interface DemoStep {
-  /** A short name: the saved images are called `{name}-{filename}`. */
-  readonly name: string;
-  run(ctx: DemoContext): Promise<DemoResult>;
+export type { DemoStep } from './demo-context.js';
+
+/** Options of `/imagine` beyond the prompt and count, and the step's name (`imagine` unless given). */
+export interface ImagineExtras {
+  readonly name?: string;
+  readonly options?: Readonly<Record<string, string | number>>;
 }
 
-/** `/imagine prompt:… count:…`. */
-export function imagineStep(prompt: string, count = 1): DemoStep {
+/** `/imagine prompt:… count:…` with any other options (`ratio:16:9`, `preset:…`). */
+export function imagineStep(prompt: string, count = 1, extras: ImagineExtras = {}): DemoStep {
+  const name = extras.name ?? 'imagine';
   return {
-    name: 'imagine',
+    name,
     run: async (ctx) => {
-      ctx.say(`${ctx.member.username}: /imagine prompt:"${prompt}" count:${count}`);
+      const more = Object.entries(extras.options ?? {});
+      ctx.say(`\n${ctx.member.username}: /imagine prompt:"${prompt}" count:${count}${more.map(([key, value]) => ` ${key}:${value}`).join('')}`);
       const options = [
         { name: 'prompt', type: 3, value: prompt },
         { name: 'count', type: 4, value: count },
+        ...more.map(([key, value]) => ({ name: key, type: typeof value === 'number' ? 4 : 3, value })),
       ];
-      return ctx.awaitResult(ctx.slash('imagine', options), 'imagine');
+      return ctx.awaitResult(ctx.slash('imagine', options), name);
     },
   };
 }
@@ -46,26 +51,12 @@ export function editStep(prompt: string): DemoStep {
   };
 }
 
-/** The custom id of the button of the previous step's card whose action code is `code` (`u0`, `vs`, `z2`…). */
-function buttonOf(ctx: DemoContext, code: string): { message: EmulatedMessage; customId: string } {
-  const message = ctx.last?.message;
-  const ids: string[] = [];
-  const visit = (component: { custom_id?: string; components?: unknown[] }) => {
-    if (typeof component.custom_id === 'string') ids.push(component.custom_id);
-    for (const child of component.components ?? []) visit(child as typeof component);
-  };
-  for (const component of (message?.components ?? []) as { custom_id?: string }[]) visit(component);
-  const customId = ids.find((id) => id.endsWith(`:${code}`));
-  if (!message || !customId) throw new Error(`the previous result has no ${code} button`);
-  return { message, customId };
-}
-
-/** Clicks a button of the previous step's card (U1 picks an image; Vary, Zoom out… run a job) and waits for its card. */
+/** Clicks a button of the previous step's card (U1 picks an image; Vary, Zoom out, HD… run a job) and waits for its card. */
 export function clickStep(name: string, code: string, label: string): DemoStep {
   return {
     name,
-    run: async (ctx) => {
-      const { message, customId } = buttonOf(ctx, code);
+    run: async (ctx: DemoContext) => {
+      const { message, customId } = buttonOf(ctx.last?.message, code);
       ctx.say(`\n${ctx.member.username} clicks ${label}`);
       const handle = ctx.track(ctx.harness.discord.button(message, customId, { user: ctx.member }));
       // U buttons post a card without a new job: wait for the card itself.
@@ -75,11 +66,27 @@ export function clickStep(name: string, code: string, label: string): DemoStep {
   };
 }
 
-/** What `npm run demo` does: two images, the first on a card of its own, a Vary and a Zoom out of it, then an edit. */
+/**
+ * What `npm run demo` does: two images, the first on a card of its own, a Vary and a Zoom out of it, then an edit;
+ * then what issue 32 added: a 16:9 image at 2K, the fox saved as a style and used on a new prompt, Use as style on
+ * the edit, a draft made HD once the admin turned drafts on, Make emoji and ⭐ on it (posted to the showcase channel
+ * the admin set), and the admin's /usage with its chart.
+ */
 export const DEMO_STEPS: readonly DemoStep[] = [
   imagineStep('a watercolor fox in a misty forest', 2),
   clickStep('pick', 'u0', 'U1'),
   clickStep('vary', 'vs', 'Vary (Subtle)'),
   clickStep('zoom', 'z2', 'Zoom Out 2x'),
   editStep('the same scene in deep winter'),
+  useAsStyleStep('a lighthouse on a cliff at night'),
+  imagineStep('a harbour at dawn, wide view', 1, { name: 'wide', options: { model: 'gpt-image-2', ratio: '16:9', resolution: '2K' } }),
+  styleSaveStep('imagine', 'fox watercolor', 'soft watercolor washes'),
+  imagineStep('an owl on a branch', 1, { name: 'styled', options: { preset: 'fox watercolor' } }),
+  drafts(true),
+  imagineStep('a paper boat on a pond', 1, { name: 'draft' }),
+  clickStep('hd', 'hd', 'HD'),
+  makeEmojiStep('paper_boat'),
+  showcase(),
+  starStep(),
+  usageStep(),
 ];

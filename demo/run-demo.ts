@@ -42,8 +42,11 @@ export async function runDemo(options: DemoOptions): Promise<WrittenTranscript &
     const ctx = createDemoContext({ harness, outputDir, say, tracked });
     const images: string[] = [];
     for (const step of options.steps) {
-      ctx.last = await step.run(ctx);
-      images.push(...ctx.last.images.map((image) => image.path));
+      const result = await step.run(ctx);
+      if (!result) continue;
+      ctx.last = result;
+      ctx.results.set(step.name, result);
+      images.push(...result.images.map((image) => image.path));
     }
     const title = 'imagine-bot demo';
     const written = await writeTranscript(outputDir, snapshotConversation(harness, tracked, title, `Steps: ${options.steps.map((s) => s.name).join(', ')}`));

@@ -1,6 +1,7 @@
 /**
- * `npm run demo`: the real bot against the built-in Discord and gateway emulators. A member runs /imagine, then
- * /edit on the result (demo-steps.ts); the console shows acknowledgements, progress edits and timings, the images
+ * `npm run demo`: the real bot against the built-in Discord and gateway emulators. A member runs /imagine, picks, varies,
+ * zooms and edits the result, then tries what issue 32 added while the admin changes settings and reads /usage
+ * (demo-steps.ts, feature-steps.ts); the console shows acknowledgements, progress edits and timings, the images
  * land in ./demo-output/, and ./demo-output/transcript.html shows the conversation as Discord would. The gateway
  * emulator draws 'illustrated' images: the prompt, size and variant, and for the edit the first image recoloured under
  * the edit prompt. No Discord application or gateway account needed.

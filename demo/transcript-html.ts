@@ -20,6 +20,8 @@ export interface TranscriptInput {
   readonly names: MarkdownNames;
   /** The command each interaction ran (`imagine`), by interaction id, for the "used /imagine" line. */
   readonly commands: ReadonlyMap<string, string>;
+  /** What a modal submit filled in (the modal's title, then `field: value`s), by interaction id, for its "submitted" line. */
+  readonly forms?: ReadonlyMap<string, string> | undefined;
   /** Where the page loads each attachment from (a path relative to the page), by attachment id. */
   readonly files: SavedFiles;
   /** The emoji font's @font-face rules (transcript-font.ts), loading its files from next to the page. */
@@ -35,7 +37,7 @@ export function renderTranscriptPage(input: TranscriptInput): string {
       const interaction = message.interaction_metadata?.id;
       const continued = interaction !== undefined && shown.has(interaction);
       if (interaction !== undefined) shown.add(interaction);
-      return renderMessage({ message, names: input.names, files: input.files, commands: input.commands, continued });
+      return renderMessage({ message, names: input.names, files: input.files, commands: input.commands, forms: input.forms, continued });
     });
     return `<section class="channel" data-channel-id="${escapeHtml(channelId)}"><h2><span class="hash">#</span>${escapeHtml(name)}</h2>${rendered.join('\n')}</section>`;
   });

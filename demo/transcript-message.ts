@@ -17,6 +17,8 @@ const AVATAR_COLOURS = ['#5865f2', '#757e8a', '#3ba55c', '#faa61a', '#ed4245', '
 /** What a message needs beyond its components' scope: which command each interaction ran, by interaction id. */
 export interface MessageScope extends ComponentScope {
   readonly commands: ReadonlyMap<string, string>;
+  /** What each modal submit filled in, by interaction id (TranscriptInput.forms). */
+  readonly forms?: ReadonlyMap<string, string> | undefined;
   /** A later message of an interaction already shown (a card under its reply): no second "used /imagine" line. */
   readonly continued?: boolean | undefined;
 }
@@ -63,9 +65,14 @@ function renderInteractionLine(scope: MessageScope): string {
     metadata.type === InteractionType.ApplicationCommand
       ? `used <span class="command">/${escapeHtml(command ?? 'a command')}</span>`
       : metadata.type === InteractionType.ModalSubmit
-        ? 'submitted a form'
+        ? submitted(scope.forms?.get(metadata.id))
         : 'used a button';
   return `<div class="interaction-line"><span class="reply-spine"></span>${avatar(metadata.user, 'mini')}<span class="author">${escapeHtml(displayName(metadata.user))}</span> ${action}</div>`;
+}
+
+/** "submitted a form", or what the form was and what was typed in it. */
+function submitted(form: string | undefined): string {
+  return form === undefined ? 'submitted a form' : `submitted a form: <span class="form">${escapeHtml(form)}</span>`;
 }
 
 function avatar(user: APIUser, size: 'mini' | 'full' = 'full'): string {

@@ -28,5 +28,36 @@ export function snapshotConversation(
     const data = handle.payload['data'];
     if (typeof data === 'object' && data !== null && 'name' in data && typeof data.name === 'string') commands.set(handle.id, data.name);
   }
-  return { title, subtitle, messages: [...harness.discord.messages.values()], names: { users, channels, roles }, commands };
+  return { title, subtitle, messages: [...harness.discord.messages.values()], names: { users, channels, roles }, commands, forms: formsOf(tracked) };
+}
+
+/** What each modal submit filled in, by interaction id: the title of the modal the bot opened, and the fields' values. */
+function formsOf(tracked: readonly InteractionHandle[]): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const handle of tracked) {
+    for (const ack of handle.acks) {
+      const data = ack.body?.data;
+      if (ack.type === 9 && data?.custom_id !== undefined && typeof data.title === 'string') titles.set(data.custom_id, data.title);
+    }
+  }
+  const forms = new Map<string, string>();
+  for (const handle of tracked) {
+    const data = handle.payload['data'] as { custom_id?: unknown; components?: unknown } | undefined;
+    if (handle.payload['type'] !== 5 || typeof data?.custom_id !== 'string') continue;
+    const values = fieldValues(data.components).map(([field, value]) => `${field}: ${value}`);
+    forms.set(handle.id, [titles.get(data.custom_id) ?? 'a form', ...values].join(' · '));
+  }
+  return forms;
+}
+
+/** Every `[custom_id, value]` of a modal submit's components (rows, labels and the inputs inside them). */
+function fieldValues(components: unknown): [string, string][] {
+  if (typeof components !== 'object' || components === null) return [];
+  if (Array.isArray(components)) return components.flatMap(fieldValues);
+  const { custom_id: id, value, values, component, components: children } = components as Record<string, unknown>;
+  const own: [string, string][] =
+    typeof id === 'string' && (typeof value === 'string' || Array.isArray(values))
+      ? [[id, typeof value === 'string' ? value : (values as unknown[]).join(', ')]]
+      : [];
+  return [...own, ...fieldValues(component), ...fieldValues(children)];
 }

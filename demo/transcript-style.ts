@@ -28,6 +28,7 @@ section.channel > h2 .hash { color: #80848e; margin-right: 6px; }
 .interaction-line { display: flex; align-items: center; font-size: 14px; color: #b5bac1; margin: 0 0 4px 36px; }
 .interaction-line .author { color: #f2f3f5; margin-right: 4px; }
 .interaction-line .command { color: #00a8fc; margin-left: 4px; }
+.interaction-line .form { color: #dbdee1; margin-left: 4px; }
 .reply-spine { width: 30px; height: 10px; margin: 6px 4px 0 -16px; border-left: 2px solid #4e5058; border-top: 2px solid #4e5058; border-top-left-radius: 6px; align-self: flex-start; }
 .content, .text-display { white-space: pre-wrap; word-wrap: break-word; }
 .blank { height: 1.375em; }

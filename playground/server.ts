@@ -1,20 +1,24 @@
 /**
  * `npm run playground`'s server: the real bot (src/main.ts's startBot, as `npm start` runs it, through the e2e harness)
  * against the Discord and gateway emulators, and a page on loopback that shows the server's channels live and sends
- * what a person does there to the bot as Discord would.
+ * what a person does there to the bot as Discord would. The gateway lists flux-schnell beside the default models, with
+ * a profile that gives it seeds, so the `seed` option can be tried.
  *
  * Routes: `GET /` the page, `/app.js` its script, `/fonts/*` the emoji font; `GET /api/setup` the commands, members,
  * roles, channels and locales; `GET /api/events` the live channel (server-sent events); `POST /api/command`,
  * `/api/component`, `/api/modal`, `/api/message-command` dispatch an interaction and answer `{ interactionId }`;
  * `POST /api/autocomplete` answers the bot's choices for the option being typed.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { z } from 'zod';
 import { startHarness, type Harness, type HarnessOptions } from '../test/e2e/harness.js';
 import { CREATE_GUILD_EXPRESSIONS, type InteractionHandle } from '../test/emulators/discord/index.js';
 import { Permissions } from '../test/emulators/discord/fixtures.js';
+import { DEFAULT_MODELS } from '../test/emulators/gateway/index.js';
 import { emojiFontSubsets } from '../demo/transcript-font.js';
 import {
   AutocompleteRequestSchema,
@@ -51,12 +55,22 @@ export interface Playground {
 /** Uploads ride in the JSON as base64: ten files of Discord's default 20 MiB limit, and some. */
 const MAX_BODY_BYTES = 300 * 1024 * 1024;
 
+/** A model with seeds beside the default ones: its profile (the operator's MODEL_PROFILES_FILE) turns seeds on. */
+const SEEDED_MODEL = 'flux-schnell';
+
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
+  // The profiles file lives in a folder of its own, removed when the playground stops.
+  const profilesDir = mkdtempSync(join(tmpdir(), 'imagine-playground-'));
+  const profiles = join(profilesDir, 'model-profiles.json');
+  writeFileSync(profiles, JSON.stringify({ 'flux-*': { seeds: true } }));
   const harness = await startHarness({
-    // Progress the page can watch: partial images, a redraw of the reply every 400 ms, a gateway that takes a moment.
-    env: { GATEWAY_PARTIAL_IMAGES: '1', PROGRESS_INTERVAL_MS: '400' },
-    gateway: { delayMs: 1_200, imageStyle: 'illustrated' },
     ...options.harness,
+    // Progress the page can watch: partial images, a redraw of the reply every 400 ms, a gateway that takes a moment.
+    env: { GATEWAY_PARTIAL_IMAGES: '1', PROGRESS_INTERVAL_MS: '400', MODEL_PROFILES_FILE: profiles, ...options.harness?.env },
+    gateway: { delayMs: 1_200, imageStyle: 'illustrated', models: [...DEFAULT_MODELS, SEEDED_MODEL], ...options.harness?.gateway },
+  }).catch((err: unknown) => {
+    rmSync(profilesDir, { recursive: true, force: true });
+    throw err;
   });
   // The bot may add the server's emoji and stickers here (Make emoji, Make sticker); members need the permission too.
   harness.discord.setBotPermissions(harness.discord.fixtures.guild.id, Permissions.everyone | CREATE_GUILD_EXPRESSIONS);
@@ -120,6 +134,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     // The port is taken (or not ours to use): stop what started before saying so.
     live.close();
     await harness.close();
+    rmSync(profilesDir, { recursive: true, force: true });
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -134,6 +149,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await harness.close();
+      rmSync(profilesDir, { recursive: true, force: true });
     },
   };
 }

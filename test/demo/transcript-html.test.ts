@@ -204,6 +204,18 @@ describe('transcript page: messages', () => {
     expect(html).not.toContain('unused.png');
   });
 
+  it("says what a modal's submit filled in, as text", () => {
+    const answer = message({
+      flags: 64,
+      content: 'Added',
+      interaction_metadata: { id: '1000000000000000300', type: 5, user: MEMBER, authorizing_integration_owners: {} },
+    });
+    const html = page([answer], { forms: new Map([['1000000000000000300', `Make an emoji · name: ${HOSTILE}`]]) });
+    expectInert(html);
+    expect(html).toContain('<span class="author">Member</span> submitted a form: <span class="form">Make an emoji · name: &#60;script&#62;');
+    expect(page([answer])).toContain('<span class="author">Member</span> submitted a form</div>');
+  });
+
   it('marks an ephemeral message "Only you can see this" and a deferred one as thinking', () => {
     const html = page([message({ flags: 64, content: 'Your quota' }), message({ id: '1000000000000000101', flags: 128 })]);
     expect(html).toContain('<article class="message ephemeral"');

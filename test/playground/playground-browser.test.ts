@@ -180,6 +180,142 @@ describe.skipIf(browser.skip)(browser.title, () => {
     await page.waitForFunction(IMAGES_LOADED);
   });
 
+  /** Acts as `userId` with `roles` ticked, in English. */
+  async function actAs(userId: string, roles: string[]) {
+    await page.selectOption('#member', userId);
+    await page.selectOption('#locale', 'en-US');
+    for (const box of await page.locator('input.role').all()) {
+      const value = (await box.getAttribute('value')) ?? '';
+      if (roles.includes(value)) await box.check();
+      else await box.uncheck();
+    }
+  }
+
+  /** The values the page lists for an autocomplete field once the bot answered (the option, focused). */
+  async function suggestions(name: string): Promise<(string | null)[]> {
+    await page.focus(`#command-bar [name="${name}"]`);
+    const options = page.locator(`datalist#suggestions-${name} option`);
+    await options.first().waitFor({ state: 'attached' });
+    return Promise.all((await options.all()).map((o) => o.getAttribute('value')));
+  }
+
+  /** The newest message of the channel that contains `text`, once it is there. */
+  const newest = (text: string) => page.locator('.slot:not([hidden])', { hasText: text }).last();
+
+  it('runs /imagine ratio:16:9 resolution:2K from the page, offering the ratios the model makes; the gateway gets a 16:9 size', async () => {
+    const { member } = playground.harness.discord.fixtures;
+    await actAs(member.id, ['artist']);
+    await page.selectOption('#command', { label: 'imagine' });
+    if ((await page.locator('#more[open]').count()) === 0) await page.click('#more summary');
+    await page.fill('#command-bar [name="model"]', 'dall-e-3');
+    expect(await suggestions('ratio')).toEqual(['1:1', '16:9', '9:16']);
+    await page.fill('#command-bar [name="model"]', '');
+    const before = await page.locator(CARDS).count();
+    const requests = playground.harness.gateway.imageRequests().length;
+    await run('imagine', { prompt: 'a harbour at dawn', model: 'gpt-image-2', ratio: '16:9', resolution: '2K' });
+    const card = page.locator(CARDS).nth(before);
+    await card.waitFor();
+    const sent = playground.harness.gateway.imageRequests().slice(requests);
+    expect(sent.map((r) => r.json?.['size'])).toEqual(['2048x1152']);
+    expect(await card.innerText()).toContain('16:9 · 2048×1152');
+    await page.waitForFunction(IMAGES_LOADED);
+  });
+
+  it('stars a card from the page: ⭐ answers the member alone, and /history favorites lists it', async () => {
+    const card = page.locator(CARDS).last();
+    await card.locator('button[data-custom-id$=":fv"]').click();
+    const answer = newest('Saved to your favorites here');
+    await answer.waitFor();
+    expect(await answer.innerText()).toContain('Only you can see this');
+    await run('history favorites', {});
+    await newest('Your favorites here').waitFor();
+    expect(await newest('Your favorites here').innerText()).toContain('a harbour at dawn');
+  });
+
+  it("makes an emoji from a card: the bot's modal asks the name, and the emoji is added (as the owner, who may)", async () => {
+    const { guild, users } = playground.harness.discord.fixtures;
+    const { owner } = users;
+    await actAs(owner.id, []);
+    await page.locator(CARDS).last().locator('button[data-custom-id$=":em"]').click();
+    const dialog = page.locator('dialog#modal[open]');
+    await dialog.waitFor();
+    expect(await dialog.locator('input[type="text"], input:not([type])').first().inputValue()).toBe('a_harbour_at_dawn');
+    await dialog.locator('input').first().fill('harbour');
+    await dialog.locator('button.submit').click();
+    await newest('to the server as').waitFor();
+    expect(await newest('to the server as').innerText()).toContain(':harbour:');
+    expect(playground.harness.discord.guildEmojis(guild.id).map((e) => e.name)).toContain('harbour');
+  });
+
+  it("runs Use as style on a card from its Apps menu: the modal's prompt makes an image in that style", async () => {
+    const { member } = playground.harness.discord.fixtures;
+    await actAs(member.id, ['artist']);
+    const before = await page.locator(CARDS).count();
+    const card = page.locator(CARDS).last();
+    await card.hover();
+    await card.locator('.apps button[data-name="Use as style"]').dispatchEvent('click');
+    const dialog = page.locator('dialog#modal[open]');
+    await dialog.waitFor();
+    await dialog.locator('textarea, input').first().fill('a lighthouse at night');
+    await dialog.locator('button.submit').click();
+    const result = page.locator(CARDS).nth(before);
+    await result.waitFor();
+    expect(await result.innerText()).toContain('a lighthouse at night');
+    expect(playground.harness.gateway.imageRequests().at(-1)?.path).toMatch(/\/images\/edits$/);
+  });
+
+  it('saves a style from a file picked in the page, offers it as a preset, and /imagine with it sends its image; style_ref takes a file too', async () => {
+    const src = await page.locator(`${CARDS} .media-gallery img`).first().getAttribute('src');
+    const image = Buffer.from(await (await fetch(src ?? '')).arrayBuffer());
+    const file = { name: 'style.png', mimeType: 'image/png', buffer: image };
+    await run('styles save', { name: 'harbour ink' }, { image: file });
+    await newest('Saved your style').waitFor();
+    await page.selectOption('#command', { label: 'imagine' });
+    if ((await page.locator('#more[open]').count()) === 0) await page.click('#more summary');
+    expect(await suggestions('preset')).toContain('harbour ink');
+    let before = await page.locator(CARDS).count();
+    await run('imagine', { prompt: 'an owl', preset: 'harbour ink' });
+    await page.locator(CARDS).nth(before).waitFor();
+    const form = () => playground.harness.gateway.imageRequests().at(-1)?.form;
+    expect(form()?.files.filter((f) => f.field === 'image[]')).toHaveLength(1);
+    before = await page.locator(CARDS).count();
+    await run('imagine', { prompt: 'a heron' }, { style_ref: file });
+    await page.locator(CARDS).nth(before).waitFor();
+    expect(
+      form()
+        ?.files.find((f) => f.field === 'image[]')
+        ?.bytes.equals(image),
+    ).toBe(true);
+  });
+
+  it('offers a new random seed for the model with seeds, and /imagine with it sends that seed', async () => {
+    await page.selectOption('#command', { label: 'imagine' });
+    if ((await page.locator('#more[open]').count()) === 0) await page.click('#more summary');
+    await page.fill('#command-bar [name="model"]', 'flux-schnell');
+    const [seed] = await suggestions('seed');
+    expect(seed).toMatch(/^\d+$/);
+    expect(await page.locator('datalist#suggestions-seed option').first().textContent()).toMatch(/^🎲 \d+ \(a new random seed\)$/);
+    const before = await page.locator(CARDS).count();
+    await run('imagine', { prompt: 'a fox in the snow', model: 'flux-schnell', seed: seed ?? '' });
+    await page.locator(CARDS).nth(before).waitFor();
+    expect(playground.harness.gateway.imageRequests().at(-1)?.json).toMatchObject({ model: 'flux-schnell', seed: Number(seed) });
+  });
+
+  it("shows /usage's chart to an admin, loaded in the page", async () => {
+    const { admin } = playground.harness.discord.fixtures;
+    await actAs(admin.id, ['admin']);
+    await run('usage', {});
+    const report = newest('Usage on this server');
+    await report.waitFor();
+    const chart = report.locator('img');
+    await chart.waitFor();
+    await page.waitForFunction("[...document.querySelectorAll('.slot img')].every((img) => img.complete && img.naturalWidth > 0)");
+    const width =
+      "[...document.querySelectorAll('.slot:not([hidden])')].filter((s) => s.textContent.includes('Usage on this server')).at(-1).querySelector('img').naturalWidth";
+    expect(await page.evaluate<number>(width)).toBe(1200);
+    expect(problems).toEqual([]);
+  });
+
   it('serves the emoji font the page names, so the buttons draw their emoji', async () => {
     const loaded = await page.evaluate<string[]>('document.fonts.load(\'16px "Noto Emoji"\', "🔁").then((faces) => faces.map((f) => f.status))');
     expect(loaded).toEqual(['loaded']);
