@@ -1,7 +1,7 @@
 /**
  * /history list, /history clear and /history favorites: the member's own recent images on this server (or in direct
- * messages), shown only to them and paged with buttons; clearing deletes the history from the store; favorites lists
- * what they starred (⭐) here. Whose history is always the asker's:
+ * messages), shown only to them and paged with buttons; clearing deletes the history from the store; favorites pages
+ * through what they starred (⭐) here, each with a Remove button (favorites-manage.ts). Whose history is always the asker's:
  * there is no option to name anyone else, admins included. Everything is written in the asker's language.
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags } from 'discord.js';
@@ -9,11 +9,11 @@ import type { HistoryOwner } from '../core/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import { component, type ChatCommand, type ComponentHandler } from './command.js';
 import { historyClearedText, renderHistoryPage } from '../discord/views/history-page.js';
-import { renderFavorites } from '../discord/views/favorite-views.js';
 import type { ImageService } from '../service/image-service.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { chatInputData, subcommandOf } from './option-reader.js';
+import { showFavorites } from './favorites-manage.js';
 
 export const HISTORY_DATA = chatInputData({
   type: ApplicationCommandType.ChatInput,
@@ -49,8 +49,7 @@ export function createHistoryCommand(deps: Deps): ChatCommand {
       const sub = subcommandOf(interaction.options, HISTORY_DATA);
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       if (sub === 'favorites') {
-        const entries = (await deps.images?.favorites?.list(ownerOf(interaction))) ?? [];
-        await interaction.editReply({ ...renderFavorites(entries, interaction.locale), allowedMentions: { parse: [] } });
+        await showFavorites(interaction, deps);
         return;
       }
       if (sub === 'clear') {

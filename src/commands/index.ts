@@ -16,6 +16,7 @@ import { createEditImageMenu, createEditImageMenuModal, EDIT_IMAGE_MENU_DATA } f
 import { createUseStyleMenu, createUseStyleMenuModal, USE_STYLE_MENU_DATA } from './use-style-menu.js';
 import type { ImageCommandDeps } from './image-jobs.js';
 import { createHistoryCommand, createHistoryPaging, HISTORY_DATA } from './history.js';
+import { createFavoriteRemoval, createFavoritesPaging } from './favorites-manage.js';
 import { createImagineCommand, IMAGINE_DATA } from './imagine.js';
 import { createModelsCommand, MODELS_DATA } from './models.js';
 import { createQuotaCommand } from './quota.js';
@@ -111,6 +112,8 @@ export function createComponents(deps: CommandDeps): ComponentHandler[] {
     createEditImageMenuModal(deps),
     createUseStyleMenuModal(deps),
     createHistoryPaging(deps),
+    createFavoritesPaging(deps),
+    createFavoriteRemoval(deps),
     createDescribeButtons(deps),
     createSpoilerToggle(deps),
   ];

@@ -41,6 +41,28 @@ export interface FavoriteAdded {
   already: boolean;
 }
 
+/** What removing a favorite did: whether it was there, and how many the member has now. */
+export interface FavoriteRemoved {
+  removed: boolean;
+  total: number;
+  /** The prompt of the favorite removed (as kept), to name it in the answer. */
+  prompt?: string | undefined;
+}
+
+/** Favorites on one page of /history favorites (a message holds 10 embeds). */
+export const FAVORITES_PAGE_SIZE = 10;
+
+/** One page of a member's favorites, newest first. */
+export interface FavoritesPage {
+  entries: FavoriteEntry[];
+  /** 0-based, within [0, pages). */
+  page: number;
+  pages: number;
+  total: number;
+  /** The page counts only favorites starred until then (ms since epoch), so later stars do not shift the pages. */
+  asOf: number;
+}
+
 /** Why a starred result was not posted to the showcase. */
 export type ShowcaseRefusal = 'channelRules' | 'gone' | 'noAccess' | 'ageRestricted' | 'failed';
 
@@ -72,6 +94,23 @@ export function withFavorite(record: FavoritesRecord | undefined, entry: Favorit
   const entries = [entry, ...rest].slice(0, MAX_FAVORITES);
   const already = rest.length < before.length;
   return { record: { v: 1, entries }, added: { total: entries.length, dropped: rest.length + 1 - entries.length, already } };
+}
+
+/** `record` without result `jobId`; the rest keep their order. */
+export function withoutFavorite(record: FavoritesRecord | undefined, jobId: string): { record: FavoritesRecord; removed: FavoriteRemoved } {
+  const before = record?.entries ?? [];
+  const gone = before.find((e) => e.jobId === jobId);
+  const entries = before.filter((e) => e.jobId !== jobId);
+  return { record: { v: 1, entries }, removed: { removed: gone !== undefined, total: entries.length, prompt: gone?.prompt } };
+}
+
+/** Page `page` (clamped into range) of `entries` (newest first), counting only those starred until `asOf`. */
+export function favoritesPage(entries: readonly FavoriteEntry[], page: number, asOf: number): FavoritesPage {
+  const counted = entries.filter((e) => e.starredAt <= asOf);
+  const pages = Math.max(1, Math.ceil(counted.length / FAVORITES_PAGE_SIZE));
+  const at = Math.min(Math.max(0, Math.trunc(page)), pages - 1);
+  const shown = counted.slice(at * FAVORITES_PAGE_SIZE, (at + 1) * FAVORITES_PAGE_SIZE);
+  return { entries: shown, page: at, pages, total: counted.length, asOf };
 }
 
 /**

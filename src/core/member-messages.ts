@@ -37,6 +37,8 @@ export const USER_ERROR_IDS = [
   'expression.discordRefused',
   'expression.unavailable',
   'favorite.tooFast',
+  'favorite.removeTooFast',
+  'favorite.notYours',
   'preset.badName',
   'preset.empty',
   'preset.full',

@@ -54,6 +54,8 @@ const digits = (max: number, signed = false) =>
         .max(max),
     );
 const Index = digits(99);
+/** A Discord id (a member's). */
+const Snowflake = z.string().regex(/^\d{1,20}$/);
 
 function family<const F extends Record<string, z.ZodType>>(prefix: string, fields: F): CustomIdFamily<{ [K in keyof F]: z.output<F[K]> }> {
   const names = Object.keys(fields);
@@ -94,6 +96,13 @@ export const CUSTOM_IDS = {
   describe: family('descimg', { id: Token, index: Index }),
   /** /history's Previous and Next: the page and the moment the listing was taken. */
   historyPage: family('histpage', { page: digits(9_999, true), asOf: digits(999_999_999_999_999) }),
+  /**
+   * /history favorites' Previous and Next: whose list (only they may page it), the page, and the moment the listing
+   * was taken.
+   */
+  favoritesPage: family('favpage', { user: Snowflake, page: digits(9_999, true), asOf: digits(999_999_999_999_999) }),
+  /** A favorites page's Remove buttons: whose list (only they may remove), the result, and the page to show after. */
+  favoriteRemove: family('favrm', { user: Snowflake, jobId: Token, page: digits(9_999) }),
   /** The Edit image menu's modal: the parked attachments' id. */
   menuEdit: family('menuedit', { id: Token }),
   /** The Use as style menu's modal: the parked style image's id. */

@@ -8,7 +8,16 @@
  * reference (room in the memory budget first, its header checked against MAX_DECODE_PIXELS), in the member's line.
  */
 import type { Logger } from 'pino';
-import { favoritePrompt, ShowcasePostError, type ShowcaseOutcome, type ShowcaseRefusal, type StarOutcome } from '../core/favorites.js';
+import {
+  favoritePrompt,
+  favoritesPage,
+  ShowcasePostError,
+  type FavoriteRemoved,
+  type FavoritesPage,
+  type ShowcaseOutcome,
+  type ShowcaseRefusal,
+  type StarOutcome,
+} from '../core/favorites.js';
 import type { HistoryOwner } from '../core/history-entries.js';
 import { unsizedImageBytes } from '../core/image-rules.js';
 import type { AttachmentRef } from '../core/jobs.js';
@@ -33,6 +42,8 @@ const SHOWCASE_KEEP_MS = 365 * 86_400_000;
 const CLAIM_TTL_MS = 5 * 60_000;
 /** Stars per member per minute. */
 const STARS_PER_MINUTE = 10;
+/** Removals per member per minute (a Remove button each, counted apart from stars). */
+const REMOVALS_PER_MINUTE = 10;
 
 /** Options of {@link Favorites}. */
 export interface FavoritesOptions {
@@ -68,11 +79,13 @@ export interface StarOrder {
 export class Favorites {
   readonly #options: FavoritesOptions;
   readonly #rate: MemberRateLimit;
+  readonly #removals: MemberRateLimit;
   readonly #log: Logger;
 
   constructor(options: FavoritesOptions) {
     this.#options = options;
     this.#rate = new MemberRateLimit({ count: STARS_PER_MINUTE, windowMs: 60_000, clock: options.clock, refusal: 'favorite.tooFast' });
+    this.#removals = new MemberRateLimit({ count: REMOVALS_PER_MINUTE, windowMs: 60_000, clock: options.clock, refusal: 'favorite.removeTooFast' });
     this.#log = options.logger.child({ module: 'favorites' });
   }
 
@@ -99,6 +112,22 @@ export class Favorites {
   /** The member's favorites on the server they ask from, newest first. */
   list(owner: HistoryOwner) {
     return this.#options.store.entries(owner);
+  }
+
+  /** Page `page` of the member's favorites here, counting those starred until `asOf` (now by default). */
+  async page(owner: HistoryOwner, page: number, asOf = this.#options.clock.now()): Promise<FavoritesPage> {
+    return favoritesPage(await this.#options.store.entries(owner), page, asOf);
+  }
+
+  /**
+   * Removes result `jobId` from the member's favorites here; a showcase post of it stays.
+   * @throws UserFacingError favorite.removeTooFast (the member's rate limit of removals), or the store's unavailability
+   */
+  async remove(owner: HistoryOwner, jobId: string): Promise<FavoriteRemoved> {
+    this.#removals.take(owner.userId);
+    const removed = await this.#options.store.remove(owner, jobId, FAVORITES_KEEP_MS);
+    this.#log.info({ jobId, removed: removed.removed, total: removed.total }, 'favorite removed');
+    return removed;
   }
 
   /** The showcase's gates, its claim, and the post. */

@@ -3,7 +3,15 @@
  * update (a Lua compare-and-set on Redis, a conditional statement on PostgreSQL, an immediate transaction on SQLite),
  * so two stars in two processes neither lose a favorite nor post a result twice.
  */
-import { FavoritesRecord, ShowcaseRecord, withFavorite, type FavoriteAdded, type FavoriteEntry } from '../core/favorites.js';
+import {
+  FavoritesRecord,
+  ShowcaseRecord,
+  withFavorite,
+  withoutFavorite,
+  type FavoriteAdded,
+  type FavoriteEntry,
+  type FavoriteRemoved,
+} from '../core/favorites.js';
 import type { HistoryOwner } from '../core/history-entries.js';
 import type { FavoritesStore } from '../ports/favorites-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -33,6 +41,18 @@ export class LedgerFavoritesStore implements FavoritesStore {
         const parsed = FavoritesRecord.safeParse(current);
         const { record, added } = withFavorite(parsed.success ? parsed.data : undefined, entry);
         return { result: added, write: { value: record, ttlMs: keepMs } };
+      }),
+    );
+  }
+
+  async remove(owner: HistoryOwner, jobId: string, keepMs: number): Promise<FavoriteRemoved> {
+    const key = favoritesKey(owner);
+    return this.#mutex.run(key, () =>
+      this.#ledger.update(key, (current) => {
+        const parsed = FavoritesRecord.safeParse(current);
+        const { record, removed } = withoutFavorite(parsed.success ? parsed.data : undefined, jobId);
+        // Nothing to write when it was not there (an unreadable record stays for add to start again).
+        return removed.removed ? { result: removed, write: { value: record, ttlMs: keepMs } } : { result: removed };
       }),
     );
   }

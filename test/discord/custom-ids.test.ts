@@ -20,6 +20,14 @@ describe('custom-id families', () => {
       asOf: 1_795_608_000_000,
     });
     expect(CUSTOM_IDS.describe.parse('d1:3')).toEqual({ id: 'd1', index: 3 });
+    const user = '12345678901234567890';
+    const page = CUSTOM_IDS.favoritesPage.build({ user, page: -1, asOf: 1_795_608_000_000 });
+    expect(CUSTOM_IDS.favoritesPage.parse(rest(page))).toEqual({ user, page: -1, asOf: 1_795_608_000_000 });
+    // The longest job id a result can have still fits a Remove button.
+    const remove = CUSTOM_IDS.favoriteRemove.build({ user, jobId: 'j'.repeat(64), page: 9_999 });
+    expect(remove.length).toBeLessThanOrEqual(100);
+    expect(CUSTOM_IDS.favoriteRemove.parse(rest(remove))).toEqual({ user, jobId: 'j'.repeat(64), page: 9_999 });
+    expect(CUSTOM_IDS.favoriteRemove.parse('alice:job1:0')).toBeUndefined();
   });
 
   it('refuse what is not theirs: unknown action codes, missing or extra parts, separators or spaces inside a field', () => {

@@ -101,7 +101,7 @@ describe('⭐ Favorite and the showcase', () => {
     const list = h.discord.slash('history', [{ name: 'favorites', type: 1 }], { user: member2 });
     await list.waitFor(answered);
     const shown = list.edits.filter((e) => e.status === 200).at(-1)!.payload!;
-    expect(shown.content).toMatch(/^\*\*Your favorites here\*\*: 3 /);
+    expect(shown.content).toBe('**Your favorites here** · page 1 of 1 · 3 of at most 100 (a new one pushes out the oldest)');
     const embeds = (shown.embeds ?? []).map((e) => String(e.description));
     expect(embeds[0]).toContain('**a paper boat**');
     expect(embeds.some((d) => d.includes('a lighthouse at dusk'))).toBe(true);

@@ -156,4 +156,26 @@ describe('⭐ in the service', () => {
     clock.advance(60_000);
     expect((await favorites.star(order({ jobId: 'job-x' }), poster)).added.total).toBe(11);
   });
+
+  it('pages the member’s favorites ten at a time, newest first, and limits removals to 10 a minute on their own', async () => {
+    const { favorites, poster, clock } = await setup({});
+    for (let i = 0; i < 10; i++) {
+      await favorites.star(order({ jobId: `job-${i}` }), poster);
+      clock.advance(1);
+    }
+    clock.advance(60_000);
+    for (let i = 10; i < 12; i++) await favorites.star(order({ jobId: `job-${i}` }), poster);
+    const owner = order().owner;
+    const first = await favorites.page(owner, 0);
+    expect(first).toMatchObject({ page: 0, pages: 2, total: 12 });
+    expect(first.entries.map((e) => e.jobId)).toEqual(['job-11', 'job-10', ...Array.from({ length: 8 }, (_, i) => `job-${9 - i}`)]);
+    expect((await favorites.page(owner, 5, first.asOf)).entries.map((e) => e.jobId)).toEqual(['job-1', 'job-0']);
+    for (let i = 0; i < 10; i++) expect((await favorites.remove(owner, `job-${i}`)).removed).toBe(true);
+    const refused = await favorites.remove(owner, 'job-10').catch((err: unknown) => err as UserFacingError);
+    expect(refused).toMatchObject({ identifier: 'favorite.removeTooFast', context: { resetsAt: clock.now() + 60_000 } });
+    // Stars are counted apart: the member may still star.
+    expect((await favorites.star(order({ jobId: 'job-12' }), poster)).added.total).toBe(3);
+    clock.advance(60_000);
+    expect(await favorites.remove(owner, 'job-10')).toMatchObject({ removed: true, total: 2 });
+  });
 });

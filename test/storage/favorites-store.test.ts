@@ -1,7 +1,8 @@
 /**
  * Favorites and the showcase's claims on every store, with two stores opened on one place (as two processes would):
  * stars at once keep the newest 100 favorites of a member, each result once; of many stars of one result at once,
- * exactly one claims its showcase post; a given-up claim lets a later star claim it, a posted one never.
+ * exactly one claims its showcase post; a given-up claim lets a later star claim it, a posted one never; removals and
+ * stars at once from two stores lose no entry and bring none back.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -67,6 +68,24 @@ describe.each(places)('favorites and the showcase on %s', (name, url) => {
     expect(await one!.favorites.add(alice, fresh, KEEP_MS)).toEqual({ total: MAX_FAVORITES, dropped: 1, already: false });
     expect(await two!.favorites.add(alice, fresh, KEEP_MS)).toEqual({ total: MAX_FAVORITES, dropped: 0, already: true });
     expect((await one!.favorites.entries(alice))[0]?.jobId).toBe('job-new');
+  });
+
+  it.skipIf(url === undefined)(`removes favorites while others are added, from two stores at once, losing none${skipped}`, async () => {
+    const [one, two] = await pair();
+    const alice: HistoryOwner = { guildId: GUILD, userId: 'alice' };
+    for (let i = 0; i < 40; i += 1) await one!.favorites.add(alice, favorite(i), KEEP_MS);
+    const removals = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : two)!.favorites.remove(alice, `job-${i}`, KEEP_MS));
+    const stars = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? two : one)!.favorites.add(alice, favorite(60 + i), KEEP_MS));
+    const [removed] = await Promise.all([Promise.all(removals), Promise.all(stars)]);
+    expect(removed.every((r) => r.removed)).toBe(true);
+    expect(removed.find((r) => r.prompt === 'prompt 7')).toBeDefined();
+    const kept = (await two!.favorites.entries(alice)).map((e) => e.jobId).sort();
+    const expected = [...Array.from({ length: 20 }, (_, i) => `job-${20 + i}`), ...Array.from({ length: 20 }, (_, i) => `job-${60 + i}`)].sort();
+    expect(kept).toEqual(expected);
+    expect(await one!.favorites.remove(alice, 'job-3', KEEP_MS)).toEqual({ removed: false, total: 40, prompt: undefined });
+    expect(await two!.favorites.remove({ guildId: GUILD, userId: 'bob' }, 'job-30', KEEP_MS)).toMatchObject({ removed: false, total: 0 });
+    expect(await one!.favorites.remove(alice, 'job-30', KEEP_MS)).toEqual({ removed: true, total: 39, prompt: 'prompt 30' });
+    expect((await two!.favorites.entries(alice)).map((e) => e.jobId)).not.toContain('job-30');
   });
 
   it.skipIf(url === undefined)(`lets exactly one of many stars at once claim a result's showcase post${skipped}`, async () => {
