@@ -129,4 +129,43 @@ describe('MemoryBudget', () => {
   it('must be larger than one answer', () => {
     expect(() => new MemoryBudget({ totalBytes: 400, answerBytes: 400 })).toThrow(RangeError);
   });
+
+  it('takes a job’s references once, and gives back room granted after the job ended while it waited', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400 });
+    const job = budget.forJob(100);
+    await job.takeReferences(300);
+    await job.takeReferences(300);
+    expect(budget.inUse).toBe(300);
+    job.release();
+    expect(budget.inUse).toBe(0);
+    const blocker = budget.forJob(100);
+    await blocker.takeReferences(600);
+    const late = budget.forJob(100);
+    const waiting = late.takeReferences(200);
+    late.release();
+    blocker.release();
+    await waiting;
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('refuses a describe larger than its region, and grows a describe’s hold only with room free now', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400, describeBytes: 300 });
+    await expect(budget.takeDescribe(301)).rejects.toThrow(RangeError);
+    const hold = await budget.takeDescribe(100);
+    expect(hold.growTo(50)).toBe(true);
+    expect(hold.growTo(300)).toBe(true);
+    expect(hold.growTo(301)).toBe(false);
+    const other = budget.forJob(100);
+    hold.release();
+    await other.takeReferences(600);
+    const second = await budget.takeDescribe(100);
+    // Room in the describes' region, but not in the whole budget: nothing more is held.
+    const rest = budget.tryTake(250);
+    expect(second.growTo(300)).toBe(false);
+    expect(second.bytes).toBe(100);
+    rest?.();
+    second.release();
+    other.release();
+    expect(budget.inUse).toBe(0);
+  });
 });

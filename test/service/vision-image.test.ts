@@ -51,4 +51,12 @@ describe('visionImage', () => {
     const err = await visionImage(junk, 'png', 'junk.png', 10).catch((e: unknown) => e);
     expect(err).toMatchObject({ identifier: 'input.attachmentInvalid', context: { param: 'junk.png' } });
   });
+
+  it('refuses an image whose header reads but whose pixels do not decode, with the message', async () => {
+    const png = await solid(3000, 1000).png({ compressionLevel: 0 }).toBuffer();
+    const broken = Buffer.concat([png.subarray(0, png.length / 2), Buffer.alloc(1024, 0xff), png.subarray(png.length - 12)]);
+    const refusal = await visionImage(broken, 'png', 'broken.png', 10).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(UserFacingError);
+    expect((refusal as UserFacingError).identifier).toBe('input.attachmentInvalid');
+  });
 });
