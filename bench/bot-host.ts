@@ -218,6 +218,17 @@ function rssAnon(): number {
   }
 }
 
+/**
+ * A full collection (the bot runs with --expose-gc), then `ms` of quiet for the allocator to give freed pages back
+ * (jemalloc's dirty_decay_ms is 1000): what follows measures from the bot's live idle, not from garbage it happens to hold.
+ */
+async function settleIdle({ ms }: { ms: number }): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('settleIdle needs the bot process started with --expose-gc');
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 function soakProbe(): BotProbe {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('probe needs the bot process started with --expose-gc');
@@ -241,6 +252,7 @@ function soakProbe(): BotProbe {
 serve(
   {
     soakProbe,
+    settleIdle,
     start,
     resetStats,
     stats,

@@ -35,11 +35,15 @@ export async function hostile(p: HostileParams): Promise<HostileResult> {
     // As every scenario that compares with idle: one ordinary job first, so idle RSS is that of a bot that has made
     // an image (its code paths loaded and compiled), not the first-use costs of the code the load runs.
     warm: [{ size: '1024x1024', n: 1 }],
+    // Idle is measured after a full collection and the allocator's decay (bot-host.ts settleIdle), so it is the bot's
+    // live idle: a warm-up's garbage still held would make the peak over it look smaller than it is.
+    botFlags: ['--expose-gc'],
   };
   return withSession(session, async (s) => {
     await s.gateway.call('enqueue', {
       behaviours: Array.from({ length: p.members * 3 }, () => ({ type: 'success', urlItems: true, urlImageBytes: p.linkBytes })),
     });
+    await s.bot.call('settleIdle', { ms: 1_500 });
     await s.resetStats();
     const outcome = await s.discord.call<HostileOutcome>('hostile', p);
     const st = await s.stats();
