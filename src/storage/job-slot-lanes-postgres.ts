@@ -13,8 +13,8 @@ import { createTableIfMissing } from './postgres-pool.js';
 const RUNS = 'imagine_bot_slot_lanes';
 const WAITERS = 'imagine_bot_slot_waiters';
 
-/** How long a waiter keeps its place in its lane after its latest attempt: a few of its polls (at most 1 s apart). */
-export const WAITER_MS = 3_000;
+/** How long a waiter keeps its place in its lane after its latest attempt: a few of its polls (at most 3 s apart). */
+export const WAITER_MS = 10_000;
 
 /** The lanes' tables, and this namespace's row. */
 export async function createLaneTables(pool: pg.Pool, namespace: string): Promise<void> {

@@ -25,8 +25,12 @@ const RELEASE = 'SELECT pg_advisory_unlock_all(), pg_notify($1, $2)';
 
 /** First pause of a waiter that no NOTIFY wakes; it doubles up to {@link MAX_PAUSE_MS}. */
 const FIRST_PAUSE_MS = 100;
-/** Longest pause: how late at most a waiter notices a slot freed without a NOTIFY (its process was killed). */
-const MAX_PAUSE_MS = 1_000;
+/**
+ * Longest pause: how late at most a waiter notices a slot freed without a NOTIFY (its process was killed). 3 s, not
+ * 1 s, since an attempt also settles the lanes (issue 32: six statements instead of one): 32 waiters at rest then
+ * cost about 90 statements a second, not 260 (docs/benchmarks.md, "PostgreSQL job slots").
+ */
+const MAX_PAUSE_MS = 3_000;
 /** How soon a listener connection that dropped is opened again. */
 const RELISTEN_MS = 1_000;
 
@@ -43,7 +47,7 @@ export interface PostgresJobSlotsOptions {
   /** Scheme and host, for errors and log lines. */
   display: string;
   logger: pino.Logger;
-  /** A waiter's back-off when no NOTIFY wakes it (tests lengthen it to see the NOTIFY alone). @default 100 ms doubling to 1 s */
+  /** A waiter's back-off when no NOTIFY wakes it (tests lengthen it to see the NOTIFY alone). @default 100 ms doubling to 3 s */
   pauseMs?: { first: number; max: number } | undefined;
 }
 
@@ -57,7 +61,7 @@ export const slotConnections = (options: Pick<PostgresJobSlotsOptions, 'limits' 
  * one pooled connection holding one member lock and one global lock for as long as the job runs; PostgreSQL frees a
  * session's advisory locks when its connection ends, so the slots of a process that died are free at once. An
  * attempt is one statement over all keys; a waiter then sleeps until a release's NOTIFY wakes it (one listening
- * connection per process) or its back-off (100 ms doubling to 1 s) ends. Needs direct connections (or session
+ * connection per process) or its back-off (100 ms doubling to 3 s) ends. Needs direct connections (or session
  * pooling): a transaction-pooling proxy would hand the session to others.
  */
 export async function openPostgresJobSlots(url: string, options: PostgresJobSlotsOptions): Promise<ClusterJobSlots> {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatCostOf, estimateChatCost } from '../../src/service/chat-cost.js';
 
-const call = { inputChars: 400, imageTokens: 1000, maxOutputTokens: 300 };
+const call = { model: 'gpt-4o-mini', inputChars: 400, imageTokens: 1000, maxOutputTokens: 300 };
 
 describe('chat costs', () => {
   it('estimates from the prices: text in, images at their own price or else text’s, the longest answer out', () => {
