@@ -13,8 +13,8 @@ import { createTableIfMissing } from './postgres-pool.js';
 const RUNS = 'imagine_bot_slot_lanes';
 const WAITERS = 'imagine_bot_slot_waiters';
 
-/** How long a waiter keeps its place in its lane after its latest attempt: a few of its polls (at most 3 s apart). */
-export const WAITER_MS = 10_000;
+/** How long a waiter keeps its place in its lane after its latest attempt: a few of its polls (at most 1 s apart). */
+export const WAITER_MS = 3_000;
 
 /** The lanes' tables, and this namespace's row. */
 export async function createLaneTables(pool: pg.Pool, namespace: string): Promise<void> {
@@ -98,3 +98,21 @@ export async function settleAttempt(client: pg.ClientBase, who: LaneWaiter, turn
 export async function leaveLane(client: pg.ClientBase | pg.Pool, { namespace, waiter }: Pick<LaneWaiter, 'namespace' | 'waiter'>): Promise<void> {
   await client.query({ name: 'job-slot-lane-leave', text: `DELETE FROM ${WAITERS} WHERE namespace = $1 AND waiter = $2`, values: [namespace, waiter] });
 }
+
+/**
+ * A normal-lane attempt while no priority job waits, in one statement (autocommit): the locks as in the full attempt,
+ * and the lanes' bookkeeping of its outcome: started (out of its lane; the run back to 0, as after any normal start),
+ * waits (its place kept {@link WAITER_MS}), or its member's slots full (out of its lane). With a priority job
+ * waiting it does nothing (`fast` false) and the attempt takes the full, serialised path ({@link beginAttempt}).
+ * `$1` member keys, `$2` global keys, `$3` namespace, `$4` waiter, `$5` WAITER_MS.
+ */
+export const TRY_NORMAL = `WITH p AS MATERIALIZED (SELECT NOT EXISTS (SELECT 1 FROM ${WAITERS} WHERE namespace = $3 AND lane = 'priority' AND expires_at >= clock_timestamp()) AS fast),
+  m AS MATERIALIZED (SELECT k FROM unnest($1::bigint[]) AS k WHERE (SELECT fast FROM p) AND pg_try_advisory_lock(k) LIMIT 1),
+  g AS MATERIALIZED (SELECT k FROM unnest($2::bigint[]) AS k WHERE EXISTS (SELECT 1 FROM m) AND pg_try_advisory_lock(k) LIMIT 1),
+  u AS MATERIALIZED (SELECT pg_advisory_unlock(k) AS undone FROM m WHERE NOT EXISTS (SELECT 1 FROM g)),
+  gone AS (DELETE FROM ${WAITERS} WHERE namespace = $3 AND waiter = $4 AND (SELECT fast FROM p) AND (EXISTS (SELECT 1 FROM g) OR NOT EXISTS (SELECT 1 FROM m))),
+  waits AS (INSERT INTO ${WAITERS} (namespace, waiter, lane, expires_at)
+    SELECT $3, $4, 'normal', clock_timestamp() + $5 * interval '1 millisecond' WHERE EXISTS (SELECT 1 FROM m) AND NOT EXISTS (SELECT 1 FROM g)
+    ON CONFLICT (namespace, waiter) DO UPDATE SET lane = EXCLUDED.lane, expires_at = EXCLUDED.expires_at),
+  run AS (UPDATE ${RUNS} SET run = 0 WHERE namespace = $3 AND run <> 0 AND EXISTS (SELECT 1 FROM g))
+  SELECT (SELECT fast FROM p) AS fast, (SELECT k FROM m) AS member, (SELECT k FROM g) AS global, (SELECT count(*) FROM u) AS undone`;

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type pino from 'pino';
 import type { SlotHold, SlotRequest } from '../ports/job-slots.js';
 import { PRIORITY_LANE_WEIGHT } from '../core/member-perks.js';
-import { beginAttempt, createLaneTables, leaveLane, settleAttempt, type LaneWaiter } from './job-slot-lanes-postgres.js';
+import { beginAttempt, createLaneTables, leaveLane, settleAttempt, TRY_NORMAL, WAITER_MS, type LaneWaiter } from './job-slot-lanes-postgres.js';
 import { StorageUnavailableError } from './errors.js';
 import type { ClusterJobSlots, JobSlotLimits } from './job-slots.js';
 import { SlotWakeups } from './slot-wakeups.js';
@@ -25,12 +25,8 @@ const RELEASE = 'SELECT pg_advisory_unlock_all(), pg_notify($1, $2)';
 
 /** First pause of a waiter that no NOTIFY wakes; it doubles up to {@link MAX_PAUSE_MS}. */
 const FIRST_PAUSE_MS = 100;
-/**
- * Longest pause: how late at most a waiter notices a slot freed without a NOTIFY (its process was killed). 3 s, not
- * 1 s, since an attempt also settles the lanes (issue 32: six statements instead of one): 32 waiters at rest then
- * cost about 90 statements a second, not 260 (docs/benchmarks.md, "PostgreSQL job slots").
- */
-const MAX_PAUSE_MS = 3_000;
+/** Longest pause: how late at most a waiter notices a slot freed without a NOTIFY (its process was killed). */
+const MAX_PAUSE_MS = 1_000;
 /** How soon a listener connection that dropped is opened again. */
 const RELISTEN_MS = 1_000;
 
@@ -47,7 +43,7 @@ export interface PostgresJobSlotsOptions {
   /** Scheme and host, for errors and log lines. */
   display: string;
   logger: pino.Logger;
-  /** A waiter's back-off when no NOTIFY wakes it (tests lengthen it to see the NOTIFY alone). @default 100 ms doubling to 3 s */
+  /** A waiter's back-off when no NOTIFY wakes it (tests lengthen it to see the NOTIFY alone). @default 100 ms doubling to 1 s */
   pauseMs?: { first: number; max: number } | undefined;
 }
 
@@ -61,7 +57,7 @@ export const slotConnections = (options: Pick<PostgresJobSlotsOptions, 'limits' 
  * one pooled connection holding one member lock and one global lock for as long as the job runs; PostgreSQL frees a
  * session's advisory locks when its connection ends, so the slots of a process that died are free at once. An
  * attempt is one statement over all keys; a waiter then sleeps until a release's NOTIFY wakes it (one listening
- * connection per process) or its back-off (100 ms doubling to 3 s) ends. Needs direct connections (or session
+ * connection per process) or its back-off (100 ms doubling to 1 s) ends. Needs direct connections (or session
  * pooling): a transaction-pooling proxy would hand the session to others.
  */
 export async function openPostgresJobSlots(url: string, options: PostgresJobSlotsOptions): Promise<ClusterJobSlots> {
@@ -210,6 +206,12 @@ class PostgresJobSlots implements ClusterJobSlots {
       client.release(destroy);
     };
     try {
+      const fast = waiter.lane === 'normal' ? await this.#tryNormal(client, memberKeys, waiter) : undefined;
+      if (fast?.outcome === 'started') return { hold: this.#hold(done, client), passOn: false };
+      if (fast) {
+        done(false);
+        return { passOn: fast.outcome === 'leaves' };
+      }
       const turn = await beginAttempt(client, waiter);
       const { rows } = await client.query<{ member: string | null; global: string | null }>({
         name: 'job-slot-try-hold',
@@ -227,6 +229,18 @@ class PostgresJobSlots implements ClusterJobSlots {
       done(true);
       throw this.#unavailable(error);
     }
+  }
+
+  /** A normal job's attempt in one statement while no priority job waits (TRY_NORMAL); undefined when one does. */
+  async #tryNormal(client: pg.PoolClient, memberKeys: readonly string[], waiter: LaneWaiter): Promise<{ outcome: 'started' | 'waits' | 'leaves' } | undefined> {
+    const { rows } = await client.query<{ fast: boolean; member: string | null; global: string | null }>({
+      name: 'job-slot-try-normal',
+      text: TRY_NORMAL,
+      values: [rotated(memberKeys), rotated(this.#globalKeys), waiter.namespace, waiter.waiter, WAITER_MS],
+    });
+    const row = rows[0];
+    if (row?.fast !== true) return undefined;
+    return { outcome: row.member == null ? 'leaves' : row.global == null ? 'waits' : 'started' };
   }
 
   #hold(done: (destroy: boolean) => void, client: pg.PoolClient): SlotHold {
