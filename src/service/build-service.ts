@@ -120,14 +120,7 @@ function buildShared(config: ServiceConfig, parts: ServiceParts): Shared {
       confirmations: storage.records('cost-confirmations', ArchivedJob),
       jobTtlMs: config.BUTTON_TTL_HOURS * 3_600_000,
     }),
-    history: new MemberHistory({
-      store: storage.history,
-      // /show's images wait in the references' region, as an edit's do.
-      images: parts.discord.postedImages({ take: (bytes, signal) => memory.takeReferences(bytes, signal), maxBytes: memory.referenceBytes }),
-      clock,
-      keepMs: config.HISTORY_DAYS * 86_400_000,
-      settings,
-    }),
+    history: buildHistory(config, parts, memory, settings),
     moderation: buildModeration(config, parts, settings),
     // This process's running jobs: those another process claims while this one looks dead are stopped.
     claims: new ClaimedJobs(),
@@ -147,6 +140,17 @@ function buildShared(config: ServiceConfig, parts: ServiceParts): Shared {
 }
 
 const hours = (count: number): number => count * 3_600_000;
+
+/** Members' histories; /show's images wait in the references' region, as an edit's do. */
+function buildHistory(config: ServiceConfig, parts: ServiceParts, memory: MemoryBudget, settings: SettingsStore): MemberHistory {
+  return new MemberHistory({
+    store: parts.storage.history,
+    images: parts.discord.postedImages({ take: (bytes, signal) => memory.takeReferences(bytes, signal), maxBytes: memory.referenceBytes }),
+    clock: parts.clock,
+    keepMs: config.HISTORY_DAYS * 86_400_000,
+    settings,
+  });
+}
 
 /** Moderation strikes (issue 27): one member's refused prompts must not earn the gateway a resource-wide block. */
 function buildModeration(config: ServiceConfig, parts: ServiceParts, settings: SettingsStore): ModerationGate {
