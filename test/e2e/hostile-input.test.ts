@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-import { ephemeralError, quotaText, settled } from './support.js';
+import { ephemeralError, quotaText, settled, blockMember } from './support.js';
 
 const MAX_ATTACHMENT_BYTES = 20_000;
 
@@ -28,21 +28,7 @@ describe('refused requests download nothing', () => {
   it("fetches none of a blocked member's sixteen references", async () => {
     const { admin, members, guild } = h.discord.fixtures;
     const blocked = members[0]!;
-    const set = h.discord.slash(
-      'quota',
-      [
-        {
-          name: 'set',
-          type: 1,
-          options: [
-            { name: 'limit', type: 4, value: 0 },
-            { name: 'user', type: 6, value: blocked.id },
-          ],
-        },
-      ],
-      { user: admin },
-    );
-    await set.waitFor((x) => x.edits.some((e) => e.status === 200) || x.acks.some((a) => a.type === 4));
+    await blockMember(h.discord, admin, blocked);
     const image = await png(64);
     const attachments = Array.from({ length: 16 }, (_, i) => h.discord.uploadAttachment(image, `ref-${i}.png`, 'image/png'));
     const target = h.discord.createUserMessage(guild.channels.general.id, blocked, 'all of these', attachments);

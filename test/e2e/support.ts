@@ -95,6 +95,16 @@ export async function quotaText(discord: DiscordEmulator, user: UserFixture): Pr
   return lastText(handle);
 }
 
+/** An admin's `/quota set limit:0 user:` for `user`, answered: they may generate nothing more. */
+export async function blockMember(discord: DiscordEmulator, admin: UserFixture, user: UserFixture): Promise<void> {
+  const options = [
+    { name: 'limit', type: 4, value: 0 },
+    { name: 'user', type: 6, value: user.id },
+  ];
+  const set = discord.slash('quota', [{ name: 'set', type: 1, options }], { user: admin });
+  await set.waitFor((x) => x.edits.some((e) => e.status === 200) || x.acks.some((a) => a.type === 4));
+}
+
 /**
  * Presses Delete on `message` as `user` and answers its confirmation (issue 31: Delete asks first, only the clicker)
  * with `choice`; resolves with the Delete click's handle once the answer is handled (the card deleted, or kept).

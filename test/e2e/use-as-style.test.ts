@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatedMessage, InteractionHandle, UserFixture } from '../emulators/discord/index.js';
 import { startHarness, type Harness } from './harness.js';
-import { acceptedAcks, ephemeralError, quotaText, resultPost, settled, textOf } from './support.js';
+import { acceptedAcks, ephemeralError, quotaText, resultPost, settled, textOf, blockMember } from './support.js';
 
 async function png(color: string, width = 48, height = 48): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: color } })
@@ -125,21 +125,7 @@ describe('Use as style', () => {
   it("applies /imagine's gates: a member without quota is refused before the image is fetched or anything sent", async () => {
     const { admin, members } = h.discord.fixtures;
     const blocked = members[4]!;
-    const set = h.discord.slash(
-      'quota',
-      [
-        {
-          name: 'set',
-          type: 1,
-          options: [
-            { name: 'limit', type: 4, value: 0 },
-            { name: 'user', type: 6, value: blocked.id },
-          ],
-        },
-      ],
-      { user: admin },
-    );
-    await set.waitFor((x) => x.edits.some((e) => e.status === 200) || x.acks.some((a) => a.type === 4));
+    await blockMember(h.discord, admin, blocked);
     const target = h.discord.createUserMessage(general(), blocked, '', [h.discord.uploadAttachment(await png('#888888'), 'grey.png', 'image/png')]);
     const before = { requests: h.gateway.imageRequests().length, fetched: h.discord.cdnFetches().length };
     const { submit } = await useAsStyle(target, blocked, 'a hill');
