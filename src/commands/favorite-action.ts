@@ -11,7 +11,7 @@ import type { ImageService } from '../service/image-service.js';
 import type { JobArchive } from '../service/job-archive.js';
 import { starAnswerCard } from '../discord/views/favorite-views.js';
 import type { InteractionContext } from './command.js';
-import { ownerOf } from './history.js';
+import { ownerOf } from '../core/history-entries.js';
 
 /** What ⭐ needs. */
 export interface FavoriteActionDeps {

@@ -6,7 +6,7 @@
  * page is shown again with what the removal did above it.
  */
 import type { ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
-import type { HistoryOwner } from '../core/history-entries.js';
+import { ownerOf } from '../core/history-entries.js';
 import { CUSTOM_IDS } from '../discord/custom-ids.js';
 import { renderFavoritesPage } from '../discord/views/favorite-views.js';
 import { UserFacingError } from '../errors.js';
@@ -18,11 +18,6 @@ import { component, type ComponentHandler } from './command.js';
 export interface FavoritesPagesDeps {
   images?: Pick<ImageService, 'favorites'> | undefined;
 }
-
-const ownerOf = (interaction: { guildId: string | null; user: { id: string } }): HistoryOwner => ({
-  guildId: interaction.guildId,
-  userId: interaction.user.id,
-});
 
 /** /history favorites: the first page of the asker's favorites here (its reply is already deferred, ephemeral). */
 export async function showFavorites(interaction: ChatInputCommandInteraction, deps: FavoritesPagesDeps): Promise<void> {

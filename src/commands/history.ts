@@ -5,7 +5,7 @@
  * there is no option to name anyone else, admins included. Everything is written in the asker's language.
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, MessageFlags } from 'discord.js';
-import type { HistoryOwner } from '../core/history-entries.js';
+import { ownerOf } from '../core/history-entries.js';
 import type { MemberHistory } from '../service/member-history.js';
 import { component, type ChatCommand, type ComponentHandler } from './command.js';
 import { historyClearedText, renderHistoryPage } from '../discord/views/history-page.js';
@@ -33,12 +33,6 @@ interface Deps {
   /** ⭐'s favorites (/history favorites); without them, the list is empty. */
   images?: Pick<ImageService, 'favorites'> | undefined;
 }
-
-/** The asker's history: theirs, where they ask from. */
-export const ownerOf = (interaction: { guildId: string | null; user: { id: string } }): HistoryOwner => ({
-  guildId: interaction.guildId,
-  userId: interaction.user.id,
-});
 
 /** Creates /history. */
 export function createHistoryCommand(deps: Deps): ChatCommand {

@@ -14,7 +14,7 @@ import type { PostedImage } from '../ports/posted-images.js';
 import type { ShowPlace } from '../service/show-rules.js';
 import { channelOf } from './channel-facts.js';
 import type { ChatCommand, InteractionContext } from './command.js';
-import { ownerOf } from './history.js';
+import { ownerOf } from '../core/history-entries.js';
 import { AVAILABLE_EVERYWHERE } from './image-options.js';
 import { memberCan } from './job-from-interaction.js';
 import { chatInputData, readOptions } from './option-reader.js';

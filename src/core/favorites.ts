@@ -6,6 +6,7 @@
  * (`showcase:{guild}:{job}`), so two stars, by two members or in two processes, post it once. Pure (zod only).
  */
 import { z } from 'zod';
+import { pageOf } from './paging.js';
 
 /** Favorites kept per member and server; a new one pushes the oldest out. */
 export const MAX_FAVORITES = 100;
@@ -106,11 +107,14 @@ export function withoutFavorite(record: FavoritesRecord | undefined, jobId: stri
 
 /** Page `page` (clamped into range) of `entries` (newest first), counting only those starred until `asOf`. */
 export function favoritesPage(entries: readonly FavoriteEntry[], page: number, asOf: number): FavoritesPage {
-  const counted = entries.filter((e) => e.starredAt <= asOf);
-  const pages = Math.max(1, Math.ceil(counted.length / FAVORITES_PAGE_SIZE));
-  const at = Math.min(Math.max(0, Math.trunc(page)), pages - 1);
-  const shown = counted.slice(at * FAVORITES_PAGE_SIZE, (at + 1) * FAVORITES_PAGE_SIZE);
-  return { entries: shown, page: at, pages, total: counted.length, asOf };
+  return {
+    ...pageOf(
+      entries.filter((e) => e.starredAt <= asOf),
+      page,
+      FAVORITES_PAGE_SIZE,
+    ),
+    asOf,
+  };
 }
 
 /**

@@ -60,3 +60,14 @@ export function withEntry(record: HistoryRecord | undefined, entry: HistoryEntry
   const entries = [entry, ...rest].filter((e) => e.createdAt >= keepFrom).sort((a, b) => b.createdAt - a.createdAt);
   return { v: 1, entries: entries.slice(0, MAX_HISTORY_ENTRIES) };
 }
+
+/** The link that opens a message in Discord (`@me` for one outside servers). */
+export function messageLink(place: { guildId: string | null; channelId: string; messageId: string }): string {
+  return `https://discord.com/channels/${place.guildId ?? '@me'}/${place.channelId}/${place.messageId}`;
+}
+
+/** Whose history (and favorites) an interaction's asker is: them, on the server they ask from. */
+export const ownerOf = (interaction: { guildId: string | null; user: { id: string } }): HistoryOwner => ({
+  guildId: interaction.guildId,
+  userId: interaction.user.id,
+});

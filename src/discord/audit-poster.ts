@@ -9,6 +9,7 @@ import { Routes, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import type { AuditedAction, AuditedChange, AuditedJob, AuditedPause, AuditTrail } from '../ports/audit-trail.js';
 import type { QuotaTarget } from '../core/quota.js';
+import { messageLink } from '../core/history-entries.js';
 import { translator, type Translate } from '../i18n/translate.js';
 
 const OUTCOME_MARK: Record<AuditedJob['outcome'], string> = { delivered: '✅', refused: '⛔', failed: '⚠️', cancelled: '✖️' };
@@ -72,7 +73,7 @@ export function jobLine(entry: AuditedJob): string {
     entry.cost !== undefined && `$${entry.cost.usd.toFixed(4)} (${entry.cost.source})`,
     entry.messageId &&
       job.origin.channelId &&
-      `[${say('audit.result')}](https://discord.com/channels/${entry.guildId}/${job.origin.channelId}/${entry.messageId})`,
+      `[${say('audit.result')}](${messageLink({ guildId: entry.guildId, channelId: job.origin.channelId, messageId: entry.messageId })})`,
   ];
   return `${parts.filter(Boolean).join(' · ')}\n-# ${say('audit.job', { jobId: job.id })}`;
 }

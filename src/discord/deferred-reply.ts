@@ -14,6 +14,7 @@
  */
 import { type APIMessage, type InteractionEditReplyOptions, type REST, type RepliableInteraction } from 'discord.js';
 import { t } from '../i18n/translate.js';
+import { messageLink } from '../core/history-entries.js';
 import { editOriginalReply, postFollowUp } from './original-reply.js';
 
 /** The reply's state: Discord's "thinking…", showing something of ours (progress, a question), or pointing at the cards. */
@@ -77,7 +78,7 @@ export class DeferredReply {
    */
   async pointTo(card: CardPlace, below: boolean): Promise<void> {
     if (this.#pointsBelow && below) return;
-    const link = `https://discord.com/channels/${card.guildId ?? '@me'}/${card.channelId}/${card.id}`;
+    const link = messageLink({ guildId: card.guildId, channelId: card.channelId, messageId: card.id });
     await editOriginalReply(this.#rest, this.#interaction, pointer(t(this.#interaction.locale, 'result.pointer.link', { link })));
     this.#state = 'pointing';
     this.#pointsBelow = false;

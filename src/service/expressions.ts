@@ -27,6 +27,7 @@ import { toUserFacingError } from './error-mapping.js';
 import { expressionImage, expressionWorkBytes } from './expression-image.js';
 import type { JobDeps } from './image-job/deps.js';
 import { queueRefusal } from './image-job/generate.js';
+import { takeReferences } from './image-job/references.js';
 import type { ModerationGate } from './moderation-gate.js';
 
 /** The longest one expression takes once its turn has come: room, download, crop, encode and Discord's answer. */
@@ -74,7 +75,7 @@ export async function makeExpression(deps: ExpressionDeps, order: ExpressionOrde
 
 /** The expression's turn has come: room, download, fit, add. */
 async function makeNow(deps: ExpressionDeps, order: ExpressionOrder & { guildId: string }, target: GuildExpressions, queued: AbortSignal) {
-  const { memory: budget, maxAttachmentBytes, maxDecodePixels, download, referenceWaitMs } = deps.produce;
+  const { memory: budget, maxAttachmentBytes, maxDecodePixels, download } = deps.produce;
   const spec = EXPRESSION_SPECS[order.kind];
   const signal = AbortSignal.any([queued, AbortSignal.timeout(TIME_LIMIT_MS)]);
   const ref = order.image;
@@ -84,7 +85,7 @@ async function makeNow(deps: ExpressionDeps, order: ExpressionOrder & { guildId:
     throw new UserFacingError('input.attachmentInvalid', { param: ref.filename, detail: largerThan(Math.min(maxAttachmentBytes, budget.referenceBytes)) });
   const memory = budget.forJob(0);
   try {
-    await takeRoom(memory, room, signal, referenceWaitMs);
+    await takeReferences(deps.produce, memory, room, signal);
     const bytes = await download(ref, readUpTo, signal);
     const image = await expressionImage(bytes, spec, { filename: ref.filename, maxPixels: maxDecodePixels, timeoutSeconds: DECODE_TIMEOUT_SECONDS });
     const added = await target.add({ kind: order.kind, guildId: order.guildId, byUserId: order.userId, image, ...order.words }, signal);
@@ -95,17 +96,6 @@ async function makeNow(deps: ExpressionDeps, order: ExpressionOrder & { guildId:
     throw err;
   } finally {
     memory.release();
-  }
-}
-
-/** Room for the image and its work, waited for no longer than `waitMs` (past it: memory.busy). */
-async function takeRoom(memory: ReturnType<NonNullable<JobDeps['produce']['memory']>['forJob']>, bytes: number, signal: AbortSignal, waitMs: number) {
-  const limit = AbortSignal.timeout(waitMs);
-  try {
-    await memory.takeReferences(bytes, AbortSignal.any([signal, limit]));
-  } catch (err) {
-    if (limit.aborted && !signal.aborted) throw new UserFacingError('memory.busy', {}, { cause: err });
-    throw err;
   }
 }
 

@@ -18,7 +18,7 @@ import {
   type ShowcaseRefusal,
   type StarOutcome,
 } from '../core/favorites.js';
-import type { HistoryOwner } from '../core/history-entries.js';
+import { messageLink, type HistoryOwner } from '../core/history-entries.js';
 import { unsizedImageBytes } from '../core/image-rules.js';
 import type { AttachmentRef } from '../core/jobs.js';
 import { DEFAULT_SETTINGS } from '../core/server-settings.js';
@@ -157,7 +157,7 @@ export class Favorites {
     try {
       messageId = await this.#post(order, { guildId, channelId, spoiler: postsSpoilers(settings, channelId) }, poster);
       this.#log.info({ jobId: order.jobId, guildId, channelId, messageId }, 'result posted to the showcase');
-      const link = `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
+      const link = messageLink({ guildId, channelId, messageId });
       await this.#options.actions?.record({
         guildId,
         userId: order.owner.userId,
@@ -188,7 +188,7 @@ export class Favorites {
         await memory.takeReferences(readUpTo, signal);
         const bytes = await download(ref, readUpTo, signal);
         if (!(await checkedHeader(bytes, maxDecodePixels, ref.filename))) throw new UserFacingError('input.attachmentInvalid', { param: ref.filename });
-        const link = `https://discord.com/channels/${place.guildId}/${order.card.channelId}/${order.card.messageId}`;
+        const link = messageLink({ guildId: place.guildId, ...order.card });
         const image = { bytes, filename: ref.filename };
         const post = { ...place, image, prompt: order.prompt, authorId: order.authorId, starredBy: order.owner.userId, link, locale: order.guildLocale };
         return (await poster.post(post)).messageId;

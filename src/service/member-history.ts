@@ -4,6 +4,7 @@
  * ask from. The owner always comes from who asks (the interaction), never from an option, so nobody reaches anyone
  * else's history, admins included.
  */
+import { pageOf } from '../core/paging.js';
 import type { HistoryPage } from '../core/reports.js';
 import { UserFacingError } from '../errors.js';
 import type { HistoryEntry, HistoryOwner } from '../core/history-entries.js';
@@ -67,10 +68,14 @@ export class MemberHistory {
 
   /** Page `page` (0-based, clamped) of the owner's history as it stood at `asOf`, newest first. */
   async page(owner: HistoryOwner, page: number, asOf = this.#options.clock.now()): Promise<HistoryPage> {
-    const entries = (await this.#kept(owner)).filter((e) => e.createdAt <= asOf);
-    const pages = Math.max(1, Math.ceil(entries.length / HISTORY_PAGE_SIZE));
-    const at = Math.min(Math.max(0, Math.trunc(page)), pages - 1);
-    return { entries: entries.slice(at * HISTORY_PAGE_SIZE, (at + 1) * HISTORY_PAGE_SIZE), page: at, pages, total: entries.length, asOf };
+    return {
+      ...pageOf(
+        (await this.#kept(owner)).filter((e) => e.createdAt <= asOf),
+        page,
+        HISTORY_PAGE_SIZE,
+      ),
+      asOf,
+    };
   }
 
   /** The owner's jobs whose prompt contains `text` or whose id starts with it (any case), newest first, at most 25. */

@@ -218,8 +218,7 @@ class PostgresJobSlots implements ClusterJobSlots {
         text: TRY_HOLD,
         values: [rotated(memberKeys), rotated(this.#globalKeys), turn.mayStart],
       });
-      const row = rows[0];
-      const outcome = row?.member == null ? 'leaves' : row.global == null ? 'waits' : 'started';
+      const outcome = outcomeOf(rows[0]);
       await settleAttempt(client, waiter, turn, outcome);
       if (outcome === 'started') return { hold: this.#hold(done, client), passOn: false };
       done(false);
@@ -240,7 +239,7 @@ class PostgresJobSlots implements ClusterJobSlots {
     });
     const row = rows[0];
     if (row?.fast !== true) return undefined;
-    return { outcome: row.member == null ? 'leaves' : row.global == null ? 'waits' : 'started' };
+    return { outcome: outcomeOf(row) };
   }
 
   #hold(done: (destroy: boolean) => void, client: pg.PoolClient): SlotHold {
@@ -269,6 +268,11 @@ class PostgresJobSlots implements ClusterJobSlots {
   #unavailable(cause: unknown): StorageUnavailableError {
     return new StorageUnavailableError(`Job slots unavailable at ${this.#options.display}`, { cause });
   }
+}
+
+/** What an attempt's locks came to: the member's slots full (`leaves`), the global ones (or not the lane's turn: `waits`), or both held. */
+function outcomeOf(row: { member: string | null; global: string | null } | undefined): 'started' | 'waits' | 'leaves' {
+  return row?.member == null ? 'leaves' : row.global == null ? 'waits' : 'started';
 }
 
 /** `keys` starting at a random one, in a circle. */

@@ -9,7 +9,8 @@ import { FAVORITES_PAGE_SIZE, MAX_FAVORITES, type FavoriteEntry, type FavoriteRe
 import { translator, type Translate } from '../../i18n/translate.js';
 import { CUSTOM_IDS } from '../custom-ids.js';
 import { inertText } from '../text.js';
-import { messageLink, timestampOf } from './history-page.js';
+import { pagingRow, timestampOf } from './history-page.js';
+import { messageLink } from '../../core/history-entries.js';
 import { textCard, type CardPayload } from './result-card.js';
 
 /** Remove buttons in one action row (Discord's most is 5). */
@@ -55,7 +56,10 @@ export function renderFavoritesPage(page: FavoritesPage, userId: string, locale?
   const header = say('favorites.header', { page: page.page + 1, pages: page.pages, total: page.total, max: MAX_FAVORITES });
   const first = page.page * FAVORITES_PAGE_SIZE + 1;
   const embeds = page.entries.map((entry, i) => entryEmbed(entry, first + i, say));
-  const rows = [...(page.pages > 1 ? [pagingRow(page, userId, say)] : []), ...removeRows(page, userId, first, say)];
+  const rows = [
+    ...(page.pages > 1 ? [pagingRow(page, say, (to) => CUSTOM_IDS.favoritesPage.build({ user: userId, page: to, asOf: page.asOf }))] : []),
+    ...removeRows(page, userId, first, say),
+  ];
   return { content: [...notice, header].join('\n'), embeds, components: rows };
 }
 
@@ -71,20 +75,6 @@ function entryEmbed(entry: FavoriteEntry, n: number, say: Translate): APIEmbed {
 function removedText(removed: FavoriteRemoved, say: Translate): string {
   if (!removed.removed || removed.prompt === undefined) return say('favorites.notThere');
   return say('favorites.removed', { prompt: inertText(removed.prompt, NOTICE_PROMPT_LENGTH) });
-}
-
-function pagingRow(page: FavoritesPage, user: string, say: Translate): APIActionRowComponent<APIButtonComponent> {
-  const button = (label: string, to: number, disabled: boolean): APIButtonComponent => ({
-    type: ComponentType.Button,
-    style: ButtonStyle.Secondary,
-    label,
-    custom_id: CUSTOM_IDS.favoritesPage.build({ user, page: to, asOf: page.asOf }),
-    disabled,
-  });
-  return {
-    type: ComponentType.ActionRow,
-    components: [button(say('history.previous'), page.page - 1, page.page === 0), button(say('history.next'), page.page + 1, page.page >= page.pages - 1)],
-  };
 }
 
 function removeRows(page: FavoritesPage, user: string, first: number, say: Translate): APIActionRowComponent<APIButtonComponent>[] {

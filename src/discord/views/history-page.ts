@@ -9,16 +9,11 @@ import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonC
 import { inertText } from '../text.js';
 import { CUSTOM_IDS } from '../custom-ids.js';
 import { translator, type Translate } from '../../i18n/translate.js';
-import type { HistoryEntry } from '../../core/history-entries.js';
+import { messageLink, type HistoryEntry } from '../../core/history-entries.js';
 import type { HistoryPage } from '../../core/reports.js';
 
 /** Room for a prompt in an entry's embed: five embeds stay under Discord's 6000 characters for a message's embeds. */
 const EMBED_PROMPT_LENGTH = 700;
-
-/** The link that opens a job's message in Discord. */
-export function messageLink(entry: Pick<HistoryEntry, 'guildId' | 'channelId' | 'messageId'>): string {
-  return `https://discord.com/channels/${entry.guildId ?? '@me'}/${entry.channelId}/${entry.messageId}`;
-}
 
 /** A Discord timestamp (`<t:…:f>`): each member reads it in their own time zone. */
 export const timestampOf = (ms: number): string => `<t:${Math.floor(ms / 1000)}:f>`;
@@ -35,7 +30,11 @@ export function renderHistoryPage(
   const say = translator(locale);
   if (page.total === 0) return { content: say('history.empty'), embeds: [], components: [] };
   const content = say('history.header', { page: page.page + 1, pages: page.pages, total: page.total });
-  return { content, embeds: page.entries.map((entry) => entryEmbed(entry, say)), components: page.pages > 1 ? [pagingRow(page, say)] : [] };
+  return {
+    content,
+    embeds: page.entries.map((entry) => entryEmbed(entry, say)),
+    components: page.pages > 1 ? [pagingRow(page, say, (to) => CUSTOM_IDS.historyPage.build({ page: to, asOf: page.asOf }))] : [],
+  };
 }
 
 function entryEmbed(entry: HistoryEntry, say: Translate): APIEmbed {
@@ -50,12 +49,13 @@ function entryEmbed(entry: HistoryEntry, say: Translate): APIEmbed {
   };
 }
 
-function pagingRow(page: HistoryPage, say: Translate): APIActionRowComponent<APIButtonComponent> {
+/** Previous and Next under a page of a list; `idOf` builds the custom id of the page a button goes to. */
+export function pagingRow(page: { page: number; pages: number }, say: Translate, idOf: (to: number) => string): APIActionRowComponent<APIButtonComponent> {
   const button = (label: string, to: number, disabled: boolean): APIButtonComponent => ({
     type: ComponentType.Button,
     style: ButtonStyle.Secondary,
     label,
-    custom_id: CUSTOM_IDS.historyPage.build({ page: to, asOf: page.asOf }),
+    custom_id: idOf(to),
     disabled,
   });
   return {

@@ -3,9 +3,9 @@
  * language, the files' alt text, and the autocomplete choices' names.
  */
 import { formatDay, t } from '../../i18n/translate.js';
-import type { HistoryEntry } from '../../core/history-entries.js';
+import { messageLink, type HistoryEntry } from '../../core/history-entries.js';
 import { inertText, shortenForDiscord } from '../text.js';
-import { messageLink, timestampOf } from './history-page.js';
+import { timestampOf } from './history-page.js';
 import { shownCard, type CardPayload } from './result-card.js';
 
 /**

@@ -60,7 +60,7 @@ export async function completeRequest(
  * Room for an edit's references, waited for in its queue slot (and cluster slot) at most referenceWaitMs, and no
  * longer than the job lives (cancelled, claimed or closed): a job that cannot get room in time gives its slots back.
  */
-async function takeReferences(deps: ProduceDeps, memory: JobMemory, bytes: number, signal: AbortSignal): Promise<void> {
+export async function takeReferences(deps: Pick<ProduceDeps, 'referenceWaitMs'>, memory: JobMemory, bytes: number, signal: AbortSignal): Promise<void> {
   const limit = AbortSignal.timeout(deps.referenceWaitMs);
   try {
     await memory.takeReferences(bytes, AbortSignal.any([signal, limit]));
