@@ -5,6 +5,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { AttachmentDownloadError } from '../core/attachment-download.js';
+import { processGarbage } from '../garbage.js';
 
 /** Options for {@link downloadAttachment}. */
 export interface DownloadOptions {
@@ -130,6 +131,7 @@ async function readBody(response: Dispatcher.ResponseData, maxBytes: number, adm
       chunks.push(bytes);
     }
     total += bytes.length;
+    processGarbage.chunksRead(bytes.length);
   }
   return whole ? whole.subarray(0, total) : Buffer.concat(chunks, total);
 }

@@ -10,6 +10,7 @@ import type { CallScope } from './call-scope.js';
 import { toGatewayError, tooLarge } from './http-errors.js';
 import { LinkPolicy } from './link-policy.js';
 import { TurnBudget } from './turn-budget.js';
+import { processGarbage } from '../garbage.js';
 
 /** A response as undici's request() returns it. */
 export type GatewayResponse = Dispatcher.ResponseData;
@@ -129,6 +130,7 @@ export class GatewayHttp {
         }
         await this.turns.spend(chunk.byteLength);
         onChunk(chunk);
+        processGarbage.chunksRead(chunk.byteLength);
       }
     } catch (err) {
       throw toGatewayError(err, scope, requestId);

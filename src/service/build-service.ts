@@ -11,6 +11,7 @@ import { ImageService } from './image-service.js';
 import { ArchivedJob, JobArchive, PendingEdit } from './job-archive.js';
 import { MemberHistory } from './member-history.js';
 import { MemoryBudget } from './memory-budget.js';
+import { processGarbage } from '../garbage.js';
 import { ModerationGate } from './moderation-gate.js';
 import type { QuotaLedger } from '../ports/quota-ledger.js';
 import type { RecordStore } from '../ports/record-store.js';
@@ -102,6 +103,7 @@ function buildShared(config: ServiceConfig, parts: ServiceParts): Shared {
     totalBytes: config.MEMORY_BUDGET_BYTES,
     answerBytes: config.GATEWAY_MAX_RESPONSE_BYTES,
     describeBytes: config.DESCRIBE_MEMORY_BYTES,
+    reclaim: (counted, incoming, ceiling) => processGarbage.reclaim(counted, incoming, ceiling),
   });
   return {
     queue: new FairQueue({

@@ -41,6 +41,12 @@ export interface MemoryBudgetOptions {
   answerBytes?: number | undefined;
   /** The most all describes hold together (their own region, within totalBytes). @default 64 MiB, or totalBytes if less */
   describeBytes?: number | undefined;
+  /**
+   * Asked after each admission, before the caller allocates, with what the budget counted before it, the bytes
+   * admitted and the whole budget; settles once the bytes may be allocated (src/garbage.ts: room given back is freed
+   * memory, not only a number). @default none
+   */
+  reclaim?: ((counted: number, incoming: number, ceiling: number) => Promise<void>) | undefined;
 }
 
 /** Gives taken bytes back; safe to call more than once. */
@@ -58,6 +64,7 @@ export class MemoryBudget {
   private readonly references: Semaphore;
   private readonly answers: Semaphore;
   private readonly describes: Semaphore;
+  private readonly reclaim: (counted: number, incoming: number, ceiling: number) => Promise<void>;
 
   constructor(options: MemoryBudgetOptions = {}) {
     this.totalBytes = options.totalBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
@@ -69,6 +76,7 @@ export class MemoryBudget {
     this.answers = new Semaphore(this.answerBytes);
     this.describeBytes = Math.min(options.describeBytes ?? DEFAULT_DESCRIBE_BYTES, this.totalBytes);
     this.describes = new Semaphore(this.describeBytes);
+    this.reclaim = options.reclaim ?? (() => Promise.resolve());
   }
 
   /** Bytes taken now (what the budget counts as held). */
@@ -82,7 +90,7 @@ export class MemoryBudget {
    */
   async takeReferences(bytes: number, signal?: AbortSignal): Promise<Release> {
     if (bytes > this.referenceBytes) throw new RangeError(`references of ${bytes} bytes pass the budget's ${this.referenceBytes}`);
-    return inRegion(this.references, this.all, bytes, signal);
+    return this.reclaimed(bytes, await inRegion(this.references, this.all, bytes, signal));
   }
 
   /**
@@ -93,7 +101,8 @@ export class MemoryBudget {
     if (bytes > this.describeBytes) throw new RangeError(`a describe of ${bytes} bytes passes the region's ${this.describeBytes}`);
     const region = await this.describes.acquire(bytes, signal);
     try {
-      return new DescribeHold(this.describes, this.all, { region, all: await this.all.acquire(bytes, signal), bytes });
+      const hold = new DescribeHold(this.describes, this.all, { region, all: await this.all.acquire(bytes, signal), bytes });
+      return await this.reclaimed(bytes, hold);
     } catch (err) {
       region();
       throw err;
@@ -106,8 +115,9 @@ export class MemoryBudget {
   }
 
   /** Takes (waiting while it does not fit, in the answers' region and in the whole) room for an answer; at most answerBytes. */
-  takeAnswer(bytes: number): Promise<Release> {
-    return inRegion(this.answers, this.all, Math.min(bytes, this.answerBytes), undefined);
+  async takeAnswer(bytes: number): Promise<Release> {
+    const room = Math.min(bytes, this.answerBytes);
+    return this.reclaimed(room, await inRegion(this.answers, this.all, room, undefined));
   }
 
   /** Bytes the answers hold now. */
@@ -118,6 +128,12 @@ export class MemoryBudget {
   /** Takes room for a short-lived work (a preview's re-encode) only if it is free now; undefined when it is not. */
   tryTake(bytes: number): Release | undefined {
     return this.all.tryAcquire(bytes);
+  }
+
+  /** `held`, once garbage beyond what the budget counted before these `bytes` is collected (best effort: never fails). */
+  private async reclaimed<T>(bytes: number, held: T): Promise<T> {
+    await this.reclaim(this.all.inUse - bytes, bytes, this.totalBytes).catch(() => undefined);
+    return held;
   }
 
   /** One job's account; `unknownAnswerBytes` is what an answer of unknown length may take (answer-bound.ts). */

@@ -168,4 +168,42 @@ describe('MemoryBudget', () => {
     other.release();
     expect(budget.inUse).toBe(0);
   });
+
+  it('asks reclaim before the caller allocates: what it counted before, the bytes admitted and the whole budget', async () => {
+    const asked: [number, number, number][] = [];
+    let allow: () => void = () => undefined;
+    const reclaim = (counted: number, incoming: number, ceiling: number) => {
+      asked.push([counted, incoming, ceiling]);
+      return new Promise<void>((resolve) => (allow = resolve));
+    };
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400, describeBytes: 200, reclaim });
+    const job = budget.forJob(400);
+    const references = job.takeReferences(300);
+    // The room is taken, but the references may not be allocated until reclaim settles.
+    expect(await settled(references)).toBe(false);
+    expect(asked).toEqual([[0, 300, 1_000]]);
+    allow();
+    await references;
+    const answer = job.admit(350);
+    expect(await settled(answer)).toBe(false);
+    expect(asked.at(-1)).toEqual([300, 350, 1_000]);
+    allow();
+    expect(await answer).toBe(350);
+    const describe = budget.takeDescribe(100);
+    expect(await settled(describe)).toBe(false);
+    expect(asked.at(-1)).toEqual([650, 100, 1_000]);
+    allow();
+    (await describe).release();
+    job.release();
+    expect(budget.inUse).toBe(0);
+  });
+
+  it('admits all the same when reclaim fails (a collection is a help, never a condition)', async () => {
+    const budget = new MemoryBudget({ totalBytes: 1_000, answerBytes: 400, reclaim: () => Promise.reject(new Error('no collector')) });
+    const job = budget.forJob(400);
+    await job.takeReferences(300);
+    expect(await job.admit(100)).toBe(100);
+    expect(budget.inUse).toBe(400);
+    job.release();
+  });
 });
