@@ -229,7 +229,12 @@ async function settleIdle({ ms }: { ms: number }): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function soakProbe(): BotProbe {
+/**
+ * The bot after a full collection: its live heap, handles and listeners at once; its resident size after `ms` of
+ * quiet for the allocator to give freed pages back (its decay is 1 s, bench/allocator.ts), as {@link settleIdle}, so
+ * RSS is what the process keeps, not pages freed a moment ago.
+ */
+async function soakProbe({ ms }: { ms: number }): Promise<BotProbe> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('probe needs the bot process started with --expose-gc');
   gc();
@@ -237,15 +242,17 @@ function soakProbe(): BotProbe {
   const handles: Record<string, number> = {};
   for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;
   const emitters = running ? [running.client, running.client.ws, ...running.rests] : [];
+  const listeners = [process, ...emitters].reduce((sum, e) => sum + listenerCount(e), 0);
+  await new Promise((resolve) => setTimeout(resolve, ms));
   return {
-    rss: m.rss,
+    rss: process.memoryUsage.rss(),
     heapUsed: m.heapUsed,
     heapTotal: m.heapTotal,
     external: m.external,
     arrayBuffers: m.arrayBuffers,
     rssAnon: rssAnon(),
     handles,
-    listeners: [process, ...emitters].reduce((sum, e) => sum + listenerCount(e), 0),
+    listeners,
   };
 }
 

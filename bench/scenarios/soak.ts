@@ -2,7 +2,7 @@
  * Soak (issue 28): `jobs` mixed jobs through one bot process, in ten rounds of a tenth each (bench/soak-load.ts:
  * /imagine, /edit, Vary, Zoom out, /describe, sizes the bot refuses; before each round the gateway is told to fail
  * or refuse the first few image requests). After each round the bot is probed: resident size and live heap after a
- * forced full collection, libuv handles, listeners. Figures compare the last tenth with the first; the event-loop
+ * forced full collection and 1.5 s for the allocator to give freed pages back, libuv handles, listeners. Figures compare the last tenth with the first; the event-loop
  * delay is over the whole soak. Our bot only.
  */
 import type { BotProbe } from '../bot-host.js';
@@ -85,7 +85,7 @@ export async function soak(p: SoakParams): Promise<SoakResult> {
           members: p.members,
         }),
       );
-      probes.push(await s.bot.call<BotProbe>('soakProbe'));
+      probes.push(await s.bot.call<BotProbe>('soakProbe', { ms: 1_500 }));
     }
     const st = await s.stats();
     const first = probes[0];
