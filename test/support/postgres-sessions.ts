@@ -55,7 +55,11 @@ export class PostgresSessions {
 
   /** Terminates every session named by one of `applicationNames` and returns how many there were. */
   async terminate(applicationNames: readonly string[]): Promise<number> {
-    const killed = await this.#admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ANY($1)', [applicationNames]);
+    // With a timeout, pg_terminate_backend returns once each backend has exited (PostgreSQL 14+), not when it has been
+    // signalled: otherwise a lock released right after could let a statement of a dying backend finish first.
+    const killed = await this.#admin.query('SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE application_name = ANY($1)', [
+      applicationNames,
+    ]);
     return killed.rowCount ?? 0;
   }
 
