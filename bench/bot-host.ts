@@ -223,10 +223,15 @@ function rssAnon(): number {
  * (jemalloc's dirty_decay_ms is 1000): what follows measures from the bot's live idle, not from garbage it happens to hold.
  */
 async function settleIdle({ ms }: { ms: number }): Promise<void> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('settleIdle needs the bot process started with --expose-gc');
-  gc();
+  collectAll('settleIdle');
   await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A full collection now; `who` names the caller if the bot was not started with --expose-gc. */
+function collectAll(who: string): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error(`${who} needs the bot process started with --expose-gc`);
+  gc();
 }
 
 /**
@@ -235,9 +240,7 @@ async function settleIdle({ ms }: { ms: number }): Promise<void> {
  * RSS is what the process keeps, not pages freed a moment ago.
  */
 async function soakProbe({ ms }: { ms: number }): Promise<BotProbe> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('probe needs the bot process started with --expose-gc');
-  gc();
+  collectAll('soakProbe');
   const m = process.memoryUsage();
   const handles: Record<string, number> = {};
   for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;

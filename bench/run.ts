@@ -135,10 +135,10 @@ export const METHOD = `
   turn /imagine, /edit of a 512x512 reference, Vary (Subtle) and Zoom out 2× on earlier cards, /describe of the
   reference, and /imagine with a size the bot refuses; before each round the gateway is told to fail (500, 502,
   reset) or refuse (moderation) its next F image requests. Flat 1024x1024 images, no gateway delay, moderation
-  strikes off. After each round the bot (started with \`--expose-gc\`) forces a full collection, waits 1.5 s for the
-  allocator's decay (so RSS is what it keeps, not pages freed a moment ago) and reports its resident size, live heap, libuv handles (\`process.getActiveResourcesInfo()\`) and listeners (process, client,
-  WebSocket manager, both REST clients); the figures compare the last tenth with the first. Event-loop delay is
-  over the whole soak.
+  strikes off. After each round the bot (started with \`--expose-gc\`) forces a full collection and reports its live
+  heap, libuv handles (\`process.getActiveResourcesInfo()\`) and listeners (process, client, WebSocket manager, both
+  REST clients), then, 1.5 s later (the allocator's decay, so it is what the bot keeps, not pages freed a moment ago),
+  its resident size; the figures compare the last tenth with the first. Event-loop delay is over the whole soak.
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).

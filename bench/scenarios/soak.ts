@@ -1,9 +1,9 @@
 /**
  * Soak (issue 28): `jobs` mixed jobs through one bot process, in ten rounds of a tenth each (bench/soak-load.ts:
  * /imagine, /edit, Vary, Zoom out, /describe, sizes the bot refuses; before each round the gateway is told to fail
- * or refuse the first few image requests). After each round the bot is probed: resident size and live heap after a
- * forced full collection and 1.5 s for the allocator to give freed pages back, libuv handles, listeners. Figures compare the last tenth with the first; the event-loop
- * delay is over the whole soak. Our bot only.
+ * or refuse the first few image requests). After each round the bot is probed after a forced full collection: live
+ * heap, libuv handles and listeners at once, resident size 1.5 s later (the allocator's decay). Figures compare the
+ * last tenth with the first; the event-loop delay is over the whole soak. Our bot only.
  */
 import type { BotProbe } from '../bot-host.js';
 import type { SoakRoundOutcome } from '../soak-load.js';

@@ -206,23 +206,11 @@ class PostgresJobSlots implements ClusterJobSlots {
       client.release(destroy);
     };
     try {
-      const fast = waiter.lane === 'normal' ? await this.#tryNormal(client, memberKeys, waiter) : undefined;
-      if (fast?.outcome === 'started') return { hold: this.#hold(done, client), passOn: false };
-      if (fast) {
-        done(false);
-        return { passOn: fast.outcome === 'leaves' };
-      }
-      const turn = await beginAttempt(client, waiter);
-      const { rows } = await client.query<{ member: string | null; global: string | null }>({
-        name: 'job-slot-try-hold',
-        text: TRY_HOLD,
-        values: [rotated(memberKeys), rotated(this.#globalKeys), turn.mayStart],
-      });
-      const outcome = outcomeOf(rows[0]);
-      await settleAttempt(client, waiter, turn, outcome);
-      if (outcome === 'started') return { hold: this.#hold(done, client), passOn: false };
+      const tried =
+        (waiter.lane === 'normal' ? await this.#tryNormal(client, memberKeys, waiter) : undefined) ?? (await this.#trySerialised(client, memberKeys, waiter));
+      if (tried.outcome === 'started') return { hold: this.#hold(done, client), passOn: false };
       done(false);
-      return { passOn: outcome === 'leaves' || !turn.mayStart };
+      return { passOn: tried.passOn };
     } catch (error) {
       // Destroyed, not returned: its session, and any lock it took, ends with it.
       done(true);
@@ -231,7 +219,7 @@ class PostgresJobSlots implements ClusterJobSlots {
   }
 
   /** A normal job's attempt in one statement while no priority job waits (TRY_NORMAL); undefined when one does. */
-  async #tryNormal(client: pg.PoolClient, memberKeys: readonly string[], waiter: LaneWaiter): Promise<{ outcome: 'started' | 'waits' | 'leaves' } | undefined> {
+  async #tryNormal(client: pg.PoolClient, memberKeys: readonly string[], waiter: LaneWaiter): Promise<Tried | undefined> {
     const { rows } = await client.query<{ fast: boolean; member: string | null; global: string | null }>({
       name: 'job-slot-try-normal',
       text: TRY_NORMAL,
@@ -239,7 +227,21 @@ class PostgresJobSlots implements ClusterJobSlots {
     });
     const row = rows[0];
     if (row?.fast !== true) return undefined;
-    return { outcome: outcomeOf(row) };
+    const outcome = outcomeOf(row);
+    return { outcome, passOn: outcome === 'leaves' };
+  }
+
+  /** The full attempt, serialised by the lanes' row: its turn, the locks, and the lanes' bookkeeping of the outcome. */
+  async #trySerialised(client: pg.PoolClient, memberKeys: readonly string[], waiter: LaneWaiter): Promise<Tried> {
+    const turn = await beginAttempt(client, waiter);
+    const { rows } = await client.query<{ member: string | null; global: string | null }>({
+      name: 'job-slot-try-hold',
+      text: TRY_HOLD,
+      values: [rotated(memberKeys), rotated(this.#globalKeys), turn.mayStart],
+    });
+    const outcome = outcomeOf(rows[0]);
+    await settleAttempt(client, waiter, turn, outcome);
+    return { outcome, passOn: outcome === 'leaves' || !turn.mayStart };
   }
 
   #hold(done: (destroy: boolean) => void, client: pg.PoolClient): SlotHold {
@@ -268,6 +270,12 @@ class PostgresJobSlots implements ClusterJobSlots {
   #unavailable(cause: unknown): StorageUnavailableError {
     return new StorageUnavailableError(`Job slots unavailable at ${this.#options.display}`, { cause });
   }
+}
+
+/** What one attempt came to, and whether it passes its turn on to the next waiter. */
+interface Tried {
+  outcome: 'started' | 'waits' | 'leaves';
+  passOn: boolean;
 }
 
 /** What an attempt's locks came to: the member's slots full (`leaves`), the global ones (or not the lane's turn: `waits`), or both held. */
