@@ -37,6 +37,9 @@ describe.skipIf(!POSTGRES_URL)(POSTGRES_URL ? TITLE : `${TITLE}: skipped because
       return handle;
     };
     expect(resultPost(await imagine('before'))).toBeDefined();
+    // The card is posted before the job's quota commit: wait for the commit, so the lock below holds up only the
+    // next request's reservation (the commit, caught by it instead, would fail and free the reservation to succeed).
+    await h.waitForLog('image job delivered');
     expect(await quotaText(h.discord, member)).toContain('4 of 5 images left');
     const requestsBefore = h.gateway.imageRequests().length;
 
