@@ -130,6 +130,23 @@ describe('JsonImageScanner', () => {
     expect(images.map((bytes) => bytes.equals(image))).toEqual([true]);
   });
 
+  it('turns a large chunk into text 64 KiB at a time, an escape cut by that slicing included', () => {
+    // A stream hands over all it has buffered as one chunk; one string of 128 KiB or more would go to V8's
+    // large-object space (fresh pages each time), so a value is decoded in slices of at most 64 KiB of text.
+    const image = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 256));
+    const text = image.toString('base64');
+    const prefix = '{"b64_json":"';
+    // A line-break escape (backslash, n) whose backslash is the last byte of the value's first 64 KiB slice.
+    const cut = 64 * 1024 - 1;
+    const body = `${prefix}${text.slice(0, cut)}\\n${text.slice(cut)}"}`;
+    expect(body.indexOf('\\n')).toBe(prefix.length + 64 * 1024 - 1);
+    const pieces: number[] = [];
+    const scanned = scan(body, [], true, { data: (_i, bytes) => void pieces.push(bytes.length), end: () => undefined });
+    expect(scanned?.images[0]?.equals(image)).toBe(true);
+    expect(pieces.length).toBeGreaterThan(5);
+    expect(Math.max(...pieces)).toBeLessThanOrEqual((64 * 1024 * 3) / 4);
+  });
+
   it('tells a listener each value as it is decoded: pieces that join up to it, then all of it', () => {
     const images = [Buffer.from(Array.from({ length: 90_001 }, (_, i) => (i * 31) % 256)), Buffer.from('second image'), Buffer.alloc(0)];
     const body = JSON.stringify({ data: images.map((image) => ({ b64_json: image.toString('base64') })), usage: { total_tokens: 3 } });
