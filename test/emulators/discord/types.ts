@@ -3,6 +3,7 @@
  * recording types are the emulator's own vocabulary that tests code against.
  */
 import { AttachmentFlags, type APIAttachment, type APIMessage, type APIRole, type APIUser } from 'discord-api-types/v10';
+import type { UploadedBytes } from './uploaded-bytes.js';
 
 /** Options for {@link startDiscordEmulator}. */
 export interface DiscordEmulatorOptions {
@@ -167,7 +168,12 @@ export interface RecordedFile {
   field: string;
   filename: string;
   contentType: string;
-  bytes: Buffer;
+  /** Bytes in the file. */
+  readonly size: number;
+  /** The bytes as they arrived (uploaded-bytes.ts). */
+  readonly content: UploadedBytes;
+  /** The bytes as one Buffer (joined when first read). */
+  readonly bytes: Buffer;
 }
 
 /** A component row as the bot sent it: the fields tests read are named, the rest pass through unchecked. */
