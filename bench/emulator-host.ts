@@ -89,7 +89,7 @@ async function track(handle: InteractionHandle, timeoutMs: number): Promise<Inte
     final: finalAt === null ? null : finalAt - t0,
     finalStart: edit ? edit.receivedAt - t0 : null,
     files: edit?.files.length ?? 0,
-    bytes: edit?.files.reduce((sum, f) => sum + f.size, 0) ?? 0,
+    bytes: edit?.files.reduce((sum, f) => sum + f.bytes.length, 0) ?? 0,
   };
 }
 

@@ -4,11 +4,10 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { IS_SPOILER, type Attachment } from './types.js';
-import { UploadedBytes } from './uploaded-bytes.js';
 
 interface StoredFile {
   readonly attachment: Attachment;
-  readonly content: UploadedBytes;
+  readonly bytes: Buffer;
 }
 
 /** Attachment store plus the GET handler that serves it. */
@@ -26,20 +25,18 @@ export class Cdn {
    * Stores bytes and returns the Attachment object Discord would send.
    * @param folder `ephemeral-attachments/{scope}` for user uploads on commands, `attachments/{channel}` for messages
    */
-  store(id: string, folder: string, bytes: Uint8Array | UploadedBytes, filename: string, contentType?: string, extra: Partial<Attachment> = {}): Attachment {
-    // Uploads arrive as bytes of their own, kept as they came; only views that are not Buffers are copied.
-    const content = bytes instanceof UploadedBytes ? bytes : new UploadedBytes([Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)]);
-    const head = content.head();
-    const type = contentType ?? sniffContentType(head) ?? 'application/octet-stream';
+  store(id: string, folder: string, bytes: Uint8Array, filename: string, contentType?: string, extra: Partial<Attachment> = {}): Attachment {
+    // Uploads arrive as fresh Buffers of their own; only other views are copied.
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+    const type = contentType ?? sniffContentType(buffer) ?? 'application/octet-stream';
     const url = `${this.baseUrl}/${folder}/${id}/${encodeURIComponent(filename)}${signature(id)}`;
-    // A header longer than the head (a JPEG with large metadata) is read from the whole file.
-    const size = imageSize(head) ?? (content.size > head.length ? imageSize(content.whole()) : undefined);
+    const size = imageSize(buffer);
     // Discord flags a SPOILER_ name IS_SPOILER, as it does an upload that says is_spoiler (messages.ts).
     const spoiler = filename.startsWith('SPOILER_');
     const attachment: Attachment = {
       id,
       filename,
-      size: content.size,
+      size: buffer.length,
       url,
       proxy_url: url,
       content_type: type,
@@ -47,7 +44,7 @@ export class Cdn {
       ...extra,
       ...(spoiler ? { flags: IS_SPOILER } : {}),
     };
-    this.files.set(id, { attachment, content });
+    this.files.set(id, { attachment, bytes: buffer });
     return attachment;
   }
 
@@ -57,7 +54,7 @@ export class Cdn {
 
   /** Bytes of a stored attachment, or undefined. */
   bytes(id: string): Buffer | undefined {
-    return this.files.get(id)?.content.whole();
+    return this.files.get(id)?.bytes;
   }
 
   /** Every CDN path requested, in order (a test counts what the bot fetched). */
@@ -73,11 +70,9 @@ export class Cdn {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return true;
     }
-    res.writeHead(200, { 'content-type': file.attachment.content_type ?? 'application/octet-stream', 'content-length': file.content.size });
-    if (this.bytesPerSecond === undefined) {
-      for (const piece of file.content.pieces()) res.write(piece);
-      res.end();
-    } else void trickle(res, file.content.whole(), this.bytesPerSecond);
+    res.writeHead(200, { 'content-type': file.attachment.content_type ?? 'application/octet-stream', 'content-length': file.bytes.length });
+    if (this.bytesPerSecond === undefined) res.end(file.bytes);
+    else void trickle(res, file.bytes, this.bytesPerSecond);
     return true;
   }
 }

@@ -116,7 +116,7 @@ export class MessageStore {
       // `is_spoiler` is kept as the attachment's IS_SPOILER flag (a SPOILER_ name gets it too: cdn.ts).
       if (entry.is_spoiler === true) extra.flags = IS_SPOILER;
       const filename = typeof entry.filename === 'string' ? entry.filename : file.filename;
-      return this.cdn.store(this.ids.next(), `attachments/${channelId}`, file.content, filename, file.contentType, extra);
+      return this.cdn.store(this.ids.next(), `attachments/${channelId}`, file.bytes, filename, file.contentType, extra);
     };
     const result: Attachment[] = [];
     if (Array.isArray(entries)) {

@@ -3,7 +3,6 @@
  */
 import { Busboy } from '@fastify/busboy';
 import type { RecordedFile } from './types.js';
-import { recordedFile, UploadedBytes } from './uploaded-bytes.js';
 
 /** Larger than any payload_json Discord accepts, so a big one is checked by the rules, not cut by the parser. */
 const MAX_FIELD_BYTES = 8 * 1024 * 1024;
@@ -84,7 +83,7 @@ function multipartParse(header: string): StreamingBodyParse {
           const chunks: Buffer[] = [];
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
           stream.on('error', failed);
-          stream.on('end', () => done(recordedFile(field, filename, contentType, new UploadedBytes(chunks))));
+          stream.on('end', () => done({ field, filename, contentType, bytes: Buffer.concat(chunks) }));
         }),
       );
     });

@@ -96,7 +96,7 @@ export function checkMessage(payload: { content?: unknown } | undefined, files: 
   if (files.length > MAX_FILES) {
     return Errors.invalidForm(['files'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_FILES} or fewer in length.`);
   }
-  if (files.some((f) => f.size > sizeLimit)) return Errors.tooLarge();
+  if (files.some((f) => f.bytes.length > sizeLimit)) return Errors.tooLarge();
   return undefined;
 }
 

@@ -3,7 +3,6 @@
  * recording types are the emulator's own vocabulary that tests code against.
  */
 import { AttachmentFlags, type APIAttachment, type APIMessage, type APIRole, type APIUser } from 'discord-api-types/v10';
-import type { UploadedBytes } from './uploaded-bytes.js';
 
 /** Options for {@link startDiscordEmulator}. */
 export interface DiscordEmulatorOptions {
@@ -168,12 +167,7 @@ export interface RecordedFile {
   field: string;
   filename: string;
   contentType: string;
-  /** Bytes in the file. */
-  readonly size: number;
-  /** The bytes as they arrived (uploaded-bytes.ts). */
-  readonly content: UploadedBytes;
-  /** The bytes as one Buffer (joined when first read). */
-  readonly bytes: Buffer;
+  bytes: Buffer;
 }
 
 /** A component row as the bot sent it: the fields tests read are named, the rest pass through unchecked. */

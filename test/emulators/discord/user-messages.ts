@@ -8,9 +8,8 @@
  */
 import { ComponentType, type APIEmbed, type APIMessageTopLevelComponent } from 'discord-api-types/v10';
 import { userJson } from './fixtures.js';
-import { recordedFile, UploadedBytes } from './uploaded-bytes.js';
 import type { EmulatorState } from './state.js';
-import { IS_SPOILER, type Attachment, type EmulatedMessage, type RecordedFile, type UserFixture } from './types.js';
+import { IS_SPOILER, type Attachment, type EmulatedMessage, type UserFixture } from './types.js';
 
 /** IS_COMPONENTS_V2: the message's components are its whole content (no `content`, no embeds). */
 const IS_COMPONENTS_V2 = 1 << 15;
@@ -46,7 +45,7 @@ export function createUserMessage(
   const files = attachments.map((a, index) => {
     const bytes = state.cdn.bytes(a.id);
     if (!bytes) throw new Error(`Discord emulator: attachment ${a.id} is not on the emulator CDN; use uploadAttachment()`);
-    return recordedFile(`files[${index}]`, a.filename, a.content_type ?? 'application/octet-stream', new UploadedBytes([bytes]));
+    return { field: `files[${index}]`, filename: a.filename, contentType: a.content_type ?? 'application/octet-stream', bytes };
   });
   // A file the member marked as a spoiler stays one (its IS_SPOILER flag), as the client's upload says is_spoiler.
   const uploads = attachments.map((a, index) => ({ id: String(index), ...(((a.flags ?? 0) & IS_SPOILER) !== 0 ? { is_spoiler: true } : {}) }));
@@ -75,7 +74,7 @@ function create(
   channelId: string,
   author: UserFixture,
   content: string,
-  { files, uploads }: { files: RecordedFile[]; uploads: { id: string; is_spoiler?: boolean }[] },
+  { files, uploads }: { files: { field: string; filename: string; contentType: string; bytes: Buffer }[]; uploads: { id: string; is_spoiler?: boolean }[] },
   flags: number,
   fields: Record<string, unknown>,
 ): EmulatedMessage {
