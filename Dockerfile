@@ -57,9 +57,11 @@ EXPOSE 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||'9464')+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# --heap-growing-percent=200 lets V8's old generation grow to 3x its live size before a full collection, which
-# avoids one 15-30 ms collection per image job (docs/benchmarks.md). --max-semi-space-size=8 keeps the young
-# generation small at rest (idle RSS, docs/benchmarks.md "Light at rest"). --expose-gc lets the memory budget have
-# the garbage it cannot see collected before it admits more (src/garbage.ts). They must be on the command line: Node
-# refuses the first in NODE_OPTIONS, and the bot no longer changes V8 flags at run time.
-CMD ["node", "--heap-growing-percent=200", "--max-semi-space-size=8", "--expose-gc", "dist/cli.js"]
+# --heap-growing-percent=200 lets V8's old generation grow to 3x its live size before a full collection, which avoids
+# one 15-30 ms collection per image job (docs/benchmarks.md). --max-semi-space-size=8 keeps the young generation small
+# at rest (idle RSS, docs/benchmarks.md "Light at rest"). --flush-baseline-code lets V8 drop the baseline (Sparkplug)
+# code of functions not run for a while, as it drops their bytecode, so compiled code follows what the bot runs now
+# instead of piling up over days (the soak, docs/benchmarks.md). --expose-gc lets the memory budget have the garbage
+# it cannot see collected before it admits more (src/garbage.ts). They must be on the command line: Node refuses the
+# first in NODE_OPTIONS, and the bot no longer changes V8 flags at run time.
+CMD ["node", "--heap-growing-percent=200", "--max-semi-space-size=8", "--flush-baseline-code", "--expose-gc", "dist/cli.js"]

@@ -5,6 +5,7 @@
 import { lookup } from 'node:dns/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { RunningBot } from '../src/main.js';
 import { compiledBot } from './compiled-bot.js';
@@ -55,10 +56,14 @@ export interface BotProbe {
   external: number;
   arrayBuffers: number;
   rssAnon: number;
-  /** libuv handles and requests that keep the process alive (sockets, timers, ...), by type. */
+  /** libuv handles and requests that keep the process alive (sockets, timers, ...), by type, at once. */
   handles: Record<string, number>;
   /** Listeners on the process, the client, its WebSocket manager and both REST clients. */
   listeners: number;
+  /** Of the live heap, V8's compiled code (its code space), bytes. */
+  code: number;
+  /** The handles after the quiet `ms`, by type: the timers of jobs just finished have gone by then. */
+  settledHandles: Record<string, number>;
 }
 
 let stop: (() => Promise<void>) | undefined;
@@ -234,20 +239,30 @@ function collectAll(who: string): void {
   gc();
 }
 
+/** libuv handles and requests that keep the process alive, by type. */
+function handlesByType(): Record<string, number> {
+  const handles: Record<string, number> = {};
+  for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;
+  return handles;
+}
+
 /**
- * The bot after a full collection: its live heap, handles and listeners at once; its resident size after `ms` of
- * quiet for the allocator to give freed pages back (its decay is 1 s, bench/allocator.ts), as {@link settleIdle}, so
- * RSS is what the process keeps, not pages freed a moment ago.
+ * The bot after a full collection: its live heap, handles and listeners at once; its resident size and handles after
+ * `ms` of quiet for the allocator to give freed pages back (its decay is 1 s, bench/allocator.ts), as
+ * {@link settleIdle}, so RSS is what the process keeps, not pages freed a moment ago, and the handles are those it
+ * keeps, not the timers of jobs that have just finished.
  */
 async function soakProbe({ ms }: { ms: number }): Promise<BotProbe> {
   collectAll('soakProbe');
   const m = process.memoryUsage();
-  const handles: Record<string, number> = {};
-  for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;
+  const code = getHeapSpaceStatistics().find((s) => s.space_name === 'code_space')?.space_used_size ?? 0;
+  const handles = handlesByType();
   const emitters = running ? [running.client, running.client.ws, ...running.rests] : [];
   const listeners = [process, ...emitters].reduce((sum, e) => sum + listenerCount(e), 0);
   await new Promise((resolve) => setTimeout(resolve, ms));
   return {
+    code,
+    settledHandles: handlesByType(),
     rss: process.memoryUsage.rss(),
     heapUsed: m.heapUsed,
     heapTotal: m.heapTotal,

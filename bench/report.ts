@@ -346,12 +346,14 @@ export function tables(r: BenchResult): string {
     );
     table(
       'Soak: the bot after each tenth (forced full collection first)',
-      ['tenth', 'RSS MB', 'live heap MB', 'handles', 'listeners', 'delivered', 'refused', 'unsettled'],
+      ['tenth', 'RSS MB', 'live heap MB', 'of it compiled code MB', 'handles', 'handles at once', 'listeners', 'delivered', 'refused', 'unsettled'],
       r.soak.tenths.map((t, i) => [
         String(i + 1),
         fmt(t.rssMB),
         fmt(t.heapMB),
+        fmt(t.codeMB),
         String(t.handles),
+        String(t.handlesAtOnce),
         String(t.listeners),
         String(t.delivered),
         String(t.refused),

@@ -90,7 +90,7 @@ export const METHOD = `
   1536x1024), as base64 JSON. Our bot runs with \`GATEWAY_PARTIAL_IMAGES=0\` (the baseline has no previews),
   \`GATEWAY_MAX_RETRIES=0\` (the baseline's SDK also gets \`maxRetries: 0\`), SQLite storage, log level info (lines
   counted and dropped instead of written to a terminal), limits large enough that no job is refused or queued, and
-  its other defaults, in a Node started with \`--heap-growing-percent=200 --max-semi-space-size=8 --expose-gc\` as \`npm start\`
+  its other defaults, in a Node started with \`--heap-growing-percent=200 --max-semi-space-size=8 --flush-baseline-code --expose-gc\` as \`npm start\`
   and the Docker image do (garbage-collector tuning); the baseline runs with Node's defaults.
 - **Burst.** N \`/imagine\` (1024x1024, one image) from M synthetic members, dispatched evenly over the spread, gateway
   delay 2 s; all jobs are awaited to completion.
@@ -136,9 +136,11 @@ export const METHOD = `
   reference, and /imagine with a size the bot refuses; before each round the gateway is told to fail (500, 502,
   reset) or refuse (moderation) its next F image requests. Flat 1024x1024 images, no gateway delay, moderation
   strikes off. After each round the bot (started with \`--expose-gc\`) forces a full collection and reports its live
-  heap, libuv handles (\`process.getActiveResourcesInfo()\`) and listeners (process, client, WebSocket manager, both
-  REST clients), then, 1.5 s later (the allocator's decay, so it is what the bot keeps, not pages freed a moment ago),
-  its resident size; the figures compare the last tenth with the first. Event-loop delay is over the whole soak.
+  heap (and V8's compiled code in it) and listeners (process, client, WebSocket manager, both REST clients), then,
+  1.5 s later, its resident size (the allocator's decay: what the bot keeps, not pages freed a moment ago) and libuv
+  handles (\`process.getActiveResourcesInfo()\`; the timers of the jobs just finished have gone by then, and the
+  count right after the round is in the table too); the figures compare the last tenth with the first. Event-loop
+  delay is over the whole soak.
 - **Baseline** (\`bench/baseline-bot.ts\`): discord.js client; \`deferReply()\`, openai SDK v6 \`images.generate\`,
   \`Buffer.from(b64_json, 'base64')\` for each image, \`editReply({ files })\`. No quota, no queue. Same emulators and load,
   run before ours in each scenario. Ratios are ours / baseline (below 1 is better, except \`completed\`).

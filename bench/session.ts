@@ -39,7 +39,7 @@ export interface SessionOptions {
 // The gateway emulator holds every in-flight answer as base64 JSON (16 MB each with four 1536x1024 PNGs).
 const EMULATOR_FLAGS = ['--max-old-space-size=8192'];
 /** Node flags our bot runs with, as under `npm start` and in the Docker image; the baseline gets Node's defaults. */
-export const OUR_BOT_FLAGS = ['--heap-growing-percent=200', '--max-semi-space-size=8', '--expose-gc'];
+export const OUR_BOT_FLAGS = ['--heap-growing-percent=200', '--max-semi-space-size=8', '--flush-baseline-code', '--expose-gc'];
 /** Quiet time between the warm-up and the measured load, for both bots. */
 const SETTLE_AFTER_WARM_UP_MS = 500;
 

@@ -1,15 +1,15 @@
 /**
  * The garbage-collector tuning is Node command-line flags, not a change made at run time: `npm start` (the compiled
  * bot, built first), the Docker image and the benchmark's bot process all start Node with
- * `--heap-growing-percent=200 --max-semi-space-size=8 --expose-gc` (see docs/benchmarks.md and src/garbage.ts), and the Node
- * running the tests accepts them.
+ * `--heap-growing-percent=200 --max-semi-space-size=8 --flush-baseline-code --expose-gc` (see the Dockerfile's comment,
+ * docs/benchmarks.md and src/garbage.ts), and the Node running the tests accepts them.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OUR_BOT_FLAGS } from '../bench/session.js';
 
-const FLAGS = ['--heap-growing-percent=200', '--max-semi-space-size=8', '--expose-gc'];
+const FLAGS = ['--heap-growing-percent=200', '--max-semi-space-size=8', '--flush-baseline-code', '--expose-gc'];
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
 describe('the garbage-collector flags', () => {

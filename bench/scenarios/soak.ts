@@ -2,8 +2,9 @@
  * Soak (issue 28): `jobs` mixed jobs through one bot process, in ten rounds of a tenth each (bench/soak-load.ts:
  * /imagine, /edit, Vary, Zoom out, /describe, sizes the bot refuses; before each round the gateway is told to fail
  * or refuse the first few image requests). After each round the bot is probed after a forced full collection: live
- * heap, libuv handles and listeners at once, resident size 1.5 s later (the allocator's decay). Figures compare the
- * last tenth with the first; the event-loop delay is over the whole soak. Our bot only.
+ * heap (and the compiled code in it) and listeners at once, resident size and libuv handles 1.5 s later (the
+ * allocator's decay; the timers of the jobs just finished gone). Figures compare the last tenth with the first; the
+ * event-loop delay is over the whole soak. Our bot only.
  */
 import type { BotProbe } from '../bot-host.js';
 import type { SoakRoundOutcome } from '../soak-load.js';
@@ -35,6 +36,11 @@ export interface SoakResult {
     delivered: number;
     refused: number;
     unsettled: number;
+    /** Of the live heap, V8's compiled code. */
+    codeMB: number | null;
+    /** Handles right after the round, and by type 1.5 s later (`handles` is their count). */
+    handlesAtOnce: number;
+    handlesByType: Record<string, number>;
   }[];
 }
 
@@ -46,7 +52,9 @@ const REFUSALS: Behaviour[] = [
   { type: 'error', preset: 'content_policy' },
 ];
 
-const handleCount = (p: BotProbe) => Object.values(p.handles).reduce((a, b) => a + b, 0);
+const count = (byType: Record<string, number>) => Object.values(byType).reduce((a, b) => a + b, 0);
+/** Handles the bot keeps: counted once the timers of the jobs just finished have gone (bot-host.ts, soakProbe). */
+const handleCount = (p: BotProbe) => count(p.settledHandles);
 const growth = (first: number, last: number) => round(((last - first) / first) * 100, 1);
 
 export async function soak(p: SoakParams): Promise<SoakResult> {
@@ -127,6 +135,9 @@ export async function soak(p: SoakParams): Promise<SoakResult> {
         delivered: outcomes[i]?.delivered ?? 0,
         refused: outcomes[i]?.refused ?? 0,
         unsettled: outcomes[i]?.unsettled ?? 0,
+        codeMB: round(probe.code / MB, 2),
+        handlesAtOnce: count(probe.handles),
+        handlesByType: probe.settledHandles,
       })),
     };
   });
