@@ -5,8 +5,8 @@
 import { lookup } from 'node:dns/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import type { RunningBot } from '../src/main.js';
 import { compiledBot } from './compiled-bot.js';
 import { startBaselineBot } from './baseline-bot.js';

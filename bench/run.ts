@@ -16,6 +16,7 @@ import { soak, type SoakParams } from './scenarios/soak.js';
 import { startup, type StartupParams } from './scenarios/startup.js';
 import { svg, type SvgParams } from './scenarios/svg.js';
 import { evaluateTargets, machine, tables, writeDocs, writeJson, type BenchResult } from './report.js';
+import { OUR_BOT_FLAGS } from './session.js';
 
 const SCENARIOS = ['burst', 'overhead', 'memory', 'quota', 'hostile', 'describe-flood', 'svg', 'records', 'startup', 'soak'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -90,7 +91,7 @@ export const METHOD = `
   1536x1024), as base64 JSON. Our bot runs with \`GATEWAY_PARTIAL_IMAGES=0\` (the baseline has no previews),
   \`GATEWAY_MAX_RETRIES=0\` (the baseline's SDK also gets \`maxRetries: 0\`), SQLite storage, log level info (lines
   counted and dropped instead of written to a terminal), limits large enough that no job is refused or queued, and
-  its other defaults, in a Node started with \`--heap-growing-percent=200 --max-semi-space-size=8 --flush-baseline-code --expose-gc\` as \`npm start\`
+  its other defaults, in a Node started with \`${OUR_BOT_FLAGS.join(' ')}\` as \`npm start\`
   and the Docker image do (garbage-collector tuning); the baseline runs with Node's defaults.
 - **Burst.** N \`/imagine\` (1024x1024, one image) from M synthetic members, dispatched evenly over the spread, gateway
   delay 2 s; all jobs are awaited to completion.
